@@ -1,0 +1,59 @@
+"""Wolf Howl Tavern rules engine: pure, deterministic, no I/O.
+
+State in, submissions in, a seed in -> new state and events out. The bot, the tests and
+the tools call only what is exported here.
+"""
+
+from engine.advance import Outcome, advance, remove_player
+from engine.classes import ClassSpec, SkillSpec, catalogue, class_spec
+from engine.dice import Dice, Roll
+from engine.errors import RuleViolation
+from engine.events import Audience, Event
+from engine.model import Faction, GameState, Phase, Player, Settings, State, Trait, VoteTieRule
+from engine.setup import MAX_PLAYERS, MIN_PLAYERS, new_game
+from engine.submissions import (
+    Action,
+    GrailNumber,
+    Guess,
+    Identification,
+    Orders,
+    Submission,
+    Vote,
+    submission_from_dict,
+)
+from engine.validate import validate
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Action",
+    "Audience",
+    "ClassSpec",
+    "Dice",
+    "Event",
+    "Faction",
+    "GameState",
+    "GrailNumber",
+    "Guess",
+    "Identification",
+    "Orders",
+    "Outcome",
+    "Phase",
+    "Player",
+    "Roll",
+    "RuleViolation",
+    "Settings",
+    "SkillSpec",
+    "State",
+    "Submission",
+    "Trait",
+    "Vote",
+    "VoteTieRule",
+    "advance",
+    "catalogue",
+    "class_spec",
+    "new_game",
+    "remove_player",
+    "submission_from_dict",
+    "validate",
+]

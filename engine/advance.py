@@ -1,0 +1,86 @@
+"""Closing a phase: the engine's one state transition.
+
+``advance`` takes the state, every submission stored for the phase and the game's secret
+seed, and returns the next state, the events (each with its audience) and every roll.
+Same inputs, same outputs: the only chance is the phase's own seeded Dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.day import allocate_grail
+from engine.dice import Dice, Roll
+from engine.ending import check_end
+from engine.errors import GameOverError, RuleViolation
+from engine.events import Audience, Event, audit
+from engine.health import kill
+from engine.model import GameState, Phase
+from engine.morning import count_votes
+from engine.night.resolve import resolve_night
+from engine.submissions import GrailNumber, Identification, Orders, Submission, Vote
+from engine.validate import validate
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    state: GameState
+    events: list[Event]
+    rolls: list[Roll]
+
+
+def advance(state: GameState, submissions: Mapping[int, Iterable[Submission]], seed: str, inplace: bool = False) -> Outcome:
+    """Resolve the current phase. Submissions are re-checked against the state; one that
+    no longer holds is dropped with an audit event rather than failing the phase."""
+    if state.over:
+        raise GameOverError()
+    st = state if inplace else state.clone()
+    dice = Dice.for_phase(seed, st.round, st.phase.value)
+    events: list[Event] = []
+    valid: dict[int, list[Submission]] = {}
+    for seat, subs in submissions.items():
+        for sub in subs:
+            try:
+                valid.setdefault(seat, []).append(validate(st, seat, sub))
+            except RuleViolation as exc:
+                events.append(audit("SubmissionDropped", seat=seat, kind=sub.kind, key=exc.key))
+    if st.phase is Phase.DAY:
+        numbers = {s: x.number for s, subs in valid.items() for x in subs if isinstance(x, GrailNumber)}
+        allocate_grail(st, dice, events, numbers)
+        if not check_end(st, events):
+            st.phase = Phase.DUSK
+    elif st.phase is Phase.DUSK:
+        idents = {s: x for s, subs in valid.items() for x in subs if isinstance(x, Identification)}
+        orders = {s: x for s, subs in valid.items() for x in subs if isinstance(x, Orders)}
+        resolve_night(st, dice, events, idents, orders)
+        _departures_by_seat(events)
+        if not check_end(st, events):
+            st.phase = Phase.MORNING
+    else:
+        votes = {s: x.target for s, subs in valid.items() for x in subs if isinstance(x, Vote)}
+        count_votes(st, dice, events, votes)
+        if not check_end(st, events):
+            st.round += 1
+            st.phase = Phase.DAY
+    return Outcome(st, events, dice.rolls)
+
+
+def remove_player(state: GameState, seat: int) -> Outcome:
+    """A moderator removes a player: they leave as if dead, with no points to anyone."""
+    st = state.clone()
+    events: list[Event] = []
+    p = st.player(seat)
+    if p.alive:
+        kill(st, events, p, None, "removed")
+        check_end(st, events)
+    return Outcome(st, events, [])
+
+
+def _departures_by_seat(events: list[Event]) -> None:
+    """Public departures of a night go out in seat order, so their order cannot betray
+    the initiative order."""
+    idx = [i for i, e in enumerate(events) if e.audience is Audience.PUBLIC]
+    ordered = sorted((events[i] for i in idx), key=lambda e: (e.kind != "PlayerLeft", e.data.get("seat") or 0))
+    for i, e in zip(idx, ordered, strict=True):
+        events[i] = e

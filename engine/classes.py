@@ -1,0 +1,154 @@
+"""The class catalogue: stats, traits, identification rules and skill parameters, read
+from ``engine/data/classes/*.toml`` and validated at load. Tuning a number needs no code
+change; skill *behaviour* lives in :mod:`engine.skills`, registered by skill id."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.model import Faction, Trait
+
+Localized = dict[Literal["en-US", "zh-CN"], str]
+
+# The source's roster (RULES: Roles), in the order of its table rows.
+FACTION_ROWS: dict[Faction, tuple[str, ...]] = {
+    Faction.LAWFUL: ("warrior", "monk", "cleric", "wizard", "paladin"),
+    Faction.NEUTRAL: ("barbarian", "wizard", "warrior", "rogue", "druid"),
+    Faction.CHAOTIC: ("barbarian", "sorcerer", "ranger", "rogue", "bard"),
+}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class IdentifySlot(_Strict):
+    """``count`` names may be submitted, each for one of ``values`` of kind ``what``
+    (all values of that kind when ``values`` is empty)."""
+
+    count: int = Field(ge=1, le=3)
+    what: Literal["trait", "class", "faction"]
+    values: tuple[str, ...] = ()
+
+
+class SkillSpec(_Strict):
+    id: str
+    mode: Literal["active", "passive", "toggle"]
+    grail: bool = False
+    once: bool = False
+    cost: Literal["standard", "free", "none"] = "standard"
+    # How many target seats the order names: (min, max). Passive and toggle skills take none.
+    targets: tuple[int, int] = (0, 0)
+    target_self: bool = False
+    # Skills sharing a group are paid for together with one action (the Sorcerer's volley).
+    group: str | None = None
+    amount: tuple[int, int] | None = None
+    params: dict[str, int | float | str | bool] = Field(default_factory=dict)
+    name: Localized
+    text: Localized
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The source's skill kinds this skill belongs to, for the sheet and the docs."""
+        out = [self.mode]
+        if self.grail:
+            out.append("grail")
+        if self.once:
+            out.append("once")
+        return tuple(out)
+
+    @model_validator(mode="after")
+    def _coherent(self) -> SkillSpec:
+        lo, hi = self.targets
+        if not 0 <= lo <= hi <= 3:
+            raise ValueError(f"targets {self.targets} must be 0 <= min <= max <= 3")
+        if self.mode != "active" and hi:
+            raise ValueError("only active skills take targets")
+        return self
+
+
+class ClassSpec(_Strict):
+    id: str
+    hp: int = Field(ge=1, le=30)
+    traits: tuple[Trait, ...] = Field(min_length=1)
+    ab: int = Field(ge=0, le=100)
+    armor: Literal[0, 5, 10, 15]
+    dex: Literal[0, 5, 10, 15]
+    damage: int = Field(ge=1, le=12, description="damage die sides")
+    will: int = Field(ge=0, le=100)
+    reflex: int = Field(ge=0, le=100)
+    fortitude: int = Field(ge=0, le=100)
+    identify: tuple[IdentifySlot, ...] = Field(min_length=1)
+    skills: tuple[SkillSpec, ...] = Field(min_length=4, max_length=5)
+    name: Localized
+    blurb: Localized
+    memory: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name", "blurb")
+    @classmethod
+    def _both_languages(cls, v: Localized) -> Localized:
+        if set(v) != {"en-US", "zh-CN"}:
+            raise ValueError("needs exactly en-US and zh-CN")
+        return v
+
+    @model_validator(mode="after")
+    def _coherent(self) -> ClassSpec:
+        ids = [s.id for s in self.skills]
+        if len(set(ids)) != len(ids):
+            raise ValueError("skill ids repeat")
+        if not any(s.grail for s in self.skills):
+            raise ValueError("every class needs at least one grail skill")
+        if "attack" in ids:
+            raise ValueError("'attack' is reserved for the plain melee attack")
+        return self
+
+    def skill(self, skill_id: str) -> SkillSpec | None:
+        for s in self.skills:
+            if s.id == skill_id:
+                return s
+        return None
+
+
+class ClassDataError(ValueError):
+    """The class data file is invalid; the message names the file and field."""
+
+
+def parse_class(text: str, source: str) -> ClassSpec:
+    try:
+        raw = tomllib.loads(text)
+        return ClassSpec.model_validate(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise ClassDataError(f"{source}: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ClassDataError(f"{source}: {where}: {first['msg']}") from exc
+
+
+@cache
+def catalogue() -> Mapping[str, ClassSpec]:
+    """All classes, loaded once and validated; raises ClassDataError on bad data."""
+    folder = resources.files("engine") / "data" / "classes"
+    out: dict[str, ClassSpec] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            spec = parse_class(entry.read_text(encoding="utf-8"), entry.name)
+            if spec.id != entry.name.removesuffix(".toml"):
+                raise ClassDataError(f"{entry.name}: id {spec.id!r} does not match the file name")
+            out[spec.id] = spec
+    return out
+
+
+def missing_classes() -> list[str]:
+    """Classes of the roster with no data file (tests require none)."""
+    return sorted({c for row in FACTION_ROWS.values() for c in row} - set(catalogue()))
+
+
+def class_spec(class_id: str) -> ClassSpec:
+    return catalogue()[class_id]

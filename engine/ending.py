@@ -1,0 +1,43 @@
+"""The end (RULES: Scoring and the end; R13)."""
+
+from __future__ import annotations
+
+from engine.events import Event, public
+from engine.model import FACTIONS, GameState, Phase
+from engine.scoring import SURVIVOR_POINTS, award
+
+
+def end_reason(state: GameState) -> str | None:
+    """'score' when a faction reached the winning score, 'majority' when one faction has
+    more living members than all others together, 'extinction' when nobody lives."""
+    if any(state.scores[f.value] >= state.settings.win_score for f in FACTIONS):
+        return "score"
+    living = {f: state.living_count(f) for f in FACTIONS}
+    total = sum(living.values())
+    if total == 0:
+        return "extinction"
+    if any(n > total - n for n in living.values()):
+        return "majority"
+    return None
+
+
+def check_end(state: GameState, events: list[Event]) -> bool:
+    """End the game if a condition holds: +2 per living member, equal top scores share
+    the win, and the whole table is revealed."""
+    reason = end_reason(state)
+    if reason is None:
+        return False
+    for f in FACTIONS:
+        survivors = state.living_count(f)
+        if survivors:
+            award(state, events, f, SURVIVOR_POINTS * survivors, "survivors")
+    top = max(state.scores.values())
+    state.winners = [f.value for f in FACTIONS if state.scores[f.value] == top]
+    state.phase = Phase.OVER
+    state.end_reason = reason
+    roster = [
+        {"seat": p.seat, "name": p.name, "class_id": p.class_id, "faction": p.faction.value, "alive": p.alive, "grails": p.grails_banked}
+        for p in state.players
+    ]
+    events.append(public("GameEnded", reason=reason, round=state.round, scores=dict(state.scores), winners=list(state.winners), roster=roster))
+    return True

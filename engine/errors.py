@@ -1,0 +1,78 @@
+"""Typed rule errors. Each carries a message key and parameters; ``text(locale)`` renders
+it in English or Chinese from :mod:`engine.messages`, so the bot never shows a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.messages import render
+
+
+class RuleViolation(ValueError):
+    """A submission or command the rules refuse. Nothing has changed when it is raised."""
+
+    key = "error.rule"
+
+    def __init__(self, key: str | None = None, **params: Any) -> None:
+        self.key = key or type(self).key
+        self.params = params
+        super().__init__(self.text("en-US"))
+
+    def text(self, locale: str = "en-US") -> str:
+        return render(self.key, locale, **self.params)
+
+
+class WrongPhaseError(RuleViolation):
+    key = "error.wrong_phase"
+
+
+class GameOverError(RuleViolation):
+    key = "error.game_over"
+
+
+class NotInGameError(RuleViolation):
+    key = "error.not_in_game"
+
+
+class DeadPlayerError(RuleViolation):
+    key = "error.dead"
+
+
+class WoundedError(RuleViolation):
+    key = "error.wounded"
+
+
+class BadTargetError(RuleViolation):
+    key = "error.bad_target"
+
+
+class SelfTargetError(BadTargetError):
+    key = "error.self_target"
+
+
+class DeadTargetError(BadTargetError):
+    key = "error.dead_target"
+
+
+class OutOfRangeError(RuleViolation):
+    key = "error.out_of_range"
+
+
+class UnknownSkillError(RuleViolation):
+    key = "error.unknown_skill"
+
+
+class SkillUnavailableError(RuleViolation):
+    key = "error.skill_unavailable"
+
+
+class ActionEconomyError(RuleViolation):
+    key = "error.actions"
+
+
+class IdentificationError(RuleViolation):
+    key = "error.identify"
+
+
+class MalformedSubmissionError(RuleViolation):
+    key = "error.malformed"

@@ -1,0 +1,85 @@
+"""Damage, healing, wounds and death, shared by the night and the vote."""
+
+from __future__ import annotations
+
+from engine.events import Event, audit, private, public
+from engine.model import GameState, Player, State
+from engine.scoring import score_kill
+
+
+def apply_damage(state: GameState, events: list[Event], victim: Player, amount: int, source: int | None, cause: str) -> None:
+    """Take ``amount`` HP from a living player. HP 0 wounds (R8: the wound count restarts);
+    below 0 kills, credited to ``source``. The victim learns the damage and its HP, never
+    the source (R11)."""
+    if not victim.alive or amount <= 0:
+        return
+    was_wounded = victim.hp == 0
+    victim.hp -= amount
+    events.append(audit("DamageDealt", target=victim.seat, source=source, amount=amount, cause=cause, hp=victim.hp))
+    if victim.hp < 0:
+        kill(state, events, victim, source, cause)
+        return
+    events.append(private(victim.seat, "DamageTaken", amount=amount, hp=victim.hp, max_hp=victim.max_hp, cause="vote" if cause == "vote" else "night"))
+    if victim.hp == 0 and not was_wounded:
+        victim.wound_rolls = 0
+        victim.wound_source = source
+        events.append(private(victim.seat, "WoundedNow"))
+        release_grapples(state, victim)
+
+
+def heal(events: list[Event], target: Player, amount: int, cause: str) -> int:
+    """Restore HP up to the maximum; a wounded player healed above 0 recovers. Returns HP gained."""
+    if not target.alive or amount <= 0:
+        return 0
+    gained = min(amount, target.max_hp - target.hp)
+    if gained <= 0:
+        return 0
+    target.hp += gained
+    if target.hp > 0:
+        target.wound_rolls = 0
+        target.wound_source = None
+    events.append(private(target.seat, "Healed", amount=gained, hp=target.hp, max_hp=target.max_hp))
+    events.append(audit("HealApplied", target=target.seat, amount=gained, cause=cause))
+    return gained
+
+
+def kill(state: GameState, events: list[Event], victim: Player, source: int | None, cause: str) -> None:
+    """Death (RULES: HP below 0 in any way). Scores the kill, passes on a carried grail
+    (ruling: to a living killer, else it is lost for the round), and announces the
+    departure — with class and faction only where the server turned reveal-on-death on."""
+    victim.alive = False
+    victim.hp = min(victim.hp, -1)
+    killer = state.player(source) if source is not None else None
+    score_kill(state, events, killer, victim)
+    release_grapples(state, victim)
+    victim.conditions.clear()
+    events.append(audit("PlayerDied", seat=victim.seat, source=source, cause=cause))
+    events.append(private(victim.seat, "YouDied"))
+    if state.grail_holder == victim.seat:
+        if killer is not None and killer.alive:
+            state.grail_holder = killer.seat
+            events.append(private(killer.seat, "GrailTaken", from_body=True))
+            events.append(audit("GrailPickedUp", seat=killer.seat, from_seat=victim.seat))
+        else:
+            state.grail_holder = None
+            events.append(audit("GrailLost", from_seat=victim.seat))
+    reveal = (
+        {"class_id": victim.class_id, "faction": victim.faction.value}
+        if state.settings.reveal_on_death
+        else {}
+    )
+    events.append(public("PlayerLeft", seat=victim.seat, name=victim.name, **reveal))
+    if state.living_count(victim.faction) == 0:
+        events.append(public("FactionWipedOut", faction=victim.faction.value))
+
+
+def release_grapples(state: GameState, p: Player) -> None:
+    """A dead or wounded player can neither hold nor be held."""
+    held = p.memory.pop("grappling", None)
+    if held is not None:
+        other = state.player(held)
+        if other.conditions.get(State.GRAPPLED) and other.conditions[State.GRAPPLED].source == p.seat:
+            del other.conditions[State.GRAPPLED]
+    cond = p.conditions.pop(State.GRAPPLED, None)
+    if cond is not None and cond.source is not None:
+        state.player(cond.source).memory.pop("grappling", None)

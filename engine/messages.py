@@ -1,0 +1,104 @@
+"""Bilingual texts of the engine's own errors (message key -> en-US, zh-CN).
+
+The bot's catalogues hold everything else; these live here because the engine raises them
+and its tests check both languages render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "error.rule": {"en-US": "The rules do not allow that.", "zh-CN": "规则不允许这样做。"},
+    "error.wrong_phase": {
+        "en-US": "That can only be sent during {expected}; it is now {phase}.",
+        "zh-CN": "只能在{expected}提交；现在是{phase}。",
+    },
+    "error.game_over": {"en-US": "The game is over.", "zh-CN": "游戏已经结束。"},
+    "error.not_in_game": {
+        "en-US": "Seat {seat} is not in this game.",
+        "zh-CN": "{seat}号座位不在本局游戏中。",
+    },
+    "error.dead": {
+        "en-US": "You have left the game (dead) and can no longer take part.",
+        "zh-CN": "你已经退出游戏（死亡），不能再参与。",
+    },
+    "error.wounded": {
+        "en-US": "You are wounded (HP 0): you cannot act at night, but you may still send a grail number, identifications and a vote.",
+        "zh-CN": "你处于受伤状态（生命值0）：夜里不能行动，但仍可提交圣杯数字、指认和投票。",
+    },
+    "error.bad_target": {
+        "en-US": "{target} is not a valid target here.",
+        "zh-CN": "{target}不是合法的目标。",
+    },
+    "error.self_target": {
+        "en-US": "You cannot target or vote for yourself.",
+        "zh-CN": "你不能以自己为目标或给自己投票。",
+    },
+    "error.dead_target": {
+        "en-US": "Seat {target} has left the game and cannot be targeted.",
+        "zh-CN": "{target}号已经退出游戏，不能作为目标。",
+    },
+    "error.out_of_range": {
+        "en-US": "{what} must be a whole number from {low} to {high}; you sent {value}.",
+        "zh-CN": "{what}必须是{low}到{high}之间的整数；你提交的是{value}。",
+    },
+    "error.unknown_skill": {
+        "en-US": "Your class has no skill called “{skill}”.",
+        "zh-CN": "你的职业没有名为“{skill}”的技能。",
+    },
+    "error.skill_unavailable": {
+        "en-US": "You cannot use {skill} now: {reason}.",
+        "zh-CN": "你现在不能使用{skill}：{reason}。",
+    },
+    "error.actions": {
+        "en-US": "Too many actions: {reason}.",
+        "zh-CN": "行动过多：{reason}。",
+    },
+    "error.identify": {
+        "en-US": "Your identification rule does not allow that: {reason}.",
+        "zh-CN": "你的指认规则不允许这样：{reason}。",
+    },
+    "error.malformed": {
+        "en-US": "That submission is not understood: {reason}.",
+        "zh-CN": "无法理解该提交：{reason}。",
+    },
+    "phase.day": {"en-US": "Day (grail numbers)", "zh-CN": "白天（分配圣杯）"},
+    "phase.dusk": {"en-US": "Dusk (identifications and orders)", "zh-CN": "黄昏（指认与行动）"},
+    "phase.morning": {"en-US": "Morning (the vote)", "zh-CN": "清晨（公决投票）"},
+    "phase.over": {"en-US": "the end of the game", "zh-CN": "游戏结束"},
+    "what.grail_number": {"en-US": "The grail number", "zh-CN": "圣杯数字"},
+    "what.amount": {"en-US": "The amount", "zh-CN": "数值"},
+    "what.players": {"en-US": "The number of players", "zh-CN": "玩家人数"},
+    "reason.unknown_kind": {"en-US": "unknown kind of submission", "zh-CN": "未知的提交类型"},
+    "reason.guess_kind": {"en-US": "a guess names a trait, a class or a faction", "zh-CN": "指认只能针对特质、职业或阵营"},
+    "reason.guess_value": {"en-US": "no such trait, class or faction", "zh-CN": "没有这种特质、职业或阵营"},
+    "reason.identify_rule": {"en-US": "more names, or other kinds of guess, than your class may send each night", "zh-CN": "超出了你的职业每夜可指认的人数或类型"},
+    "reason.not_toggle": {"en-US": "it is not a toggle", "zh-CN": "它不是抉择技能"},
+    "reason.not_active": {"en-US": "it works by itself (passive or toggle)", "zh-CN": "它是被动或抉择技能，会自行生效"},
+    "reason.used_once": {"en-US": "it can be used once per game and you have used it", "zh-CN": "它是全局技能，你已经用过了"},
+    "reason.repeated_action": {"en-US": "the same action twice in one night", "zh-CN": "一夜内重复同一个行动"},
+    "reason.not_grappling": {"en-US": "you are not holding anyone, or it is not your first action", "zh-CN": "你没有擒抱任何人，或这不是你的第一个行动"},
+    "reason.one_target": {"en-US": "an attack names exactly one target", "zh-CN": "攻击只能指定一个目标"},
+    "reason.target_count": {"en-US": "this takes {low} to {high} targets", "zh-CN": "需要指定{low}到{high}个目标"},
+    "reason.distinct_targets": {"en-US": "name each target once", "zh-CN": "每个目标只能指定一次"},
+    "reason.no_amount": {"en-US": "this skill takes no amount", "zh-CN": "该技能不需要数值"},
+    "reason.one_standard": {"en-US": "you have one standard action a night (an attack or most active skills)", "zh-CN": "每夜只有一个标准动作（攻击或大部分主动技能）"},
+    "reason.two_actions": {"en-US": "at most one standard and one free action a night (the standard one may serve as a second free one)", "zh-CN": "每夜最多一个标准动作和一个自由动作（标准动作可当作第二个自由动作）"},
+    "reason.no_grail": {"en-US": "you need to have held the grail tonight", "zh-CN": "你需要在本夜拥有过圣杯"},
+    "reason.not_ready": {"en-US": "its condition is not met", "zh-CN": "条件尚未满足"},
+    "reason.no_points": {"en-US": "not enough spell points", "zh-CN": "法术点不足"},
+}
+
+
+def render(key: str, locale: str, **params: Any) -> str:
+    """Format ``key`` for ``locale`` (anything starting with ``zh`` is Chinese)."""
+    lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
+    entry = MESSAGES.get(key) or MESSAGES["error.rule"]
+    # A parameter that is itself a message key (a reason) is rendered in the same language.
+    params = {
+        k: render(v, locale) if isinstance(v, str) and v in MESSAGES else v for k, v in params.items()
+    }
+    try:
+        return entry[lang].format(**params)
+    except (KeyError, IndexError):
+        return entry[lang]

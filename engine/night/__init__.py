@@ -1,0 +1,1 @@
+"""Night: initiative, then every order resolved in initiative order."""

@@ -1,0 +1,52 @@
+"""Dealing the roles (RULES: Roles; R1)."""
+
+from __future__ import annotations
+
+from engine.classes import FACTION_ROWS, class_spec
+from engine.dice import Dice
+from engine.errors import OutOfRangeError
+from engine.model import FACTIONS, Faction, GameState, Player, Settings
+
+MIN_PLAYERS = 6
+MAX_PLAYERS = 15
+
+
+def faction_sizes(n: int, dice: Dice) -> dict[Faction, int]:
+    """As equal as possible; which factions get the extra seats is rolled."""
+    base, extra = divmod(n, 3)
+    order = list(FACTIONS)
+    dice.shuffle(order, "faction-extra")
+    return {f: base + (1 if f in order[:extra] else 0) for f in FACTIONS}
+
+
+def deal(n: int, dice: Dice) -> list[tuple[Faction, str]]:
+    """(faction, class) per seat, drawn by lot from each faction's row."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise OutOfRangeError(what="players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=n)
+    roles: list[tuple[Faction, str]] = []
+    for faction, size in faction_sizes(n, dice).items():
+        row = list(FACTION_ROWS[faction])
+        dice.shuffle(row, f"classes-{faction.value}")
+        roles.extend((faction, c) for c in row[:size])
+    dice.shuffle(roles, "seats")
+    return roles
+
+
+def new_game(names: list[str], seed: str, settings: Settings | None = None) -> GameState:
+    """A fresh game at Day 1: seats 1..n in the order of ``names``, roles dealt from ``seed``."""
+    dice = Dice.for_phase(seed, 0, "deal")
+    players = []
+    for seat, (name, (faction, class_id)) in enumerate(zip(names, deal(len(names), dice), strict=True), start=1):
+        spec = class_spec(class_id)
+        players.append(
+            Player(
+                seat=seat,
+                name=name,
+                class_id=class_id,
+                faction=faction,
+                hp=spec.hp,
+                max_hp=spec.hp,
+                memory=dict(spec.memory),
+            )
+        )
+    return GameState(players=players, settings=settings or Settings())

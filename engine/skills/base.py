@@ -1,0 +1,145 @@
+"""The skill protocol and registry.
+
+A skill's numbers come from the class data (``self.spec.params``); its behaviour is a
+subclass of :class:`Skill` registered under ``(class_id, skill_id)``. The night resolver
+calls only the hooks a class's skills actually override (see ``hooks_for``), so an
+unused hook costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.classes import SkillSpec, class_spec
+
+if TYPE_CHECKING:
+    from engine.model import GameState, Player
+    from engine.night.context import Night
+    from engine.submissions import Action
+
+
+class Skill:
+    """Base class; every hook is a no-op until a subclass overrides it."""
+
+    class_id: ClassVar[str]
+    skill_id: ClassVar[str]
+
+    def __init__(self, spec: SkillSpec) -> None:
+        self.spec = spec
+
+    def param(self, name: str) -> Any:
+        return self.spec.params[name]
+
+    # -- validation (Dusk) -------------------------------------------------------------
+    def check(self, state: GameState, actor: Player, action: Action) -> str | None:
+        """Extra preconditions beyond targets and cost; return a reason key to refuse."""
+        return None
+
+    # -- resolution (Night) ------------------------------------------------------------
+    def execute(self, night: Night, actor: Player, action: Action) -> None:
+        """An active skill's effect, at the actor's turn, after its cost is paid."""
+        raise NotImplementedError(f"{self.skill_id} is not an active skill")
+
+    def night_started(self, night: Night, owner: Player) -> None:
+        """Before initiative; toggles read ``night.toggled(owner, id)`` here."""
+
+    def attack_bonus(self, night: Night, attacker: Player, target: Player) -> int:
+        """AB change for ``attacker`` (the skill's owner) attacking ``target``."""
+        return 0
+
+    def damage_bonus(self, night: Night, attacker: Player, target: Player) -> int:
+        return 0
+
+    def defense_bonus(self, night: Night, defender: Player, attacker: Player) -> int:
+        """AC change for ``defender`` (the owner) against ``attacker``."""
+        return 0
+
+    def damage_taken(self, night: Night, victim: Player, amount: int, source: int | None) -> int:
+        """Adjust damage about to hit the owner; return the new amount."""
+        return amount
+
+    def intercept(self, night: Night, owner: Player, attacker: Player) -> bool:
+        """Take over an attack aimed at the owner (the Druid's companion); True if taken."""
+        return False
+
+    def attacked_and_missed(self, night: Night, owner: Player, attacker: Player) -> None:
+        """An attack on the owner missed."""
+
+    def attack_hit(self, night: Night, owner: Player, target: Player, damage: int) -> None:
+        """The owner's attack hit ``target`` for ``damage``."""
+
+    def steal_chance(self, night: Night, thief: Player, victim: Player, chance: int) -> int:
+        """Adjust a steal's chance; called for the thief's and the victim's skills."""
+        return chance
+
+    def keeps_dex(self, night: Night | None, owner: Player) -> bool:
+        """True if the owner keeps its Dexterity bonus despite Dazed/Grappled."""
+        return False
+
+    def resists(self, night: Night, owner: Player, state: str) -> bool:
+        """True if the owner is immune to ``state``."""
+        return False
+
+    def night_ended(self, night: Night, owner: Player) -> None:
+        """After every turn, before grails are banked."""
+
+
+HOOKS = (
+    "night_started",
+    "attack_bonus",
+    "damage_bonus",
+    "defense_bonus",
+    "damage_taken",
+    "intercept",
+    "attacked_and_missed",
+    "attack_hit",
+    "steal_chance",
+    "keeps_dex",
+    "resists",
+    "night_ended",
+)
+
+_REGISTRY: dict[tuple[str, str], type[Skill]] = {}
+
+
+def skill(class_id: str, skill_id: str) -> Callable[[type[Skill]], type[Skill]]:
+    """Register a Skill subclass as the behaviour of ``class_id``'s ``skill_id``."""
+
+    def register(cls: type[Skill]) -> type[Skill]:
+        key = (class_id, skill_id)
+        if key in _REGISTRY:
+            raise ValueError(f"skill {key} registered twice")
+        cls.class_id = class_id
+        cls.skill_id = skill_id
+        _REGISTRY[key] = cls
+        return cls
+
+    return register
+
+
+@cache
+def skills_of(class_id: str) -> dict[str, Skill]:
+    """The class's skills, instantiated with their data; every data skill must have code."""
+    _load_all()
+    spec = class_spec(class_id)
+    out: dict[str, Skill] = {}
+    for s in spec.skills:
+        impl = _REGISTRY.get((class_id, s.id))
+        if impl is None:
+            raise LookupError(f"no behaviour registered for skill {class_id}.{s.id}")
+        out[s.id] = impl(s)
+    return out
+
+
+@cache
+def hooks_for(class_id: str, hook: str) -> tuple[Skill, ...]:
+    """The class's skills that override ``hook``."""
+    base = getattr(Skill, hook)
+    return tuple(s for s in skills_of(class_id).values() if getattr(type(s), hook) is not base)
+
+
+def _load_all() -> None:
+    # Importing the package registers every class module's skills.
+    import engine.skills.classes  # noqa: F401

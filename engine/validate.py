@@ -1,0 +1,191 @@
+"""The one entry point the bot calls before storing a submission: check it against the
+current state and return it normalised, or raise a typed RuleViolation."""
+
+from __future__ import annotations
+
+from engine.classes import ClassSpec, class_spec
+from engine.errors import (
+    ActionEconomyError,
+    BadTargetError,
+    DeadPlayerError,
+    DeadTargetError,
+    GameOverError,
+    IdentificationError,
+    MalformedSubmissionError,
+    NotInGameError,
+    OutOfRangeError,
+    SelfTargetError,
+    SkillUnavailableError,
+    UnknownSkillError,
+    WoundedError,
+    WrongPhaseError,
+)
+from engine.model import FACTIONS, GameState, Phase, Player, Trait
+from engine.night.resolve import RELEASE
+from engine.skills.base import skills_of
+from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Submission, Vote
+
+PHASE_OF = {GrailNumber: Phase.DAY, Identification: Phase.DUSK, Orders: Phase.DUSK, Vote: Phase.MORNING}
+GRAIL_RANGE = (1, 100)
+
+
+def validate(state: GameState, seat: int, submission: Submission) -> Submission:
+    """Check ``submission`` from ``seat`` now; return its normal form or raise."""
+    if state.over:
+        raise GameOverError()
+    if not 1 <= seat <= len(state.players):
+        raise NotInGameError(seat=seat)
+    p = state.player(seat)
+    if not p.alive:
+        raise DeadPlayerError()
+    expected = PHASE_OF.get(type(submission))
+    if expected is None:
+        raise MalformedSubmissionError(reason="reason.unknown_kind")
+    if state.phase is not expected:
+        raise WrongPhaseError(expected=f"phase.{expected.value}", phase=f"phase.{state.phase.value}")
+    if isinstance(submission, GrailNumber):
+        lo, hi = GRAIL_RANGE
+        if not lo <= submission.number <= hi:
+            raise OutOfRangeError(what="what.grail_number", low=lo, high=hi, value=submission.number)
+        return submission
+    if isinstance(submission, Vote):
+        check_target(state, p, submission.target)
+        return submission
+    if isinstance(submission, Identification):
+        return validate_identification(state, p, submission)
+    return validate_orders(state, p, submission)
+
+
+def check_target(state: GameState, actor: Player, target: int, allow_self: bool = False) -> None:
+    """R3: nobody targets themselves (unless the skill allows) or the dead."""
+    if not 1 <= target <= len(state.players):
+        raise BadTargetError(target=target)
+    if target == actor.seat and not allow_self:
+        raise SelfTargetError()
+    if not state.player(target).alive:
+        raise DeadTargetError(target=target)
+
+
+def validate_identification(state: GameState, p: Player, ident: Identification) -> Identification:
+    spec = class_spec(p.class_id)
+    guesses: list[Guess] = []
+    for g in ident.guesses:
+        check_target(state, p, g.target)
+        if g.what not in ("trait", "class", "faction"):
+            raise IdentificationError(reason="reason.guess_kind")
+        if g.value not in _values_of(g.what):
+            raise IdentificationError(reason="reason.guess_value")
+        if g not in guesses:
+            guesses.append(g)
+    if not _fits_slots(spec, guesses):
+        raise IdentificationError(reason="reason.identify_rule")
+    return Identification(tuple(guesses))
+
+
+def _values_of(what: str) -> frozenset[str]:
+    from engine.classes import catalogue
+
+    if what == "trait":
+        return frozenset(t.value for t in Trait)
+    if what == "faction":
+        return frozenset(f.value for f in FACTIONS)
+    return frozenset(catalogue())
+
+
+def _fits_slots(spec: ClassSpec, guesses: list[Guess]) -> bool:
+    """Can every guess be placed in a slot that allows it, each slot taking at most
+    ``count`` distinct names? Small backtracking: at most a handful of guesses."""
+    capacity = [s.count for s in spec.identify]
+    used: list[set[int]] = [set() for _ in spec.identify]
+
+    def place(i: int) -> bool:
+        if i == len(guesses):
+            return True
+        g = guesses[i]
+        for k, slot in enumerate(spec.identify):
+            if slot.what != g.what or (slot.values and g.value not in slot.values):
+                continue
+            if capacity[k] == 0 or g.target in used[k]:
+                continue
+            capacity[k] -= 1
+            used[k].add(g.target)
+            if place(i + 1):
+                return True
+            capacity[k] += 1
+            used[k].discard(g.target)
+        return False
+
+    return place(0)
+
+
+def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
+    if not orders.actions and not orders.toggles:
+        return orders  # clearing one's orders is always allowed
+    if p.wounded:
+        raise WoundedError()
+    spec = class_spec(p.class_id)
+    skills = skills_of(p.class_id)
+    for t in orders.toggles:
+        s = spec.skill(t)
+        if s is None:
+            raise UnknownSkillError(skill=t)
+        if s.mode != "toggle":
+            raise SkillUnavailableError(skill=t, reason="reason.not_toggle")
+    standard = free = 0
+    paid_groups: set[str] = set()
+    seen: set[str] = set()
+    for i, action in enumerate(orders.actions):
+        if action.skill in seen:
+            raise ActionEconomyError(reason="reason.repeated_action")
+        seen.add(action.skill)
+        if action.skill == RELEASE:
+            if "grappling" not in p.memory or i != 0:
+                raise SkillUnavailableError(skill=RELEASE, reason="reason.not_grappling")
+            free += 1
+            continue
+        if action.skill == "attack":
+            if len(action.targets) != 1:
+                raise MalformedSubmissionError(reason="reason.one_target")
+            check_target(state, p, action.targets[0])
+            standard += 1
+            continue
+        s = spec.skill(action.skill)
+        if s is None:
+            raise UnknownSkillError(skill=action.skill)
+        if s.mode != "active":
+            raise SkillUnavailableError(skill=action.skill, reason="reason.not_active")
+        if s.once and s.id in p.used_once:
+            raise SkillUnavailableError(skill=action.skill, reason="reason.used_once")
+        lo, hi = s.targets
+        if not lo <= len(action.targets) <= hi:
+            raise MalformedSubmissionError(reason="reason.target_count", low=lo, high=hi)
+        if len(set(action.targets)) != len(action.targets):
+            raise MalformedSubmissionError(reason="reason.distinct_targets")
+        for t in action.targets:
+            check_target(state, p, t, allow_self=s.target_self)
+        if s.amount is not None:
+            alo, ahi = s.amount
+            if action.amount is None or not alo <= action.amount <= ahi:
+                raise OutOfRangeError(what="what.amount", low=alo, high=ahi, value=action.amount)
+        elif action.amount is not None:
+            raise MalformedSubmissionError(reason="reason.no_amount")
+        refusal = skills[s.id].check(state, p, action)
+        if refusal is not None:
+            raise SkillUnavailableError(skill=action.skill, reason=refusal)
+        if s.group is not None:
+            if s.group in paid_groups:
+                continue
+            paid_groups.add(s.group)
+        if s.cost == "standard":
+            standard += 1
+        elif s.cost == "free":
+            free += 1
+    if standard > 1:
+        raise ActionEconomyError(reason="reason.one_standard")
+    if standard + free > 2:
+        raise ActionEconomyError(reason="reason.two_actions")
+    return Orders(tuple(_normal(a) for a in orders.actions), orders.toggles)
+
+
+def _normal(a: Action) -> Action:
+    return Action(a.skill, tuple(a.targets), a.amount)
