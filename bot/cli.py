@@ -1,0 +1,47 @@
+"""The ``wolfhowl`` command. Each subcommand lives in its own module, imported only when
+used, exposing ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("bot.sandbox.demo", "play a whole game on the built-in local Discord"),
+    "run": ("bot.discord.run", "run the bot against Discord"),
+    "simulate": ("bot.sim.cli", "play many games between baseline AI players and report"),
+    "scenario": ("bot.scenario.cli", "what-if: resolve one phase from a TOML file"),
+    "db": ("bot.db.cli", "database maintenance (upgrade, downgrade, current)"),
+    "verify": ("bot.service.verify_cli", "replay an exported game log and confirm every roll"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wolfhowl", description="Wolf Howl Tavern game-master bot")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module.startswith(exc.name):
+                p.set_defaults(_missing=module)
+                continue
+            raise
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "_missing", None):
+        print(f"wolfhowl {args.command}: not available in this build ({args._missing})", file=sys.stderr)
+        return 2
+    return int(args._run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""What one player may know of the game: their own sheet and the public table.
+
+Used for the character sheet, ``/me`` and the AI players, who must decide from exactly
+what a person in that seat could know (R9: you know your own HP and the states you gave
+yourself, never the others)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.classes import class_spec
+from engine.model import GameState
+from engine.stats import armor, attack_bonus, dex_bonus, save
+
+# Class memory a player may see on its own sheet (spell points, a companion's HP, ...).
+VISIBLE_MEMORY = ("spell_points", "companion_hp", "cleave_round", "grappling")
+
+
+def sheet(state: GameState, seat: int) -> dict[str, Any]:
+    """The player's own sheet, JSON-safe."""
+    p = state.player(seat)
+    spec = class_spec(p.class_id)
+    return {
+        "seat": p.seat,
+        "name": p.name,
+        "class_id": p.class_id,
+        "faction": p.faction.value,
+        "traits": [t.value for t in spec.traits],
+        "hp": p.hp,
+        "max_hp": p.max_hp,
+        "alive": p.alive,
+        "wounded": p.wounded,
+        "ab": attack_bonus(p),
+        "armor": armor(p),
+        "dex": dex_bonus(p),
+        "damage": spec.damage,
+        "will": save(p, "will"),
+        "reflex": save(p, "reflex"),
+        "fortitude": save(p, "fortitude"),
+        "known_states": sorted(k for k, c in p.conditions.items() if c.source == seat),
+        "holds_grail": state.grail_holder == seat,
+        "grails_banked": p.grails_banked,
+        "skills": [
+            {"id": s.id, "kinds": list(s.kinds), "cost": s.cost, "used": s.id in p.used_once}
+            for s in spec.skills
+        ],
+        "identify": [s.model_dump() for s in spec.identify],
+        "memory": {k: p.memory[k] for k in VISIBLE_MEMORY if k in p.memory},
+        "confirmed": list(p.memory.get("confirmed", [])),
+    }
+
+
+def table(state: GameState) -> list[dict[str, Any]]:
+    """The public table: seats, names and who is still in the game."""
+    return [{"seat": p.seat, "name": p.name, "alive": p.alive} for p in state.players]
