@@ -44,7 +44,7 @@ def advance(state: GameState, submissions: Mapping[int, Iterable[Submission]], s
             try:
                 valid.setdefault(seat, []).append(validate(st, seat, sub))
             except RuleViolation as exc:
-                events.append(audit("SubmissionDropped", seat=seat, kind=sub.kind, key=exc.key))
+                events.append(audit("SubmissionDropped", seat=seat, submission=sub.kind, key=exc.key))
     if st.phase is Phase.DAY:
         numbers = {s: x.number for s, subs in valid.items() for x in subs if isinstance(x, GrailNumber)}
         allocate_grail(st, dice, events, numbers)

@@ -56,7 +56,7 @@ class SkillSpec(_Strict):
     @property
     def kinds(self) -> tuple[str, ...]:
         """The source's skill kinds this skill belongs to, for the sheet and the docs."""
-        out = [self.mode]
+        out: list[str] = [self.mode]
         if self.grail:
             out.append("grail")
         if self.once:

@@ -96,7 +96,10 @@ def render(key: str, locale: str, **params: Any) -> str:
     entry = MESSAGES.get(key) or MESSAGES["error.rule"]
     # A parameter that is itself a message key (a reason) is rendered in the same language.
     params = {
-        k: render(v, locale) if isinstance(v, str) and v in MESSAGES else v for k, v in params.items()
+        k: render(v, locale, **{n: w for n, w in params.items() if n != k})
+        if isinstance(v, str) and v in MESSAGES
+        else v
+        for k, v in params.items()
     }
     try:
         return entry[lang].format(**params)

@@ -1,0 +1,110 @@
+"""Warrior: the source's class, skill by skill."""
+
+import pytest
+
+from engine.errors import SkillUnavailableError
+from engine.model import State
+from engine.submissions import Action, Orders
+from engine.validate import validate
+from tests.engine.helpers import ScriptedDice, kinds, night, table
+
+
+def duel():
+    return table(("warrior", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"))
+
+
+def orders(*actions, toggles=()):
+    return Orders(tuple(actions), frozenset(toggles))
+
+
+INIT = [(20, 20), (20, 10), (20, 1)]  # initiative: 1, 2, 3
+
+
+def test_cleave_is_armed_by_a_hit_and_usable_only_the_next_night():
+    st = duel()
+    night(st, ScriptedDice([*INIT, (100, 1), (3, 1)]), {1: orders(Action("attack", (2,)))})
+    assert st.player(1).memory["cleave_round"] == 2
+    # Round 1 is still the current round: Cleave is not ready yet.
+    with pytest.raises(SkillUnavailableError):
+        validate(st, 1, orders(Action("attack", (2,)), Action("cleave", (3,))))
+    st.round = 2
+    o = validate(st, 1, orders(Action("attack", (2,)), Action("cleave", (3,))))
+    # extra attack at AB -10: 65 - 20 = 45 needed; 45 hits
+    night(st, ScriptedDice([*INIT, (100, 99), (100, 99), (100, 45), (3, 2)]), {1: o})
+    assert st.player(3).hp == 8
+
+
+def test_cleave_is_refused_without_a_hit():
+    st = duel()
+    st.round = 2
+    with pytest.raises(SkillUnavailableError):
+        validate(st, 1, orders(Action("cleave", (3,))))
+
+
+def test_combat_reflexes_counter_at_minus_ten_on_a_miss():
+    st = duel()
+    # 1 attacks 2 and misses (56); 2's reflexes: 50 → counter at AB 65: need 45, roll 45 hits
+    d = ScriptedDice([*INIT, (100, 56), (100, 50), (100, 45), (3, 3)])
+    events = night(st, d, {1: orders(Action("attack", (2,)))})
+    assert st.player(1).hp == 7
+    assert any(e.kind == "AttackRolled" and e.data["why"] == "counter" for e in events)
+
+
+def test_combat_reflexes_fail_half_the_time():
+    st = duel()
+    night(st, ScriptedDice([*INIT, (100, 56), (100, 51)]), {1: orders(Action("attack", (2,)))})
+    assert st.player(1).hp == 10
+
+
+def test_combat_expertise_is_permanent_and_once_per_game():
+    st = duel()
+    night(st, ScriptedDice(INIT), {1: orders(Action("combat_expertise"))})
+    p = st.player(1)
+    assert p.ab_mod == -15 and p.dex_mod == 15 and "combat_expertise" in p.used_once
+    with pytest.raises(SkillUnavailableError):
+        validate(st, 1, orders(Action("combat_expertise")))
+
+
+def test_whirlwind_two_attacks_at_minus_fifteen_dazed_if_both_miss():
+    st = duel()
+    # AB 60 - 20: need 40. Both miss (41, 41); neither target counters (51, 51).
+    d = ScriptedDice([*INIT, (100, 41), (100, 51), (100, 41), (100, 51)])
+    events = night(st, d, {1: orders(Action("whirlwind", (2, 3)))})
+    assert "StateInflicted" in kinds(events)
+    assert not st.player(1).has(State.DAZED)  # until the night ends: gone by morning
+
+
+def test_whirlwind_one_hit_no_daze():
+    st = duel()
+    d = ScriptedDice([*INIT, (100, 40), (3, 1), (100, 41), (100, 51)])
+    events = night(st, d, {1: orders(Action("whirlwind", (2, 3)))})
+    assert "StateInflicted" not in kinds(events)
+    assert st.player(2).hp == 9
+
+
+def test_precise_attack_plus_twenty_only_with_the_grail():
+    st = duel()
+    st.grail_holder = 1
+    # AB 95 - 20: need 75; 75 hits
+    night(st, ScriptedDice([*INIT, (100, 75), (3, 1)]), {1: orders(Action("attack", (2,)))})
+    assert st.player(2).hp == 9
+    st = duel()
+    night(st, ScriptedDice([*INIT, (100, 75), (100, 51)]), {1: orders(Action("attack", (2,)))})
+    assert st.player(2).hp == 10
+
+
+def test_warrior_identifies_one_name_for_combat_only():
+    from engine.errors import IdentificationError
+    from engine.model import Phase
+    from engine.submissions import Guess, Identification
+
+    st = duel()
+    st.phase = Phase.DUSK
+    assert validate(st, 1, Identification((Guess(2, "trait", "combat"),)))
+    for bad in (
+        (Guess(2, "trait", "holy"),),
+        (Guess(2, "trait", "combat"), Guess(3, "trait", "combat")),
+        (Guess(2, "faction", "lawful"),),
+    ):
+        with pytest.raises(IdentificationError):
+            validate(st, 1, Identification(bad))

@@ -1,0 +1,125 @@
+"""States (异常状态), wounds and death."""
+
+from engine.model import Condition, State
+from engine.night.context import Night
+from engine.stats import armor_class, attack_bonus, dex_bonus, initiative_modifier
+from engine.submissions import Action, Orders
+from tests.engine.helpers import ScriptedDice, kinds, night, table
+
+
+def one(*conds):
+    st = table(("warrior", "lawful"), ("warrior", "neutral"))
+    for c in conds:
+        st.player(1).conditions[c] = Condition(None, None)
+    return st
+
+
+def test_dazed_costs_ten_ab_and_all_dex():
+    st = one(State.DAZED)
+    p = st.player(1)
+    assert attack_bonus(p) == 65 and dex_bonus(p) == 0 and armor_class(p) == 15
+    assert initiative_modifier(p) == 0
+
+
+def test_shaken_costs_five_dex_not_below_zero():
+    st = one(State.SHAKEN)
+    assert dex_bonus(st.player(1)) == 0  # Warrior: 5 - 5
+    st.player(1).dex_mod = 15  # after Combat Expertise: 20 - 5
+    assert dex_bonus(st.player(1)) == 15
+
+
+def test_grappled_loses_dex_fatigued_and_prelude_cost_ab():
+    assert dex_bonus(one(State.GRAPPLED).player(1)) == 0
+    assert attack_bonus(one(State.FATIGUED).player(1)) == 70
+    assert attack_bonus(one(State.HYPNOTIC_PRELUDE).player(1)) == 73
+    assert attack_bonus(one(State.FATIGUED, State.DAZED).player(1)) == 60
+
+
+def test_initiative_modifier_is_dex_bonus_over_five():
+    st = one()
+    assert initiative_modifier(st.player(1)) == 1
+    st.player(1).dex_mod = 15
+    assert initiative_modifier(st.player(1)) == 4
+
+
+def test_states_expire_at_the_end_of_their_night():
+    st = one()
+    st.player(1).conditions[State.DAZED] = Condition(until_round=1, source=None)
+    st.player(1).conditions[State.SHAKEN] = Condition(until_round=2, source=None)
+    night(st, ScriptedDice([(20, 1), (20, 2)]))
+    assert not st.player(1).has(State.DAZED)
+    assert st.player(1).has(State.SHAKEN)
+
+
+def test_damage_to_zero_wounds_and_below_zero_kills():
+    from engine.health import apply_damage
+
+    st = one()
+    events: list = []
+    apply_damage(st, events, st.player(2), 10, 1, "attack")
+    assert st.player(2).wounded and st.player(2).alive and st.player(2).wound_source == 1
+    apply_damage(st, events, st.player(2), 1, 1, "attack")
+    assert not st.player(2).alive
+    assert "WoundedNow" in kinds(events) and "PlayerLeft" in kinds(events)
+
+
+def test_first_wound_roll_recovers_on_fifty():
+    st = one()
+    st.player(2).hp = 0
+    events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 50)]))
+    assert st.player(2).hp == 1 and "Recovered" in kinds(events)
+
+
+def test_first_wound_roll_stays_wounded_on_fifty_one():
+    st = one()
+    st.player(2).hp = 0
+    events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 51)]))
+    assert st.player(2).wounded and st.player(2).wound_rolls == 1 and "StillWounded" in kinds(events)
+
+
+def test_second_wound_roll_recovers_on_sixty_dies_on_sixty_one_credited_to_the_wounder():
+    st = one()
+    st.player(2).hp = 0
+    st.player(2).wound_rolls = 1
+    st.player(2).wound_source = 1
+    night(st, ScriptedDice([(20, 10), (20, 5), (100, 60)]))
+    assert st.player(2).hp == 1
+
+    st = one()
+    st.player(2).hp = 0
+    st.player(2).wound_rolls = 1
+    st.player(2).wound_source = 1
+    events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 61)]))
+    assert not st.player(2).alive
+    assert st.scores["lawful"] == 3  # the wounder's faction scores the kill
+    assert "PlayerLeft" in kinds(events)
+
+
+def test_wounded_the_same_night_rolls_at_its_own_later_turn():
+    st = one()
+    st.player(2).hp = 1
+    # 1 acts first: hit for 1 → seat 2 wounded; at its turn seat 2 rolls (51: stays wounded)
+    d = ScriptedDice([(20, 15), (20, 5), (100, 1), (3, 1), (100, 51)])
+    night(st, d, {1: Orders((Action("attack", (2,)),)), 2: Orders((Action("attack", (1,)),))})
+    assert st.player(2).wounded and st.player(1).hp == 10
+
+
+def test_vote_wound_then_death_by_wound_roll_scores_nobody():
+    st = one()
+    st.player(2).hp = 0
+    st.player(2).wound_rolls = 1
+    st.player(2).wound_source = None
+    night(st, ScriptedDice([(20, 10), (20, 5), (100, 99)]))
+    assert not st.player(2).alive
+    assert sum(st.scores.values()) == 0
+
+
+def test_grappled_player_is_never_told():
+    st = one()
+    st.player(2).conditions[State.GRAPPLED] = Condition(None, 1)
+    st.player(1).memory["grappling"] = 2
+    n = Night(st, ScriptedDice(), [], {})
+    assert dex_bonus(st.player(2), n) == 0
+    events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 99)]), {2: Orders((Action("attack", (1,)),))})
+    assert not [e for e in events if e.seat == 2]
+    assert "OrdersVoid" in kinds(events)

@@ -1,0 +1,100 @@
+"""The one validation entry point: every bad submission is refused with a typed error
+whose message exists in both languages; a good one comes back normalised."""
+
+import pytest
+
+from engine import errors as E
+from engine.messages import MESSAGES
+from engine.model import Phase
+from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Vote
+from engine.validate import validate
+from tests.engine.helpers import table
+
+
+def st(phase=Phase.DUSK):
+    s = table(("warrior", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"), phase=phase)
+    return s
+
+
+def attack(t):
+    return Orders((Action("attack", (t,)),))
+
+
+@pytest.mark.parametrize(
+    ("phase", "submission", "error"),
+    [
+        (Phase.DUSK, GrailNumber(50), E.WrongPhaseError),
+        (Phase.DAY, attack(2), E.WrongPhaseError),
+        (Phase.DAY, Vote(2), E.WrongPhaseError),
+        (Phase.DAY, GrailNumber(0), E.OutOfRangeError),
+        (Phase.DAY, GrailNumber(101), E.OutOfRangeError),
+        (Phase.MORNING, Vote(1), E.SelfTargetError),
+        (Phase.MORNING, Vote(9), E.BadTargetError),
+        (Phase.DUSK, attack(1), E.SelfTargetError),
+        (Phase.DUSK, Orders((Action("fireball", (2,)),)), E.UnknownSkillError),
+        (Phase.DUSK, Orders((Action("combat_reflexes"),)), E.SkillUnavailableError),
+        (Phase.DUSK, Orders((), frozenset({"whirlwind"})), E.SkillUnavailableError),
+        (Phase.DUSK, Orders((Action("attack", (2,)), Action("whirlwind", (2, 3)))), E.ActionEconomyError),
+        (Phase.DUSK, Orders((Action("attack", (2,)), Action("attack", (3,)))), E.ActionEconomyError),
+        (Phase.DUSK, Orders((Action("whirlwind", (2,)),)), E.MalformedSubmissionError),
+        (Phase.DUSK, Orders((Action("whirlwind", (2, 2)),)), E.MalformedSubmissionError),
+        (Phase.DUSK, Orders((Action("release"),)), E.SkillUnavailableError),
+    ],
+)
+def test_refusals(phase, submission, error):
+    with pytest.raises(error) as info:
+        validate(st(phase), 1, submission)
+    exc = info.value
+    assert isinstance(exc, E.RuleViolation)
+    en, zh = exc.text("en-US"), exc.text("zh-CN")
+    assert en and zh and en != zh
+    assert "{" not in en and "{" not in zh  # every placeholder filled
+
+
+def test_dead_and_absent_players_and_dead_targets():
+    s = st(Phase.MORNING)
+    s.player(3).alive = False
+    with pytest.raises(E.DeadTargetError):
+        validate(s, 1, Vote(3))
+    with pytest.raises(E.DeadPlayerError):
+        validate(s, 3, Vote(1))
+    with pytest.raises(E.NotInGameError):
+        validate(s, 7, Vote(1))
+
+
+def test_wounded_may_send_number_identification_vote_but_no_orders():
+    s = st(Phase.DUSK)
+    s.player(1).hp = 0
+    with pytest.raises(E.WoundedError):
+        validate(s, 1, attack(2))
+    assert validate(s, 1, Identification((Guess(2, "trait", "combat"),)))
+    assert validate(s, 1, Orders()) == Orders()  # clearing is always fine
+    s.phase = Phase.DAY
+    assert validate(s, 1, GrailNumber(40))
+    s.phase = Phase.MORNING
+    assert validate(s, 1, Vote(2))
+
+
+def test_game_over_refuses_everything():
+    s = st(Phase.OVER)
+    with pytest.raises(E.GameOverError):
+        validate(s, 1, Vote(2))
+
+
+def test_duplicate_guesses_are_folded():
+    s = st()
+    out = validate(s, 1, Identification((Guess(2, "trait", "combat"), Guess(2, "trait", "combat"))))
+    assert out == Identification((Guess(2, "trait", "combat"),))
+
+
+def test_attack_plus_free_skill_fits_two_standards_do_not():
+    s = st()
+    assert validate(s, 1, attack(2)) == attack(2)
+
+
+def test_every_error_key_has_both_languages():
+    for key, entry in MESSAGES.items():
+        assert set(entry) == {"en-US", "zh-CN"}, key
+    for cls in vars(E).values():
+        if isinstance(cls, type) and issubclass(cls, E.RuleViolation):
+            assert cls.key in MESSAGES, cls
