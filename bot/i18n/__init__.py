@@ -1,0 +1,5 @@
+"""Message catalogues (zh-CN and en-US) and the locale rules of the bot."""
+
+from bot.i18n.catalog import LOCALES, has_key, keys, normalize_locale, t
+
+__all__ = ["LOCALES", "has_key", "keys", "normalize_locale", "t"]

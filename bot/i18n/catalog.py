@@ -1,0 +1,76 @@
+"""Look up and format a message in a language.
+
+Catalogues are ``bot/i18n/<locale>.toml``; nested tables form dotted keys
+(``[event] GrailWon = "..."`` is ``event.GrailWon``). The engine's own error texts
+(``error.*``, ``reason.*``, ``phase.*``) come from :mod:`engine.messages`, so a rule
+error reads the same in the bot as in the engine's tests.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from engine.messages import MESSAGES as ENGINE_MESSAGES
+
+LOCALES = ("en-US", "zh-CN")
+DEFAULT_LOCALE = "en-US"
+
+
+def normalize_locale(locale: str | None) -> str:
+    """Map any Discord locale to one we speak: Chinese variants to zh-CN, the rest to en-US."""
+    if locale and str(locale).lower().startswith("zh"):
+        return "zh-CN"
+    return DEFAULT_LOCALE
+
+
+def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
+    for k, v in table.items():
+        key = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            _flatten(key, v, out)
+        else:
+            out[key] = str(v)
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    raw = (resources.files("bot.i18n") / f"{locale}.toml").read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    _flatten("", tomllib.loads(raw), out)
+    for key, entry in ENGINE_MESSAGES.items():
+        out.setdefault(key, entry[locale])
+    return out
+
+
+def keys(locale: str) -> set[str]:
+    return set(catalogue(locale))
+
+
+def has_key(key: str) -> bool:
+    return all(key in catalogue(loc) for loc in LOCALES)
+
+
+class _Params(dict[str, Any]):
+    """Missing parameters show as ``{name}`` instead of raising: a typo never crashes a post."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def t(key: str, locale: str | None = None, **params: Any) -> str:
+    """The text of ``key`` in ``locale``, formatted with ``params``. A parameter whose
+    value is itself a catalogue key is translated first (reasons, phase names)."""
+    loc = normalize_locale(locale)
+    cat = catalogue(loc)
+    template = cat.get(key)
+    if template is None:
+        template = catalogue(DEFAULT_LOCALE).get(key, key)
+    plain = {k: v for k, v in params.items() if not (isinstance(v, str) and v in cat)}
+    resolved = dict(plain)
+    for k, v in params.items():
+        if k not in plain:
+            resolved[k] = cat[v].format_map(_Params(plain))
+    return template.format_map(_Params(resolved))

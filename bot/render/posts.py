@@ -1,0 +1,70 @@
+"""Public posts in the game channel: phase openings, the dawn and morning announcements,
+the final scoreboard. Built only from public events and public phase facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.render import words
+from bot.render.events import render_event
+from engine.events import Audience, Event
+
+PHASE_COLOUR = {"day": 0xF59E0B, "dusk": 0x7C3AED, "morning": 0xF97316, "over": 0x10B981}
+
+
+def deadline_text(deadline_ts: int | None, locale: str | None) -> str:
+    """Discord renders <t:…:R> in each reader's own time zone and language."""
+    return f"<t:{deadline_ts}:R>" if deadline_ts else t("post.no_deadline", locale)
+
+
+def phase_opened(phase: str, round_no: int, deadline_ts: int | None, locale: str | None) -> str:
+    return t(f"post.{phase}", locale, round=round_no, deadline=deadline_text(deadline_ts, locale))
+
+
+def announcement_embed(events: list[Event], round_no: int, locale: str | None, names: dict[int, str], dawn: bool) -> discord.Embed:
+    """The dawn report (night departures) or the morning announcement (the vote and what
+    followed). Refuses to word anything that is not public."""
+    public = [e for e in events if e.audience is Audience.PUBLIC and e.kind != "GameEnded"]
+    if len(public) != len([e for e in events if e.kind != "GameEnded"]):
+        raise ValueError("a public post was handed non-public events")
+    title = t("post.dawn_title" if dawn else "post.announcement_title", locale, round=round_no)
+    lines = [render_event(e, locale, names) for e in public]
+    if dawn and not lines:
+        lines = [t("post.dawn_quiet", locale)]
+    return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=PHASE_COLOUR["morning"])
+
+
+def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None, seed_sha: str | None) -> discord.Embed:
+    """``ended`` is the GameEnded event's data: scores, winners, reason and the roster."""
+    winners = [words.faction(w, locale) for w in ended["winners"]]
+    key = "post.scoreboard_title" if len(winners) == 1 else "post.scoreboard_title_shared"
+    embed = discord.Embed(title=t(key, locale, winners=" & ".join(winners)), colour=PHASE_COLOUR["over"])
+    embed.description = t("post.scoreboard_reason", locale, reason=t(f"end_reason.{ended['reason']}", locale))
+    scores = "\n".join(f"{words.faction(f, locale)}: **{v}**" for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1]))
+    embed.add_field(name=t("post.scoreboard_scores", locale), value=scores, inline=False)
+    roster = [
+        t(
+            "post.roster_line",
+            locale,
+            seat=p["seat"],
+            name=p["name"],
+            faction=words.faction(p["faction"], locale),
+            class_name=words.class_name(p["class_id"], locale),
+            dead="" if p["alive"] else t("post.roster_dead", locale),
+        )
+        for p in ended["roster"]
+    ]
+    embed.add_field(name=t("post.scoreboard_roster", locale), value="\n".join(roster)[:1024], inline=False)
+    if seed and seed_sha:
+        embed.set_footer(text=t("post.seed", locale, seed=seed, sha=seed_sha)[:2048])
+    embed.set_image(url="attachment://scoreboard.png")
+    return embed
+
+
+def private_embed(events: list[Event], round_no: int, locale: str | None, names: dict[int, str]) -> discord.Embed:
+    """One player's news from one phase, in one message."""
+    lines = [render_event(e, locale, names) for e in events]
+    return discord.Embed(title=t("post.private_title", locale, round=round_no), description="\n".join(lines)[:4096], colour=0x4B5563)

@@ -1,0 +1,63 @@
+"""The character sheet: class, faction, numbers, identification rule and skills, as one
+embed that reads well on a phone (short fields, no tables)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import normalize_locale, t
+from bot.render import words
+from engine.classes import class_spec
+
+FACTION_COLOUR = {"lawful": 0x3B82F6, "neutral": 0x9CA3AF, "chaotic": 0xDC2626}
+
+
+def identify_rule(sheet: dict[str, Any], locale: str | None) -> str:
+    lines = []
+    for slot in sheet["identify"]:
+        if slot["values"]:
+            what = " / ".join(words.guess_value(slot["what"], v, locale) for v in slot["values"])
+        else:
+            what = t("sheet.any_value", locale, what=t(f"what.{slot['what']}", locale))
+        lines.append(t("sheet.identify_slot", locale, count=slot["count"], what=what))
+    return "\n".join(lines)
+
+
+def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
+    """``sheet`` is :func:`engine.view.sheet`'s dict."""
+    loc = normalize_locale(locale)
+    spec = class_spec(sheet["class_id"])
+    embed = discord.Embed(
+        title=t(
+            "sheet.title",
+            loc,
+            name=sheet["name"],
+            class_name=words.class_name(sheet["class_id"], loc),
+            faction=words.faction(sheet["faction"], loc),
+        ),
+        description=spec.blurb[loc],  # type: ignore[index]
+        colour=FACTION_COLOUR[sheet["faction"]],
+    )
+    status = [t("sheet.stats", loc, **sheet), t("sheet.saves", loc, **sheet)]
+    if not sheet["alive"]:
+        status.append(t("sheet.dead", loc))
+    elif sheet["wounded"]:
+        status.append(t("sheet.wounded", loc))
+    if sheet["holds_grail"]:
+        status.append(t("sheet.grail", loc))
+    for key, value in sheet["memory"].items():
+        status.append(t(f"memory.{key}", loc, value=value))
+    embed.add_field(name=t("sheet.traits", loc) + ": " + ", ".join(words.trait(x, loc) for x in sheet["traits"]), value="\n".join(status), inline=False)
+    embed.add_field(name=t("sheet.identify", loc), value=identify_rule(sheet, loc), inline=False)
+    for s in sheet["skills"]:
+        skill = spec.skill(s["id"])
+        assert skill is not None
+        kinds = ", ".join(t(f"kind.{k}", loc) for k in s["kinds"])
+        cost = t(f"cost.{s['cost']}", loc) if "active" in s["kinds"] else "—"
+        name = skill.name[loc] + (" " + t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
+        embed.add_field(name=f"{name} · {kinds} · {cost}", value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
+    if sheet["known_states"]:
+        embed.add_field(name=t("sheet.states", loc), value=", ".join(words.state(s, loc) for s in sheet["known_states"]), inline=False)
+    return embed

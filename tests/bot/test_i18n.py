@@ -1,0 +1,61 @@
+"""No message is missing in either language, and both say the same placeholders."""
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import LOCALES, keys, t
+from bot.i18n.catalog import catalogue
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECIAL = {"GameEnded"}  # worded by the scoreboard, not a line
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_both_languages_have_the_same_keys():
+    en, zh = keys("en-US"), keys("zh-CN")
+    assert en - zh == set(), f"missing in zh-CN: {sorted(en - zh)}"
+    assert zh - en == set(), f"missing in en-US: {sorted(zh - en)}"
+
+
+def test_both_languages_use_the_same_placeholders():
+    en, zh = catalogue("en-US"), catalogue("zh-CN")
+    for key in en:
+        assert placeholders(en[key]) == placeholders(zh[key]), key
+
+
+def engine_event_kinds() -> set[str]:
+    found = set()
+    for path in (ROOT / "engine").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found |= set(re.findall(r"\bprivate\(\s*[^,()]+(?:\([^()]*\))?,\s*\"(\w+)\"", text))
+        found |= set(re.findall(r"\bpublic\(\s*\"(\w+)\"", text))
+    return found
+
+
+def test_every_event_a_player_or_the_channel_can_receive_has_words():
+    kinds = engine_event_kinds()
+    assert {"GrailWon", "DamageTaken", "PlayerLeft", "VotesCounted"} <= kinds  # the scan works
+    for kind in sorted(kinds - SPECIAL):
+        for loc in LOCALES:
+            assert f"event.{kind}" in catalogue(loc) or kind in {"IdentificationAnswered"}, f"event.{kind} ({loc})"
+
+
+def test_every_literal_key_the_bot_uses_exists():
+    used = set()
+    for path in (ROOT / "bot").rglob("*.py"):
+        used |= set(re.findall(r"\bt\(\s*\"([a-z_]+\.[A-Za-z_.]+)\"", path.read_text(encoding="utf-8")))
+    assert used, "the scan found nothing"
+    missing = sorted(k for k in used if any(k not in catalogue(loc) for loc in LOCALES))
+    assert missing == []
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_nested_keys_translate_in_the_same_language(loc):
+    text = t("error.wrong_phase", loc, expected="phase.day", phase="phase.dusk")
+    assert "{" not in text and "phase." not in text
