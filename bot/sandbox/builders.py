@@ -1,0 +1,146 @@
+"""God-view world building for tests and scripted players (mixed into ``Emulator``).
+
+Setting up a scenario (server, owner, players, roles, private channels) must
+be one-liners, and every change must reach a connected bot through the same
+gateway events Discord would send, which :class:`GuildOps` takes care of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from . import permissions as perm
+from .state import GUILD_CATEGORY, GUILD_TEXT, Channel, Guild, Member, Overwrite, Role, User
+
+if TYPE_CHECKING:
+    from .context import SandboxContext
+
+OverwriteTarget = User | Member | Role
+OverwriteSpec = Mapping[OverwriteTarget, tuple[int, int]]
+
+
+class WorldBuilder:
+    ctx: SandboxContext
+
+    def create_user(
+        self,
+        username: str,
+        *,
+        locale: str = "en-US",
+        dms_closed: bool = False,
+        global_name: str | None = None,
+        bot: bool = False,
+    ) -> User:
+        """A Discord account; ``dms_closed`` makes bot DMs fail with 50007."""
+        user = User(
+            id=self.ctx.snowflakes.next(),
+            username=username,
+            global_name=global_name,
+            bot=bot,
+            locale=locale,
+            dms_closed=dms_closed,
+        )
+        self.ctx.world.users[user.id] = user
+        return user
+
+    def create_guild(
+        self,
+        name: str,
+        *,
+        owner: User | None = None,
+        locale: str = "en-US",
+        bot_permissions: int = perm.DEFAULT_BOT,
+        add_bot: bool = True,
+        channels: Iterable[str] = ("general",),
+    ) -> Guild:
+        """A server with @everyone, the bot's managed role and default text channels."""
+        owner = owner or self.create_user(f"{name}-owner")
+        self.ctx.world.users.setdefault(owner.id, owner)
+        guild = self.ctx.guild_ops.create_guild(
+            name, owner, locale=locale, bot_permissions=bot_permissions, add_bot=False
+        )
+        for channel_name in channels:
+            self.ctx.guild_ops.create_channel(guild, channel_name)
+        if add_bot:
+            self.ctx.guild_ops.add_bot(guild, bot_permissions)
+        return guild
+
+    def add_bot(self, guild: Guild, permissions: int = perm.DEFAULT_BOT) -> Member:
+        """Invites the bot later (sends GUILD_CREATE to a connected bot)."""
+        return self.ctx.guild_ops.add_bot(guild, permissions)
+
+    def add_member(
+        self, guild: Guild, user: User, *, roles: Iterable[Role] = (), nick: str | None = None
+    ) -> Member:
+        return self.ctx.guild_ops.add_member(guild, user, [r.id for r in roles], nick)
+
+    def member(self, guild: Guild, user: User) -> Member:
+        return guild.members[user.id]
+
+    def create_role(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        permissions: int = 0,
+        color: int = 0,
+        hoist: bool = False,
+        mentionable: bool = False,
+    ) -> Role:
+        return self.ctx.guild_ops.create_role(
+            guild, name, permissions=permissions, color=color, hoist=hoist, mentionable=mentionable
+        )
+
+    def give_role(self, guild: Guild, user: User, role: Role) -> None:
+        member = guild.members[user.id]
+        self.ctx.guild_ops.set_member_roles(guild, member, [*member.role_ids, role.id])
+
+    def set_bot_permissions(self, guild: Guild, permissions: int) -> None:
+        """Changes the permissions of the bot's managed role."""
+        for role in guild.roles.values():
+            if role.bot_id == self.ctx.bot.id:
+                role.permissions = permissions
+                data = {"guild_id": str(guild.id), "role": role.to_payload()}
+                self.ctx.gateway.dispatch("GUILD_ROLE_UPDATE", data, guild_id=guild.id)
+
+    def create_text_channel(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        topic: str | None = None,
+        category: Channel | None = None,
+        overwrites: OverwriteSpec | None = None,
+    ) -> Channel:
+        """``overwrites`` maps a user/member/role to ``(allow, deny)`` bitfields."""
+        return self.ctx.guild_ops.create_channel(
+            guild,
+            name,
+            type=GUILD_TEXT,
+            topic=topic,
+            parent_id=category.id if category else None,
+            overwrites=[_overwrite(t, a, d) for t, (a, d) in (overwrites or {}).items()],
+        )
+
+    def create_category(self, guild: Guild, name: str) -> Channel:
+        return self.ctx.guild_ops.create_channel(guild, name, type=GUILD_CATEGORY)
+
+    def set_permissions(
+        self, channel: Channel, target: OverwriteTarget, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        self.ctx.guild_ops.set_overwrite(channel, _overwrite(target, allow, deny))
+
+    def dm_channel(self, user: User) -> Channel:
+        return self.ctx.world.dm_channel_for(user)
+
+    def permissions_of(self, user: User, channel: Channel) -> int:
+        """Effective permission bits of ``user`` in ``channel`` (god view)."""
+        return self.ctx.guild_ops.permissions_in(channel, user.id)
+
+
+def _overwrite(target: OverwriteTarget, allow: int, deny: int) -> Overwrite:
+    if isinstance(target, Role):
+        return Overwrite(id=target.id, type=0, allow=allow, deny=deny)
+    user = target.user if isinstance(target, Member) else target
+    return Overwrite(id=user.id, type=1, allow=allow, deny=deny)

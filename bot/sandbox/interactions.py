@@ -1,0 +1,444 @@
+"""Interaction lifecycle: creation, the single initial response, followups.
+
+Discord's rules a bot can break are enforced here: exactly one initial
+response (second → 400/40060), sent within the deadline after dispatch
+(late → 404/10062), response type valid for the interaction type, followups
+and edits only while the 15-minute token lives (→ 401/50027).  The user side
+observes everything through :class:`InteractionResult`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import limits
+from .errors import ApiError, form_error
+from .messages import INTERACTION_FLAGS, Origin, UploadedFile
+from .state import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Guild, Message, User
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from .context import SandboxContext
+
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+UPDATE_MESSAGE = 7
+AUTOCOMPLETE_RESULT = 8
+MODAL = 9
+
+# Which callback types Discord accepts for each interaction type.
+ALLOWED_RESPONSES: dict[int, set[int]] = {
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
+    MESSAGE_COMPONENT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_CHANNEL_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+        UPDATE_MESSAGE,
+        MODAL,
+    },
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+    MODAL_SUBMIT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_CHANNEL_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+        UPDATE_MESSAGE,
+    },
+}
+
+
+class BotNotConnected(RuntimeError):
+    """No gateway session exists, so no interaction can reach the bot."""
+
+
+class InteractionFailed(RuntimeError):
+    """The deadline passed without a response: the user sees "This interaction failed"."""
+
+
+@dataclass
+class InteractionRecord:
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    guild: Guild | None
+    payload: dict[str, Any]
+    created_at: float
+    command_name: str | None = None
+    source_message: Message | None = None
+    response_type: int | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    rejected: list[ApiError] = field(default_factory=list)
+    updates_after_ack: int = 0
+
+
+class InteractionResult:
+    """The user's view of one interaction and of the bot's answer to it."""
+
+    def __init__(self, record: InteractionRecord, ctx: SandboxContext) -> None:
+        self.record = record
+        self._ctx = ctx
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult id={self.id} type={self.record.type} response={self.response_type}>"
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def response_type(self) -> int | None:
+        return self.record.response_type
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.record.response_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.record.response_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE)
+
+    @property
+    def message(self) -> Message | None:
+        """The original response (or, for 6/7, the component's message)."""
+        return self.record.original
+
+    @property
+    def content(self) -> str | None:
+        return self.message.content if self.message else None
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds if self.message else []
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.message.components if self.message else []
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def followups(self) -> list[Message]:
+        return list(self.record.followups)
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        return self.record.choices
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.record.modal
+
+    @property
+    def rejected(self) -> list[ApiError]:
+        """Callbacks the emulator refused (late, duplicate, invalid)."""
+        return list(self.record.rejected)
+
+    @property
+    def failed(self) -> bool:
+        return not self.acknowledged and self._ctx.clock.now() > self._deadline()
+
+    def _deadline(self) -> float:
+        return self.record.created_at + self._ctx.config.interaction_timeout
+
+    def is_final(self) -> bool:
+        """True once the user sees a definitive answer (not just "thinking")."""
+        rec = self.record
+        if rec.response_type == DEFERRED_CHANNEL_MESSAGE:
+            return rec.original is not None and not rec.original.loading
+        if rec.response_type == DEFERRED_UPDATE_MESSAGE:
+            return rec.updates_after_ack > 0 or bool(rec.followups)
+        return rec.response_type is not None
+
+    async def wait(self, timeout: float = 5.0) -> Self:
+        """Waits for the final response; raises :class:`InteractionFailed` on no answer."""
+
+        def check() -> bool:
+            if self.failed:
+                raise InteractionFailed(
+                    f"bot did not answer interaction {self.id} in time; rejected={self.rejected}"
+                )
+            return self.is_final()
+
+        await self._ctx.notifier.wait_for(
+            check, timeout, what=f"a response to interaction {self.id}"
+        )
+        return self
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+        def check() -> list[Message] | None:
+            return self.followups if len(self.record.followups) >= count else None
+
+        return await self._ctx.notifier.wait_for(check, timeout, what=f"{count} followup(s)")
+
+
+class InteractionService:
+    def __init__(self, ctx: SandboxContext) -> None:
+        self._ctx = ctx
+        self.records: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+
+    # -- creation (user side) ------------------------------------------
+    def create(
+        self,
+        type: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        locale: str,
+        command_name: str | None = None,
+        source_message: Message | None = None,
+    ) -> InteractionResult:
+        """Builds a complete INTERACTION_CREATE payload and dispatches it."""
+        ctx = self._ctx
+        if not ctx.gateway.has_session():
+            raise BotNotConnected(
+                "the bot has no gateway session; start it and wait for READY first"
+            )
+        world = ctx.world
+        guild = world.guild_of(channel)
+        interaction_id = ctx.snowflakes.next()
+        token = f"aW50ZXJhY3Rpb24{interaction_id}.{secrets.token_urlsafe(48)}"
+        channel_payload = channel.to_payload()
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(ctx.application.id),
+            "type": type,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "locale": locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(guild.id) if guild else "0"},
+            "context": 0 if guild else 1,
+            "attachment_size_limit": ctx.config.attachment_size_limit,
+            "channel_id": str(channel.id),
+            "channel": channel_payload,
+            "app_permissions": str(ctx.guild_ops.permissions_in(channel, ctx.bot.id)),
+        }
+        if guild is not None:
+            perms = ctx.guild_ops.permissions_in(channel, user.id)
+            channel_payload["permissions"] = str(perms)
+            payload.update(
+                guild_id=str(guild.id),
+                guild={
+                    "id": str(guild.id),
+                    "locale": guild.preferred_locale,
+                    "features": list(guild.features),
+                },
+                guild_locale=guild.preferred_locale,
+                member=guild.members[user.id].to_payload(permissions=perms),
+            )
+        else:
+            payload["user"] = user.to_payload()
+        if source_message is not None:
+            payload["message"] = ctx.messages.payload(source_message)
+        record = InteractionRecord(
+            id=interaction_id,
+            token=token,
+            type=type,
+            user=user,
+            channel=channel,
+            guild=guild,
+            payload=payload,
+            created_at=ctx.clock.now(),
+            command_name=command_name,
+            source_message=source_message,
+        )
+        self.records[interaction_id] = record
+        self._by_token[token] = record
+        ctx.gateway.dispatch("INTERACTION_CREATE", payload, guild_id=guild.id if guild else None)
+        ctx.notifier.wake_at(ctx.config.interaction_timeout + 0.01)
+        return InteractionResult(record, ctx)
+
+    # -- initial response (POST /interactions/{id}/{token}/callback) ----
+    def callback(
+        self, interaction_id: int, token: str, body: dict[str, Any], files: list[UploadedFile]
+    ) -> dict[str, Any]:
+        record = self.records.get(interaction_id)
+        if record is None or record.token != token:
+            raise ApiError.of(10062)
+        try:
+            return self._respond(record, body, files)
+        except ApiError as exc:
+            record.rejected.append(exc)
+            self._ctx.notifier.notify()
+            raise
+
+    def _respond(
+        self, rec: InteractionRecord, body: dict[str, Any], files: list[UploadedFile]
+    ) -> dict[str, Any]:
+        ctx = self._ctx
+        if rec.response_type is not None:
+            raise ApiError.of(40060)
+        if ctx.clock.now() > rec.created_at + ctx.config.interaction_timeout:
+            raise ApiError.of(10062)
+        rtype = body.get("type")
+        data = body.get("data") or {}
+        allowed = ALLOWED_RESPONSES.get(rec.type, set())
+        if rec.type == MODAL_SUBMIT and rec.source_message is None:
+            allowed = allowed - {DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE}
+        if rtype not in allowed:
+            raise form_error(
+                ("type",),
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                f"Response type {rtype} is invalid for interaction type {rec.type}",
+            )
+        if rtype == CHANNEL_MESSAGE:
+            rec.original = ctx.messages.create(
+                rec.channel,
+                ctx.bot,
+                data,
+                files,
+                allowed_flags=INTERACTION_FLAGS,
+                origin=self._origin(rec),
+            )
+        elif rtype == DEFERRED_CHANNEL_MESSAGE:
+            rec.original = ctx.messages.create(
+                rec.channel,
+                ctx.bot,
+                {},
+                extra_flags=FLAG_LOADING | (int(data.get("flags") or 0) & FLAG_EPHEMERAL),
+                origin=self._origin(rec),
+                allow_empty=True,
+            )
+        elif rtype == DEFERRED_UPDATE_MESSAGE:
+            rec.original = rec.source_message
+        elif rtype == UPDATE_MESSAGE:
+            assert rec.source_message is not None
+            rec.original = ctx.messages.edit(rec.source_message, data, files)
+        elif rtype == AUTOCOMPLETE_RESULT:
+            rec.choices = limits.validate_autocomplete(data)
+        elif rtype == MODAL:
+            limits.validate_modal(data)
+            rec.modal = data
+        rec.response_type = rtype
+        ctx.notifier.notify()
+        message = (
+            rec.original
+            if rtype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE)
+            else None
+        )
+        result: dict[str, Any] = {"interaction": {"id": str(rec.id), "type": rec.type}}
+        if message is not None:
+            result["interaction"].update(
+                response_message_id=str(message.id),
+                response_message_loading=message.loading,
+                response_message_ephemeral=message.ephemeral,
+            )
+            result["resource"] = {"type": rtype, "message": ctx.messages.payload(message)}
+        return result
+
+    def _origin(self, rec: InteractionRecord, followup_of: Message | None = None) -> Origin:
+        app_id = self._ctx.application.id
+        meta: dict[str, Any] = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "user": rec.user.to_payload(),
+            "authorizing_integration_owners": rec.payload["authorizing_integration_owners"],
+        }
+        if rec.command_name is not None:
+            meta.update(name=rec.command_name, command_type=1)
+        if rec.source_message is not None:
+            meta["interacted_message_id"] = str(rec.source_message.id)
+        if followup_of is not None:
+            meta["original_response_message_id"] = str(followup_of.id)
+        return Origin(
+            webhook_id=app_id,
+            application_id=app_id,
+            interaction_metadata=meta,
+            interaction_id=rec.id,
+            visible_to=rec.user.id,
+            type=20 if rec.type == APPLICATION_COMMAND and followup_of is None else 0,
+        )
+
+    # -- webhook side (followups, @original) -----------------------------
+    def _by_webhook(self, application_id: int, token: str) -> InteractionRecord:
+        record = self._by_token.get(token)
+        if record is None or application_id != self._ctx.application.id:
+            raise ApiError.of(10015)
+        if self._ctx.clock.now() > record.created_at + self._ctx.config.token_lifetime:
+            raise ApiError.of(50027)
+        return record
+
+    def followup(
+        self, application_id: int, token: str, body: dict[str, Any], files: list[UploadedFile]
+    ) -> Message:
+        rec = self._by_webhook(application_id, token)
+        if rec.response_type is None or rec.response_type == AUTOCOMPLETE_RESULT:
+            raise ApiError.of(10015)
+        ctx = self._ctx
+        original = rec.original
+        if (
+            rec.response_type == DEFERRED_CHANNEL_MESSAGE
+            and original is not None
+            and original.loading
+        ):
+            # The first followup after a "thinking" defer becomes the original response.
+            message = ctx.messages.edit(
+                original, {k: v for k, v in body.items() if k != "flags"}, files
+            )
+        else:
+            message = ctx.messages.create(
+                rec.channel,
+                ctx.bot,
+                body,
+                files,
+                allowed_flags=INTERACTION_FLAGS,
+                origin=self._origin(rec, original),
+            )
+        rec.followups.append(message)
+        ctx.notifier.notify()
+        return message
+
+    def _target(self, rec: InteractionRecord, message_id: str) -> Message:
+        if message_id == "@original":
+            if rec.original is None or rec.original.deleted:
+                raise ApiError.of(10008)
+            return rec.original
+        for message in [rec.original, *rec.followups]:
+            if message is not None and str(message.id) == message_id and not message.deleted:
+                return message
+        raise ApiError.of(10008)
+
+    def get_message(self, application_id: int, token: str, message_id: str) -> Message:
+        return self._target(self._by_webhook(application_id, token), message_id)
+
+    def edit_message(
+        self,
+        application_id: int,
+        token: str,
+        message_id: str,
+        body: dict[str, Any],
+        files: list[UploadedFile],
+    ) -> Message:
+        rec = self._by_webhook(application_id, token)
+        target = self._target(rec, message_id)
+        message = self._ctx.messages.edit(target, body, files)
+        if target is rec.original:
+            rec.updates_after_ack += 1
+        self._ctx.notifier.notify()
+        return message
+
+    def delete_message(self, application_id: int, token: str, message_id: str) -> None:
+        rec = self._by_webhook(application_id, token)
+        self._ctx.messages.delete(self._target(rec, message_id))
+        if message_id == "@original":
+            rec.updates_after_ack += 1
+        self._ctx.notifier.notify()

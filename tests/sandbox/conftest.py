@@ -1,0 +1,70 @@
+"""Fixtures: a running emulator with a small world, and the test bot connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.sandbox import Emulator, Guild, User
+from bot.sandbox import permissions as perm
+
+from .botkit import SandboxBot
+
+
+@dataclass
+class World:
+    guild: Guild
+    owner: User
+    alice: User
+    bob: User
+    carol: User
+
+
+@pytest.fixture
+async def emu() -> AsyncIterator[Emulator]:
+    async with Emulator(heartbeat_interval=0.5) as emulator:
+        with emulator.patch_discord():
+            yield emulator
+
+
+@pytest.fixture
+def world(emu: Emulator) -> World:
+    owner = emu.create_user("owner")
+    guild = emu.create_guild("Wolf Howl Tavern", owner=owner)
+    alice = emu.create_user("alice", locale="zh-CN")
+    bob = emu.create_user("bob")
+    carol = emu.create_user("carol", dms_closed=True)
+    for user in (alice, bob, carol):
+        emu.add_member(guild, user)
+    moderators = emu.create_role(guild, "GM", permissions=perm.MANAGE_GUILD)
+    emu.give_role(guild, alice, moderators)
+    return World(guild, owner, alice, bob, carol)
+
+
+async def run_bot(emu: Emulator, bot: SandboxBot) -> asyncio.Task[None]:
+    """Starts ``bot`` against the emulator and waits for on_ready."""
+    task = asyncio.create_task(bot.start(emu.token))
+    waiter = asyncio.create_task(bot.wait_until_ready())
+    done, _ = await asyncio.wait({task, waiter}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    if waiter not in done:
+        waiter.cancel()
+        if task.done():
+            task.result()  # re-raise the startup error
+        raise TimeoutError("bot did not become ready")
+    return task
+
+
+@pytest.fixture
+async def bot(emu: Emulator, world: World) -> AsyncIterator[SandboxBot]:
+    client = SandboxBot(world.guild.id)
+    task = await run_bot(emu, client)
+    try:
+        yield client
+    finally:
+        await client.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 5)
