@@ -18,11 +18,13 @@ def allocate_grail(state: GameState, dice: Dice, events: list[Event], numbers: d
     if not entries:
         events.append(public("GrailUnclaimed", round=state.round))
         return None
-    mean = Fraction(sum(entries.values()), len(entries))
-    best = min(abs(n - mean) for n in entries.values())
-    tied = sorted(seat for seat, n in entries.items() if abs(n - mean) == best)
+    total, count = sum(entries.values()), len(entries)
+    # |n - total/count| compared as |n*count - total|: exact, no fractions needed.
+    distance = {seat: abs(n * count - total) for seat, n in entries.items()}
+    best = min(distance.values())
+    tied = sorted(seat for seat, d in distance.items() if d == best)
     winner = dice.pick(tied, "grail-tie")
-    events.append(audit("GrailAllocated", numbers={str(k): v for k, v in sorted(entries.items())}, mean=str(mean), tied=tied, winner=winner))
+    events.append(audit("GrailAllocated", numbers={str(k): v for k, v in sorted(entries.items())}, mean=str(Fraction(total, count)), tied=tied, winner=winner))
     state.grail_holder = winner
     award(state, events, state.player(winner).faction, ALLOCATION_POINTS, "allocation", winner)
     events.append(private(winner, "GrailWon", round=state.round))

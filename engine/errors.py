@@ -16,7 +16,11 @@ class RuleViolation(ValueError):
     def __init__(self, key: str | None = None, **params: Any) -> None:
         self.key = key or type(self).key
         self.params = params
-        super().__init__(self.text("en-US"))
+        super().__init__(self.key)
+
+    def __str__(self) -> str:
+        # Rendered on demand: refusals are common in simulations and rarely printed.
+        return self.text("en-US")
 
     def text(self, locale: str = "en-US") -> str:
         return render(self.key, locale, **self.params)
