@@ -187,10 +187,20 @@ class Emulator(WorldBuilder, UserActions):
         return await self.ctx.recorder.wait_for_message(predicate, timeout, **kwargs)
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition"
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = 5.0,
+        what: str = "condition",
+        *,
+        poll: float | None = 0.05,
     ) -> T:
-        """Generic event-driven wait on any emulator state."""
-        return await self.ctx.notifier.wait_for(predicate, timeout, what=what)
+        """Waits until ``predicate()`` is truthy and returns its value.
+
+        Re-checked on every emulator event; ``poll`` (seconds, ``None`` to
+        disable) also re-checks periodically, for predicates over bot-side
+        state such as ``bot.get_channel(...)`` that the emulator cannot observe.
+        """
+        return await self.ctx.notifier.wait_for(predicate, timeout, what=what, poll=poll)
 
     # -- gateway controls ------------------------------------------------
     @property

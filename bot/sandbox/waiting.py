@@ -30,11 +30,19 @@ class Notifier:
         self._waiters.clear()
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float, *, what: str = "condition"
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float,
+        *,
+        what: str = "condition",
+        poll: float | None = None,
     ) -> T:
         """Returns the first truthy value of ``predicate``; it may raise to abort.
 
-        Raises ``TimeoutError`` mentioning ``what`` if ``timeout`` seconds pass.
+        The predicate is re-checked on every notification.  ``poll`` adds a
+        periodic re-check for predicates over state the emulator cannot see
+        change (e.g. the bot's own cache).  Raises ``TimeoutError`` mentioning
+        ``what`` if ``timeout`` seconds pass.
         """
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -48,7 +56,7 @@ class Notifier:
             fut: asyncio.Future[None] = loop.create_future()
             self._waiters.add(fut)
             try:
-                await asyncio.wait({fut}, timeout=remaining)
+                await asyncio.wait({fut}, timeout=min(remaining, poll) if poll else remaining)
             finally:
                 self._waiters.discard(fut)
 

@@ -1,0 +1,228 @@
+"""REST behaviour: DMs, limits, permissions, rate limits, retries, channels, auth."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from bot.sandbox import Emulator
+from bot.sandbox import permissions as perm
+
+from .botkit import SandboxBot
+from .conftest import World
+
+SEND = "POST /channels/{channel_id}/messages"
+RATE_HEADERS = (
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "X-RateLimit-Reset-After",
+    "X-RateLimit-Bucket",
+    "X-RateLimit-Scope",
+)
+
+
+def general(world: World) -> Any:
+    return next(iter(world.guild.channels.values()))
+
+
+async def _raw(emu: Emulator, method: str, path: str, **kwargs: Any) -> tuple[int, Any, Any]:
+    headers = {"Authorization": f"Bot {emu.token}"}
+    async with (
+        aiohttp.ClientSession(headers=headers) as session,
+        session.request(method, emu.api_url + path, **kwargs) as response,
+    ):
+        body = await response.json() if response.content_type == "application/json" else None
+        return response.status, body, response.headers
+
+
+@pytest.mark.asyncio
+async def test_dm_send_is_recorded(emu: Emulator, world: World, bot: SandboxBot) -> None:
+    result = await emu.slash(world.alice, "whisper", {"target": world.bob}, guild=world.guild)
+    await result.wait()
+    assert result.content == "sent"
+    dms = emu.dms(world.bob)
+    assert [m.content for m in dms] == ["a secret role: werewolf"]
+    assert dms[0].author.id == emu.bot_user.id and dms[0].guild_id is None
+
+
+@pytest.mark.asyncio
+async def test_dm_to_closed_user_is_forbidden_50007(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    result = await emu.slash(world.alice, "whisper", {"target": world.carol}, guild=world.guild)
+    await result.wait()
+    error = bot.errors[0]
+    assert isinstance(error, discord.Forbidden) and error.code == 50007
+    assert result.content == "could not DM (50007)"
+    assert emu.dms(world.carol) == []
+
+
+@pytest.mark.asyncio
+async def test_content_over_2000_is_50035(emu: Emulator, world: World, bot: SandboxBot) -> None:
+    result = await emu.slash(world.alice, "long", guild=world.guild)
+    await result.wait()
+    error = bot.errors[0]
+    assert isinstance(error, discord.HTTPException) and error.status == 400 and error.code == 50035
+    assert "content" in error.text and "2000" in error.text
+    assert result.content == "tried"
+    assert not [m for m in emu.channel_messages(general(world)) if m.content.startswith("xxx")]
+
+
+@pytest.mark.asyncio
+async def test_429_is_retried_by_discord_py(emu: Emulator, world: World, bot: SandboxBot) -> None:
+    channel = general(world)
+    emu.ratelimits.configure(SEND, limit=1, window=0.3)
+    emu.ratelimits.exhaust(SEND, channel_id=channel.id)  # as if another process used the bucket
+    result = await emu.slash(world.alice, "announce", {"text": "after-429"}, guild=world.guild)
+    await result.wait()
+    await emu.wait_for_message(lambda m: m.content == "after-429")
+    limited = emu.requests_for(SEND, status=429)
+    assert len(limited) == 1
+    assert limited[0].response["retry_after"] > 0 and limited[0].response["global"] is False
+    assert len(emu.requests_for(SEND, status=200)) == 1
+    assert [m.content for m in emu.channel_messages(channel)].count("after-429") == 1
+    assert bot.errors == []
+
+
+@pytest.mark.asyncio
+async def test_injected_502_is_retried(emu: Emulator, world: World, bot: SandboxBot) -> None:
+    emu.inject_failures(SEND, status=502, count=1)
+    result = await emu.slash(world.alice, "announce", {"text": "after-502"}, guild=world.guild)
+    await result.wait()
+    await emu.wait_for_message(lambda m: m.content == "after-502", timeout=10)
+    assert [r.status for r in emu.requests_for(SEND)] == [502, 200]
+    assert bot.errors == []
+
+
+@pytest.mark.asyncio
+async def test_missing_send_permission_is_50013(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    locked = emu.create_text_channel(
+        world.guild, "locked", overwrites={world.guild.everyone_role: (0, perm.SEND_MESSAGES)}
+    )
+    await emu.wait_for(lambda: bot.get_channel(locked.id), what="CHANNEL_CREATE in the bot cache")
+    result = await emu.slash(world.alice, "announce", {"text": "hi"}, channel=locked)
+    await result.wait()
+    await asyncio.wait_for(bot.error_event.wait(), 5)
+    assert isinstance(bot.errors[0], discord.Forbidden) and bot.errors[0].code == 50013
+
+
+@pytest.mark.asyncio
+async def test_bot_creates_private_channel_with_overwrites(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    result = await emu.slash(
+        world.alice, "room", {"name": "Secret Room", "guest": world.bob}, guild=world.guild
+    )
+    await result.wait()
+    channel = next(c for c in world.guild.channels.values() if c.name == "secret-room")
+    assert result.content == f"created <#{channel.id}>"
+    assert emu.permissions_of(world.bob, channel) & perm.VIEW_CHANNEL
+    assert emu.permissions_of(world.alice, channel) & perm.VIEW_CHANNEL
+    assert not emu.permissions_of(world.carol, channel) & perm.VIEW_CHANNEL
+    assert [m.content for m in emu.channel_messages(channel)] == [f"welcome <@{world.bob.id}>"]
+    cached = await emu.wait_for(lambda: bot.get_channel(channel.id), what="channel cache")
+    assert isinstance(cached, discord.TextChannel)
+    assert cached.overwrites_for(cached.guild.default_role).view_channel is False
+
+
+@pytest.mark.asyncio
+async def test_wrong_token_is_401_login_failure(emu: Emulator) -> None:
+    client = discord.Client(intents=discord.Intents.default())
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await client.login("not-the-token")
+    finally:
+        await client.close()
+    assert emu.requests[-1].status == 401
+
+
+@pytest.mark.asyncio
+async def test_raw_embed_limits_and_headers(emu: Emulator, world: World) -> None:
+    path = f"/channels/{general(world).id}/messages"
+    embed = {"title": "t" * 257, "fields": [{"name": "n", "value": "v" * 1025}]}
+    status, body, headers = await _raw(emu, "POST", path, json={"embeds": [embed]})
+    assert status == 400 and body["code"] == 50035
+    assert body["errors"]["embeds"]["0"]["title"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    assert "value" in body["errors"]["embeds"]["0"]["fields"]["0"]
+    assert all(h in headers for h in RATE_HEADERS) and headers["Via"] == "1.1 google"
+    big = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    status, body, _ = await _raw(emu, "POST", path, json={"embeds": big})
+    assert body["errors"]["embeds"]["_errors"][0]["code"] == "MAX_EMBED_SIZE_EXCEEDED"
+    status, body, _ = await _raw(emu, "POST", path, json={"content": ""})
+    assert status == 400 and body["code"] == 50006
+    status, body, headers = await _raw(emu, "POST", path, json={"content": "fine"})
+    assert (
+        status == 200
+        and body["content"] == "fine"
+        and headers["Content-Type"] == "application/json"
+    )
+
+
+@pytest.mark.asyncio
+async def test_raw_message_edit_delete_and_history(emu: Emulator, world: World) -> None:
+    path = f"/channels/{general(world).id}/messages"
+    _, first, _ = await _raw(emu, "POST", path, json={"content": "one"})
+    _, edited, _ = await _raw(emu, "PATCH", f"{path}/{first['id']}", json={"content": "uno"})
+    assert edited["content"] == "uno" and edited["edited_timestamp"] is not None
+    await _raw(emu, "POST", path, json={"content": "two"})
+    status, history, _ = await _raw(emu, "GET", path, params={"limit": "10"})
+    assert status == 200 and [m["content"] for m in history] == ["two", "uno"]
+    status, _, _ = await _raw(emu, "DELETE", f"{path}/{first['id']}")
+    assert status == 204
+    status, body, _ = await _raw(emu, "GET", f"{path}/{first['id']}")
+    assert status == 404 and body["code"] == 10008
+    message = emu.channel_messages(general(world), include_deleted=True)[0]
+    assert message.deleted and message.revisions[0].content == "one"
+
+
+@pytest.mark.asyncio
+async def test_raw_invalid_command_registration(emu: Emulator, world: World) -> None:
+    path = f"/applications/{emu.application_id}/commands"
+    bad = [
+        {"name": "Bad Name", "description": "x"},
+        {
+            "name": "ok",
+            "description": "x",
+            "options": [
+                {
+                    "type": 3,
+                    "name": "a",
+                    "description": "d",
+                    "choices": [{"name": f"c{i}", "value": f"c{i}"} for i in range(26)],
+                }
+            ],
+        },
+    ]
+    status, body, _ = await _raw(emu, "PUT", path, json=bad)
+    assert status == 400 and body["code"] == 50035
+    assert "name" in body["errors"]["0"]
+    assert "choices" in body["errors"]["1"]["options"]["0"]
+    assert emu.registered_commands() == []
+
+
+@pytest.mark.asyncio
+async def test_missing_auth_is_401_but_attachments_are_public(emu: Emulator, world: World) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(emu.api_url + "/users/@me") as response,
+    ):
+        assert response.status == 401 and (await response.json())["message"] == "401: Unauthorized"
+    png = b"\x89PNG\r\n\x1a\n" + b"0" * 30
+    form = aiohttp.FormData()
+    form.add_field("payload_json", '{"content": "file"}', content_type="application/json")
+    form.add_field("files[0]", png, filename="a.png", content_type="application/octet-stream")
+    status, body, _ = await _raw(emu, "POST", f"/channels/{general(world).id}/messages", data=form)
+    assert status == 200 and body["attachments"][0]["filename"] == "a.png"
+    assert body["attachments"][0]["content_type"] == "image/png"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(body["attachments"][0]["url"]) as response,
+    ):
+        assert response.status == 200 and await response.read() == png
