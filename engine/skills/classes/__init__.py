@@ -1,3 +1,10 @@
 """One module per class; importing this package registers every skill."""
 
-from engine.skills.classes import warrior  # noqa: F401
+from engine.skills.classes import (
+    barbarian,  # noqa: F401
+    monk,  # noqa: F401
+    paladin,  # noqa: F401
+    ranger,  # noqa: F401
+    rogue,  # noqa: F401
+    warrior,  # noqa: F401
+)

@@ -1,0 +1,63 @@
+"""Paladin (圣武士): smites the Chaotic, heals with a touch, fears nothing.
+
+Numbers come from ``engine/data/classes/paladin.toml``."""
+
+from __future__ import annotations
+
+from engine.health import heal
+from engine.model import Player, State
+from engine.night.combat import attack
+from engine.night.context import Night
+from engine.skills.base import Skill, skill
+from engine.submissions import Action
+
+
+@skill("paladin", "smite_evil")
+class SmiteEvil(Skill):
+    def execute(self, night: Night, actor: Player, action: Action) -> None:
+        target = night.player(action.targets[0])
+        bonus = int(self.param("damage_mod")) if target.faction.value == self.param("evil") else 0
+        attack(
+            night,
+            actor,
+            target,
+            why="smite_evil",
+            ab_mod=int(self.param("ab_mod")),
+            damage_bonus=bonus,
+        )
+
+
+@skill("paladin", "lay_on_hands")
+class LayOnHands(Skill):
+    """The healed one learns its new HP (health.heal), never who healed it."""
+
+    def execute(self, night: Night, actor: Player, action: Action) -> None:
+        heal(night.events, night.player(action.targets[0]), int(self.param("heal")), "lay_on_hands")
+
+
+@skill("paladin", "aura_of_courage")
+class AuraOfCourage(Skill):
+    def resists(self, night: Night, owner: Player, state: str) -> bool:
+        return state in (State.SHAKEN, State.DAZED)
+
+
+@skill("paladin", "divine_guard")
+class DivineGuard(Skill):
+    """Plain attacks only: Smite Evil is a skill and still allowed."""
+
+    def night_started(self, night: Night, owner: Player) -> None:
+        if night.toggled(owner, self.skill_id):
+            t = night.turn(owner.seat)
+            t.armor += int(self.param("armor_mod"))
+            t.cannot_attack = True
+
+
+@skill("paladin", "grail_knight")
+class GrailKnight(Skill):
+    def attack_bonus(self, night: Night, attacker: Player, target: Player) -> int:
+        return int(self.param("ab_mod")) if night.held_grail(attacker) else 0
+
+    def damage_taken(self, night: Night, victim: Player, amount: int, source: int | None) -> int:
+        if not night.held_grail(victim):
+            return amount
+        return max(0, amount - int(self.param("damage_reduction")))

@@ -1,0 +1,185 @@
+"""Ranger (游侠): every skill against scripted dice, and its identification rule.
+
+Seats: 1 Ranger (Chaotic, Dex +2 to initiative), 2 Warrior (Lawful, +1), sometimes
+3 Paladin. Initiative d20s come first, one per living player in seat order."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.classes import class_spec
+from engine.errors import IdentificationError, SkillUnavailableError
+from engine.events import Event
+from engine.model import State
+from engine.submissions import Action, Guess, Identification, Orders
+from engine.validate import validate
+from tests.engine.helpers import ScriptedDice, kinds, night, table
+
+
+def needs(events: list[Event]) -> list[int]:
+    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
+
+
+def orders(*actions: Action, toggles: tuple[str, ...] = ()) -> Orders:
+    return Orders(tuple(actions), frozenset(toggles))
+
+
+def hit(target: int) -> Action:
+    return Action("attack", (target,))
+
+
+def test_stats_match_the_design_table() -> None:
+    spec = class_spec("ranger")
+    assert (spec.hp, spec.ab, spec.armor, spec.dex, spec.damage) == (9, 70, 10, 10, 3)
+    assert (spec.will, spec.reflex, spec.fortitude) == (40, 60, 50)
+    assert [t.value for t in spec.traits] == ["combat", "agility"]
+    for sk in spec.skills:
+        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN"}
+
+
+def test_favored_enemy_after_tonights_confirmed_class() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 65), (3, 2)])
+    ident = {1: Identification((Guess(2, "class", "warrior"),))}
+    events = night(state, dice, {1: orders(hit(2))}, ident)
+    assert needs(events) == [70 + 15 - 20]
+    assert state.player(2).hp == 10 - 3
+
+
+def test_favored_enemy_counts_a_confirmed_faction_too() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    state.player(1).memory["confirmed"] = [{"target": 2, "what": "faction", "value": "lawful"}]
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 65), (3, 2)])
+    events = night(state, dice, {1: orders(hit(2))})
+    assert needs(events) == [65]
+
+
+@pytest.mark.parametrize(
+    "confirmed",
+    [
+        [],
+        [{"target": 2, "what": "trait", "value": "combat"}],  # a trait is not enough
+        [{"target": 3, "what": "class", "value": "warrior"}],  # someone else
+    ],
+)
+def test_no_favored_enemy_without_a_confirmed_class_or_faction(
+    confirmed: list[dict[str, object]],
+) -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"), ("warrior", "lawful"))
+    state.player(1).memory["confirmed"] = confirmed
+    # A miss at 50; the Warrior's Combat Reflexes roll fails (100).
+    dice = ScriptedDice([(20, 15), (20, 5), (20, 1), (100, 65), (100, 100)])
+    ident = {1: Identification((Guess(2, "class", "wizard"),))}  # wrong: no reply
+    events = night(state, dice, {1: orders(hit(2))}, ident)
+    assert needs(events) == [50]
+
+
+def test_sharpshooter_ignores_armour_and_cannot_steal() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    state.grail_holder = 2
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 65), (3, 2)])
+    events = night(state, dice, {1: orders(Action("sharpshooter", (2,)))})
+    assert needs(events) == [70 - 5]  # AC 15 + 5: only the 5 counts
+    assert state.player(2).hp == 8
+    assert "StealRolled" not in kinds(events) and "StealImpossible" not in kinds(events)
+    assert state.player(2).grails_banked == 1
+
+
+def test_sharpshooter_ignores_tonights_armour_bonus_too() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"), ("paladin", "lawful"))
+    # Divine Guard: armour 15 + 10; still only the Dex 5 counts. A miss (66).
+    dice = ScriptedDice([(20, 15), (20, 5), (20, 1), (100, 66)])
+    events = night(
+        state, dice, {1: orders(Action("sharpshooter", (3,))), 3: orders(toggles=("divine_guard",))}
+    )
+    assert needs(events) == [65]
+    assert state.player(3).hp == 11
+
+
+@pytest.mark.parametrize(("camo", "need_on", "need_by"), [(True, 40, 45), (False, 55, 50)])
+def test_camouflage_attacks_on_you_minus_15_yours_minus_5(
+    camo: bool, need_on: int, need_by: int
+) -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    toggles = ("camouflage",) if camo else ()
+    # Warrior first and misses; the Ranger misses; the Warrior's reflex roll fails.
+    dice = ScriptedDice([(20, 1), (20, 20), (100, 100), (100, 100), (100, 100)])
+    events = night(state, dice, {1: orders(hit(2), toggles=toggles), 2: orders(hit(1))})
+    assert needs(events) == [need_on, need_by]
+
+
+def test_hunters_mark_with_the_grail_ab_plus_20_damage_plus_1() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    state.grail_holder = 1
+    mark = orders(Action("hunters_mark", (2,)), hit(2))
+    validate(state, 1, mark)  # a free action plus the standard one
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 70), (3, 2)])
+    events = night(state, dice, {1: mark})
+    assert needs(events) == [70 + 20 - 20]
+    assert state.player(2).hp == 10 - 3
+
+
+def test_hunters_mark_fizzles_without_the_grail() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 70), (100, 100)])
+    events = night(state, dice, {1: orders(Action("hunters_mark", (2,)), hit(2))})
+    assert "SkillFizzled" in kinds(events)
+    assert needs(events) == [50]
+
+
+def test_hunters_mark_helps_only_against_the_marked_name() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"), ("warrior", "lawful"))
+    state.grail_holder = 1
+    dice = ScriptedDice([(20, 15), (20, 5), (20, 1), (100, 70), (100, 100)])
+    events = night(state, dice, {1: orders(Action("hunters_mark", (3,)), hit(2))})
+    assert needs(events) == [50]
+
+
+@pytest.mark.parametrize(("roll", "snared"), [(26, True), (25, False)])
+def test_snare_failed_reflex_voids_orders_and_dazes(roll: int, snared: bool) -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    script: list[int | tuple[int, int]] = [(20, 15), (20, 5), (100, roll)]
+    if not snared:
+        script.append((100, 100))  # the Warrior's attack goes ahead and misses
+    dice = ScriptedDice(script)
+    events = night(state, dice, {1: orders(Action("snare", (2,))), 2: orders(hit(1))})
+    warrior = state.player(2)
+    assert warrior.has(State.DAZED) is snared
+    if snared:
+        assert warrior.conditions[State.DAZED].until_round == 2
+        assert {"seat": 2, "reason": "void"} in [e.data for e in events if e.kind == "OrdersVoid"]
+        assert needs(events) == []
+    else:
+        assert needs(events) == [75 - 20]
+    assert state.player(1).used_once == ["snare"]
+    with pytest.raises(SkillUnavailableError):
+        validate(state, 1, orders(Action("snare", (2,))))
+
+
+def test_snare_after_the_target_acted_only_dazes() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"))
+    dice = ScriptedDice([(20, 1), (20, 20), (100, 100), (100, 26)])
+    events = night(state, dice, {1: orders(Action("snare", (2,))), 2: orders(hit(1))})
+    assert state.player(2).has(State.DAZED)
+    assert [e.data["orders_lost"] for e in events if e.kind == "Snared"] == [False]
+    assert "OrdersVoid" not in kinds(events)
+
+
+def test_snare_daze_is_resisted_by_aura_of_courage_but_orders_still_lost() -> None:
+    state = table(("ranger", "chaotic"), ("paladin", "lawful"))
+    dice = ScriptedDice([(20, 15), (20, 5), (100, 21)])
+    events = night(state, dice, {1: orders(Action("snare", (2,))), 2: orders(hit(1))})
+    assert not state.player(2).has(State.DAZED)
+    assert "StateResisted" in kinds(events)
+    assert needs(events) == []
+
+
+def test_identification_one_name_for_any_class() -> None:
+    state = table(("ranger", "chaotic"), ("warrior", "lawful"), ("monk", "lawful"))
+    validate(state, 1, Identification((Guess(3, "class", "monk"),)))
+    with pytest.raises(IdentificationError):
+        validate(
+            state, 1, Identification((Guess(2, "class", "warrior"), Guess(3, "class", "monk")))
+        )
+    with pytest.raises(IdentificationError):
+        validate(state, 1, Identification((Guess(2, "faction", "lawful"),)))
