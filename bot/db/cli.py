@@ -1,0 +1,46 @@
+"""``wolfhowl db upgrade|downgrade|current [--url URL]``: database maintenance."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from bot.db import migrate
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("upgrade", "downgrade", "current"))
+    parser.add_argument(
+        "revision",
+        nargs="?",
+        help="target revision (upgrade: head by default; downgrade: required, e.g. base or -1)",
+    )
+    parser.add_argument("--url", help="database URL (default: database_url from the configuration)")
+
+
+def run(args: argparse.Namespace) -> int:
+    url = args.url
+    if url is None:
+        from bot.config import load_config
+
+        url = load_config().database_url
+    try:
+        if args.action == "upgrade":
+            asyncio.run(migrate.upgrade(url, args.revision or "head"))
+            print(f"database at {migrate.head_revision() if not args.revision else args.revision}")
+        elif args.action == "downgrade":
+            if not args.revision:
+                print("wolfhowl db downgrade: name the target revision (e.g. base or -1)", file=sys.stderr)
+                return 2
+            asyncio.run(migrate.downgrade(url, args.revision))
+            print(f"database downgraded to {args.revision}")
+        else:
+            rev = asyncio.run(migrate.current(url))
+            head = migrate.head_revision()
+            state = "up to date" if rev == head else f"head is {head}"
+            print(f"{rev or 'empty (not migrated)'} ({state})")
+    except (OSError, ValueError) as exc:
+        print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,78 @@
+"""Programmatic alembic: ``upgrade(url)`` is what ``wolfhowl db upgrade`` and the bot's
+start-up call. It runs alembic on the project's async engine, handing alembic the open
+connection (alembic's "connection sharing" recipe), so it works inside a running event
+loop. On PostgreSQL an advisory lock makes shard processes that start together migrate
+one after the other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.engine import URL
+from sqlalchemy.pool import NullPool
+
+from bot.db.session import make_engine, normalise_url
+
+# Any constant will do: it only has to be the same in every process of this bot.
+_PG_MIGRATION_LOCK = 0x574F4C46  # "WOLF"
+
+
+def migrations_dir() -> Path:
+    """The ``migrations/`` folder at the project root."""
+    return Path(__file__).resolve().parents[2] / "migrations"
+
+
+def alembic_config(url: str | URL | None = None) -> AlembicConfig:
+    """An alembic Config that needs no alembic.ini (the CLI and the bot use it)."""
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    if url is not None:
+        rendered = normalise_url(url).render_as_string(hide_password=False)
+        cfg.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def _run(url: str | URL, fn: Any, *args: Any) -> Any:
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+            return await conn.run_sync(fn, *args)
+    finally:
+        await engine.dispose()
+
+
+def _command(sync_conn: Any, url: str | URL, name: str, revision: str) -> None:
+    cfg = alembic_config(url)
+    cfg.attributes["connection"] = sync_conn
+    getattr(command, name)(cfg, revision)
+
+
+def _current(sync_conn: Any) -> str | None:
+    return MigrationContext.configure(sync_conn).get_current_revision()
+
+
+async def upgrade(url: str | URL, revision: str = "head") -> None:
+    """Bring the database at ``url`` up to ``revision`` (the newest by default)."""
+    await _run(url, _command, url, "upgrade", revision)
+
+
+async def downgrade(url: str | URL, revision: str = "base") -> None:
+    """Take the database at ``url`` down to ``revision`` (empty by default)."""
+    await _run(url, _command, url, "downgrade", revision)
+
+
+async def current(url: str | URL) -> str | None:
+    """The revision the database at ``url`` is at (None: not migrated)."""
+    return await _run(url, _current)

@@ -1,0 +1,203 @@
+"""SQLAlchemy 2.0 models: users, games, seats, submissions, the game log and the outbox.
+
+The schema is shared by SQLite and PostgreSQL. Two invariants are enforced by the
+database itself, so that no race between shards can break them:
+
+* one live game per channel: ``games.active_channel_id`` is the channel id while the game
+  is in the lobby, running or paused, and NULL afterwards; it is UNIQUE (NULLs repeat);
+* one live game per player across all servers: ``game_players.active_user_id`` works the
+  same way for a seat holder.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on both databases (SQLite keeps no zone: store naive
+    UTC, hand back aware UTC)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: UTCDateTime}  # noqa: RUF012
+
+
+class User(Base):
+    """A Discord user, by snowflake, as last seen."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    locale: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class Game(Base):
+    """One game in one channel. ``state`` is the engine's GameState as a dict; ``version``
+    counts the steps of the game log (start, advances, removals, replacements)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    active_channel_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    moderator_id: Mapped[int] = mapped_column(BigInteger)
+    settings: Mapped[dict[str, Any]]
+    language: Mapped[str] = mapped_column(String(16))
+    secret_seed: Mapped[str] = mapped_column(String(128))
+    seed_sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    phase: Mapped[str | None] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any] | None]
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    # Counts the notices outside the game log (pause, reminders...), for their outbox keys.
+    notice_seq: Mapped[int] = mapped_column(Integer, default=0)
+    phase_started_at: Mapped[datetime | None]
+    phase_deadline: Mapped[datetime | None] = mapped_column(index=True)
+    # Seconds left on the clock while paused.
+    paused_remaining: Mapped[int | None] = mapped_column(Integer)
+    reminder_due_at: Mapped[datetime | None] = mapped_column(index=True)
+    end_reason: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    ended_at: Mapped[datetime | None]
+
+    # Every UPDATE of a game carries ``WHERE version = <version read>``; the service bumps
+    # the version itself, once per step of the game log.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
+
+
+class GamePlayer(Base):
+    """A lobby member or seat holder. A replaced or removed holder keeps its row with
+    ``seat`` NULL and ``former_seat`` set, so the log can say who held a seat when."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        UniqueConstraint("game_id", "seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    active_user_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    display_name: Mapped[str] = mapped_column(String(100))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    former_seat: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))  # lobby, playing, replaced, removed
+    joined_at: Mapped[datetime]
+    left_at: Mapped[datetime | None]
+
+
+class Submission(Base):
+    """The latest submission of one kind by one seat in one phase; a resubmission
+    replaces ``payload`` and bumps ``revision``."""
+
+    __tablename__ = "submissions"
+    __table_args__ = (UniqueConstraint("game_id", "round", "phase", "seat", "kind"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    payload: Mapped[dict[str, Any]]
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class GameStep(Base):
+    """Append-only game log: each state change with what produced it (the submissions
+    of an advance, the seat of a removal) and what came out (events, rolls, new state)."""
+
+    __tablename__ = "game_steps"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # start, advance, remove, replace
+    round: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    inputs: Mapped[dict[str, Any]]
+    events: Mapped[list[Any]]
+    rolls: Mapped[list[Any]]
+    state: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class OutboxMessage(Base):
+    """One outgoing message, written in the transaction that caused it. ``payload`` is
+    data (events, a template key), never rendered text: the Discord layer renders it.
+    Status: pending -> sent, or -> inbox when a DM cannot reach the player, or -> failed
+    for a channel that stays unreachable."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        Index("ix_outbox_due", "status", "next_attempt_at"),
+        Index("ix_outbox_recipient", "recipient_kind", "recipient_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user
+    recipient_id: Mapped[int] = mapped_column(BigInteger)
+    locale: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]
+    read_at: Mapped[datetime | None]

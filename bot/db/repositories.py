@@ -1,0 +1,172 @@
+"""Queries the service needs, in one place (no SQL in the use cases).
+
+Every function takes the unit of work's session; none commits. ``lock_game`` is the
+concurrency rule of the whole service: any unit of work that changes a game starts by
+locking its row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite the ``BEGIN
+IMMEDIATE`` of the transaction already holds the database's write lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User
+
+LIVE_STATUSES = ("lobby", "running", "paused")
+
+
+async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
+    """The game row, locked for the rest of the transaction, freshly read."""
+    stmt = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def get_game(session: AsyncSession, game_id: int) -> Game | None:
+    return await session.get(Game, game_id)
+
+
+async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
+    stmt = select(Game).where(Game.active_channel_id == channel_id)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def live_membership(session: AsyncSession, user_id: int) -> GamePlayer | None:
+    """The lobby place or seat the user holds in a live game, if any."""
+    stmt = select(GamePlayer).where(GamePlayer.active_user_id == user_id)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def upsert_user(
+    session: AsyncSession, user_id: int, name: str, locale: str | None, now: datetime
+) -> None:
+    """Insert or refresh a user; concurrent calls for one user cannot collide."""
+    dialect = session.bind.dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    stmt = insert(User).values(id=user_id, display_name=name, locale=locale, created_at=now, updated_at=now)
+    changes: dict[str, Any] = {"display_name": stmt.excluded.display_name, "updated_at": stmt.excluded.updated_at}
+    if locale is not None:
+        changes["locale"] = stmt.excluded.locale
+    await session.execute(stmt.on_conflict_do_update(index_elements=[User.id], set_=changes))
+
+
+async def user_locale(session: AsyncSession, user_id: int) -> str | None:
+    return (await session.execute(select(User.locale).where(User.id == user_id))).scalar_one_or_none()
+
+
+async def user_locales(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, str | None]:
+    rows = await session.execute(select(User.id, User.locale).where(User.id.in_(list(user_ids))))
+    return {uid: loc for uid, loc in rows.all()}
+
+
+async def lobby(session: AsyncSession, game_id: int) -> list[GamePlayer]:
+    """Lobby members in the order they joined (which becomes the seat order)."""
+    stmt = (
+        select(GamePlayer)
+        .where(GamePlayer.game_id == game_id, GamePlayer.status == "lobby")
+        .order_by(GamePlayer.joined_at, GamePlayer.id)
+    )
+    return list((await session.execute(stmt)).scalars())
+
+
+async def seat_holders(session: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
+    """Seat -> the player holding it now."""
+    stmt = select(GamePlayer).where(GamePlayer.game_id == game_id, GamePlayer.seat.is_not(None))
+    return {p.seat: p for p in (await session.execute(stmt)).scalars() if p.seat is not None}
+
+
+async def member(session: AsyncSession, game_id: int, user_id: int) -> GamePlayer | None:
+    stmt = select(GamePlayer).where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def free_players(session: AsyncSession, game_id: int) -> None:
+    """The game is finished: its players may join other games."""
+    await session.execute(
+        update(GamePlayer).where(GamePlayer.game_id == game_id).values(active_user_id=None)
+    )
+
+
+async def phase_submissions(
+    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None
+) -> list[Submission]:
+    """The stored submissions of one phase, in seat then kind order."""
+    stmt = select(Submission).where(
+        Submission.game_id == game_id, Submission.round == round_no, Submission.phase == phase
+    )
+    if seat is not None:
+        stmt = stmt.where(Submission.seat == seat)
+    stmt = stmt.order_by(Submission.seat, Submission.kind)
+    return list((await session.execute(stmt)).scalars())
+
+
+async def find_submission(
+    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int, kind: str
+) -> Submission | None:
+    stmt = select(Submission).where(
+        Submission.game_id == game_id,
+        Submission.round == round_no,
+        Submission.phase == phase,
+        Submission.seat == seat,
+        Submission.kind == kind,
+    )
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def seats_that_sent(
+    session: AsyncSession, game_id: int, round_no: int, phase: str, kind: str
+) -> set[int]:
+    stmt = select(Submission.seat).where(
+        Submission.game_id == game_id,
+        Submission.round == round_no,
+        Submission.phase == phase,
+        Submission.kind == kind,
+    )
+    return set((await session.execute(stmt)).scalars())
+
+
+async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
+    stmt = select(GameStep).where(GameStep.game_id == game_id).order_by(GameStep.seq)
+    return list((await session.execute(stmt)).scalars())
+
+
+async def due_game_ids(session: AsyncSession, now: datetime) -> list[int]:
+    stmt = (
+        select(Game.id)
+        .where(Game.status == "running", Game.phase_deadline <= now)
+        .order_by(Game.phase_deadline, Game.id)
+    )
+    return list((await session.execute(stmt)).scalars())
+
+
+async def reminder_game_ids(session: AsyncSession, now: datetime) -> list[int]:
+    stmt = (
+        select(Game.id)
+        .where(Game.status == "running", Game.reminder_due_at <= now)
+        .order_by(Game.reminder_due_at, Game.id)
+    )
+    return list((await session.execute(stmt)).scalars())
+
+
+async def next_times(session: AsyncSession) -> list[datetime]:
+    """The earliest deadline, reminder and outbox retry, for a scheduler's sleep."""
+    out = []
+    for col, cond in (
+        (Game.phase_deadline, Game.status == "running"),
+        (Game.reminder_due_at, Game.status == "running"),
+        (OutboxMessage.next_attempt_at, OutboxMessage.status == "pending"),
+    ):
+        value = (await session.execute(select(func.min(col)).where(cond))).scalar_one_or_none()
+        if value is not None:
+            out.append(value)
+    return out

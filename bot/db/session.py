@@ -1,0 +1,120 @@
+"""The database handle: an async engine for SQLite (aiosqlite) or PostgreSQL (asyncpg),
+and units of work around it.
+
+SQLite is opened in WAL mode with foreign keys on and a busy timeout, and every writing
+transaction starts with ``BEGIN IMMEDIATE``: it takes the database's write lock at once,
+so two writers queue on the busy timeout instead of both reading and then failing to
+upgrade their lock. On PostgreSQL the service locks the game row (``SELECT … FOR
+UPDATE``) at the start of each writing unit of work instead; see ``bot.service``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+Clock = Callable[[], datetime]
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def utcnow() -> datetime:
+    """The real clock: an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+def normalise_url(url: str | URL) -> URL:
+    """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and give them their async
+    driver; refuse other databases."""
+    u = make_url(url)
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        return u.set(drivername="sqlite+aiosqlite")
+    if backend == "postgresql":
+        return u.set(drivername="postgresql+asyncpg")
+    raise ValueError(f"unsupported database URL {u.render_as_string(hide_password=True)!r}: use sqlite or postgresql")
+
+
+def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
+    """An async engine with this project's connection settings."""
+    u = normalise_url(url)
+    if u.get_backend_name() != "sqlite":
+        return create_async_engine(u, pool_pre_ping=True, **kwargs)
+    if u.database and u.database != ":memory:":
+        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(u, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
+    _sqlite_events(engine)
+    return engine
+
+
+def _sqlite_events(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control away from the sqlite3 module: we emit BEGIN ourselves.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+class Database:
+    """One engine, its session factories and the clock the service reads the time from
+    (injectable, so deadline tests need no sleeping)."""
+
+    def __init__(self, url: str | URL, *, clock: Clock | None = None, **engine_kwargs: Any) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url, **engine_kwargs)
+        self.clock: Clock = clock or utcnow
+        self._writer = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._reader = async_sessionmaker(
+            self.engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
+        )
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.url.get_backend_name()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A writing unit of work: commits when the block ends, rolls back on any error."""
+        async with self._writer() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A reading unit of work (on SQLite it does not take the write lock)."""
+        async with self._reader() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.dispose()

@@ -1,0 +1,119 @@
+"""Advancing a phase: read the phase's stored submissions, run the engine, and write the
+new state, the step of the game log (submissions, events, rolls) and every outgoing
+message in one transaction.
+
+Two advances of the same phase at once (two moderators, a moderator and the deadline)
+make one advance: each locks the game row first, and the second then finds that the
+phase it meant to close is gone (AlreadyAdvancedError, or a silent no-op for the
+deadline). The version check in every UPDATE of a game is a second guard.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game
+from bot.db.session import Database
+from bot.service.common import (
+    add_step,
+    apply_state,
+    arm_clock,
+    finish,
+    locked_game,
+    mail_events,
+    mail_for,
+    mail_phase_started,
+    mail_seed_reveal,
+    require_running,
+    state_of,
+)
+from bot.service.errors import AlreadyAdvancedError, BadArgumentError
+from bot.service.types import PHASE_ORDER, StepResult
+
+
+async def advance_phase(
+    db: Database,
+    game_id: int,
+    *,
+    expected_round: int | None = None,
+    expected_phase: str | None = None,
+) -> StepResult:
+    """Close the current phase now (a moderator's "advance").
+
+    ``expected_round``/``expected_phase``: the phase the moderator meant to close; when
+    another is open (someone advanced first), AlreadyAdvancedError and nothing changes."""
+    if expected_phase is not None and expected_phase not in PHASE_ORDER:
+        raise BadArgumentError(field="phase", reason="day, dusk or morning")
+    try:
+        async with db.transaction() as s:
+            game = await locked_game(s, game_id)
+            require_running(game)
+            want = (
+                expected_round if expected_round is not None else game.round,
+                expected_phase or game.phase,
+            )
+            if want != (game.round, game.phase):
+                raise AlreadyAdvancedError(round=game.round, phase=f"phase.{game.phase}")
+            return await advance_locked(s, game, db.now())
+    except StaleDataError:
+        raise AlreadyAdvancedError(round=0, phase="phase.over") from None
+
+
+async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResult:
+    """The advance itself, on a game row the caller has locked and checked."""
+    state = state_of(game)
+    closed_round, closed_phase = game.round, str(game.phase)
+    rows = await repo.phase_submissions(s, game.id, closed_round, closed_phase)
+    payloads: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        payloads.setdefault(str(row.seat), []).append(row.payload)
+    outcome = engine.advance(state, submissions_from(payloads), game.secret_seed)
+    apply_state(game, outcome.state)
+    seq = add_step(
+        s,
+        game,
+        kind="advance",
+        round_no=closed_round,
+        phase=closed_phase,
+        inputs={"submissions": payloads},
+        events=outcome.events,
+        rolls=outcome.rolls,
+        state=outcome.state,
+        now=now,
+    )
+    over = outcome.state.over
+    if over:
+        await finish(s, game, now, "over", outcome.state.end_reason)
+    else:
+        arm_clock(game, now)
+    mail, holders = await mail_for(s, game, seq=seq, round_no=closed_round, phase=closed_phase, now=now)
+    mail_events(mail, holders, outcome.events, closed_round, closed_phase)
+    if over:
+        mail_seed_reveal(mail, game)
+    else:
+        mail_phase_started(mail, game)
+    await s.flush()
+    return StepResult(
+        game_id=game.id,
+        seq=seq,
+        kind="advance",
+        closed_round=closed_round,
+        closed_phase=closed_phase,
+        round=game.round,
+        phase=str(game.phase),
+        status=game.status,
+        deadline=game.phase_deadline,
+        messages=mail.count,
+        events=[e.to_dict() for e in outcome.events if e.audience is engine.Audience.PUBLIC],
+    )
+
+
+def submissions_from(payloads: dict[str, list[dict[str, Any]]]) -> dict[int, list[engine.Submission]]:
+    """Stored payloads (seat as a string key) -> the engine's submissions by seat."""
+    return {int(seat): [engine.submission_from_dict(p) for p in subs] for seat, subs in payloads.items()}

@@ -1,0 +1,213 @@
+"""Pieces shared by the use cases: loading and locking a game, checking arguments,
+arming the phase clock, writing a step of the game log with its messages, finishing."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer, GameStep
+from bot.service.errors import (
+    BadArgumentError,
+    GameFinishedError,
+    GameNotFoundError,
+    GameNotRunningError,
+    GamePausedError,
+    NotInGameError,
+)
+from bot.service.outbox import Mail
+from bot.service.types import GameInfo, GameSettings, SeatInfo
+
+
+def check_id(value: Any, field: str) -> int:
+    """A Discord snowflake or a database id: a positive 63-bit integer."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**63:
+        raise BadArgumentError(field=field, reason="not a valid id")
+    return value
+
+
+def seed_digest(seed: str) -> str:
+    """What is published at the start so the seed can be checked at the end."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+async def locked_game(session: AsyncSession, game_id: int) -> Game:
+    game = await repo.lock_game(session, check_id(game_id, "game"))
+    if game is None:
+        raise GameNotFoundError(game_id=game_id)
+    return game
+
+
+def require_running(game: Game) -> None:
+    if game.status == "running":
+        return
+    if game.status == "paused":
+        raise GamePausedError(game_id=game.id)
+    if game.status in ("over", "cancelled"):
+        raise GameFinishedError(game_id=game.id)
+    raise GameNotRunningError(game_id=game.id)
+
+
+def settings_of(game: Game) -> GameSettings:
+    return GameSettings.model_validate(game.settings)
+
+
+def state_of(game: Game) -> engine.GameState:
+    if game.state is None:
+        raise GameNotRunningError(game_id=game.id)
+    return engine.GameState.from_dict(game.state)
+
+
+async def seat_of(session: AsyncSession, game: Game, user_id: int) -> GamePlayer:
+    """The caller's seat in this game, or NotInGameError."""
+    m = await repo.member(session, game.id, user_id)
+    if m is None or m.seat is None:
+        raise NotInGameError(game_id=game.id)
+    return m
+
+
+def arm_clock(game: Game, now: datetime, seconds: float | None = None) -> None:
+    """Start the current phase's clock: deadline and reminder."""
+    settings = settings_of(game)
+    if seconds is None:
+        seconds = settings.seconds_for(game.phase or "day")
+    game.phase_started_at = now
+    game.phase_deadline = now + timedelta(seconds=seconds)
+    lead = settings.reminder_lead_seconds
+    remind = game.phase_deadline - timedelta(seconds=lead)
+    game.reminder_due_at = remind if lead and remind > now else None
+
+
+async def finish(session: AsyncSession, game: Game, now: datetime, status: str, reason: str | None) -> None:
+    """The game is over or cancelled: free the channel and the players, stop the clock."""
+    game.status = status
+    game.end_reason = reason
+    game.ended_at = now
+    game.active_channel_id = None
+    game.phase_deadline = None
+    game.reminder_due_at = None
+    game.paused_remaining = None
+    await repo.free_players(session, game.id)
+
+
+def apply_state(game: Game, state: engine.GameState) -> None:
+    game.state = state.to_dict()
+    game.round = state.round
+    game.phase = state.phase.value
+
+
+def add_step(
+    session: AsyncSession,
+    game: Game,
+    *,
+    kind: str,
+    round_no: int,
+    phase: str,
+    inputs: dict[str, Any],
+    events: list[engine.Event],
+    rolls: list[engine.Roll],
+    state: engine.GameState,
+    now: datetime,
+) -> int:
+    """Append one step to the game log and bump the game's version; returns its seq."""
+    seq = game.version + 1
+    session.add(
+        GameStep(
+            game_id=game.id,
+            seq=seq,
+            kind=kind,
+            round=round_no,
+            phase=phase,
+            inputs=inputs,
+            events=[e.to_dict() for e in events],
+            rolls=[r.to_dict() for r in rolls],
+            state=state.to_dict(),
+            created_at=now,
+        )
+    )
+    game.version = seq
+    return seq
+
+
+async def mail_for(
+    session: AsyncSession, game: Game, *, seq: int | None, round_no: int, phase: str, now: datetime
+) -> tuple[Mail, dict[int, GamePlayer]]:
+    """A Mail for one step (``seq``) or, with ``seq`` None, for a notice outside the game
+    log (pause, reminder...), knowing each seat holder's language."""
+    if seq is None:
+        game.notice_seq += 1
+        tag = f"n{game.notice_seq}"
+    else:
+        tag = str(seq)
+    holders = await repo.seat_holders(session, game.id)
+    locales = await repo.user_locales(session, [p.user_id for p in holders.values()])
+    mail = Mail(session, game, tag=tag, round_no=round_no, phase=phase, now=now, locales=locales)
+    return mail, holders
+
+
+def mail_events(mail: Mail, holders: dict[int, GamePlayer], events: list[engine.Event], round_no: int, phase: str) -> None:
+    """The public events in one channel post; each seat's private events in one DM to
+    whoever holds the seat. Audit events go nowhere (they stay in the log)."""
+    public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
+    if public:
+        mail.public({"type": "events", "round": round_no, "phase": phase, "events": public})
+    by_seat: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        if e.audience is engine.Audience.PRIVATE and e.seat is not None:
+            by_seat.setdefault(e.seat, []).append(e.to_dict())
+    for seat, evs in sorted(by_seat.items()):
+        holder = holders.get(seat)
+        if holder is not None:
+            mail.private(holder.user_id, {"type": "events", "round": round_no, "phase": phase, "seat": seat, "events": evs})
+
+
+def mail_phase_started(mail: Mail, game: Game) -> None:
+    """The public notice that a phase is open, with its deadline: everyone knows to act."""
+    mail.public(
+        {
+            "type": "phase_started",
+            "round": game.round,
+            "phase": game.phase,
+            "deadline": game.phase_deadline.isoformat() if game.phase_deadline else None,
+        }
+    )
+
+
+def mail_seed_reveal(mail: Mail, game: Game) -> None:
+    mail.public({"type": "seed_revealed", "seed": game.secret_seed, "seed_sha256": game.seed_sha256})
+
+
+async def info_of(session: AsyncSession, game: Game) -> GameInfo:
+    """The public view of a game (no classes, no factions, no seed before the end)."""
+    if game.state is not None:
+        state = engine.GameState.from_dict(game.state)
+        holders = await repo.seat_holders(session, game.id)
+        players = tuple(
+            SeatInfo(p.seat, holders[p.seat].user_id if p.seat in holders else 0, p.name, p.alive)
+            for p in state.players
+        )
+        winners = tuple(state.winners)
+    else:
+        players = tuple(SeatInfo(None, m.user_id, m.display_name) for m in await repo.lobby(session, game.id))
+        winners = ()
+    return GameInfo(
+        id=game.id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        moderator_id=game.moderator_id,
+        status=game.status,
+        round=game.round,
+        phase=game.phase,
+        deadline=game.phase_deadline,
+        paused_remaining=game.paused_remaining,
+        version=game.version,
+        seed_sha256=game.seed_sha256,
+        settings=settings_of(game),
+        players=players,
+        winners=winners,
+    )

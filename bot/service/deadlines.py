@@ -1,0 +1,80 @@
+"""Deadlines and reminders. A scheduler (the Discord layer's background task) calls
+``run_due`` on a timer and sleeps until ``next_wakeup``; everything it does is decided
+under the game's lock from the stored deadline, so a restart or a second scheduler
+changes nothing. Time comes from the database handle's clock (tests inject one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.service.advance import advance_locked
+from bot.service.common import locked_game, mail_for, state_of
+from bot.service.types import REQUIRED_KIND, StepResult
+
+
+@dataclass
+class DueReport:
+    advanced: list[StepResult] = field(default_factory=list)
+    reminded: list[int] = field(default_factory=list)
+
+
+async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
+    """Advance the game if its deadline has passed (checked under the lock); None when
+    it has not, or when someone else advanced it first."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "running" or game.phase_deadline is None or game.phase_deadline > now:
+            return None
+        return await advance_locked(s, game, now)
+
+
+async def remind_if_due(db: Database, game_id: int) -> int:
+    """Send the phase's reminder if it is due: a public notice with the deadline, and a
+    private one to each living player who has not yet sent the phase's main submission.
+    Returns the number of messages written (0: not due)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "running" or game.reminder_due_at is None or game.reminder_due_at > now:
+            return 0
+        game.reminder_due_at = None
+        phase = str(game.phase)
+        state = state_of(game)
+        sent = await repo.seats_that_sent(s, game.id, game.round, phase, REQUIRED_KIND[phase])
+        mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=phase, now=now)
+        deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
+        missing = [p.seat for p in state.players if p.alive and p.seat not in sent]
+        mail.public({"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "missing": len(missing)})
+        for seat in missing:
+            if seat in holders:
+                mail.private(holders[seat].user_id, {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat})
+        await s.flush()
+        return mail.count
+
+
+async def run_due(db: Database) -> DueReport:
+    """Advance every game whose deadline has passed and send the reminders due."""
+    now = db.now()
+    async with db.read() as s:
+        due = await repo.due_game_ids(s, now)
+        remind = await repo.reminder_game_ids(s, now)
+    report = DueReport()
+    for game_id in due:
+        result = await advance_if_due(db, game_id)
+        if result is not None:
+            report.advanced.append(result)
+    for game_id in remind:
+        if await remind_if_due(db, game_id):
+            report.reminded.append(game_id)
+    return report
+
+
+async def next_wakeup(db: Database) -> datetime | None:
+    """When something is next due (a deadline, a reminder, an outbox retry)."""
+    async with db.read() as s:
+        times = await repo.next_times(s)
+    return min(times) if times else None

@@ -1,0 +1,109 @@
+"""Delivering the outbox. The Discord layer implements :class:`Sender`; the
+:class:`Dispatcher` claims due messages, hands each to the sender and records the result.
+Tests and the simulator use :class:`MemorySender`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.db.session import Database
+from bot.service.outbox import (
+    OutgoingMessage,
+    claim_due_messages,
+    mark_delivered,
+    mark_failed,
+    mark_undeliverable,
+)
+
+
+class Undeliverable(Exception):
+    """Raised by a Sender when the recipient cannot be reached at all (a user who does
+    not accept DMs, a deleted channel). The message goes to the user's inbox."""
+
+
+class Sender(Protocol):
+    async def send(self, message: OutgoingMessage) -> None:
+        """Deliver ``message`` or raise: :class:`Undeliverable` when it never can be,
+        any other exception for a passing failure (it will be retried). Must pass
+        ``message.key`` on as the idempotency key (e.g. Discord's ``nonce`` with
+        ``enforce_nonce``) so that a repeat after a crash is dropped."""
+        ...
+
+
+@dataclass
+class DispatchReport:
+    sent: int = 0
+    inbox: int = 0
+    retry: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.sent + self.inbox + self.retry
+
+
+class Dispatcher:
+    """Claims due messages and delivers them, in creation order."""
+
+    def __init__(self, db: Database, sender: Sender, *, batch: int = 50) -> None:
+        self.db = db
+        self.sender = sender
+        self.batch = batch
+
+    async def run_once(self) -> DispatchReport:
+        """Deliver what is due now (one batch)."""
+        report = DispatchReport()
+        for message in await claim_due_messages(self.db, limit=self.batch):
+            try:
+                await self.sender.send(message)
+            except Undeliverable as exc:
+                await mark_undeliverable(self.db, message.key, str(exc))
+                report.inbox += 1
+            except Exception as exc:
+                await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}")
+                report.retry += 1
+            else:
+                await mark_delivered(self.db, message.key)
+                report.sent += 1
+        return report
+
+    async def drain(self, max_batches: int = 1000) -> DispatchReport:
+        """Deliver until nothing is due (the messages waiting for a retry stay)."""
+        total = DispatchReport()
+        for _ in range(max_batches):
+            r = await self.run_once()
+            total.sent += r.sent
+            total.inbox += r.inbox
+            total.retry += r.retry
+            if r.total == 0:
+                break
+        return total
+
+
+@dataclass
+class MemorySender:
+    """A Sender that keeps what it receives, dropping repeats of a key (as Discord does
+    with an enforced nonce). ``closed_dms`` are users who do not accept DMs."""
+
+    delivered: list[OutgoingMessage] = field(default_factory=list)
+    closed_dms: set[int] = field(default_factory=set)
+    repeats: int = 0
+
+    def __post_init__(self) -> None:
+        self._keys: set[str] = set()
+
+    async def send(self, message: OutgoingMessage) -> None:
+        if message.recipient_kind == "user" and message.recipient_id in self.closed_dms:
+            raise Undeliverable("cannot send messages to this user")
+        if message.key in self._keys:
+            self.repeats += 1
+            return
+        self._keys.add(message.key)
+        self.delivered.append(message)
+
+    def to(self, recipient_id: int) -> list[OutgoingMessage]:
+        return [m for m in self.delivered if m.recipient_id == recipient_id]
+
+    def types(self, messages: Iterable[OutgoingMessage] | None = None) -> list[str]:
+        return [m.payload.get("type", "") for m in (self.delivered if messages is None else messages)]

@@ -1,0 +1,168 @@
+"""Typed service errors. Each carries a message ``key`` and ``params`` for the Discord
+layer's catalogues, plus built-in en-US/zh-CN texts so a message is never missing.
+
+When one is raised nothing has been written: every use case runs in one unit of work
+that rolls back on the error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import RuleViolation
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "error.service": {"en-US": "That cannot be done now.", "zh-CN": "现在无法执行该操作。"},
+    "error.bad_argument": {
+        "en-US": "Invalid {field}: {reason}.",
+        "zh-CN": "{field}无效：{reason}。",
+    },
+    "error.game_not_found": {"en-US": "No such game.", "zh-CN": "找不到这局游戏。"},
+    "error.no_active_game": {
+        "en-US": "You are not in any game right now.",
+        "zh-CN": "你目前没有参加任何游戏。",
+    },
+    "error.channel_has_game": {
+        "en-US": "This channel already has a game (#{game_id}).",
+        "zh-CN": "这个频道已经有一局游戏（#{game_id}）。",
+    },
+    "error.already_in_game": {
+        "en-US": "You are already in game #{game_id}; one game at a time.",
+        "zh-CN": "你已经在第{game_id}局游戏中；同一时间只能参加一局。",
+    },
+    "error.lobby_full": {"en-US": "The lobby is full ({max} players).", "zh-CN": "大厅已满（{max}人）。"},
+    "error.lobby_closed": {
+        "en-US": "The game has already started or ended.",
+        "zh-CN": "游戏已经开始或结束。",
+    },
+    "error.not_enough_players": {
+        "en-US": "At least {min} players are needed; {count} have joined.",
+        "zh-CN": "至少需要{min}名玩家；目前有{count}人加入。",
+    },
+    "error.not_in_game": {"en-US": "You are not in this game.", "zh-CN": "你不在这局游戏中。"},
+    "error.not_running": {"en-US": "The game is not running.", "zh-CN": "游戏没有在进行中。"},
+    "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
+    "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
+    "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
+    "error.phase_closed": {
+        "en-US": "Too late: {phase} of round {round} has closed; nothing was recorded.",
+        "zh-CN": "太迟了：第{round}轮的{phase}已经结束，本次提交没有记录。",
+    },
+    "error.already_advanced": {
+        "en-US": "That phase has already been resolved; it is now {phase} of round {round}.",
+        "zh-CN": "该阶段已经结算；现在是第{round}轮的{phase}。",
+    },
+    "error.seat_not_found": {"en-US": "There is no seat {seat}.", "zh-CN": "没有{seat}号座位。"},
+    "error.seat_gone": {
+        "en-US": "Seat {seat} has left the game.",
+        "zh-CN": "{seat}号已经离开游戏。",
+    },
+    "error.rule": {"en-US": "The rules do not allow that.", "zh-CN": "规则不允许这样做。"},
+    "phase.day": {"en-US": "Day (grail numbers)", "zh-CN": "白天（分配圣杯）"},
+    "phase.dusk": {"en-US": "Dusk (identifications and orders)", "zh-CN": "黄昏（指认与行动）"},
+    "phase.morning": {"en-US": "Morning (the vote)", "zh-CN": "清晨（公决投票）"},
+    "phase.over": {"en-US": "the end of the game", "zh-CN": "游戏结束"},
+}
+
+
+class ServiceError(Exception):
+    """A use case refused. ``key``/``params`` are for the translated reply."""
+
+    key = "error.service"
+
+    def __init__(self, key: str | None = None, **params: Any) -> None:
+        self.key = key or type(self).key
+        self.params = params
+        super().__init__(self.text("en-US"))
+
+    def text(self, locale: str = "en-US") -> str:
+        lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
+        entry = MESSAGES.get(self.key) or MESSAGES["error.service"]
+        # A parameter that is itself a message key (a phase) is shown in the same language.
+        params = {k: MESSAGES[v][lang] if isinstance(v, str) and v in MESSAGES else v for k, v in self.params.items()}
+        try:
+            return entry[lang].format(**params)
+        except (KeyError, IndexError):
+            return entry[lang]
+
+
+class BadArgumentError(ServiceError):
+    key = "error.bad_argument"
+
+
+class GameNotFoundError(ServiceError):
+    key = "error.game_not_found"
+
+
+class NoActiveGameError(ServiceError):
+    key = "error.no_active_game"
+
+
+class ChannelHasGameError(ServiceError):
+    key = "error.channel_has_game"
+
+
+class AlreadyInGameError(ServiceError):
+    key = "error.already_in_game"
+
+
+class LobbyFullError(ServiceError):
+    key = "error.lobby_full"
+
+
+class LobbyClosedError(ServiceError):
+    key = "error.lobby_closed"
+
+
+class NotEnoughPlayersError(ServiceError):
+    key = "error.not_enough_players"
+
+
+class NotInGameError(ServiceError):
+    key = "error.not_in_game"
+
+
+class GameNotRunningError(ServiceError):
+    key = "error.not_running"
+
+
+class GamePausedError(GameNotRunningError):
+    key = "error.game_paused"
+
+
+class NotPausedError(ServiceError):
+    key = "error.not_paused"
+
+
+class GameFinishedError(GameNotRunningError):
+    key = "error.game_finished"
+
+
+class PhaseClosedError(ServiceError):
+    key = "error.phase_closed"
+
+
+class AlreadyAdvancedError(ServiceError):
+    key = "error.already_advanced"
+
+
+class SeatNotFoundError(ServiceError):
+    key = "error.seat_not_found"
+
+
+class SeatGoneError(ServiceError):
+    key = "error.seat_gone"
+
+
+class RuleRefusedError(ServiceError):
+    """The engine refused a submission. Carries the engine's own key and parameters, and
+    renders with the engine's catalogue."""
+
+    key = "error.rule"
+
+    def __init__(self, violation: RuleViolation) -> None:
+        self.violation = violation
+        super().__init__(violation.key, **violation.params)
+
+    def text(self, locale: str = "en-US") -> str:
+        return self.violation.text(locale)

@@ -1,0 +1,213 @@
+"""Game lifecycle: create a game in a channel, join and leave its lobby, start it.
+
+Permission checks (is the caller a moderator?) are the Discord layer's job; the service
+records who the moderator is.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy.exc import IntegrityError
+
+import engine
+import engine.view
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer
+from bot.db.session import Database
+from bot.service.common import (
+    add_step,
+    apply_state,
+    arm_clock,
+    check_id,
+    info_of,
+    locked_game,
+    mail_for,
+    mail_phase_started,
+    seed_digest,
+    settings_of,
+)
+from bot.service.errors import (
+    AlreadyInGameError,
+    BadArgumentError,
+    ChannelHasGameError,
+    GameNotFoundError,
+    LobbyClosedError,
+    LobbyFullError,
+    NoActiveGameError,
+    NotEnoughPlayersError,
+    NotInGameError,
+)
+from bot.service.types import GameInfo, GameSettings, UserRef
+
+
+async def create_game(
+    db: Database,
+    *,
+    guild_id: int,
+    channel_id: int,
+    moderator: UserRef,
+    settings: GameSettings | None = None,
+    seed: str | None = None,
+) -> GameInfo:
+    """Open a lobby in ``channel_id``. One live game per channel (ChannelHasGameError).
+    The secret seed is drawn now (``seed`` only for tests and replays) and only its
+    SHA-256 is ever shown before the end."""
+    check_id(guild_id, "guild")
+    check_id(channel_id, "channel")
+    mod = moderator.checked()
+    settings = settings or GameSettings()
+    if seed is not None and not (isinstance(seed, str) and 8 <= len(seed) <= 128):
+        raise BadArgumentError(field="seed", reason="8 to 128 characters")
+    seed = seed or secrets.token_hex(16)
+    now = db.now()
+    async with db.transaction() as s:
+        existing = await repo.live_game_in_channel(s, channel_id)
+        if existing is not None:
+            raise ChannelHasGameError(game_id=existing.id)
+        await repo.upsert_user(s, mod.id, mod.name, mod.locale, now)
+        game = Game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            active_channel_id=channel_id,
+            moderator_id=mod.id,
+            settings=settings.model_dump(),
+            language=settings.language,
+            secret_seed=seed,
+            seed_sha256=seed_digest(seed),
+            status="lobby",
+            round=0,
+            version=0,
+            created_at=now,
+        )
+        s.add(game)
+        try:
+            await s.flush()
+        except IntegrityError:
+            # Another moderator opened a game here at the same moment.
+            raise ChannelHasGameError(game_id=0) from None
+        return await info_of(s, game)
+
+
+async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
+    """Join a lobby. A player may be in one live game at a time, across all servers
+    (AlreadyInGameError); joining twice is refused the same way."""
+    u = user.checked()
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby":
+            raise LobbyClosedError(game_id=game.id)
+        current = await repo.live_membership(s, u.id)
+        if current is not None:
+            raise AlreadyInGameError(game_id=current.game_id)
+        members = await repo.lobby(s, game.id)
+        cap = settings_of(game).max_players
+        if len(members) >= cap:
+            raise LobbyFullError(max=cap)
+        await repo.upsert_user(s, u.id, u.name, u.locale, now)
+        s.add(
+            GamePlayer(
+                game_id=game.id,
+                user_id=u.id,
+                active_user_id=u.id,
+                display_name=u.name,
+                status="lobby",
+                joined_at=now,
+            )
+        )
+        try:
+            await s.flush()
+        except IntegrityError:
+            # The same user joined another game at the same moment: the unique
+            # active_user_id lets only one of them through.
+            raise AlreadyInGameError(game_id=0) from None
+        return await info_of(s, game)
+
+
+async def leave_game(db: Database, game_id: int, user_id: int) -> GameInfo:
+    """Leave a lobby before the start. Once the game runs, a moderator replaces or
+    removes the player instead."""
+    check_id(user_id, "user")
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby":
+            raise LobbyClosedError(game_id=game.id)
+        m = await repo.member(s, game.id, user_id)
+        if m is None:
+            raise NotInGameError(game_id=game.id)
+        await s.delete(m)
+        await s.flush()
+        return await info_of(s, game)
+
+
+async def start_game(db: Database, game_id: int) -> GameInfo:
+    """Deal classes and factions from the game's secret seed, seat the lobby in joining
+    order and open Day 1. Sends each player their character sheet and the table the
+    seed's SHA-256, for checking after the end."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby":
+            raise LobbyClosedError(game_id=game.id)
+        members = await repo.lobby(s, game.id)
+        if len(members) < engine.MIN_PLAYERS:
+            raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
+        settings = settings_of(game)
+        names = [m.display_name for m in members]
+        state = engine.new_game(names, game.secret_seed, settings.engine_settings())
+        for seat, m in enumerate(members, start=1):
+            m.seat = seat
+            m.status = "playing"
+        apply_state(game, state)
+        game.status = "running"
+        game.started_at = now
+        arm_clock(game, now)
+        seq = add_step(
+            s,
+            game,
+            kind="start",
+            round_no=0,
+            phase="start",
+            inputs={"names": names, "settings": state.settings.to_dict()},
+            events=[],
+            rolls=[],
+            state=state,
+            now=now,
+        )
+        await s.flush()
+        mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
+        mail.public(
+            {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
+        )
+        for seat, holder in sorted(holders.items()):
+            mail.private(holder.user_id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        mail_phase_started(mail, game)
+        return await info_of(s, game)
+
+
+async def get_game(db: Database, game_id: int) -> GameInfo:
+    """The public view of a game."""
+    async with db.read() as s:
+        game = await repo.get_game(s, check_id(game_id, "game"))
+        if game is None:
+            raise GameNotFoundError(game_id=game_id)
+        return await info_of(s, game)
+
+
+async def game_in_channel(db: Database, channel_id: int) -> GameInfo | None:
+    """The live game of a channel, if any."""
+    async with db.read() as s:
+        game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
+        return None if game is None else await info_of(s, game)
+
+
+async def active_game_of(db: Database, user_id: int) -> GameInfo:
+    """The one live game this user is in (for commands sent by DM)."""
+    async with db.read() as s:
+        m = await repo.live_membership(s, check_id(user_id, "user"))
+        if m is None:
+            raise NoActiveGameError()
+        game = await repo.get_game(s, m.game_id)
+        assert game is not None
+        return await info_of(s, game)

@@ -1,0 +1,208 @@
+"""The transactional outbox: every announcement and private message is a row written in
+the same transaction as the state change that caused it, and delivered afterwards.
+
+Writing side: :class:`Mail` collects the messages of one step of a game, each with an
+idempotency key ``g<game>:<seq>:r<round>:<phase>:<audience>:<recipient>:<n>`` that is
+unique for the whole database. Delivery side: ``claim_due_messages`` leases due rows to
+one dispatcher, which then calls ``mark_delivered``, ``mark_undeliverable`` (a DM that
+cannot reach the player goes to their inbox) or ``mark_failed`` (retried later). A lease
+that expires because the dispatcher died is claimed again: delivery is at least once, and
+the Sender passes the idempotency key on (Discord's message nonce) so that a repeat
+is dropped by the receiver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import Game, OutboxMessage
+from bot.db.session import Database
+from bot.service.errors import BadArgumentError
+
+MAX_ATTEMPTS = 8
+LEASE_SECONDS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class OutgoingMessage:
+    """A message handed to a Sender: where to, in which language, and what (data)."""
+
+    key: str
+    game_id: int | None
+    recipient_kind: str  # "channel" or "user"
+    recipient_id: int
+    locale: str
+    payload: dict[str, Any]
+    attempts: int
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: OutboxMessage) -> OutgoingMessage:
+        return cls(
+            row.idempotency_key,
+            row.game_id,
+            row.recipient_kind,
+            row.recipient_id,
+            row.locale,
+            row.payload,
+            row.attempts,
+            row.created_at,
+        )
+
+
+class Mail:
+    """The outgoing messages of one step of one game, added to the step's session."""
+
+    def __init__(
+        self,
+        session: AsyncSession,
+        game: Game,
+        *,
+        tag: str,
+        round_no: int,
+        phase: str,
+        now: datetime,
+        locales: dict[int, str | None] | None = None,
+    ) -> None:
+        self.session = session
+        self.game = game
+        self.prefix = f"g{game.id}:{tag}:r{round_no}:{phase}"
+        self.now = now
+        self.locales = locales or {}
+        self.count = 0
+        self._n: dict[str, int] = {}
+
+    def _key(self, audience: str, recipient: str) -> str:
+        base = f"{self.prefix}:{audience}:{recipient}"
+        n = self._n.get(base, 0)
+        self._n[base] = n + 1
+        return f"{base}:{n}"
+
+    def public(self, payload: dict[str, Any], audience: str = "public") -> str:
+        """A post in the game's channel, in the game's language."""
+        key = self._key(audience, "channel")
+        self._add(key, "channel", self.game.channel_id, self.game.language, payload)
+        return key
+
+    def private(self, user_id: int, payload: dict[str, Any], audience: str = "private") -> str:
+        """A direct message to one user, in their language when known."""
+        key = self._key(audience, str(user_id))
+        locale = self.locales.get(user_id) or self.game.language
+        self._add(key, "user", user_id, locale, payload)
+        return key
+
+    def _add(self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any]) -> None:
+        self.session.add(
+            OutboxMessage(
+                idempotency_key=key,
+                game_id=self.game.id,
+                recipient_kind=kind,
+                recipient_id=recipient,
+                locale=locale,
+                payload={"game_id": self.game.id, **payload},
+                status="pending",
+                attempts=0,
+                next_attempt_at=self.now,
+                created_at=self.now,
+            )
+        )
+        self.count += 1
+
+
+async def claim_due_messages(
+    db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS
+) -> list[OutgoingMessage]:
+    """Lease up to ``limit`` due messages (oldest first) to the caller for
+    ``lease_seconds``. Concurrent dispatchers get disjoint sets (SKIP LOCKED on
+    PostgreSQL; the write lock on SQLite)."""
+    if not 1 <= limit <= 1000 or lease_seconds < 1:
+        raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
+    now = db.now()
+    async with db.transaction() as s:
+        stmt = (
+            select(OutboxMessage)
+            .where(OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
+            .order_by(OutboxMessage.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        rows = list((await s.execute(stmt)).scalars())
+        for row in rows:
+            row.attempts += 1
+            row.next_attempt_at = now + timedelta(seconds=lease_seconds)
+        return [OutgoingMessage.of(r) for r in rows]
+
+
+async def mark_delivered(db: Database, key: str) -> bool:
+    """The message reached its recipient. False if it was already marked (a repeat)."""
+    async with db.transaction() as s:
+        res = await s.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.idempotency_key == key, OutboxMessage.status == "pending")
+            .values(status="sent", sent_at=db.now(), last_error=None)
+        )
+        return res.rowcount == 1
+
+
+async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
+    """The recipient cannot be reached (DMs closed, channel gone): a user's message
+    waits in their inbox (``/inbox``); a channel's is marked failed."""
+    async with db.transaction() as s:
+        row = (
+            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
+        ).scalar_one_or_none()
+        if row is None or row.status != "pending":
+            return False
+        row.status = "inbox" if row.recipient_kind == "user" else "failed"
+        row.last_error = reason[:2000] or None
+        return True
+
+
+async def mark_failed(db: Database, key: str, error: str = "") -> bool:
+    """A delivery attempt failed for a passing reason: retry later with backoff, and
+    give up (as undeliverable) after MAX_ATTEMPTS."""
+    async with db.transaction() as s:
+        row = (
+            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
+        ).scalar_one_or_none()
+        if row is None or row.status != "pending":
+            return False
+        row.last_error = error[:2000] or None
+        if row.attempts >= MAX_ATTEMPTS:
+            row.status = "inbox" if row.recipient_kind == "user" else "failed"
+        else:
+            row.next_attempt_at = db.now() + timedelta(seconds=min(3600, 5 * 2**row.attempts))
+        return True
+
+
+async def read_inbox(db: Database, user_id: int, *, mark_read: bool = True) -> list[OutgoingMessage]:
+    """The messages that could not reach this user by DM, oldest first; marks them read."""
+    async with db.transaction() as s:
+        stmt = (
+            select(OutboxMessage)
+            .where(
+                OutboxMessage.recipient_kind == "user",
+                OutboxMessage.recipient_id == user_id,
+                OutboxMessage.status == "inbox",
+            )
+            .order_by(OutboxMessage.id)
+        )
+        rows = list((await s.execute(stmt)).scalars())
+        if mark_read:
+            now = db.now()
+            for row in rows:
+                if row.read_at is None:
+                    row.read_at = now
+        return [OutgoingMessage.of(r) for r in rows]
+
+
+async def pending_count(db: Database) -> int:
+    """How many messages wait for delivery (for health checks and tests)."""
+    async with db.read() as s:
+        stmt = select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == "pending")
+        return int((await s.execute(stmt)).scalar_one())

@@ -1,0 +1,162 @@
+"""Submissions: a grail number (Day), identifications and night orders (Dusk), a vote
+(Morning). Each is checked by the engine against the current state and stored at once;
+a resubmission of the same kind in the same phase replaces the earlier one.
+
+A submission and a phase advance of the same game never interleave: both lock the game
+row first. So a submission arriving as the phase closes is either stored before the
+advance reads the phase's submissions (and counted), or sees the next phase and is
+refused with PhaseClosedError — never carried over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Submission
+from bot.db.session import Database
+from bot.service.common import (
+    check_id,
+    locked_game,
+    require_running,
+    seat_of,
+    settings_of,
+    state_of,
+)
+from bot.service.errors import (
+    BadArgumentError,
+    NoActiveGameError,
+    PhaseClosedError,
+    RuleRefusedError,
+)
+from bot.service.types import KIND_PHASE, PHASE_ORDER, REQUIRED_KIND, Receipt
+
+SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
+
+
+def closed_phase_before(round_no: int, phase: str) -> tuple[int, str]:
+    """The phase that closed when (round_no, phase) opened."""
+    i = PHASE_ORDER.index(phase)
+    if i == 0:
+        return round_no - 1, PHASE_ORDER[-1]
+    return round_no, PHASE_ORDER[i - 1]
+
+
+async def submit(
+    db: Database,
+    user_id: int,
+    submission: engine.Submission,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+    expected_phase: str | None = None,
+) -> Receipt:
+    """Store ``submission`` from ``user_id`` for the current phase of their game (their
+    one live game when ``game_id`` is None) and return a receipt.
+
+    ``expected_round``/``expected_phase``: the phase the player was answering (e.g. from
+    a button's custom id); if another phase is open now, PhaseClosedError.
+    Raises RuleRefusedError (engine key and params) when the rules refuse it."""
+    check_id(user_id, "user")
+    if not isinstance(submission, SUBMISSION_TYPES):
+        raise BadArgumentError(field="submission", reason="not a submission")
+    if expected_phase is not None and expected_phase not in PHASE_ORDER:
+        raise BadArgumentError(field="phase", reason="day, dusk or morning")
+    now = db.now()
+    async with db.transaction() as s:
+        if game_id is None:
+            membership = await repo.live_membership(s, user_id)
+            if membership is None:
+                raise NoActiveGameError()
+            game_id = membership.game_id
+        game = await locked_game(s, game_id)
+        require_running(game)
+        holder = await seat_of(s, game, user_id)
+        seat = holder.seat
+        assert seat is not None and game.phase is not None
+        expected = (
+            expected_round if expected_round is not None else game.round,
+            expected_phase or game.phase,
+        )
+        if expected != (game.round, game.phase):
+            raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
+        state = state_of(game)
+        try:
+            normal = engine.validate(state, seat, submission)
+        except engine.RuleViolation as exc:
+            closed = closed_phase_before(game.round, game.phase)
+            if KIND_PHASE[submission.kind] == closed[1] and exc.key == "error.wrong_phase":
+                raise PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}") from None
+            raise RuleRefusedError(exc) from None
+        payload = normal.to_dict()
+        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
+        replaced = row is not None
+        if row is None:
+            row = Submission(
+                game_id=game.id,
+                round=game.round,
+                phase=game.phase,
+                seat=seat,
+                kind=normal.kind,
+                user_id=user_id,
+                payload=payload,
+                revision=1,
+                created_at=now,
+                updated_at=now,
+            )
+            s.add(row)
+        else:
+            row.payload = payload
+            row.user_id = user_id
+            row.revision += 1
+            row.updated_at = now
+        await s.flush()
+        all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state)
+        if all_sent and settings_of(game).early_advance and game.phase_deadline and game.phase_deadline > now:
+            # Durable: the scheduler advances at its next tick, even after a restart.
+            game.phase_deadline = now
+            game.reminder_due_at = None
+        return Receipt(
+            game_id=game.id,
+            round=game.round,
+            phase=game.phase,
+            seat=seat,
+            kind=normal.kind,
+            submission=payload,
+            replaced=replaced,
+            revision=row.revision,
+            all_sent=all_sent,
+            deadline=game.phase_deadline,
+        )
+
+
+async def _everyone_sent(s: Any, game_id: int, round_no: int, phase: str, state: engine.GameState) -> bool:
+    living = {p.seat for p in state.players if p.alive}
+    sent = await repo.seats_that_sent(s, game_id, round_no, phase, REQUIRED_KIND[phase])
+    return living <= sent
+
+
+async def submit_grail(db: Database, user_id: int, number: int, **kw: Any) -> Receipt:
+    """Day: a whole number 1-100."""
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise BadArgumentError(field="number", reason="a whole number")
+    return await submit(db, user_id, engine.GrailNumber(number), **kw)
+
+
+async def submit_vote(db: Database, user_id: int, target: int, **kw: Any) -> Receipt:
+    """Morning: the seat voted for."""
+    if not isinstance(target, int) or isinstance(target, bool):
+        raise BadArgumentError(field="target", reason="a seat number")
+    return await submit(db, user_id, engine.Vote(target), **kw)
+
+
+async def submit_payload(db: Database, user_id: int, payload: dict[str, Any], **kw: Any) -> Receipt:
+    """Any submission as its dict form (``engine.submission_from_dict``)."""
+    if not isinstance(payload, dict):
+        raise BadArgumentError(field="submission", reason="not a submission")
+    try:
+        sub = engine.submission_from_dict(payload)
+    except engine.RuleViolation as exc:
+        raise RuleRefusedError(exc) from None
+    return await submit(db, user_id, sub, **kw)

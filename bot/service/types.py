@@ -1,0 +1,153 @@
+"""Values the service takes and returns: who is calling, a game's settings, receipts and
+summaries. Plain frozen values; the Discord layer renders them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import engine
+from bot.service.errors import BadArgumentError
+
+PHASE_ORDER = ("day", "dusk", "morning")
+# The kind each phase waits for from every living player before an early advance.
+REQUIRED_KIND = {"day": "grail", "dusk": "orders", "morning": "vote"}
+KIND_PHASE = {"grail": "day", "identify": "dusk", "orders": "dusk", "vote": "morning"}
+LANGUAGES = ("en-US", "zh-CN")
+MAX_PHASE_SECONDS = 7 * 86400
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A Discord user as the command saw them: snowflake, display name, client locale."""
+
+    id: int
+    name: str
+    locale: str | None = None
+
+    def checked(self) -> UserRef:
+        if not isinstance(self.id, int) or isinstance(self.id, bool) or not 0 < self.id < 2**63:
+            raise BadArgumentError(field="user", reason="not a Discord id")
+        name = (self.name or "").strip()
+        if not name or len(name) > 100:
+            raise BadArgumentError(field="name", reason="1 to 100 characters")
+        locale = self.locale if self.locale in LANGUAGES else None
+        return UserRef(self.id, name, locale)
+
+
+class GameSettings(BaseModel):
+    """What a moderator chooses when creating a game."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_players: int = Field(default=engine.MAX_PLAYERS, ge=engine.MIN_PLAYERS, le=engine.MAX_PLAYERS)
+    day_seconds: int = Field(default=86400, ge=60, le=MAX_PHASE_SECONDS)
+    dusk_seconds: int = Field(default=86400, ge=60, le=MAX_PHASE_SECONDS)
+    morning_seconds: int = Field(default=43200, ge=60, le=MAX_PHASE_SECONDS)
+    reminder_lead_seconds: int = Field(default=3600, ge=0, le=MAX_PHASE_SECONDS)
+    vote_tie_rule: Literal["roll", "nobody", "all"] = "roll"
+    reveal_on_death: bool = False
+    early_advance: bool = True
+    language: Literal["en-US", "zh-CN"] = "en-US"
+    win_score: int = Field(default=15, ge=1, le=100)
+
+    @classmethod
+    def build(cls, **values: Any) -> GameSettings:
+        """Validate user-chosen settings, raising BadArgumentError naming the field."""
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "settings"
+            raise BadArgumentError(field=where, reason=first["msg"]) from None
+
+    @classmethod
+    def from_config(cls, config: Any, **overrides: Any) -> GameSettings:
+        """Defaults from the bot's configuration (``bot.config.Config``), then overrides."""
+        base = {
+            "day_seconds": config.day_seconds,
+            "dusk_seconds": config.dusk_seconds,
+            "morning_seconds": config.morning_seconds,
+            "reminder_lead_seconds": config.reminder_lead_seconds,
+            "language": config.language,
+        }
+        return cls.build(**(base | overrides))
+
+    def engine_settings(self) -> engine.Settings:
+        return engine.Settings(
+            vote_tie_rule=engine.VoteTieRule(self.vote_tie_rule),
+            reveal_on_death=self.reveal_on_death,
+            win_score=self.win_score,
+        )
+
+    def seconds_for(self, phase: str) -> int:
+        return int(getattr(self, f"{phase}_seconds"))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int | None
+    user_id: int
+    name: str
+    alive: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as anyone at the table may see it (no secrets)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    moderator_id: int
+    status: str
+    round: int
+    phase: str | None
+    deadline: datetime | None
+    paused_remaining: int | None
+    version: int
+    seed_sha256: str
+    settings: GameSettings
+    players: tuple[SeatInfo, ...]
+    winners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """What a player gets back for a submission. ``replaced``: an earlier submission of
+    the same kind this phase was overwritten. ``all_sent``: everyone has now sent."""
+
+    game_id: int
+    round: int
+    phase: str
+    seat: int
+    kind: str
+    submission: dict[str, Any]
+    replaced: bool
+    revision: int
+    all_sent: bool
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """One state change of a running game (an advance, a removal, a replacement)."""
+
+    game_id: int
+    seq: int
+    kind: str
+    closed_round: int
+    closed_phase: str
+    round: int
+    phase: str
+    status: str
+    deadline: datetime | None
+    messages: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return self.status == "over"

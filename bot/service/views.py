@@ -1,0 +1,63 @@
+"""What a player may see of their own game: their sheet (class, HP, the states they know
+of, whether they hold the grail) and what they have sent this phase. Nothing about any
+other seat beyond the public table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engine.view
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.service.common import check_id, info_of
+from bot.service.errors import GameNotFoundError, NoActiveGameError, NotInGameError
+from bot.service.types import GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """``sheet`` is None in the lobby. ``sent``: this phase's submissions by kind."""
+
+    game: GameInfo
+    seat: int | None
+    sheet: dict[str, Any] | None
+    sent: dict[str, dict[str, Any]]
+
+    @property
+    def hp(self) -> int | None:
+        return None if self.sheet is None else int(self.sheet["hp"])
+
+    @property
+    def known_states(self) -> list[str]:
+        return [] if self.sheet is None else list(self.sheet["known_states"])
+
+    @property
+    def holds_grail(self) -> bool:
+        return bool(self.sheet and self.sheet["holds_grail"])
+
+
+async def player_view(db: Database, user_id: int, game_id: int | None = None) -> PlayerView:
+    """The caller's own view of ``game_id``, or of their one live game."""
+    check_id(user_id, "user")
+    async with db.read() as s:
+        if game_id is None:
+            m = await repo.live_membership(s, user_id)
+            if m is None:
+                raise NoActiveGameError()
+            game_id = m.game_id
+        game = await repo.get_game(s, check_id(game_id, "game"))
+        if game is None:
+            raise GameNotFoundError(game_id=game_id)
+        m = await repo.member(s, game.id, user_id)
+        if m is None or m.status in ("replaced", "removed"):
+            raise NotInGameError(game_id=game.id)
+        info = await info_of(s, game)
+        if game.state is None or m.seat is None:
+            return PlayerView(info, None, None, {})
+        state = engine.GameState.from_dict(game.state)
+        sent: dict[str, dict[str, Any]] = {}
+        if game.status in ("running", "paused") and game.phase:
+            for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
+                sent[row.kind] = row.payload
+        return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent)

@@ -1,0 +1,94 @@
+"""Builders for service tests: a lobby of N players, and simple players who send
+something plausible in every phase until the game ends."""
+
+from __future__ import annotations
+
+import engine
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.service import (
+    GameSettings,
+    UserRef,
+    advance_phase,
+    create_game,
+    get_game,
+    join_game,
+    start_game,
+    submit,
+)
+
+GUILD = 1000
+CHANNEL = 2000
+MODERATOR = UserRef(9, "Mod")
+
+
+def user(i: int) -> UserRef:
+    return UserRef(100 + i, f"Player{i}")
+
+
+async def lobby(db: Database, n: int = 6, *, channel: int = CHANNEL, first: int = 1, seed: str = "test-seed-0001", **settings: object) -> int:
+    info = await create_game(
+        db, guild_id=GUILD, channel_id=channel, moderator=MODERATOR,
+        settings=GameSettings.build(**settings), seed=seed,
+    )
+    for i in range(first, first + n):
+        await join_game(db, info.id, user(i))
+    return info.id
+
+
+async def started(db: Database, n: int = 6, **kw: object) -> int:
+    game_id = await lobby(db, n, **kw)
+    await start_game(db, game_id)
+    return game_id
+
+
+def _next_alive(alive: list[int], seat: int) -> int:
+    later = [s for s in alive if s > seat]
+    return (later or [s for s in alive if s != seat])[0]
+
+
+def choice(state: engine.GameState, seat: int) -> engine.Submission | None:
+    """What a simple player in ``seat`` sends now: a number, an attack on the next living
+    seat (nothing when wounded), a vote for the next living seat."""
+    me = state.player(seat)
+    alive = [p.seat for p in state.players if p.alive]
+    if not me.alive or len(alive) < 2:
+        return None
+    target = _next_alive(alive, seat)
+    if state.phase is engine.Phase.DAY:
+        return engine.GrailNumber((seat * 37 + state.round * 11) % 100 + 1)
+    if state.phase is engine.Phase.DUSK:
+        if me.wounded:
+            return engine.Orders()
+        return engine.Orders(actions=(engine.Action("attack", (target,)),))
+    return engine.Vote(target)
+
+
+async def current_state(db: Database, game_id: int) -> engine.GameState:
+    async with db.read() as s:
+        game = await repo.get_game(s, game_id)
+        assert game is not None and game.state is not None
+        return engine.GameState.from_dict(game.state)
+
+
+async def send_all(db: Database, game_id: int) -> int:
+    """Every living player sends their simple choice; returns how many did."""
+    state = await current_state(db, game_id)
+    info = await get_game(db, game_id)
+    sent = 0
+    for p in info.players:
+        sub = choice(state, p.seat) if p.seat is not None else None
+        if sub is not None:
+            await submit(db, p.user_id, sub, game_id=game_id)
+            sent += 1
+    return sent
+
+
+async def play_to_end(db: Database, game_id: int, max_steps: int = 300) -> int:
+    """Submit and advance until the game is over; returns the number of advances."""
+    for n in range(1, max_steps + 1):
+        await send_all(db, game_id)
+        result = await advance_phase(db, game_id)
+        if result.over:
+            return n
+    raise AssertionError("the game did not end")

@@ -1,0 +1,55 @@
+"""A whole game through the service: 15 joins, start, simple choices in every phase
+until the end, export, and the replay confirms every roll."""
+
+from __future__ import annotations
+
+import json
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from bot.db.session import Database
+from bot.service import Dispatcher, MemorySender, export_game, get_game, verify_cli, verify_log
+from tests.service.helpers import play_to_end, started
+
+
+async def test_fifteen_player_game_to_the_end_then_verify(db: Database, tmp_path: Path) -> None:
+    game_id = await started(db, 15, seed="full-game-seed")
+    advances = await play_to_end(db, game_id)
+    info = await get_game(db, game_id)
+    assert info.status == "over" and info.winners
+    sender = MemorySender()
+    await Dispatcher(db, sender).drain()
+    types = sender.types()
+    assert types.count("sheet") == 15
+    assert types[-1] == "seed_revealed"
+    assert sum(1 for m in sender.delivered if m.payload.get("type") == "phase_started") == advances  # start + each advance but the last
+
+    log = await export_game(db, game_id)
+    assert log["game"]["seed"] == "full-game-seed"
+    assert len(log["steps"]) == advances + 1
+    report = verify_log(log)
+    assert report.ok, report.mismatch
+    assert report.rolls > 0 and report.steps == advances + 1
+
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    assert verify_cli.run(Namespace(log=path)) == 0
+    # Tamper with one roll: verify names the first mismatch and exits 1.
+    step = next(s for s in log["steps"] if s["rolls"])
+    step["rolls"][0]["result"] += 1
+    path.write_text(json.dumps(log))
+    assert verify_cli.run(Namespace(log=path)) == 1
+
+
+@pytest.mark.parametrize("content", ["not json", "{}", '{"format": "wolfhowl-log", "game": {}, "steps": []}'])
+def test_verify_refuses_bad_files(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert verify_cli.run(Namespace(log=path)) == 2
+    err = capsys.readouterr().err
+    assert "wolfhowl verify" in err and "Traceback" not in err
+    assert verify_cli.run(Namespace(log=tmp_path / "missing.json")) == 2
+
+
