@@ -1,0 +1,122 @@
+"""``wolfhowl simulate``: whole games between baseline AI players, and a report.
+
+    wolfhowl simulate --games N [--players P] [--seed S] [--jobs J] [--json] [--plot FILE.png]
+
+A progress bar goes to stderr when it is a terminal (not with ``--json``). The report
+goes to stdout: tables, or one JSON object with ``--json``. Bad arguments print a clear
+error and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from engine import MAX_PLAYERS, MIN_PLAYERS
+
+DEFAULT_GAMES = 1000
+
+
+def _int_at_least(low: int, high: int | None = None) -> type:
+    """An argparse type: a whole number within [low, high], with a clear message."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"of {low} or more"
+            raise argparse.ArgumentTypeError(f"must be a whole number {span}, not {value}")
+        return value
+
+    parse.__name__ = "number"
+    return parse  # type: ignore[return-value]
+
+
+def _png_path(text: str) -> Path:
+    path = Path(text)
+    if path.suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(f"must be a .png file name, not {text!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"folder {str(parent)!r} does not exist")
+    return path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``wolfhowl simulate``."""
+    parser.add_argument(
+        "--games", type=_int_at_least(1), default=DEFAULT_GAMES, metavar="N", help=f"games to play (default {DEFAULT_GAMES})"
+    )
+    parser.add_argument(
+        "--players",
+        type=_int_at_least(MIN_PLAYERS, MAX_PLAYERS),
+        default=MAX_PLAYERS,
+        metavar="P",
+        help=f"players per game, {MIN_PLAYERS}-{MAX_PLAYERS} (default {MAX_PLAYERS})",
+    )
+    parser.add_argument("--seed", default="0", metavar="S", help="seed of the run: same seed, same report (default 0)")
+    parser.add_argument(
+        "--jobs", type=_int_at_least(1), default=1, metavar="J", help="worker processes (default 1)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    parser.add_argument("--plot", type=_png_path, metavar="FILE.png", help="also draw the report into a PNG")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games, print the report, draw the plot; the exit status."""
+    from bot.sim.report import render, summarise
+    from bot.sim.runner import play_many
+
+    jobs = min(args.jobs, args.games, os.cpu_count() or 1) if args.jobs > 1 else 1
+    show_progress = not args.json and sys.stderr.isatty()
+    start = time.perf_counter()
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            results = play_many(
+                args.games, args.players, args.seed, jobs, progress=lambda k: bar.advance(task, k)
+            )
+    else:
+        results = play_many(args.games, args.players, args.seed, jobs)
+    seconds = time.perf_counter() - start
+    summary = summarise(results, players=args.players, seed=args.seed, seconds=seconds, jobs=jobs)
+    if args.plot is not None:
+        from bot.sim.plot import plot
+
+        plot(summary, args.plot)
+        summary["plot"] = str(args.plot)
+    if args.json:
+        json.dump(summary, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        render(summary)
+        if args.plot is not None:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bot.sim.cli``: the same command without the ``wolfhowl`` dispatcher."""
+    parser = argparse.ArgumentParser(prog="wolfhowl simulate", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Charts of a simulation report (matplotlib, Agg backend, no display needed).
+
+One PNG with four panels: faction win rates with their 95% intervals and the balance
+band; the distribution of game lengths; survival by role; kills and grails by role.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.sim.report import TARGET_MEDIAN_ROUNDS, TARGET_WIN
+
+FACTION_COLOURS = {"lawful": "#3b6fb6", "neutral": "#7a8b3c", "chaotic": "#b8433a"}
+
+
+def plot(summary: dict[str, Any], path: str | Path) -> Path:
+    """Draw ``summary`` (from :func:`bot.sim.report.summarise`) into the PNG ``path``."""
+    # The Agg canvas, bound to this figure only: no pyplot, no global backend switch.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(13, 9), dpi=80)
+    fig.subplots_adjust(left=0.1, right=0.98, top=0.92, bottom=0.07, wspace=0.28, hspace=0.3)
+    FigureCanvasAgg(fig)
+    (ax_win, ax_len), (ax_surv, ax_kill) = fig.subplots(2, 2)
+    fig.suptitle(
+        f"Wolf Howl Tavern — {summary['games']} simulated games, {summary['players']} players "
+        f"(seed {summary['seed']!r})"
+    )
+    _wins(ax_win, summary)
+    _lengths(ax_len, summary)
+    roles = summary["roles"]
+    labels = [f"{r['class_id']} ({r['faction'][0].upper()})" for r in roles]
+    colours = [FACTION_COLOURS.get(r["faction"], "grey") for r in roles]
+    ys = range(len(roles))
+    ax_surv.barh(ys, [r["survival"] for r in roles], color=colours)
+    ax_surv.set_yticks(list(ys), labels)
+    ax_surv.invert_yaxis()
+    ax_surv.set_xlim(0, 1)
+    ax_surv.set_xlabel("share of seats alive at the end")
+    ax_surv.set_title("Survival by role")
+    height = 0.4
+    ax_kill.barh([y - height / 2 for y in ys], [r["kills"] for r in roles], height, label="kills", color=colours)
+    ax_kill.barh(
+        [y + height / 2 for y in ys], [r["grails"] for r in roles], height, label="grails banked", color="#d4a72c"
+    )
+    ax_kill.set_yticks(list(ys), labels)
+    ax_kill.invert_yaxis()
+    ax_kill.set_xlabel("per seat per game")
+    ax_kill.set_title("Kills and grails by role")
+    ax_kill.legend(loc="lower right")
+    out = Path(path)
+    fig.savefig(out, format="png")
+    return out
+
+
+def _wins(ax: Any, summary: dict[str, Any]) -> None:
+    factions = list(summary["faction_win_rate"])
+    rates = [summary["faction_win_rate"][f] for f in factions]
+    lows = [r - summary["faction_win_interval"][f][0] for f, r in zip(factions, rates, strict=True)]
+    highs = [summary["faction_win_interval"][f][1] - r for f, r in zip(factions, rates, strict=True)]
+    ax.axhspan(*TARGET_WIN, color="#dddddd", label=f"target {TARGET_WIN[0]:.0%}–{TARGET_WIN[1]:.0%}")
+    ax.bar(factions, rates, yerr=[lows, highs], capsize=6, color=[FACTION_COLOURS.get(f, "grey") for f in factions])
+    for i, r in enumerate(rates):
+        ax.annotate(f"{r:.1%}", (i, r), textcoords="offset points", xytext=(14, 4))
+    ax.set_ylim(0, max(0.6, *(summary['faction_win_interval'][f][1] + 0.05 for f in factions)))
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title("Faction win rates")
+    ax.legend(loc="upper right")
+
+
+def _lengths(ax: Any, summary: dict[str, Any]) -> None:
+    hist = {int(k): v for k, v in summary["rounds"]["histogram"].items()}
+    xs = sorted(hist)
+    ax.bar(xs, [hist[x] for x in xs], color="#777777")
+    r = summary["rounds"]
+    ax.axvline(r["median"], color="black", linestyle="--", label=f"median {r['median']}")
+    ax.axvline(r["p90"], color="black", linestyle=":", label=f"p90 {r['p90']}")
+    ax.axvspan(TARGET_MEDIAN_ROUNDS[0], TARGET_MEDIAN_ROUNDS[1], color="#dddddd", alpha=0.5, zorder=0, label="median target")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    ax.set_title(f"Game length (mean {r['mean']:.2f})")
+    ax.legend(loc="upper right")

@@ -1,0 +1,188 @@
+"""Statistics over simulated games: faction win rates with 95% Wilson intervals, game
+length, and per-role survival, kills, steals and grails.
+
+:func:`summarise` turns the games into one JSON-safe dict (the ``--json`` output and the
+input of :mod:`bot.sim.plot`); :func:`render` prints it as tables. Everything but the
+timing is a function of the games alone, so the same seed gives the same report.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from bot.sim.knowledge import FACTIONS, ROLES
+from bot.sim.runner import GameResult
+
+Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+# The balance target (docs/balance.md): every faction's win rate, and the median length.
+TARGET_WIN = (0.28, 0.39)
+TARGET_MEDIAN_ROUNDS = (5, 12)
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``successes``/``n`` (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes {successes} not within 0..{n}")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (``q`` in 0..1) of a non-empty sequence."""
+    if not values:
+        raise ValueError("percentile of no values")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summarise(
+    results: Sequence[GameResult],
+    *,
+    players: int,
+    seed: str,
+    seconds: float,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """The report of a run, JSON-safe. A shared win counts as a win for each sharer."""
+    n = len(results)
+    if n == 0:
+        raise ValueError("no games to summarise")
+    wins = Counter(w for r in results for w in r.winners)
+    rounds = [r.rounds for r in results]
+    rate = {f: wins[f] / n for f in FACTIONS}
+    interval = {f: [round(x, 6) for x in wilson(wins[f], n)] for f in FACTIONS}
+    roles = _roles(results, n)
+    survival_by_class: dict[str, list[int]] = {}
+    for row in roles:
+        acc = survival_by_class.setdefault(row["class_id"], [0, 0])
+        acc[0] += row["survived"]
+        acc[1] += row["seats"]
+    return {
+        "games": n,
+        "players": players,
+        "seed": seed,
+        "jobs": jobs,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(n / seconds, 2) if seconds > 0 else None,
+        "faction_win_rate": {f: round(rate[f], 6) for f in FACTIONS},
+        "faction_win_interval": interval,
+        "faction_wins": {f: wins[f] for f in FACTIONS},
+        "shared_wins": sum(1 for r in results if len(r.winners) > 1),
+        "rounds": {
+            "median": statistics.median(rounds),
+            "mean": round(statistics.fmean(rounds), 4),
+            "p90": percentile(rounds, 0.9),
+            "min": min(rounds),
+            "max": max(rounds),
+            "histogram": {str(k): v for k, v in sorted(Counter(rounds).items())},
+        },
+        "end_reasons": dict(sorted(Counter(r.end_reason for r in results).items())),
+        "kills_per_game": round(sum(sum(r.kills) for r in results) / n, 4),
+        "teamkills_per_game": round(sum(sum(r.teamkills) for r in results) / n, 4),
+        "steals_per_game": round(sum(sum(r.steals) for r in results) / n, 4),
+        "grails_per_game": round(sum(sum(r.grails) for r in results) / n, 4),
+        "survivors_per_game": round(sum(sum(r.survived) for r in results) / n, 4),
+        "class_survival": {c: round(s / t, 6) for c, (s, t) in sorted(survival_by_class.items()) if t},
+        "roles": roles,
+        "invalid_submissions": sum(r.dropped for r in results),
+    }
+
+
+def _roles(results: Sequence[GameResult], n: int) -> list[dict[str, Any]]:
+    """Per role (faction, class): how often dealt, survival, and per-seat averages."""
+    acc = {role: [0, 0, 0, 0, 0, 0] for role in ROLES}
+    for r in results:
+        for i, role in enumerate(r.roles):
+            a = acc[role]
+            a[0] += 1
+            a[1] += r.survived[i]
+            a[2] += r.kills[i]
+            a[3] += r.teamkills[i]
+            a[4] += r.grails[i]
+            a[5] += r.steals[i]
+    out = []
+    for (faction, class_id), (seats, alive, kills, team, grails, steals) in acc.items():
+        if not seats:
+            continue
+        out.append(
+            {
+                "faction": faction,
+                "class_id": class_id,
+                "seats": seats,
+                "survived": alive,
+                "survival": round(alive / seats, 6),
+                "kills": round(kills / seats, 6),
+                "teamkills": round(team / seats, 6),
+                "grails": round(grails / seats, 6),
+                "steals": round(steals / seats, 6),
+            }
+        )
+    return out
+
+
+def on_target(summary: dict[str, Any]) -> bool:
+    """True when every faction's win rate and the median length are within the target."""
+    lo, hi = TARGET_WIN
+    rlo, rhi = TARGET_MEDIAN_ROUNDS
+    rates = summary["faction_win_rate"].values()
+    return all(lo <= r <= hi for r in rates) and rlo <= summary["rounds"]["median"] <= rhi
+
+
+def render(summary: dict[str, Any], console: Console | None = None) -> None:
+    """Print the report as tables."""
+    console = console or Console()
+    n = summary["games"]
+    speed = summary.get("games_per_second")
+    console.print(
+        f"[bold]{n} games[/] at {summary['players']} players, seed {summary['seed']!r}"
+        + (f" — {speed:.1f} games/s on {summary['jobs']} process(es)" if speed else "")
+    )
+    wins = Table(title="Faction wins (a shared win counts for each sharer)")
+    for col in ("faction", "wins", "rate", "95% interval"):
+        wins.add_column(col, justify="right" if col != "faction" else "left")
+    for f in FACTIONS:
+        lo, hi = summary["faction_win_interval"][f]
+        wins.add_row(
+            f, str(summary["faction_wins"][f]), f"{summary['faction_win_rate'][f]:.1%}", f"{lo:.1%} – {hi:.1%}"
+        )
+    console.print(wins)
+    r = summary["rounds"]
+    console.print(
+        f"Rounds: median {r['median']}, mean {r['mean']:.2f}, p90 {r['p90']} (min {r['min']}, max {r['max']}); "
+        f"ends: " + ", ".join(f"{k} {v}" for k, v in summary["end_reasons"].items())
+    )
+    console.print(
+        f"Per game: kills {summary['kills_per_game']:.2f} (teamkills {summary['teamkills_per_game']:.2f}), "
+        f"steals {summary['steals_per_game']:.2f}, grails banked {summary['grails_per_game']:.2f}, "
+        f"survivors {summary['survivors_per_game']:.2f}; shared wins {summary['shared_wins']}; "
+        f"refused submissions {summary['invalid_submissions']}"
+    )
+    roles = Table(title="Per role (per seat dealt)")
+    for col in ("faction", "class", "dealt", "survival", "kills", "teamkills", "steals", "grails"):
+        roles.add_column(col, justify="left" if col in ("faction", "class") else "right")
+    for row in summary["roles"]:
+        roles.add_row(
+            row["faction"],
+            row["class_id"],
+            str(row["seats"]),
+            f"{row['survival']:.1%}",
+            f"{row['kills']:.2f}",
+            f"{row['teamkills']:.2f}",
+            f"{row['steals']:.2f}",
+            f"{row['grails']:.2f}",
+        )
+    console.print(roles)

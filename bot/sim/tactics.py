@@ -1,0 +1,266 @@
+"""Each class's night: which skills the baseline AI orders, and when.
+
+One function per class turns the AI's ranking of suspects and its own sheet into an
+:class:`Orders`. Every order is built to pass ``engine.validate`` by construction: living
+targets other than itself (unless the skill allows itself), one standard action and at
+most one free one, once-per-game skills only while unused, amounts within range and
+within the Sorcerer's budget. The tests hold the AI to zero refused submissions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING
+
+from bot.sim.knowledge import Knowledge
+from engine.classes import class_spec
+from engine.submissions import Action, Orders
+
+if TYPE_CHECKING:
+    from bot.sim.ai import BaselineAI
+
+SURE = 0.9  # suspicion at which a seat counts as a known enemy for big decisions
+
+
+class Plan:
+    """What a tactic works with: the Knowledge, the AI's ranking and a few shorthands."""
+
+    __slots__ = ("ai", "k", "ranked", "top")
+
+    def __init__(self, ai: BaselineAI, k: Knowledge, prefer: str | None = None) -> None:
+        self.ai = ai
+        self.k = k
+        self.ranked = ai.ranked(k, prefer)
+        self.top = self.ranked[0] if self.ranked else 0
+
+    def second(self) -> int:
+        return self.ranked[1] if len(self.ranked) > 1 else 0
+
+    @property
+    def hurt(self) -> bool:
+        """At half HP or less."""
+        return self.k.hp * 2 <= self.k.max_hp
+
+    def can(self, skill_id: str) -> bool:
+        """The class has it and, if once per game, has not used it."""
+        for s in self.k.sheet.get("skills", ()):
+            if s["id"] == skill_id:
+                return not s["used"]
+        return False
+
+    def sure(self, seat: int) -> bool:
+        return bool(seat) and self.k.p_enemy(seat) >= SURE
+
+    def chance(self, p: float) -> bool:
+        return self.ai.rng.random() < p
+
+    def attack(self, skill: str = "attack", target: int = 0) -> Action:
+        t = target or self.top
+        self.ai.last_target = t
+        return Action(skill, (t,))
+
+
+Tactic = Callable[[Plan], Orders | None]
+
+
+def plan_orders(ai: BaselineAI, k: Knowledge) -> Orders | None:
+    """The night's orders for an able player (``k.hp > 0``)."""
+    plan = Plan(ai, k, "chaotic" if k.class_id == "paladin" else None)
+    tactic = TACTICS.get(k.class_id, _plain)
+    return tactic(plan)
+
+
+def _plain(p: Plan) -> Orders | None:
+    return Orders((p.attack(),)) if p.top else None
+
+
+def _toggles(*pairs: tuple[str, bool]) -> frozenset[str]:
+    return frozenset(name for name, on in pairs if on)
+
+
+def warrior(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    k = p.k
+    actions: list[Action] = []
+    if p.hurt and p.can("combat_expertise"):
+        actions.append(Action("combat_expertise"))
+    elif p.sure(p.top) and p.sure(p.second()) and p.chance(0.5):
+        actions.append(Action("whirlwind", (p.top, p.second())))
+        p.ai.last_target = p.top
+    else:
+        actions.append(p.attack())
+    if k.memory("cleave_round") == k.round:
+        actions.append(Action("cleave", (p.second() or p.top,)))
+    return Orders(tuple(actions))
+
+
+def wizard(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    toggles = _toggles(("mage_armor", p.hurt))
+    likely = [s for s in p.ranked[:3] if p.k.p_enemy(s) >= 0.6]
+    if p.can("fireball") and p.k.round >= 2 and (len(likely) >= 2 or p.hurt):
+        return Orders((Action("fireball", tuple(likely or [p.top])),), toggles)
+    if p.sure(p.top) and p.chance(0.15):
+        return Orders((p.attack("hold_person"),), toggles)
+    return Orders((p.attack("magic_missile"),), toggles)
+
+
+@cache
+def _pool_rules() -> tuple[int, int]:
+    params = class_spec("sorcerer").skill("chaos_bolt").params  # type: ignore[union-attr]
+    return int(params["gain"]), int(params["cap"])
+
+
+def sorcerer(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    gain, cap = _pool_rules()
+    pool = int(p.k.memory("spell_points", 0))
+    budget = min(pool + gain, cap)
+    ward = p.hurt and budget >= 3
+    toggles = _toggles(("arcane_ward", ward))
+    if p.can("wild_surge") and p.k.round >= 2 and (p.sure(p.top) or p.k.round >= 4):
+        actions = [Action("wild_surge"), Action("chaos_bolt", (p.top,), 4)]
+        if p.second():
+            actions.append(Action("frighten", (p.second(),), 2))
+        p.ai.last_target = p.top
+        return Orders(tuple(actions), toggles)
+    spend = budget - (1 if ward else 0)
+    if spend <= 0:
+        return Orders((p.attack(),), toggles)
+    bolt = min(4, spend)
+    actions = [Action("chaos_bolt", (p.top,), bolt)]
+    if spend - bolt >= 2 and p.second():
+        actions.append(Action("frighten", (p.second(),), 2))
+    p.ai.last_target = p.top
+    return Orders(tuple(actions), toggles)
+
+
+def bard(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    sung: set[int] = p.ai.notes.setdefault("sung", set())
+    sung &= set(p.k.others_alive())
+    toggles = _toggles(("countersong", p.hurt and p.chance(0.5)))
+    if p.k.holds_grail and sung:
+        sung.clear()
+        return Orders((Action("hypnotic_finale"),), toggles)
+    if p.can("suggestion") and p.k.round >= 2 and p.sure(p.top) and p.sure(p.second()) and p.chance(0.5):
+        return Orders((Action("suggestion", (p.top, p.second())),), toggles)
+    actions = []
+    fresh = [s for s in p.ranked if s not in sung]
+    if fresh:
+        sung.add(fresh[0])
+        actions.append(Action("hypnotic_prelude", (fresh[0],)))
+    actions.append(p.attack())
+    return Orders(tuple(actions), toggles)
+
+
+def druid(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    toggles = _toggles(("barkskin", p.hurt))
+    if p.can("wild_shape") and p.k.round >= 2 and (p.sure(p.top) or p.k.round >= 4):
+        return Orders((p.attack("wild_shape"),), toggles)
+    if p.chance(0.15):
+        return Orders((p.attack("entangle"),), toggles)
+    return Orders((p.attack(),), toggles)
+
+
+def cleric(p: Plan) -> Orders | None:
+    k = p.k
+    actions: list[Action] = []
+    if k.hp <= 2 and p.can("divine_intervention"):
+        actions.append(Action("divine_intervention", (k.seat,)))
+    toggles = _toggles(("shield_of_faith", p.hurt))
+    if k.max_hp - k.hp >= 3:
+        actions.append(Action("cure_wounds", (k.seat,)))
+    else:
+        hurt_friends = [s for s in k.others_alive() if k.is_friend(s) and k.vote_damage[s]]
+        if hurt_friends and p.chance(0.3):
+            actions.append(Action("cure_wounds", (hurt_friends[0],)))
+        elif p.top:
+            actions.append(p.attack())
+    return Orders(tuple(actions), toggles) if actions or toggles else None
+
+
+def barbarian(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    fatigued = "fatigued" in p.k.sheet.get("known_states", ())
+    toggles = _toggles(("rage", not fatigued))
+    skill = "attack" if p.hurt else "reckless_charge"
+    return Orders((p.attack(skill),), toggles)
+
+
+def rogue(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    if p.hurt:
+        return Orders((p.attack("pickpocket"),), frozenset({"hide_in_shadows"}))
+    return Orders((p.attack(),))
+
+
+def monk(p: Plan) -> Orders | None:
+    k = p.k
+    notes = p.ai.notes
+    toggles = _toggles(("ki_guard", p.hurt))
+    held = k.memory("grappling")
+    if held is not None:
+        since = notes.setdefault("held_since", {}).setdefault(held, k.round)
+        if k.round - since < 1 and not k.is_friend(held):
+            return None  # keep holding: the held one's orders stay void
+        notes["held_since"] = {}
+        if not p.top:
+            return Orders((Action("release"),), toggles)
+        return Orders((Action("release"), p.attack()), toggles)
+    if not p.top:
+        return None
+    if p.can("quivering_palm") and k.round >= 2 and (p.sure(p.top) or k.round >= 4):
+        return Orders((p.attack("quivering_palm"),), toggles)
+    if p.chance(0.4):
+        return Orders((p.attack("grapple"),), toggles)
+    return Orders((p.attack(),), toggles)
+
+
+def ranger(p: Plan) -> Orders | None:
+    if not p.top:
+        return None
+    toggles = _toggles(("camouflage", p.hurt))
+    actions: list[Action] = []
+    if p.k.holds_grail:
+        actions.append(Action("hunters_mark", (p.top,)))
+    if p.can("snare") and p.k.round >= 2 and p.chance(0.3):
+        actions.append(p.attack("snare"))
+    else:
+        actions.append(p.attack("sharpshooter"))
+    return Orders(tuple(actions), toggles)
+
+
+def paladin(p: Plan) -> Orders | None:
+    k = p.k
+    actions: list[Action] = []
+    if k.max_hp - k.hp >= 2:
+        actions.append(Action("lay_on_hands", (k.seat,)))
+    toggles = _toggles(("divine_guard", p.hurt))
+    if p.top:
+        actions.append(p.attack("smite_evil"))
+    return Orders(tuple(actions), toggles) if actions or toggles else None
+
+
+TACTICS: dict[str, Tactic] = {
+    "warrior": warrior,
+    "wizard": wizard,
+    "sorcerer": sorcerer,
+    "bard": bard,
+    "druid": druid,
+    "cleric": cleric,
+    "barbarian": barbarian,
+    "rogue": rogue,
+    "monk": monk,
+    "ranger": ranger,
+    "paladin": paladin,
+}

@@ -1,0 +1,96 @@
+"""``wolfhowl simulate``: the JSON shape, determinism by seed, the plot, bad arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.sim.cli import main
+from bot.sim.runner import play_game, play_many
+
+TIMING = ("seconds", "games_per_second", "jobs")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(["--json", *argv]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "one JSON object on one line"
+    return json.loads(out)
+
+
+def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    s = _json(capsys, "--games", "6", "--players", "9", "--seed", "shape")
+    assert s["games"] == 6 and s["players"] == 9 and s["seed"] == "shape"
+    assert set(s["faction_win_rate"]) == {"lawful", "neutral", "chaotic"}
+    assert all(0.0 <= v <= 1.0 for v in s["faction_win_rate"].values())
+    assert sum(s["faction_wins"].values()) >= 6  # a shared win counts for each sharer
+    for key in ("median", "mean", "p90"):
+        assert s["rounds"][key] >= 1
+    assert s["games_per_second"] > 0
+    for f, (lo, hi) in s["faction_win_interval"].items():
+        assert lo <= s["faction_win_rate"][f] <= hi
+    assert s["invalid_submissions"] == 0
+    assert {"class_id", "faction", "survival", "kills", "grails"} <= set(s["roles"][0])
+
+
+def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
+    a = _json(capsys, "--games", "5", "--players", "8", "--seed", "same")
+    b = _json(capsys, "--games", "5", "--players", "8", "--seed", "same")
+    c = _json(capsys, "--games", "5", "--players", "8", "--seed", "other")
+    for d in (a, b, c):
+        for key in TIMING:
+            d.pop(key)
+    assert a == b
+    assert a != c
+
+
+def test_jobs_do_not_change_the_games() -> None:
+    one = play_many(6, players=7, seed="jobs", jobs=1)
+    two = play_many(6, players=7, seed="jobs", jobs=2)
+    assert one == two
+    assert play_game("jobs:3", 7) == one[3]
+
+
+def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sim.png"
+    assert main(["--games", "4", "--players", "6", "--seed", "plot", "--plot", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Faction wins" in text and "plot written" in text
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 10_000
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "--games: must be a whole number of 1 or more, not 0"),
+        (["--games", "many"], "--games: must be a whole number, not 'many'"),
+        (["--players", "5"], "--players: must be a whole number from 6 to 15, not 5"),
+        (["--players", "16"], "--players: must be a whole number from 6 to 15, not 16"),
+        (["--jobs", "0"], "--jobs: must be a whole number of 1 or more, not 0"),
+        (["--plot", "chart.jpg"], "--plot: must be a .png file name"),
+        (["--plot", "/no/such/folder/chart.png"], "does not exist"),
+        (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "wolfhowl simulate: error:" in err and message in err
+
+
+def test_wolfhowl_dispatches_to_simulate() -> None:
+    """bot/cli.py's SUBCOMMANDS names this module; its parser takes our options."""
+    import argparse
+
+    from bot.sim import cli
+
+    parser = argparse.ArgumentParser(prog="wolfhowl simulate")
+    cli.add_arguments(parser)
+    args = parser.parse_args(["--games", "3", "--players", "6", "--json"])
+    assert (args.games, args.players, args.jobs, args.seed, args.json, args.plot) == (3, 6, 1, "0", True, None)

@@ -1,0 +1,114 @@
+"""The report's statistics: Wilson intervals on known values, percentiles, shared wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sim.report import on_target, percentile, summarise, wilson
+from bot.sim.runner import GameResult
+
+ROLES15 = tuple(
+    (f, c)
+    for f, row in (
+        ("lawful", ("warrior", "monk", "cleric", "wizard", "paladin")),
+        ("neutral", ("barbarian", "wizard", "warrior", "rogue", "druid")),
+        ("chaotic", ("barbarian", "sorcerer", "ranger", "rogue", "bard")),
+    )
+    for c in row
+)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Reference values: the roots in p of the interval's defining quadratic
+        # (k/n - p)^2 = z^2 p (1 - p) / n with z = 1.959964, solved separately.
+        (50, 100, 0.403832, 0.596168),
+        (0, 10, 0.0, 0.277533),
+        (10, 10, 0.722467, 1.0),
+        (1, 20, 0.008881, 0.236131),
+        (6000, 20000, 0.293688, 0.306389),
+    ],
+)
+def test_wilson_known_values(k: int, n: int, low: float, high: float) -> None:
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=2e-6)
+    assert hi == pytest.approx(high, abs=2e-6)
+
+
+def test_wilson_edges() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+    lo, hi = wilson(30, 100)
+    assert lo < 0.30 < hi
+    # Narrower with more games, same proportion.
+    lo2, hi2 = wilson(300, 1000)
+    assert hi2 - lo2 < hi - lo
+
+
+def test_percentile_nearest_rank() -> None:
+    values = list(range(1, 11))
+    assert percentile(values, 0.9) == 9
+    assert percentile(values, 0.5) == 5
+    assert percentile(values, 1.0) == 10
+    assert percentile([7], 0.9) == 7
+    with pytest.raises(ValueError):
+        percentile([], 0.5)
+
+
+def _game(winners: tuple[str, ...], rounds: int, reason: str = "score") -> GameResult:
+    n = len(ROLES15)
+    return GameResult(
+        seed="t",
+        rounds=rounds,
+        winners=winners,
+        end_reason=reason,
+        scores=(("chaotic", 0), ("lawful", 0), ("neutral", 0)),
+        roles=ROLES15,
+        survived=tuple(i % 2 == 0 for i in range(n)),
+        kills=(1,) + (0,) * (n - 1),
+        teamkills=(0,) * n,
+        grails=(0, 2) + (0,) * (n - 2),
+        steals=(0,) * n,
+        dropped=0,
+    )
+
+
+def test_summarise_counts_shared_wins_for_each_sharer() -> None:
+    games = [
+        _game(("lawful",), 5),
+        _game(("lawful", "neutral"), 7, "majority"),
+        _game(("chaotic",), 9),
+        _game(("neutral",), 11),
+    ]
+    s = summarise(games, players=15, seed="x", seconds=2.0)
+    assert s["games"] == 4
+    assert s["faction_wins"] == {"lawful": 2, "neutral": 2, "chaotic": 1}
+    assert s["faction_win_rate"] == {"lawful": 0.5, "neutral": 0.5, "chaotic": 0.25}
+    assert s["shared_wins"] == 1
+    assert s["rounds"]["median"] == 8
+    assert s["rounds"]["mean"] == 8
+    assert s["rounds"]["p90"] == 11
+    assert s["rounds"]["histogram"] == {"5": 1, "7": 1, "9": 1, "11": 1}
+    assert s["games_per_second"] == 2.0
+    assert s["end_reasons"] == {"majority": 1, "score": 3}
+    lo, hi = s["faction_win_interval"]["chaotic"]
+    assert (lo, hi) == pytest.approx(wilson(1, 4), abs=1e-6)
+    warrior = next(r for r in s["roles"] if r["class_id"] == "warrior" and r["faction"] == "lawful")
+    assert warrior["kills"] == 1.0 and warrior["survival"] == 1.0
+    monk = next(r for r in s["roles"] if r["class_id"] == "monk")
+    assert monk["grails"] == 2.0 and monk["survival"] == 0.0
+    assert s["kills_per_game"] == 1.0
+    assert s["class_survival"]["monk"] == 0.0
+
+
+def test_summarise_needs_games_and_target_check() -> None:
+    with pytest.raises(ValueError):
+        summarise([], players=15, seed="x", seconds=1.0)
+    s = summarise([_game(("lawful",), 6)], players=15, seed="x", seconds=1.0)
+    assert not on_target(s)
+    s["faction_win_rate"] = {"lawful": 0.33, "neutral": 0.34, "chaotic": 0.35}
+    assert on_target(s)
+    s["rounds"]["median"] = 13
+    assert not on_target(s)
