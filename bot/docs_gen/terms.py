@@ -1,0 +1,84 @@
+"""The game's vocabulary in both languages: factions, traits, states, skill kinds, costs.
+
+The Chinese terms are the original rules' own (圣杯, 指认, 标准动作, 自由动作, 先攻, 受伤...),
+so the generated rules document, the scenario tool and anything else that prints rules
+terms say the same words as the source. Class and skill names are not here: they live in
+the class data (``engine/data/classes/*.toml``) and are read from the catalogue.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+
+LOCALES: dict[Lang, Literal["en-US", "zh-CN"]] = {"en": "en-US", "zh": "zh-CN"}
+
+FACTIONS: dict[str, dict[Lang, str]] = {
+    "lawful": {"en": "Lawful", "zh": "守序"},
+    "neutral": {"en": "Neutral", "zh": "中立"},
+    "chaotic": {"en": "Chaotic", "zh": "混乱"},
+}
+
+TRAITS: dict[str, dict[Lang, str]] = {
+    "combat": {"en": "Combat", "zh": "战斗"},
+    "spellcasting": {"en": "Spellcasting", "zh": "施法"},
+    "holy": {"en": "Holy", "zh": "神圣"},
+    "agility": {"en": "Agility", "zh": "敏捷"},
+}
+
+STATES: dict[str, dict[Lang, str]] = {
+    "dazed": {"en": "Dazed", "zh": "眩晕"},
+    "shaken": {"en": "Shaken", "zh": "震慑"},
+    "grappled": {"en": "Grappled", "zh": "被擒抱"},
+    "fatigued": {"en": "Fatigued", "zh": "疲惫"},
+    "hypnotic_prelude": {"en": "Hypnotic Prelude", "zh": "催眠序曲"},
+    "wounded": {"en": "Wounded", "zh": "受伤"},
+    "dead": {"en": "Dead", "zh": "死亡"},
+}
+
+# Skill kinds (技能种类) as SkillSpec.kinds names them.
+KINDS: dict[str, dict[Lang, str]] = {
+    "active": {"en": "active", "zh": "主动技能"},
+    "passive": {"en": "passive", "zh": "被动技能"},
+    "toggle": {"en": "toggle", "zh": "抉择技能"},
+    "grail": {"en": "grail", "zh": "圣杯技能"},
+    "once": {"en": "once per game", "zh": "全局技能"},
+}
+
+COSTS: dict[str, dict[Lang, str]] = {
+    "standard": {"en": "a standard action", "zh": "一个标准动作"},
+    "free": {"en": "a free action", "zh": "一个自由动作"},
+    "none": {"en": "no action", "zh": "不消耗动作"},
+}
+
+SAVES: dict[str, dict[Lang, str]] = {
+    "will": {"en": "Will", "zh": "意志"},
+    "reflex": {"en": "Reflex", "zh": "反射"},
+    "fortitude": {"en": "Fortitude", "zh": "强韧"},
+}
+
+PHASES: dict[str, dict[Lang, str]] = {
+    "day": {"en": "Day (grail allocation)", "zh": "白天（分配圣杯）"},
+    "dusk": {"en": "Dusk (identification and orders)", "zh": "黄昏（指认与行动）"},
+    "night": {"en": "Night (initiative and resolution)", "zh": "夜晚（先攻与结算）"},
+    "morning": {"en": "Morning (vote and announcement)", "zh": "清晨（公决投票与公告）"},
+    "over": {"en": "the game is over", "zh": "游戏结束"},
+}
+
+AUDIENCES: dict[str, dict[Lang, str]] = {
+    "public": {"en": "public", "zh": "公开"},
+    "private": {"en": "private", "zh": "私信"},
+    "audit": {"en": "audit", "zh": "审计"},
+}
+
+
+def term(table: dict[str, dict[Lang, str]], key: str, lang: Lang) -> str:
+    """Look ``key`` up in ``table``; an unknown key is shown as itself rather than failing."""
+    entry = table.get(key)
+    return entry[lang] if entry else key
+
+
+def lang_of(locale: str) -> Lang:
+    """'zh', 'zh-CN', 'zh_CN' -> 'zh'; anything else -> 'en'."""
+    return "zh" if locale.lower().startswith("zh") else "en"
