@@ -162,6 +162,13 @@ class Gateway:
             await conn.close(exc.code, exc.reason)
         finally:
             watchdog.cancel()
+            if (
+                conn.session is not None
+                and conn.info.close_code is None
+                and ws.close_code in (1000, 1001)
+            ):
+                # A client closing with 1000/1001 ends its session (no RESUME), as on Discord.
+                conn.session.invalid = True
             self._detach(conn)
             self._live.discard(conn)
             conn.queue.put_nowait(None)

@@ -27,11 +27,13 @@ _EMBED_STRING_LIMITS = (("title", 256), ("description", 4096))
 
 
 def validate_message_payload(
-    payload: dict[str, Any], errors: FormErrors | None = None
+    payload: dict[str, Any], errors: FormErrors | None = None, *, current_flags: int = 0
 ) -> FormErrors:
     """Checks content, embeds and components of a create/edit payload.
 
-    Returns the collected errors so callers can add their own before raising.
+    ``current_flags`` are the flags of the message being edited (an edit of a
+    Components V2 message need not repeat the flag).  Returns the collected
+    errors so callers can add their own before raising.
     """
     errors = errors or FormErrors()
     content = payload.get("content")
@@ -45,7 +47,7 @@ def validate_message_payload(
         _validate_embeds(embeds, errors)
     components = payload.get("components")
     if components:
-        flags = int(payload.get("flags") or 0)
+        flags = int(payload.get("flags") or 0) | current_flags
         if flags & FLAG_COMPONENTS_V2:
             _validate_v2(payload, errors)
         else:

@@ -129,7 +129,7 @@ class MessageService:
     ) -> Message:
         """Applies a PATCH-style partial update (absent keys stay unchanged)."""
         files = files or []
-        self._validate(payload, files)
+        self._validate(payload, files, message.flags & FLAG_COMPONENTS_V2)
         was_loading = message.loading
         channel = self._ctx.world.channels[message.channel_id]
         if "attachments" in payload or files:
@@ -174,9 +174,11 @@ class MessageService:
 
     # -- helpers -------------------------------------------------------
     @staticmethod
-    def _validate(payload: dict[str, Any], files: list[UploadedFile]) -> None:
+    def _validate(
+        payload: dict[str, Any], files: list[UploadedFile], current_flags: int = 0
+    ) -> None:
         limits.check_files([len(f.data) for f in files])
-        errors = limits.validate_message_payload(payload, FormErrors())
+        errors = limits.validate_message_payload(payload, FormErrors(), current_flags=current_flags)
         errors.raise_if_any()
 
     def _collect_attachments(

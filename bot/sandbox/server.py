@@ -175,6 +175,10 @@ class Emulator(WorldBuilder, UserActions):
     def dms(self, user: Any) -> list[Message]:
         return self.ctx.recorder.dms(getattr(user, "id", user))
 
+    def ephemerals_for(self, user: Any) -> list[Message]:
+        """Ephemeral messages shown only to ``user``."""
+        return self.ctx.recorder.visible_to(getattr(user, "id", user))
+
     def requests_for(self, route: str, *, status: int | None = None) -> list[RequestRecord]:
         return self.ctx.recorder.requests_for(route, status=status)
 

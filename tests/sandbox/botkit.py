@@ -66,6 +66,20 @@ class PanelView(discord.ui.View):
         await interaction.response.send_message(f"you picked {select.values[0]}", ephemeral=True)
 
 
+class VoteView(discord.ui.View):
+    """Non-persistent view attached to an interaction response (stored by message id)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        self.votes = 0
+
+    @discord.ui.button(label="Yes", custom_id="vote:yes")
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.votes += 1
+        await interaction.response.defer()  # type 6: acknowledge, edit later
+        await interaction.edit_original_response(content=f"votes: {self.votes}")
+
+
 class NameModal(discord.ui.Modal, title="Your name"):
     name: discord.ui.TextInput[Any] = discord.ui.TextInput(
         label="Name", custom_id="name", max_length=20
@@ -159,6 +173,31 @@ def _install_commands(bot: SandboxBot) -> None:
         assert interaction.channel is not None
         await interaction.channel.send("joined: nobody", view=PanelView())  # type: ignore[union-attr]
         await interaction.response.send_message("panel posted", ephemeral=True)
+
+    @tree.command(name="vote", description="Start a vote", guild=guild)
+    async def vote(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("votes: 0", view=VoteView())
+
+    @tree.command(name="countdown", description="Edits its own reply and followups", guild=guild)
+    async def countdown(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("3")
+        await interaction.edit_original_response(content="2")
+        original = await interaction.original_response()
+        note = await interaction.followup.send(
+            f"original says {original.content}", ephemeral=True, wait=True
+        )
+        await note.edit(content="note edited")
+        extra = await interaction.followup.send("temporary", wait=True)
+        await extra.delete()
+
+    @tree.command(name="slowjob", description="Defers, then reports after the gate", guild=guild)
+    async def slowjob(interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await bot.gate.wait()
+        try:
+            await interaction.followup.send("job done")
+        except discord.HTTPException as exc:
+            bot.record_error(exc)
 
     @tree.command(name="form", description="Ask for a name", guild=guild)
     async def form(interaction: discord.Interaction) -> None:

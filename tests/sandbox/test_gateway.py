@@ -114,7 +114,7 @@ async def test_privileged_intents_refused_for_discord_py(emu: Emulator, world: W
 
 
 @pytest.mark.asyncio
-async def test_privileged_intents_allowed_when_enabled(world: World) -> None:
+async def test_privileged_intents_allowed_when_enabled() -> None:
     async with Emulator(
         heartbeat_interval=0.5, privileged_intents=("members", "message_content")
     ) as emu2:
@@ -185,3 +185,39 @@ async def test_reconnect_opcode_resumes(emu: Emulator, world: World, bot: Sandbo
     result = await emu.slash(world.bob, "greet", {"target": world.alice}, guild=world.guild)
     await result.wait()
     assert result.content is not None and "alice" in result.content
+
+
+@pytest.mark.asyncio
+async def test_auto_sharded_client_uses_gateway_bot(emu: Emulator, world: World) -> None:
+    client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    task = asyncio.create_task(client.start(emu.token))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        assert client.shard_count == 1 and client.get_guild(world.guild.id) is not None
+        assert emu.requests_for("GET /gateway/bot")[0].status == 200
+    finally:
+        await client.close()
+        await asyncio.wait_for(task, 5)
+
+
+@pytest.mark.asyncio
+async def test_close_1000_ends_session_but_4000_keeps_it(emu: Emulator, world: World) -> None:
+    async with aiohttp.ClientSession() as session:
+        for code, resumable in ((4000, True), (1000, False)):
+            ws = await _raw_connect(session, emu)
+            await ws.receive_json(timeout=5)
+            await ws.send_json({"op": 2, "d": {"token": emu.token, "intents": 1, "properties": {}}})
+            ready = await ws.receive_json(timeout=5)
+            await ws.close(code=code)
+            session_id = ready["d"]["session_id"]
+            await emu.wait_for(
+                lambda sid=session_id: emu.ctx.gateway.sessions[sid].connection is None
+            )
+            ws = await _raw_connect(session, emu)
+            await ws.receive_json(timeout=5)
+            await ws.send_json(
+                {"op": 6, "d": {"token": emu.token, "session_id": session_id, "seq": 1}}
+            )
+            reply = await ws.receive_json(timeout=5)
+            assert (reply.get("t") == "GUILD_CREATE") is resumable  # replayed seq 2, or op 9
+            await ws.close()

@@ -199,3 +199,50 @@ async def test_interactions_need_a_connected_bot(emu: Emulator, world: World) ->
     assert stored[0]["id"] and stored[0]["guild_id"] == str(world.guild.id)
     with pytest.raises(BotNotConnected):
         await emu.slash(world.bob, "greet", {"target": world.alice}, guild=world.guild)
+
+
+@pytest.mark.asyncio
+async def test_view_on_interaction_response_with_deferred_update(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    started = await emu.slash(world.alice, "vote", guild=world.guild)
+    await started.wait()
+    assert started.message is not None and started.message.custom_ids() == ["vote:yes"]
+    click = await emu.click(world.bob, started.message, "vote:yes")
+    await click.wait()  # final once the deferred update edited the message
+    assert click.response_type == 6
+    assert started.message.content == "votes: 1"
+
+
+@pytest.mark.asyncio
+async def test_edit_original_fetch_and_followup_edit_delete(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    result = await emu.slash(world.bob, "countdown", guild=world.guild)
+    await result.wait()
+    await emu.wait_for_message(lambda m: m.content == "temporary" and m.deleted, kinds=("delete",))
+    assert result.content == "2" and [r.content for r in result.message.revisions] == ["3"]
+    note, extra = result.followups
+    assert (
+        note.ephemeral
+        and note.content == "note edited"
+        and note.revisions[0].content == "original says 2"
+    )
+    assert extra.deleted
+    visible = [
+        m.content for m in emu.channel_messages(result.message.channel_id, include_ephemeral=False)
+    ]
+    assert visible == ["2"]
+
+
+@pytest.mark.asyncio
+async def test_followup_after_token_expiry_is_rejected(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    result = await emu.slash(world.bob, "slowjob", guild=world.guild)
+    await emu.wait_for(lambda: result.acknowledged)
+    emu.clock.advance(15 * 60 + 1)
+    bot.gate.set()
+    await asyncio.wait_for(bot.error_event.wait(), 5)
+    error = bot.errors[0]
+    assert isinstance(error, discord.HTTPException) and error.status == 401 and error.code == 50027

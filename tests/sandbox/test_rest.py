@@ -226,3 +226,15 @@ async def test_missing_auth_is_401_but_attachments_are_public(emu: Emulator, wor
         session.get(body["attachments"][0]["url"]) as response,
     ):
         assert response.status == 200 and await response.read() == png
+
+
+@pytest.mark.asyncio
+async def test_unknown_routes_and_resources(emu: Emulator, world: World) -> None:
+    status, body, _ = await _raw(emu, "GET", "/nothing/here")
+    assert status == 404 and body == {"message": "404: Not Found", "code": 0}
+    status, body, _ = await _raw(emu, "GET", "/channels/123/messages")
+    assert status == 404 and body["code"] == 10003
+    status, body, _ = await _raw(emu, "POST", "/users/@me/channels", json={"recipient_id": "1"})
+    assert status == 404 and body["code"] == 10013
+    status, body, _ = await _raw(emu, "POST", "/interactions/1/abc/callback", json={"type": 4})
+    assert status == 404 and body["code"] == 10062
