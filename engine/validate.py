@@ -184,6 +184,10 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         raise ActionEconomyError(reason="reason.one_standard")
     if standard + free > 2:
         raise ActionEconomyError(reason="reason.two_actions")
+    for sk in skills.values():
+        refusal = sk.check_orders(state, p, orders)
+        if refusal is not None:
+            raise SkillUnavailableError(skill=sk.skill_id, reason=refusal)
     return Orders(tuple(_normal(a) for a in orders.actions), orders.toggles)
 
 

@@ -27,6 +27,18 @@ class AttackResult:
 FIZZLED = AttackResult(hit=False, fizzled=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Swing:
+    """What an attack was made with, for a skill that takes the attack over (intercept)."""
+
+    why: str = "attack"
+    ab_mod: int = 0
+    damage_override: int | None = None
+    damage_bonus: int = 0
+    die: int | None = None
+    deal_damage: bool = True
+
+
 def attack(
     night: Night,
     attacker: Player,
@@ -38,16 +50,20 @@ def attack(
     can_steal: bool = True,
     counterable: bool = True,
     deal_damage: bool = True,
+    die: int | None = None,
 ) -> AttackResult:
     """One melee attack: d100 <= AB − AC hits (always, on a wounded target); damage is the
-    class die plus bonuses (Fatigued −1, at least 1); a hit on the grail carrier allows a
-    steal that costs a free action. R3: an attack on a dead target fizzles."""
+    class die (or ``die``) plus bonuses (Fatigued −1, at least 1); a hit on the grail
+    carrier allows a steal that costs a free action. R3: an attack on a dead target
+    fizzles. Every attack that did not fizzle is reported to the attacker's
+    ``attack_made`` hooks (the Druid's wolf joins in)."""
     if not target.alive or not attacker.able:
         night.emit(audit("AttackFizzled", attacker=attacker.seat, target=target.seat, why=why))
         return FIZZLED
+    swing = Swing(why, ab_mod, damage_override, damage_bonus, die, deal_damage)
     for s in hooks_for(target.class_id, "intercept"):
-        if s.intercept(night, target, attacker):
-            return AttackResult(hit=False, intercepted=True)
+        if s.intercept(night, target, attacker, swing):
+            return _made(night, attacker, target, AttackResult(hit=False, intercepted=True))
     ab = attack_bonus(attacker, night) + ab_mod
     for s in hooks_for(attacker.class_id, "attack_bonus"):
         ab += s.attack_bonus(night, attacker, target)
@@ -62,16 +78,22 @@ def attack(
         if counterable:
             for s in hooks_for(target.class_id, "attacked_and_missed"):
                 s.attacked_and_missed(night, target, attacker)
-        return AttackResult(hit=False)
+        return _made(night, attacker, target, AttackResult(hit=False))
     damage = 0
     if deal_damage:
-        damage = damage_roll(night, attacker, target, damage_override, damage_bonus)
+        damage = damage_roll(night, attacker, target, damage_override, damage_bonus, die)
         deal(night, target, damage, attacker.seat, why)
     for s in hooks_for(attacker.class_id, "attack_hit"):
         s.attack_hit(night, attacker, target, damage)
     if can_steal and night.state.grail_holder == target.seat and target.seat != attacker.seat:
         steal(night, attacker, target)
-    return AttackResult(hit=True, damage=damage)
+    return _made(night, attacker, target, AttackResult(hit=True, damage=damage))
+
+
+def _made(night: Night, attacker: Player, target: Player, result: AttackResult) -> AttackResult:
+    for s in hooks_for(attacker.class_id, "attack_made"):
+        s.attack_made(night, attacker, target, result)
+    return result
 
 
 def damage_roll(night: Night, attacker: Player, target: Player, override: int | None = None, bonus: int = 0, die: int | None = None) -> int:

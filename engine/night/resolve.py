@@ -114,7 +114,8 @@ def break_free(night: Night, p: Player) -> bool:
 
 def wound_roll(night: Night, p: Player) -> None:
     """R8: first roll 50% recover / 50% stay; second 60% recover / 40% die. Recovering
-    sets HP to 1; a death is credited to whoever caused the wound."""
+    sets HP to 1; a death is credited to whoever caused the wound. A player who cannot
+    die tonight (``death_ward``) stays wounded instead of dying."""
     p.wound_rolls += 1
     chance = 50 if p.wound_rolls == 1 else 60
     if night.dice.check(chance, p.seat, f"wound-roll-{p.wound_rolls}"):
@@ -123,7 +124,7 @@ def wound_roll(night: Night, p: Player) -> None:
         p.wound_source = None
         night.emit(private(p.seat, "Recovered", hp=1, max_hp=p.max_hp))
         return
-    if p.wound_rolls >= 2:
+    if p.wound_rolls >= 2 and not night.turn(p.seat).death_ward:
         p.hp = -1
         kill(night.state, night.events, p, p.wound_source, "wound")
         return

@@ -16,8 +16,9 @@ from engine.classes import SkillSpec, class_spec
 
 if TYPE_CHECKING:
     from engine.model import GameState, Player
+    from engine.night.combat import AttackResult, Swing
     from engine.night.context import Night
-    from engine.submissions import Action
+    from engine.submissions import Action, Orders
 
 
 class Skill:
@@ -35,6 +36,11 @@ class Skill:
     # -- validation (Dusk) -------------------------------------------------------------
     def check(self, state: GameState, actor: Player, action: Action) -> str | None:
         """Extra preconditions beyond targets and cost; return a reason key to refuse."""
+        return None
+
+    def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
+        """Preconditions on the night's orders as a whole (a spell-point budget shared by
+        several actions); called for every skill of the actor's class. A reason key refuses."""
         return None
 
     # -- resolution (Night) ------------------------------------------------------------
@@ -60,8 +66,9 @@ class Skill:
         """Adjust damage about to hit the owner; return the new amount."""
         return amount
 
-    def intercept(self, night: Night, owner: Player, attacker: Player) -> bool:
-        """Take over an attack aimed at the owner (the Druid's companion); True if taken."""
+    def intercept(self, night: Night, owner: Player, attacker: Player, swing: Swing) -> bool:
+        """Take over an attack aimed at the owner (the Druid's companion), made with
+        ``swing``'s modifiers; True if taken."""
         return False
 
     def attacked_and_missed(self, night: Night, owner: Player, attacker: Player) -> None:
@@ -69,6 +76,10 @@ class Skill:
 
     def attack_hit(self, night: Night, owner: Player, target: Player, damage: int) -> None:
         """The owner's attack hit ``target`` for ``damage``."""
+
+    def attack_made(self, night: Night, owner: Player, target: Player, result: AttackResult) -> None:
+        """The owner made an attack on ``target`` (hit, missed or intercepted; not fizzled),
+        after everything it caused."""
 
     def steal_chance(self, night: Night, thief: Player, victim: Player, chance: int) -> int:
         """Adjust a steal's chance; called for the thief's and the victim's skills."""
@@ -95,6 +106,7 @@ HOOKS = (
     "intercept",
     "attacked_and_missed",
     "attack_hit",
+    "attack_made",
     "steal_chance",
     "keeps_dex",
     "resists",

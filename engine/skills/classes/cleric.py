@@ -1,0 +1,78 @@
+"""Cleric (牧师): healing, a once-per-game ward against death, and news of the dead."""
+
+from __future__ import annotations
+
+from engine.events import Audience, audit, private
+from engine.health import heal
+from engine.model import Player
+from engine.night.context import Night
+from engine.skills.base import Skill, skill, skills_of
+from engine.submissions import Action
+
+
+@skill("cleric", "cure_wounds")
+class CureWounds(Skill):
+    def execute(self, night: Night, actor: Player, action: Action) -> None:
+        target = night.player(action.targets[0])
+        if not target.alive:
+            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="cure_wounds"))
+            return
+        amount = night.dice.roll(int(self.param("die")), actor.seat, f"cure-wounds:{target.seat}") + int(self.param("heal_mod"))
+        if night.held_grail(actor):
+            amount += int(skills_of(actor.class_id)["consecrated_grail"].param("cure_bonus"))
+        gained = heal(night.events, target, amount, "cure_wounds")
+        night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="cure_wounds", amount=amount, gained=gained))
+
+
+@skill("cleric", "shield_of_faith")
+class ShieldOfFaith(Skill):
+    def night_started(self, night: Night, owner: Player) -> None:
+        if night.toggled(owner, self.skill_id):
+            turn = night.turn(owner.seat)
+            turn.armor += int(self.param("armor_mod"))
+            turn.ab += int(self.param("ab_mod"))
+
+
+@skill("cleric", "speak_with_dead")
+class SpeakWithDead(Skill):
+    """Reads the night's own record of deaths (the audit ``PlayerDied`` events), so every
+    way of dying counts: attacks, spells, wound rolls. Nothing is sent on a night without
+    deaths."""
+
+    def night_ended(self, night: Night, owner: Player) -> None:
+        dead = [
+            e.data["seat"]
+            for e in night.events
+            if e.kind == "PlayerDied" and e.audience is Audience.AUDIT
+        ]
+        if dead:
+            night.emit(
+                private(
+                    owner.seat,
+                    "SpeakWithDead",
+                    dead=[{"seat": s, "faction": night.player(s).faction.value} for s in dead],
+                )
+            )
+
+
+@skill("cleric", "divine_intervention")
+class DivineIntervention(Skill):
+    """``death_ward`` caps damage at the HP left (``deal``) and turns a deadly second wound
+    roll into staying wounded (``wound_roll``); it lasts until the night ends."""
+
+    def execute(self, night: Night, actor: Player, action: Action) -> None:
+        target = night.player(action.targets[0])
+        if not target.alive:
+            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="divine_intervention"))
+            return
+        night.turn(target.seat).death_ward = True
+        night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="divine_intervention"))
+
+
+@skill("cleric", "consecrated_grail")
+class ConsecratedGrail(Skill):
+    """The end-of-night heal; Cure Wounds reads ``cure_bonus`` itself."""
+
+    def night_ended(self, night: Night, owner: Player) -> None:
+        if night.held_grail(owner):
+            heal(night.events, owner, int(self.param("heal")), "consecrated_grail")
