@@ -125,12 +125,12 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         raise WoundedError()
     spec = class_spec(p.class_id)
     skills = skills_of(p.class_id)
-    for t in orders.toggles:
-        s = spec.skill(t)
-        if s is None:
-            raise UnknownSkillError(skill=t)
-        if s.mode != "toggle":
-            raise SkillUnavailableError(skill=t, reason="reason.not_toggle")
+    for toggle in orders.toggles:
+        ts = spec.skill(toggle)
+        if ts is None:
+            raise UnknownSkillError(skill=toggle)
+        if ts.mode != "toggle":
+            raise SkillUnavailableError(skill=toggle, reason="reason.not_toggle")
     standard = free = 0
     paid_groups: set[str] = set()
     seen: set[str] = set()
