@@ -64,6 +64,12 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
         return t("event.FactionWipedOut", locale, faction=words.faction(d["faction"], locale))
     if k == "VotesCounted":
         return render_votes(d, locale, names)
+    if k == "SpeakWithDead":
+        lines = [
+            t("event.SpeakWithDeadLine", locale, name=words.seat_label(x["seat"], names), faction=words.faction(x["faction"], locale))
+            for x in d.get("dead", [])
+        ]
+        return t("event.SpeakWithDead", locale, dead="; ".join(lines))
     key = f"event.{k}"
     if not has_key(key):
         return t("event.Unknown", locale, kind=k)
