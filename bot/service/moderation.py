@@ -108,10 +108,7 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
             raise GameFinishedError(game_id=game.id)
         state = state_of(game)
         holders = await repo.seat_holders(s, game.id)
-        if seat not in holders:
-            raise SeatNotFoundError(seat=seat)
-        if not state.player(seat).alive:
-            raise SeatGoneError(seat=seat)
+        _check_seat(state, holders, seat)
         busy = await repo.live_membership(s, user.id)
         if busy is not None:
             raise AlreadyInGameError(game_id=busy.game_id)
@@ -152,10 +149,7 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
             raise GameFinishedError(game_id=game.id)
         state = state_of(game)
         holders = await repo.seat_holders(s, game.id)
-        if seat not in holders:
-            raise SeatNotFoundError(seat=seat)
-        if not state.player(seat).alive:
-            raise SeatGoneError(seat=seat)
+        _check_seat(state, holders, seat)
         outcome = engine.remove_player(state, seat)
         round_no, phase = game.round, str(game.phase)
         apply_state(game, outcome.state)
@@ -191,6 +185,13 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled") -> 
             mail_seed_reveal(mail, game)
         await s.flush()
         return await info_of(s, game)
+
+
+def _check_seat(state: engine.GameState, holders: dict[int, GamePlayer], seat: int) -> None:
+    if not 1 <= seat <= len(state.players):
+        raise SeatNotFoundError(seat=seat)
+    if not state.player(seat).alive or seat not in holders:
+        raise SeatGoneError(seat=seat)
 
 
 def _vacate(holder: GamePlayer, status: str, now: datetime) -> None:

@@ -86,7 +86,7 @@ async def submit(
             normal = engine.validate(state, seat, submission)
         except engine.RuleViolation as exc:
             closed = closed_phase_before(game.round, game.phase)
-            if KIND_PHASE[submission.kind] == closed[1] and exc.key == "error.wrong_phase":
+            if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE[submission.kind] == closed[1]:
                 raise PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}") from None
             raise RuleRefusedError(exc) from None
         payload = normal.to_dict()

@@ -1,0 +1,87 @@
+"""The database handle: SQLite pragmas, URL handling, UTC times, and the invariants the
+schema itself enforces (one live game per channel and per player)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from bot.db.models import Game, GamePlayer, User
+from bot.db.session import Database, normalise_url
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_urls_get_their_async_driver() -> None:
+    assert normalise_url("sqlite:///x.db").drivername == "sqlite+aiosqlite"
+    assert normalise_url("postgresql://u@h/d").drivername == "postgresql+asyncpg"
+    assert normalise_url("postgresql+asyncpg://u@h/d").drivername == "postgresql+asyncpg"
+    with pytest.raises(ValueError, match="unsupported"):
+        normalise_url("mysql://u@h/d")
+
+
+async def test_sqlite_pragmas(sqlite_url: str) -> None:
+    db = Database(sqlite_url)
+    try:
+        async with db.read() as s:
+            assert (await s.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
+            assert (await s.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+            assert (await s.execute(text("PRAGMA busy_timeout"))).scalar() == 30000
+    finally:
+        await db.dispose()
+
+
+def _game(channel: int, active: int | None) -> Game:
+    return Game(
+        guild_id=1, channel_id=channel, active_channel_id=active, moderator_id=1, settings={},
+        language="en-US", secret_seed="s", seed_sha256="h", status="lobby", round=0, version=0,
+        notice_seq=0, created_at=NOW,
+    )
+
+
+async def test_times_come_back_aware_utc(db: Database) -> None:
+    plus8 = timezone(timedelta(hours=8))
+    async with db.transaction() as s:
+        g = _game(1, 1)
+        g.phase_deadline = datetime(2026, 1, 1, 20, 0, tzinfo=plus8)
+        s.add(g)
+    async with db.read() as s:
+        g2 = await s.get(Game, g.id)
+        assert g2.phase_deadline == datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+        assert g2.phase_deadline.tzinfo is not None
+    with pytest.raises(Exception, match="naive"):
+        async with db.transaction() as s:
+            g3 = _game(2, 2)
+            g3.created_at = datetime(2026, 1, 1)
+            s.add(g3)
+
+
+async def test_schema_allows_one_live_game_per_channel(db: Database) -> None:
+    async with db.transaction() as s:
+        s.add_all([_game(7, None), _game(7, None), _game(7, 7)])
+    with pytest.raises(IntegrityError):
+        async with db.transaction() as s:
+            s.add(_game(7, 7))
+
+
+async def test_schema_allows_one_live_seat_per_player(db: Database) -> None:
+    async with db.transaction() as s:
+        s.add(User(id=5, display_name="U", created_at=NOW, updated_at=NOW))
+        a, b = _game(1, 1), _game(2, 2)
+        s.add_all([a, b])
+        await s.flush()
+        s.add(GamePlayer(game_id=a.id, user_id=5, active_user_id=5, display_name="U", status="lobby", joined_at=NOW))
+    with pytest.raises(IntegrityError):
+        async with db.transaction() as s:
+            s.add(GamePlayer(game_id=b.id, user_id=5, active_user_id=5, display_name="U", status="lobby", joined_at=NOW))
+    async with db.transaction() as s:  # a finished seat (active_user_id NULL) does not count
+        s.add(GamePlayer(game_id=b.id, user_id=5, active_user_id=None, display_name="U", status="lobby", joined_at=NOW))
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    with pytest.raises(IntegrityError):
+        async with db.transaction() as s:
+            s.add(GamePlayer(game_id=999, user_id=998, display_name="U", status="lobby", joined_at=NOW))

@@ -1,0 +1,90 @@
+"""Deadlines, reminders, pause/resume/extend, on an injected clock (no sleeping)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.db.session import Database
+from bot.service import (
+    Dispatcher,
+    MemorySender,
+    extend_deadline,
+    get_game,
+    next_wakeup,
+    pause_game,
+    resume_game,
+    run_due,
+    submit_grail,
+)
+from bot.service import errors as E
+from bot.service.outbox import claim_due_messages
+from tests.service.helpers import started, user
+
+DAY = 600
+LEAD = 120
+
+
+async def test_deadline_advances_and_reminds_the_missing(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
+    start = clock.now
+    assert await next_wakeup(db) == start  # the start's messages are due now
+    await Dispatcher(db, MemorySender()).drain()
+    assert await next_wakeup(db) == start + timedelta(seconds=DAY - LEAD)
+    await submit_grail(db, user(1).id, 50)
+    await submit_grail(db, user(2).id, 60)
+    clock.advance(DAY - LEAD - 1)
+    report = await run_due(db)
+    assert report.advanced == [] and report.reminded == []
+    clock.advance(1)
+    report = await run_due(db)
+    assert report.reminded == [game_id]
+    msgs = await claim_due_messages(db, limit=100)
+    assert msgs[0].payload["type"] == "reminder" and msgs[0].payload["missing"] == 4
+    assert sorted(m.recipient_id for m in msgs[1:]) == [user(i).id for i in range(3, 7)]
+    assert (await run_due(db)).reminded == []  # once per phase
+    clock.advance(LEAD)
+    report = await run_due(db)
+    assert [r.closed_phase for r in report.advanced] == ["day"]
+    assert (await get_game(db, game_id)).phase == "dusk"
+    assert (await run_due(db)).advanced == []
+
+
+async def test_early_advance_is_picked_up_at_the_next_tick(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=DAY)
+    for i in range(1, 7):
+        await submit_grail(db, user(i).id, i)
+    report = await run_due(db)
+    assert [r.game_id for r in report.advanced] == [game_id]
+
+
+async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=DAY)
+    clock.advance(100)
+    info = await pause_game(db, game_id)
+    assert info.status == "paused" and info.paused_remaining == DAY - 100 and info.deadline is None
+    with pytest.raises(E.GamePausedError):
+        await pause_game(db, game_id)
+    clock.advance(10_000)
+    assert (await run_due(db)).advanced == []
+    info = await extend_deadline(db, game_id, 50)
+    assert info.paused_remaining == DAY - 50
+    info = await resume_game(db, game_id)
+    assert info.status == "running" and info.deadline == clock.now + timedelta(seconds=DAY - 50)
+    with pytest.raises(E.NotPausedError):
+        await resume_game(db, game_id)
+
+
+async def test_extend_moves_the_deadline(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=DAY)
+    before = (await get_game(db, game_id)).deadline
+    info = await extend_deadline(db, game_id, 300)
+    assert (info.deadline - before).total_seconds() == 300
+    clock.advance(DAY)
+    assert (await run_due(db)).advanced == []
+    clock.advance(300)
+    assert len((await run_due(db)).advanced) == 1
+    for bad in (0, -5, 10**9, "60"):
+        with pytest.raises(E.BadArgumentError):
+            await extend_deadline(db, game_id, bad)  # type: ignore[arg-type]

@@ -1,0 +1,87 @@
+"""Replacing, removing, cancelling."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.db.session import Database
+from bot.service import (
+    UserRef,
+    active_game_of,
+    cancel_game,
+    export_game,
+    get_game,
+    join_game,
+    player_view,
+    remove_player,
+    replace_player,
+    submit_grail,
+    verify_log,
+)
+from bot.service import errors as E
+from bot.service.outbox import claim_due_messages
+from tests.service.helpers import current_state, lobby, play_to_end, started, user
+
+NEWCOMER = UserRef(555, "Newcomer", "zh-CN")
+
+
+async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) -> None:
+    game_id = await started(db, 6, seed="replace-seed")
+    await submit_grail(db, user(2).id, 77)
+    before = await player_view(db, user(2).id)
+    await claim_due_messages(db, limit=100)
+    result = await replace_player(db, game_id, 2, NEWCOMER)
+    assert result.kind == "replace" and result.seq == 2
+    view = await player_view(db, NEWCOMER.id)
+    assert view.seat == 2 and view.sheet["class_id"] == before.sheet["class_id"]
+    assert view.sent == {"grail": {"kind": "grail", "number": 77}}
+    assert (await current_state(db, game_id)).player(2).name == "Newcomer"
+    with pytest.raises(E.NoActiveGameError):
+        await active_game_of(db, user(2).id)
+    with pytest.raises(E.NotInGameError):
+        await player_view(db, user(2).id, game_id)
+    msgs = await claim_due_messages(db, limit=100)
+    assert [m.payload["type"] for m in msgs] == ["player_replaced", "sheet"]
+    assert msgs[1].recipient_id == NEWCOMER.id and msgs[1].locale == "zh-CN"
+    # The one who left may join another game; the newcomer may not.
+    other = await lobby(db, 0, channel=4000)
+    await join_game(db, other, user(2))
+    with pytest.raises(E.AlreadyInGameError):
+        await join_game(db, other, NEWCOMER)
+    with pytest.raises(E.AlreadyInGameError):
+        await replace_player(db, game_id, 3, user(2))
+    with pytest.raises(E.SeatNotFoundError):
+        await replace_player(db, game_id, 9, UserRef(556, "X"))
+
+
+async def test_remove_then_play_on_and_verify(db: Database) -> None:
+    game_id = await started(db, 7, seed="remove-seed")
+    result = await remove_player(db, game_id, 4)
+    assert result.kind == "remove"
+    state = await current_state(db, game_id)
+    assert not state.player(4).alive
+    with pytest.raises(E.SeatGoneError):
+        await remove_player(db, game_id, 4)
+    with pytest.raises(E.NotInGameError):
+        await submit_grail(db, user(4).id, 5, game_id=game_id)
+    await replace_player(db, game_id, 5, NEWCOMER)
+    await play_to_end(db, game_id)
+    report = verify_log(await export_game(db, game_id))
+    assert report.ok, report.mismatch
+
+
+async def test_cancel(db: Database) -> None:
+    lobby_id = await lobby(db, 3)
+    info = await cancel_game(db, lobby_id)
+    assert info.status == "cancelled"
+    with pytest.raises(E.GameFinishedError):
+        await cancel_game(db, lobby_id)
+    game_id = await started(db, 6, channel=5000, first=10, seed="cancel-seed")
+    await cancel_game(db, game_id, "moderator")
+    assert (await get_game(db, game_id)).status == "cancelled"
+    msgs = await claim_due_messages(db, limit=100)
+    assert [m.payload["type"] for m in msgs][-2:] == ["game_cancelled", "seed_revealed"]
+    log = await export_game(db, game_id)
+    assert log["game"]["seed"] == "cancel-seed" and verify_log(log).ok
+    with pytest.raises(E.BadArgumentError):
+        await cancel_game(db, game_id, "")

@@ -1,0 +1,126 @@
+"""Submitting: validated by the engine, stored at once, replaced on resubmission with a
+receipt that says so; a closed phase refuses clearly; the player's own view."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+import engine
+from bot.db.models import Submission
+from bot.db.session import Database
+from bot.service import (
+    advance_phase,
+    pause_game,
+    player_view,
+    resume_game,
+    submit,
+    submit_grail,
+    submit_payload,
+    submit_vote,
+)
+from bot.service import errors as E
+from tests.service.helpers import current_state, lobby, send_all, started, user
+
+
+async def stored(db: Database) -> int:
+    async with db.read() as s:
+        return int((await s.execute(select(func.count()).select_from(Submission))).scalar_one())
+
+
+async def test_submit_and_resubmit_replaces(db: Database) -> None:
+    game_id = await started(db, 6)
+    r1 = await submit_grail(db, user(1).id, 40)
+    assert (r1.game_id, r1.round, r1.phase, r1.seat, r1.kind) == (game_id, 1, "day", 1, "grail")
+    assert r1.submission == {"kind": "grail", "number": 40} and not r1.replaced and r1.revision == 1
+    r2 = await submit_grail(db, user(1).id, 41)
+    assert r2.replaced and r2.revision == 2
+    assert await stored(db) == 1
+    view = await player_view(db, user(1).id)
+    assert view.sent == {"grail": {"kind": "grail", "number": 41}}
+    assert view.seat == 1 and view.hp == view.sheet["max_hp"] and not view.holds_grail
+
+
+async def test_rule_refusals_carry_the_engine_key(db: Database) -> None:
+    await started(db, 6)
+    with pytest.raises(E.RuleRefusedError) as err:
+        await submit_grail(db, user(1).id, 101)
+    assert err.value.key == "error.out_of_range" and err.value.params["value"] == 101
+    assert "100" in err.value.text("en-US") and err.value.text("zh-CN") != err.value.text("en-US")
+    with pytest.raises(E.RuleRefusedError) as err:
+        await submit_vote(db, user(1).id, 2)  # a vote during the Day: not yet
+    assert err.value.key == "error.wrong_phase"
+    with pytest.raises(E.RuleRefusedError):
+        await submit_payload(db, user(1).id, {"kind": "nonsense"})
+    with pytest.raises(E.BadArgumentError):
+        await submit_grail(db, user(1).id, "40")  # type: ignore[arg-type]
+    with pytest.raises(E.BadArgumentError):
+        await submit(db, user(1).id, {"kind": "grail"})  # type: ignore[arg-type]
+    assert await stored(db) == 0
+
+
+async def test_not_in_a_game(db: Database) -> None:
+    game_id = await started(db, 6)
+    with pytest.raises(E.NoActiveGameError):
+        await submit_grail(db, user(99).id, 50)
+    with pytest.raises(E.NotInGameError):
+        await submit_grail(db, user(99).id, 50, game_id=game_id)
+    lobby_id = await lobby(db, 1, channel=3000, first=20)
+    with pytest.raises(E.GameNotRunningError):
+        await submit_grail(db, user(20).id, 50, game_id=lobby_id)
+
+
+async def test_phase_closed_is_refused_not_carried_over(db: Database) -> None:
+    game_id = await started(db, 6)
+    await submit_grail(db, user(1).id, 30)
+    await advance_phase(db, game_id)  # Day 1 -> Dusk 1
+    with pytest.raises(E.PhaseClosedError) as err:
+        await submit_grail(db, user(2).id, 30)
+    assert err.value.params == {"round": 1, "phase": "phase.day"}
+    with pytest.raises(E.PhaseClosedError):
+        await submit(db, user(2).id, engine.Orders(), expected_round=1, expected_phase="day")
+    r = await submit(db, user(2).id, engine.Orders(), expected_round=1, expected_phase="dusk")
+    assert r.phase == "dusk"
+    async with db.read() as s:
+        rows = (await s.execute(select(Submission.round, Submission.phase, Submission.seat))).all()
+    assert sorted(rows) == [(1, "day", 1), (1, "dusk", 2)]
+
+
+async def test_paused_game_refuses(db: Database) -> None:
+    game_id = await started(db, 6)
+    await pause_game(db, game_id)
+    with pytest.raises(E.GamePausedError):
+        await submit_grail(db, user(1).id, 50)
+    await resume_game(db, game_id)
+    assert (await submit_grail(db, user(1).id, 50)).revision == 1
+
+
+async def test_everyone_sent_brings_the_deadline_forward(db: Database, clock) -> None:
+    game_id = await started(db, 6)
+    before = (await player_view(db, user(1).id)).game.deadline
+    assert before is not None and before > clock.now
+    state = await current_state(db, game_id)
+    for seat in range(1, 6):
+        r = await submit_grail(db, user(seat).id, 10 * seat)
+        assert not r.all_sent and r.deadline == before
+    assert state.phase is engine.Phase.DAY
+    r = await submit_grail(db, user(6).id, 60)
+    assert r.all_sent and r.deadline == clock.now
+
+
+async def test_no_early_advance_when_turned_off(db: Database, clock) -> None:
+    game_id = await started(db, 6, early_advance=False)
+    await send_all(db, game_id)
+    view = await player_view(db, user(1).id)
+    assert view.game.deadline is not None and view.game.deadline > clock.now
+
+
+async def test_view_shows_only_the_callers_sheet(db: Database) -> None:
+    game_id = await started(db, 6)
+    state = await current_state(db, game_id)
+    view = await player_view(db, user(3).id)
+    assert view.sheet["class_id"] == state.player(3).class_id
+    others = {state.player(s).class_id for s in range(1, 7) if s != 3} - {state.player(3).class_id}
+    assert not any(c in str(view.game) for c in others)
+    with pytest.raises(E.NotInGameError):
+        await player_view(db, user(50).id, game_id)
