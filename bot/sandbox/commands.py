@@ -113,7 +113,7 @@ class CommandStore:
         scope[key] = self._store(guild_id, payload, prior.id if prior else None)
         return self.to_payload(scope[key])
 
-    def list(self, guild_id: int | None) -> list[dict[str, Any]]:
+    def listing(self, guild_id: int | None) -> list[dict[str, Any]]:
         return [self.to_payload(c) for c in self._scopes.get(guild_id, {}).values()]
 
     def get(self, guild_id: int | None, command_id: int) -> StoredCommand:

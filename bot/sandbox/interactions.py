@@ -19,6 +19,7 @@ from .messages import INTERACTION_FLAGS, Origin, UploadedFile
 from .state import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Guild, Message, User
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
     from typing import Self
 
     from .context import SandboxContext
@@ -100,7 +101,17 @@ class InteractionResult:
 
     @property
     def response_type(self) -> int | None:
+        """The callback type the bot used (4 reply, 5 defer, 6 deferred update, 7 update, 8, 9)."""
         return self.record.response_type
+
+    @property
+    def type(self) -> int | None:
+        """Alias of :attr:`response_type`."""
+        return self.record.response_type
+
+    def __await__(self) -> Generator[Any, None, Self]:
+        """``await result`` is ``await result.wait()`` with the default timeout."""
+        return self.wait().__await__()
 
     @property
     def acknowledged(self) -> bool:
@@ -324,7 +335,7 @@ class InteractionService:
             assert rec.source_message is not None
             rec.original = ctx.messages.edit(rec.source_message, data, files)
         elif rtype == AUTOCOMPLETE_RESULT:
-            rec.choices = limits.validate_autocomplete(data)
+            rec.choices = limits.validate_autocomplete(data, _focused_type(rec.payload["data"]))
         elif rtype == MODAL:
             limits.validate_modal(data)
             rec.modal = data
@@ -442,3 +453,14 @@ class InteractionService:
         if message_id == "@original":
             rec.updates_after_ack += 1
         self._ctx.notifier.notify()
+
+
+def _focused_type(data: dict[str, Any]) -> int | None:
+    """The option type of the focused option in an autocomplete interaction."""
+    stack = list(data.get("options") or [])
+    while stack:
+        option = stack.pop()
+        if option.get("focused"):
+            return int(option["type"])
+        stack.extend(option.get("options") or [])
+    return None

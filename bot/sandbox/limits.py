@@ -224,8 +224,16 @@ def check_files(sizes: list[int]) -> None:
         raise ApiError.of(40005)
 
 
-def validate_autocomplete(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Validates an autocomplete callback's ``choices`` and returns them."""
+_CHOICE_TYPES: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 10: (int, float)}
+
+
+def validate_autocomplete(
+    data: dict[str, Any], option_type: int | None = None
+) -> list[dict[str, Any]]:
+    """Validates an autocomplete callback's ``choices`` and returns them.
+
+    Choice values must match the focused option's type (string/integer/number).
+    """
     errors = FormErrors()
     choices = data.get("choices")
     if choices is None:
@@ -243,6 +251,17 @@ def validate_autocomplete(data: dict[str, Any]) -> list[dict[str, Any]]:
             errors.max_length(("data", "choices", i, "value"), 100)
         elif value is None:
             errors.required(("data", "choices", i, "value"))
+        expected = _CHOICE_TYPES.get(option_type or 0)
+        if (
+            value is not None
+            and expected
+            and (isinstance(value, bool) or not isinstance(value, expected))
+        ):
+            errors.add(
+                ("data", "choices", i, "value"),
+                "BASE_TYPE_CHOICES",
+                "Value type does not match the option",
+            )
     errors.raise_if_any()
     return list(choices)
 

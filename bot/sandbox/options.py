@@ -9,7 +9,7 @@ sandbox objects or ids and end up in ``data.resolved`` like on Discord.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .state import Attachment, Channel, Guild, Member, Role, User
@@ -225,7 +225,7 @@ class OptionBuilder:
                     f"{bad} are not options of select {component.get('custom_id')!r}: {allowed}"
                 )
             return [str(v) for v in values]
-        adders = {
+        adders: dict[int, Callable[[Any], User | Role | Channel]] = {
             5: self.add_user,
             6: self.add_role,
             8: lambda v: self.add_channel(v, component.get("channel_types")),

@@ -47,6 +47,7 @@ class Recorder:
         self.messages: list[Message] = []
         self.events: list[MessageEvent] = []
         self.requests: list[RequestRecord] = []
+        self.server_errors: list[BaseException] = []  # emulator bugs (handler crashes)
 
     # -- recording -----------------------------------------------------
     def record(self, kind: MessageEventKind, message: Message) -> None:

@@ -10,6 +10,7 @@ Handlers only deal with their resource.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,8 @@ from .recorder import RequestRecord
 
 if TYPE_CHECKING:
     from .context import SandboxContext
+
+_log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
 CTX_KEY: web.AppKey[SandboxContext] = web.AppKey("sandbox_ctx")
@@ -134,14 +137,28 @@ async def sandbox_middleware(request: web.Request, handler: Handler) -> web.Stre
     try:
         response = await _guarded(request, handler, ctx, route, params, record, headers)
     except ApiError as exc:
-        record.error_code = exc.code
-        response = json_response(exc.to_body(), exc.status)
-        record.response = exc.to_body()
+        response = _error_response(exc, record)
+    except web.HTTPException as exc:  # e.g. body too large while reading
+        code = 40005 if exc.status == 413 else 0
+        response = _error_response(
+            ApiError(exc.status, code, f"{exc.status}: {exc.reason}"), record
+        )
+    except Exception as exc:
+        # An emulator bug: make it loud for tests instead of a silent retry storm.
+        _log.exception("sandbox handler crashed on %s %s", request.method, request.path)
+        ctx.recorder.server_errors.append(exc)
+        response = _error_response(ApiError(500, 0, "500: Internal Server Error"), record)
     for key, value in headers.items():
         response.headers[key] = value
     record.status = response.status
     ctx.recorder.log_request(record)
     return response
+
+
+def _error_response(exc: ApiError, record: RequestRecord) -> web.Response:
+    record.error_code = exc.code
+    record.response = exc.to_body()
+    return json_response(exc.to_body(), exc.status)
 
 
 async def _guarded(
@@ -153,15 +170,11 @@ async def _guarded(
     record: RequestRecord,
     headers: dict[str, str],
 ) -> web.StreamResponse:
-    if request.match_info.http_exception is not None:
-        exc = request.match_info.http_exception
-        raise ApiError(exc.status, 0, f"{exc.status}: {exc.reason}")
-    is_public = getattr(handler, "sandbox_public", False)
-    if not is_public and request.headers.get("Authorization") != f"Bot {ctx.config.token}":
-        raise unauthorized()
+    """Order: injected faults (they come from the edge), rate limit, route, auth, handler."""
     fault = ctx.limiter.take_fault(route)
     if fault is not None:
         raise ApiError(fault, 0, _SERVER_ERRORS.get(fault, f"{fault}: Injected failure"))
+    is_public = getattr(handler, "sandbox_public", False)
     decision = ctx.limiter.check(route, params, count_global=not is_public)
     headers.update(decision.headers)
     if not decision.allowed:
@@ -173,10 +186,15 @@ async def _guarded(
         }
         record.response = body
         return json_response(body, 429)
+    if request.match_info.http_exception is not None:
+        exc = request.match_info.http_exception
+        raise ApiError(exc.status, 0, f"{exc.status}: {exc.reason}")
+    if not is_public and request.headers.get("Authorization") != f"Bot {ctx.config.token}":
+        raise unauthorized()
     response = await handler(request)
-    body = getattr(response, "body", None)
-    if isinstance(body, bytes) and response.headers.get("Content-Type") == "application/json":
-        record.response = json.loads(body)
+    raw = getattr(response, "body", None)
+    if isinstance(raw, bytes) and response.headers.get("Content-Type") == "application/json":
+        record.response = json.loads(raw)
     return response
 
 

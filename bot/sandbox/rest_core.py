@@ -68,7 +68,7 @@ def _scope(request: web.Request) -> int | None:
 
 
 async def list_commands(request: web.Request) -> web.Response:
-    return json_response(ctx_of(request).commands.list(_scope(request)))
+    return json_response(ctx_of(request).commands.listing(_scope(request)))
 
 
 async def overwrite_commands(request: web.Request) -> web.Response:

@@ -148,7 +148,7 @@ class Emulator(WorldBuilder, UserActions):
 
     def registered_commands(self, guild: Any = None) -> list[dict[str, Any]]:
         guild_id = getattr(guild, "id", guild)
-        return self.ctx.commands.list(guild_id)
+        return self.ctx.commands.listing(guild_id)
 
     # -- recording -------------------------------------------------------
     @property
@@ -158,6 +158,11 @@ class Emulator(WorldBuilder, UserActions):
     @property
     def requests(self) -> list[RequestRecord]:
         return list(self.ctx.recorder.requests)
+
+    @property
+    def server_errors(self) -> list[BaseException]:
+        """Exceptions raised inside emulator handlers; should stay empty."""
+        return list(self.ctx.recorder.server_errors)
 
     @property
     def interactions(self) -> list[InteractionResult]:

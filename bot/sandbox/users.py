@@ -27,8 +27,15 @@ from .state import GUILD_TEXT, Channel, Guild, Message, User, iter_components
 if TYPE_CHECKING:
     from .context import SandboxContext
 
-ChannelRef = Channel | int | None
-GuildRef = Guild | int | None
+# Places and users may be given as sandbox objects, ids, or anything with ``.id``
+# (e.g. a discord.py object the bot returned).
+ChannelRef = Channel | int | Any | None
+GuildRef = Guild | int | Any | None
+MessageRef = Message | int | Any
+
+
+def _ref_id(ref: Any) -> int:
+    return int(getattr(ref, "id", ref))
 
 
 class UserActions:
@@ -45,7 +52,9 @@ class UserActions:
         if dm:
             return world.dm_channel_for(user), None
         if channel is not None:
-            found = channel if isinstance(channel, Channel) else world.channels.get(int(channel))
+            found = (
+                channel if isinstance(channel, Channel) else world.channels.get(_ref_id(channel))
+            )
             if found is None:
                 raise InvalidInvocation(f"unknown channel {channel!r}")
             if found.is_dm:
@@ -63,7 +72,7 @@ class UserActions:
     def _pick_guild(self, user: User, guild: GuildRef) -> Guild:
         world = self.ctx.world
         if guild is not None:
-            found = guild if isinstance(guild, Guild) else world.guilds.get(int(guild))
+            found = guild if isinstance(guild, Guild) else world.guilds.get(_ref_id(guild))
             if found is None:
                 raise InvalidInvocation(f"unknown guild {guild!r}")
             return found
@@ -193,10 +202,10 @@ class UserActions:
 
     # -- components ----------------------------------------------------
     def _component(
-        self, user: User, message: Message | int, custom_id: str
+        self, user: User, message: MessageRef, custom_id: str
     ) -> tuple[Message, dict[str, Any], Channel]:
         world = self.ctx.world
-        msg = message if isinstance(message, Message) else world.messages.get(int(message))
+        msg = message if isinstance(message, Message) else world.messages.get(_ref_id(message))
         if msg is None or msg.deleted:
             raise InvalidInvocation(f"message {message!r} does not exist (or was deleted)")
         msg = world.messages.get(msg.id, msg)
@@ -218,7 +227,7 @@ class UserActions:
         )
 
     async def click(
-        self, user: User, message: Message | int, custom_id: str, *, locale: str | None = None
+        self, user: User, message: MessageRef, custom_id: str, *, locale: str | None = None
     ) -> InteractionResult:
         """Presses a button on a stored message."""
         msg, comp, channel = self._component(user, message, custom_id)
@@ -234,7 +243,7 @@ class UserActions:
     async def select(
         self,
         user: User,
-        message: Message | int,
+        message: MessageRef,
         custom_id: str,
         values: list[Any],
         *,

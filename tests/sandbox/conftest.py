@@ -29,6 +29,7 @@ async def emu() -> AsyncIterator[Emulator]:
     async with Emulator(heartbeat_interval=0.5) as emulator:
         with emulator.patch_discord():
             yield emulator
+        assert emulator.server_errors == []
 
 
 @pytest.fixture
