@@ -241,6 +241,13 @@ def _install_commands(bot: SandboxBot) -> None:
         except discord.HTTPException as exc:
             bot.record_error(exc)
 
+    @tree.command(name="burst", description="Post several messages quickly", guild=guild)
+    async def burst(interaction: discord.Interaction, count: int) -> None:
+        await interaction.response.defer(ephemeral=True)
+        for i in range(count):
+            await interaction.channel.send(f"burst {i}")  # type: ignore[union-attr]
+        await interaction.followup.send("burst done")
+
     @tree.command(name="late", description="Answers only after the gate opens", guild=guild)
     async def late(interaction: discord.Interaction) -> None:
         await bot.gate.wait()

@@ -139,10 +139,11 @@ async def test_privileged_intents_allowed_when_enabled() -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("abrupt", [False, True])
 async def test_resume_after_drop_replays_missed_interaction(
-    emu: Emulator, world: World, bot: SandboxBot
+    emu: Emulator, world: World, bot: SandboxBot, abrupt: bool
 ) -> None:
-    assert await emu.drop_connection() == 1
+    assert await emu.drop_connection(abrupt=abrupt) == 1
     # Dispatched while the bot is disconnected: only the session buffer has it.
     result = await emu.slash(world.alice, "greet", {"target": world.bob}, guild=world.guild)
     resumed = await emu.wait_for_resume()

@@ -90,6 +90,18 @@ async def test_429_is_retried_by_discord_py(emu: Emulator, world: World, bot: Sa
 
 
 @pytest.mark.asyncio
+async def test_rate_limit_headers_let_discord_py_wait_preemptively(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    emu.ratelimits.configure(SEND, limit=2, window=0.3)
+    result = await emu.slash(world.alice, "burst", {"count": 5}, guild=world.guild)
+    await result.wait()
+    assert [r.status for r in emu.requests_for(SEND)] == [200] * 5  # no 429: headers were honoured
+    visible = emu.channel_messages(general(world), include_ephemeral=False)
+    assert [m.content for m in visible] == [f"burst {i}" for i in range(5)]
+
+
+@pytest.mark.asyncio
 async def test_injected_502_is_retried(emu: Emulator, world: World, bot: SandboxBot) -> None:
     emu.inject_failures(SEND, status=502, count=1)
     result = await emu.slash(world.alice, "announce", {"text": "after-502"}, guild=world.guild)
