@@ -247,10 +247,11 @@ class Describer:
         return text + (f"（{amount}点）" if amount is not None else "")
 
     def _allocation(self, d: dict[str, Any]) -> str:
-        numbers = ", ".join(f"{k}:{v}" for k, v in d["numbers"].items())
         if self.lang == "en":
-            return f"grail numbers {{{numbers}}}, mean {d['mean']}; closest {self.seats(d['tied'])}; the grail goes to {self.seat(d['winner'])}"
-        return f"圣杯数字{{{numbers}}}，平均数{d['mean']}；最接近：{self.seats(d['tied'])}；圣杯归{self.seat(d['winner'])}"
+            numbers = ", ".join(f"seat {k}: {v}" for k, v in d["numbers"].items())
+            return f"grail numbers ({numbers}), mean {d['mean']}; closest {self.seats(d['tied'])}; the grail goes to {self.seat(d['winner'])}"
+        numbers = "，".join(f"{k}号：{v}" for k, v in d["numbers"].items())
+        return f"圣杯数字（{numbers}），平均数{d['mean']}；最接近：{self.seats(d['tied'])}；圣杯归{self.seat(d['winner'])}"
 
     def _votes(self, d: dict[str, Any]) -> str:
         if self.lang == "en":

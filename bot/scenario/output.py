@@ -11,6 +11,7 @@ from bot.scenario.describe import Describer, seat_label, skill_label
 from bot.scenario.run import Stats, Tally
 from engine import Event, GameState, Outcome
 from engine.classes import class_spec
+from engine.stats import initiative_modifier
 
 L: dict[str, dict[Lang, str]] = {
     "scenario": {"en": "Scenario", "zh": "推演"},
@@ -100,6 +101,9 @@ def single_text(scenario: Scenario, seed: str, outcome: Outcome, lang: Lang) -> 
     for i, r in enumerate(outcome.rolls, start=1):
         who = seat_label(scenario.state, r.who, lang) if r.who is not None else "DM"
         line = f"  {i:>3}. {who} {r.why}: d{r.die} = {r.result}"
+        if r.why == "initiative" and r.who is not None:
+            mod = initiative_modifier(scenario.state.player(r.who))
+            line += f" + {mod} = {r.result + mod}"
         if r.need is not None:
             line += f" (≤ {r.need}: {_l('pass' if r.result <= r.need else 'fail', lang)})"
         out.append(line)
