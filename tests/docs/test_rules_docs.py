@@ -1,5 +1,6 @@
-"""The player rules documents: generated from the templates and the class data, so they
-can never drift from what the engine does."""
+"""The generated documents (the rules in English and Chinese, the scenario tool's page):
+rendered from the templates, the class data and the tools' live output, so they can
+never drift from what the engine does."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from bot.i18n import t
 from engine.classes import catalogue, missing_classes
 from engine.night.combat import STEAL_CHANCE
 
-DOCS = {doc.lang: (ROOT / doc.output).read_text(encoding="utf-8") for doc in DOCUMENTS}
+DOCS = {doc.lang: (ROOT / doc.output).read_text(encoding="utf-8") for doc in DOCUMENTS if doc.template.startswith("rules.")}
 LOCALE = {"en": "en-US", "zh": "zh-CN"}
 
 
@@ -45,6 +46,15 @@ def test_the_check_catches_drift_and_regeneration_fixes_it(tmp_path: Path, capsy
     assert main(["--check", "--root", str(tmp_path)]) == 0
     (tmp_path / DOCUMENTS[1].output).unlink()
     assert main(["--check", "--root", str(tmp_path)]) == 1
+
+
+def test_the_scenario_page_shows_the_tools_real_output() -> None:
+    page = (ROOT / "docs" / "scenario.md").read_text(encoding="utf-8")
+    assert "{{" not in page
+    assert "$ wolfhowl scenario docs/examples/warrior-attacks-grail-carrier.toml\nScenario: A Warrior attacks the grail carrier" in page
+    assert "2000 runs" in page and "Attacks (hit rate):" in page
+    assert "bad.toml: players[1].class: unknown class 'wizzard'" in page
+    assert "bad.toml: players[1].orders: You cannot target or vote for yourself." in page
 
 
 def test_all_eleven_classes_are_in_the_data() -> None:
