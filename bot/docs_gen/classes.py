@@ -138,9 +138,9 @@ def memory_lines(spec: ClassSpec, lang: Lang) -> list[str]:
     out = []
     for key, value in spec.memory.items():
         if key == "companion_hp":
-            out.append(f"an animal companion (a wolf) with {value} HP" if lang == "en" else f"一匹生命值为{value}的狼作为动物伙伴")
+            out.append(f"an animal companion (a wolf) with {value} HP" if lang == "en" else f"有一匹生命值为{value}的狼作为动物伙伴")
         elif key == "spell_points":
-            out.append(f"{value} spell points" if lang == "en" else f"{value}点法术点")
+            out.append(f"{value} spell points" if lang == "en" else f"拥有{value}点法术点")
         else:
             out.append(f"{key} = {value}")
     return out

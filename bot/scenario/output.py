@@ -3,6 +3,7 @@ the statistics of many runs, as text in English or Chinese, or as JSON."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.docs_gen.terms import AUDIENCES, FACTIONS, PHASES, STATES, Lang, term
@@ -47,6 +48,14 @@ L: dict[str, dict[Lang, str]] = {
 
 def _l(key: str, lang: Lang) -> str:
     return L[key][lang]
+
+
+def _punctuate(text: str, lang: Lang) -> str:
+    """Chinese text takes full-width colons and commas (the layout is shared)."""
+    if lang != "zh":
+        return text
+    text = re.sub(r":(?=\n|$)", "：", text)
+    return text.replace(": ", "：").replace(", ", "，").replace("; ", "；")
 
 
 def audience_label(event: Event, state: GameState, lang: Lang) -> str:
@@ -117,7 +126,7 @@ def single_text(scenario: Scenario, seed: str, outcome: Outcome, lang: Lang) -> 
     if not after.over:
         nxt = f"{nxt}, round {after.round}" if lang == "en" else f"第{after.round}轮{nxt}"
     out.append(f"  {_l('next', lang)}: {nxt}")
-    return "\n".join(out)
+    return _punctuate("\n".join(out), lang)
 
 
 def single_json(scenario: Scenario, seed: str, outcome: Outcome, lang: Lang) -> dict[str, Any]:
@@ -185,7 +194,7 @@ def stats_text(scenario: Scenario, stats: Stats, lang: Lang) -> str:
     out += section("points", [f"  {term(FACTIONS, f, lang)}: {stats.points[f] / stats.runs:+.2f}" for f in FACTIONS if stats.runs])
     if stats.endings:
         out += section("ended", [f"  {k}: {_pct(n, stats.runs)} ({n})" for k, n in sorted(stats.endings.items())])
-    return "\n".join(out)
+    return _punctuate("\n".join(out), lang)
 
 
 def _attack_target(state: GameState, seat: int, why: str, lang: Lang) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.scenario import loads, run_many
+from bot.scenario import Stats, loads, run_many
 from bot.scenario.build import Scenario
 
 N = 2000
@@ -31,40 +31,40 @@ holds_grail = true
 
 
 @pytest.fixture(scope="module")
-def attack_stats() -> object:
+def attack_stats() -> Stats:
     return run_many(scenario(ATTACK), "stats", N)
 
 
-def test_hit_rate_matches_ab_minus_ac(attack_stats: object) -> None:
+def test_hit_rate_matches_ab_minus_ac(attack_stats: Stats) -> None:
     # AB 75 − AC (15 + 5) = 55%.
-    tally = attack_stats.attacks[(1, 2, "attack")]  # type: ignore[attr-defined]
+    tally = attack_stats.attacks[(1, 2, "attack")]
     assert tally.attempts == N
     assert 0.50 <= tally.rate <= 0.60
 
 
-def test_grail_ends_with_the_attacker_at_hit_times_steal(attack_stats: object) -> None:
+def test_grail_ends_with_the_attacker_at_hit_times_steal(attack_stats: Stats) -> None:
     # 55% hit × 50% steal = 27.5%; the rest of the time the carrier banks it.
     stats = attack_stats
-    assert set(stats.grail) == {"seat 1", "seat 2"}  # type: ignore[attr-defined]
-    assert 0.235 <= stats.rate(stats.grail["seat 1"]) <= 0.315  # type: ignore[attr-defined]
-    steal = stats.steals[(1, 2)]  # type: ignore[attr-defined]
-    assert steal.attempts == stats.attacks[(1, 2, "attack")].successes  # type: ignore[attr-defined]
+    assert set(stats.grail) == {"seat 1", "seat 2"}
+    assert 0.235 <= stats.rate(stats.grail["seat 1"]) <= 0.315
+    steal = stats.steals[(1, 2)]
+    assert steal.attempts == stats.attacks[(1, 2, "attack")].successes
     assert 0.45 <= steal.rate <= 0.55
 
 
-def test_counter_attacks_follow_misses(attack_stats: object) -> None:
+def test_counter_attacks_follow_misses(attack_stats: Stats) -> None:
     # Combat Reflexes: 50% of misses; the counter's AB is 75 − 10 + 20 (Precise Attack:
     # the carrier has held the grail tonight) − AC 20 = 65%.
     stats = attack_stats
-    misses = N - stats.attacks[(1, 2, "attack")].successes  # type: ignore[attr-defined]
-    counter = stats.attacks[(2, 1, "counter")]  # type: ignore[attr-defined]
+    misses = N - stats.attacks[(1, 2, "attack")].successes
+    counter = stats.attacks[(2, 1, "counter")]
     assert 0.45 * misses <= counter.attempts <= 0.55 * misses
     assert 0.58 <= counter.rate <= 0.72
-    assert stats.checks[(2, "combat-reflexes")].attempts == misses  # type: ignore[attr-defined]
+    assert stats.checks[(2, "combat-reflexes")].attempts == misses
 
 
-def test_hp_distribution_is_uniform_over_the_damage_die(attack_stats: object) -> None:
-    hp = attack_stats.hp[2]  # type: ignore[attr-defined]
+def test_hp_distribution_is_uniform_over_the_damage_die(attack_stats: Stats) -> None:
+    hp = attack_stats.hp[2]
     assert set(hp) == {"6", "5", "4", "3"}
     for left in ("5", "4", "3"):  # a hit deals d3: each face about 55% / 3
         assert 0.15 <= hp[left] / N <= 0.215
