@@ -18,11 +18,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen subcommand's module is imported (a tool that needs no
+    Discord or database should not pay for importing them)."""
     parser = argparse.ArgumentParser(prog="wolfhowl", description="Wolf Howl Tavern game-master bot")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        if name != chosen:
+            continue
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -36,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(chosen).parse_args(argv)
     if getattr(args, "_missing", None):
         print(f"wolfhowl {args.command}: not available in this build ({args._missing})", file=sys.stderr)
         return 2

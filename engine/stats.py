@@ -53,9 +53,9 @@ def attack_bonus(p: Player, night: Night | None = None) -> int:
     return value
 
 
-def initiative_modifier(p: Player) -> int:
+def initiative_modifier(p: Player, night: Night | None = None) -> int:
     """R7: current Dexterity bonus ÷ 5."""
-    return dex_bonus(p) // 5
+    return dex_bonus(p, night) // 5
 
 
 def save(p: Player, which: str, night: Night | None = None) -> int:

@@ -3,18 +3,24 @@ Never told to players: the rolls go to the audit log only."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.dice import Dice
 from engine.model import GameState
 from engine.stats import initiative_modifier
 
+if TYPE_CHECKING:
+    from engine.night.context import Night
 
-def roll_initiative(state: GameState, dice: Dice) -> list[int]:
-    """Seats of every living player (the wounded too: R8 rolls at their turn), first to act first."""
+
+def roll_initiative(state: GameState, dice: Dice, night: Night | None = None) -> list[int]:
+    """Seats of every living player (the wounded too: R8 rolls at their turn), first to act
+    first. Tonight's Dexterity changes (toggles) count: they are set before initiative."""
     keyed: list[tuple[int, int, int]] = []
     for p in state.players:
         if not p.alive:
             continue
-        mod = initiative_modifier(p)
+        mod = initiative_modifier(p, night)
         keyed.append((dice.roll(20, p.seat, "initiative") + mod, mod, p.seat))
     # Ties on (total, modifier) are broken by a recorded roll among the tied seats.
     groups: dict[tuple[int, int], list[int]] = {}

@@ -155,3 +155,11 @@ def hooks_for(class_id: str, hook: str) -> tuple[Skill, ...]:
 def _load_all() -> None:
     # Importing the package registers every class module's skills.
     import engine.skills.classes  # noqa: F401
+
+
+def no_plain_attack_with(skill_id: str, orders: Orders) -> str | None:
+    """For toggles that forbid plain attacks: refuse such orders at Dusk rather than let
+    the attack be spent silently at night."""
+    if skill_id in orders.toggles and any(a.skill == "attack" for a in orders.actions):
+        return "reason.no_attack_tonight"
+    return None

@@ -26,7 +26,8 @@ def _ki_bonus(night: Night, monk: Player) -> int:
 
 @skill("monk", "grapple")
 class Grapple(Skill):
-    """A damageless attack, then opposed Fortitude. The held one is never told (RULES:
+    """A damageless attack, then opposed Fortitude with the Monk's training bonus (without
+    it a Monk could never hold the sturdy classes, Fortitude 70–80). The held one is never told (RULES:
     Grappled); the Monk is (R9: it knows the states it gave). A wounded target is not
     held, as the core releases anyone wounded. The steal a hit allows comes after the
     grapple check."""
@@ -38,7 +39,7 @@ class Grapple(Skill):
             return
         if target.alive and not target.wounded:
             ok = opposed(
-                night, actor, target, "fortitude", "grapple", bonus=_ki_bonus(night, actor)
+                night, actor, target, "fortitude", "grapple", bonus=int(self.param("hold_bonus")) + _ki_bonus(night, actor)
             )
             night.emit(audit("GrappleRolled", seat=actor.seat, target=target.seat, success=ok))
             if ok and inflict(night, target, State.GRAPPLED, None, actor.seat):

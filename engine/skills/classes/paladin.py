@@ -5,11 +5,11 @@ Numbers come from ``engine/data/classes/paladin.toml``."""
 from __future__ import annotations
 
 from engine.health import heal
-from engine.model import Player, State
+from engine.model import GameState, Player, State
 from engine.night.combat import attack
 from engine.night.context import Night
-from engine.skills.base import Skill, skill
-from engine.submissions import Action
+from engine.skills.base import Skill, no_plain_attack_with, skill
+from engine.submissions import Action, Orders
 
 
 @skill("paladin", "smite_evil")
@@ -44,6 +44,9 @@ class AuraOfCourage(Skill):
 @skill("paladin", "divine_guard")
 class DivineGuard(Skill):
     """Plain attacks only: Smite Evil is a skill and still allowed."""
+
+    def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
+        return no_plain_attack_with(self.skill_id, orders)
 
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):

@@ -5,12 +5,12 @@ Numbers come from ``engine/data/classes/rogue.toml``."""
 from __future__ import annotations
 
 from engine.events import audit
-from engine.model import Player, State
+from engine.model import GameState, Player, State
 from engine.night.combat import steal
 from engine.night.context import Night
-from engine.skills.base import Skill, skill
+from engine.skills.base import Skill, no_plain_attack_with, skill
 from engine.stats import dex_bonus, save
-from engine.submissions import Action
+from engine.submissions import Action, Orders
 
 
 @skill("rogue", "sneak_attack")
@@ -48,6 +48,9 @@ class UncannyDodge(Skill):
 @skill("rogue", "hide_in_shadows")
 class HideInShadows(Skill):
     """The −20 to attacks on you is an AC bonus against attacks; spells are not attacks."""
+
+    def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
+        return no_plain_attack_with(self.skill_id, orders)
 
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):

@@ -66,7 +66,7 @@ def test_stats_match_the_design_table() -> None:
 
 def test_grapple_holds_the_target_whose_orders_are_void_when_it_fails_to_break_free() -> None:
     state = table(("monk", "lawful"), ("rogue", "chaotic"), ("warrior", "neutral"))
-    # Monk: attack 45 <= 65 − 20 hits; opposed Fortitude 30 <= 60 − 30 holds.
+    # Monk: attack 45 <= 65 − 20 hits; opposed Fortitude 30 <= 60 − 30 + 30 (training) holds.
     # Rogue's turn: break free at 30 − 60 (roll 1 fails): its attack on seat 3 is void.
     dice = ScriptedDice([(20, 20), (20, 10), (20, 1), (100, 45), (100, 30), (100, 1)])
     events = night(state, dice, {1: orders(grapple(2)), 2: orders(hit(3))})
@@ -89,7 +89,7 @@ def test_grapple_holds_the_target_whose_orders_are_void_when_it_fails_to_break_f
 def test_grapple_fails_on_a_lost_opposed_check() -> None:
     state = table(("monk", "lawful"), ("rogue", "chaotic"), ("warrior", "neutral"))
     # The Rogue then misses the Warrior (100), whose Combat Reflexes roll fails (100).
-    dice = ScriptedDice([(20, 20), (20, 10), (20, 1), (100, 45), (100, 31), (100, 100), (100, 100)])
+    dice = ScriptedDice([(20, 20), (20, 10), (20, 1), (100, 45), (100, 61), (100, 100), (100, 100)])
     events = night(state, dice, {1: orders(grapple(2)), 2: orders(hit(3))})
     assert not state.player(2).has(State.GRAPPLED)
     assert "grappling" not in state.player(1).memory
@@ -198,9 +198,9 @@ def test_ki_strike_grapple_bonus_only_after_holding_the_grail(grail: bool, held:
     state = table(("monk", "lawful"), ("warrior", "neutral"))
     if grail:
         state.grail_holder = 1
-    # Against Fortitude 75: 60 − 75 + 20 = 5 with the grail (roll 5 holds), −15 without.
+    # Against Fortitude 75: 60 − 75 + 30 + 20 = 35 with the grail (roll 35 holds), 15 without.
     # The Warrior then tries to break free (75 − 60 = 15; roll 16 fails) if held.
-    script: list[int | tuple[int, int]] = [(20, 20), (20, 1), (100, 45), (100, 5)]
+    script: list[int | tuple[int, int]] = [(20, 20), (20, 1), (100, 45), (100, 35)]
     # Held: the Warrior fails to break free (16). Free: it attacks the Monk and misses.
     script.append((100, 16) if held else (100, 100))
     dice = ScriptedDice(script)

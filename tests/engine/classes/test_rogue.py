@@ -194,3 +194,16 @@ def test_identification_one_name_for_any_class() -> None:
         )
     with pytest.raises(IdentificationError):
         validate(state, 1, Identification((Guess(2, "trait", "combat"),)))
+
+
+def test_hide_in_shadows_refuses_a_plain_attack_at_dusk():
+    from engine.errors import SkillUnavailableError
+    from engine.model import Phase
+    from engine.submissions import Action, Orders
+    from engine.validate import validate
+    from tests.engine.helpers import table
+
+    st = table(("rogue", "neutral"), ("warrior", "lawful"), phase=Phase.DUSK)
+    with pytest.raises(SkillUnavailableError):
+        validate(st, 1, Orders((Action("attack", (2,)),), frozenset({"hide_in_shadows"})))
+    assert validate(st, 1, Orders((Action("pickpocket", (2,)),), frozenset({"hide_in_shadows"})))
