@@ -24,6 +24,7 @@ from bot.service.common import (
     add_step,
     apply_state,
     arm_clock,
+    check_expected,
     finish,
     locked_game,
     mail_events,
@@ -33,8 +34,8 @@ from bot.service.common import (
     require_running,
     state_of,
 )
-from bot.service.errors import AlreadyAdvancedError, BadArgumentError
-from bot.service.types import PHASE_ORDER, StepResult
+from bot.service.errors import AlreadyAdvancedError, ConcurrentChangeError
+from bot.service.types import StepResult
 
 
 async def advance_phase(
@@ -48,8 +49,7 @@ async def advance_phase(
 
     ``expected_round``/``expected_phase``: the phase the moderator meant to close; when
     another is open (someone advanced first), AlreadyAdvancedError and nothing changes."""
-    if expected_phase is not None and expected_phase not in PHASE_ORDER:
-        raise BadArgumentError(field="phase", reason="day, dusk or morning")
+    check_expected(expected_round, expected_phase)
     try:
         async with db.transaction() as s:
             game = await locked_game(s, game_id)
@@ -62,7 +62,8 @@ async def advance_phase(
                 raise AlreadyAdvancedError(round=game.round, phase=f"phase.{game.phase}")
             return await advance_locked(s, game, db.now())
     except StaleDataError:
-        raise AlreadyAdvancedError(round=0, phase="phase.over") from None
+        # Only reachable if a writer skipped the row lock: the version guard caught it.
+        raise ConcurrentChangeError(game_id=game_id) from None
 
 
 async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResult:

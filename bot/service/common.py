@@ -21,7 +21,7 @@ from bot.service.errors import (
     NotInGameError,
 )
 from bot.service.outbox import Mail
-from bot.service.types import GameInfo, GameSettings, SeatInfo
+from bot.service.types import PHASE_ORDER, GameInfo, GameSettings, SeatInfo
 
 
 def check_id(value: Any, field: str) -> int:
@@ -29,6 +29,14 @@ def check_id(value: Any, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**63:
         raise BadArgumentError(field=field, reason="not a valid id")
     return value
+
+
+def check_expected(round_no: Any, phase: Any) -> None:
+    """The (round, phase) a caller says it is answering, when it says one."""
+    if round_no is not None and (not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1):
+        raise BadArgumentError(field="round", reason="a round number")
+    if phase is not None and phase not in PHASE_ORDER:
+        raise BadArgumentError(field="phase", reason="day, dusk or morning")
 
 
 def seed_digest(seed: str) -> str:

@@ -52,6 +52,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "That phase has already been resolved; it is now {phase} of round {round}.",
         "zh-CN": "该阶段已经结算；现在是第{round}轮的{phase}。",
     },
+    "error.concurrent_change": {
+        "en-US": "Someone changed the game at the same moment; please try again.",
+        "zh-CN": "有人同时修改了这局游戏；请重试。",
+    },
     "error.seat_not_found": {"en-US": "There is no seat {seat}.", "zh-CN": "没有{seat}号座位。"},
     "error.seat_gone": {
         "en-US": "Seat {seat} has left the game.",
@@ -144,6 +148,10 @@ class PhaseClosedError(ServiceError):
 
 class AlreadyAdvancedError(ServiceError):
     key = "error.already_advanced"
+
+
+class ConcurrentChangeError(ServiceError):
+    key = "error.concurrent_change"
 
 
 class SeatNotFoundError(ServiceError):

@@ -5,6 +5,7 @@ end it holds only what the table may see: public events and the seed's SHA-256."
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -20,6 +21,10 @@ LOG_FORMAT = "wolfhowl-log"
 LOG_VERSION = 1
 
 
+def stamp(t: datetime | None) -> str | None:
+    return None if t is None else t.isoformat()
+
+
 async def export_game(db: Database, game_id: int) -> dict[str, Any]:
     """The game's log as a JSON-safe dict (see the module docstring)."""
     async with db.read() as s:
@@ -29,7 +34,6 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
         finished = game.status in ("over", "cancelled")
         members = (await s.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
         steps = await repo.steps(s, game.id)
-        stamp = lambda t: None if t is None else t.isoformat()  # noqa: E731
         out: dict[str, Any] = {
             "format": LOG_FORMAT,
             "version": LOG_VERSION,

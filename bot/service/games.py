@@ -61,32 +61,35 @@ async def create_game(
         raise BadArgumentError(field="seed", reason="8 to 128 characters")
     seed = seed or secrets.token_hex(16)
     now = db.now()
-    async with db.transaction() as s:
-        existing = await repo.live_game_in_channel(s, channel_id)
-        if existing is not None:
-            raise ChannelHasGameError(game_id=existing.id)
-        await repo.upsert_user(s, mod.id, mod.name, mod.locale, now)
-        game = Game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            active_channel_id=channel_id,
-            moderator_id=mod.id,
-            settings=settings.model_dump(),
-            language=settings.language,
-            secret_seed=seed,
-            seed_sha256=seed_digest(seed),
-            status="lobby",
-            round=0,
-            version=0,
-            created_at=now,
-        )
-        s.add(game)
-        try:
+    try:
+        async with db.transaction() as s:
+            existing = await repo.live_game_in_channel(s, channel_id)
+            if existing is not None:
+                raise ChannelHasGameError(game_id=existing.id)
+            await repo.upsert_user(s, mod.id, mod.name, mod.locale, now)
+            game = Game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                active_channel_id=channel_id,
+                moderator_id=mod.id,
+                settings=settings.model_dump(),
+                language=settings.language,
+                secret_seed=seed,
+                seed_sha256=seed_digest(seed),
+                status="lobby",
+                round=0,
+                version=0,
+                notice_seq=0,
+                created_at=now,
+            )
+            s.add(game)
             await s.flush()
-        except IntegrityError:
-            # Another moderator opened a game here at the same moment.
-            raise ChannelHasGameError(game_id=0) from None
-        return await info_of(s, game)
+            return await info_of(s, game)
+    except IntegrityError:
+        # Another moderator opened a game here at the same moment: the unique
+        # active_channel_id let only one through.
+        other = await game_in_channel(db, channel_id)
+        raise ChannelHasGameError(game_id=other.id if other else 0) from None
 
 
 async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
@@ -94,35 +97,37 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
     (AlreadyInGameError); joining twice is refused the same way."""
     u = user.checked()
     now = db.now()
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
-        if game.status != "lobby":
-            raise LobbyClosedError(game_id=game.id)
-        current = await repo.live_membership(s, u.id)
-        if current is not None:
-            raise AlreadyInGameError(game_id=current.game_id)
-        members = await repo.lobby(s, game.id)
-        cap = settings_of(game).max_players
-        if len(members) >= cap:
-            raise LobbyFullError(max=cap)
-        await repo.upsert_user(s, u.id, u.name, u.locale, now)
-        s.add(
-            GamePlayer(
-                game_id=game.id,
-                user_id=u.id,
-                active_user_id=u.id,
-                display_name=u.name,
-                status="lobby",
-                joined_at=now,
+    try:
+        async with db.transaction() as s:
+            game = await locked_game(s, game_id)
+            if game.status != "lobby":
+                raise LobbyClosedError(game_id=game.id)
+            current = await repo.live_membership(s, u.id)
+            if current is not None:
+                raise AlreadyInGameError(game_id=current.game_id)
+            members = await repo.lobby(s, game.id)
+            cap = settings_of(game).max_players
+            if len(members) >= cap:
+                raise LobbyFullError(max=cap)
+            await repo.upsert_user(s, u.id, u.name, u.locale, now)
+            s.add(
+                GamePlayer(
+                    game_id=game.id,
+                    user_id=u.id,
+                    active_user_id=u.id,
+                    display_name=u.name,
+                    status="lobby",
+                    joined_at=now,
+                )
             )
-        )
-        try:
             await s.flush()
-        except IntegrityError:
-            # The same user joined another game at the same moment: the unique
-            # active_user_id lets only one of them through.
-            raise AlreadyInGameError(game_id=0) from None
-        return await info_of(s, game)
+            return await info_of(s, game)
+    except IntegrityError:
+        # The same user joined another game at the same moment: the unique
+        # active_user_id let only one of them through.
+        async with db.read() as s:
+            m = await repo.live_membership(s, u.id)
+        raise AlreadyInGameError(game_id=m.game_id if m else 0) from None
 
 
 async def leave_game(db: Database, game_id: int, user_id: int) -> GameInfo:

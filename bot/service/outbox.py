@@ -182,6 +182,8 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
 
 async def read_inbox(db: Database, user_id: int, *, mark_read: bool = True) -> list[OutgoingMessage]:
     """The messages that could not reach this user by DM, oldest first; marks them read."""
+    if not isinstance(user_id, int) or isinstance(user_id, bool) or not 0 < user_id < 2**63:
+        raise BadArgumentError(field="user", reason="not a valid id")
     async with db.transaction() as s:
         stmt = (
             select(OutboxMessage)

@@ -17,6 +17,7 @@ from bot.db import repositories as repo
 from bot.db.models import Submission
 from bot.db.session import Database
 from bot.service.common import (
+    check_expected,
     check_id,
     locked_game,
     require_running,
@@ -61,8 +62,7 @@ async def submit(
     check_id(user_id, "user")
     if not isinstance(submission, SUBMISSION_TYPES):
         raise BadArgumentError(field="submission", reason="not a submission")
-    if expected_phase is not None and expected_phase not in PHASE_ORDER:
-        raise BadArgumentError(field="phase", reason="day, dusk or morning")
+    check_expected(expected_round, expected_phase)
     now = db.now()
     async with db.transaction() as s:
         if game_id is None:

@@ -89,6 +89,9 @@ class GameSettings(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
+    """A seat as the table sees it (``seat`` None in the lobby; ``user_id`` 0 for a seat
+    whose holder was removed)."""
+
     seat: int | None
     user_id: int
     name: str
@@ -134,7 +137,8 @@ class Receipt:
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
-    """One state change of a running game (an advance, a removal, a replacement)."""
+    """One state change of a running game (an advance, a removal, a replacement).
+    ``events``: the public events only, safe to show anyone."""
 
     game_id: int
     seq: int

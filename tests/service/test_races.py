@@ -109,6 +109,9 @@ async def test_one_player_joining_two_games_at_once(db: Database) -> None:
         return_exceptions=True,
     )
     assert outcomes(results) == ["AlreadyInGameError", "GameInfo"]
+    winner = next(r for r in results if not isinstance(r, Exception))
+    loser = next(r for r in results if isinstance(r, Exception))
+    assert loser.params == {"game_id": winner.id}
 
 
 async def test_two_games_in_one_channel_at_once(db: Database) -> None:
@@ -117,6 +120,8 @@ async def test_two_games_in_one_channel_at_once(db: Database) -> None:
         return_exceptions=True,
     )
     assert outcomes(results) == ["ChannelHasGameError"] * 2 + ["GameInfo"]
+    winner = next(r for r in results if not isinstance(r, Exception))
+    assert all(r.params == {"game_id": winner.id} for r in results if isinstance(r, Exception))
 
 
 async def test_concurrent_dispatchers_claim_disjoint_messages(db: Database) -> None:

@@ -124,3 +124,19 @@ async def test_view_shows_only_the_callers_sheet(db: Database) -> None:
     assert not any(c in str(view.game) for c in others)
     with pytest.raises(E.NotInGameError):
         await player_view(db, user(50).id, game_id)
+
+
+async def test_bad_expected_phase_and_ids(db: Database) -> None:
+    from bot.service import advance_phase, read_inbox
+
+    game_id = await started(db, 6)
+    for kw in ({"expected_phase": "night"}, {"expected_round": 0}, {"expected_round": "1"}):
+        with pytest.raises(E.BadArgumentError):
+            await submit_grail(db, user(1).id, 50, **kw)
+        with pytest.raises(E.BadArgumentError):
+            await advance_phase(db, game_id, **kw)
+    with pytest.raises(E.BadArgumentError):
+        await read_inbox(db, -1)
+    with pytest.raises(E.BadArgumentError):
+        await player_view(db, 0)
+    assert await stored(db) == 0
