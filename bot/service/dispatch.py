@@ -27,8 +27,8 @@ class Sender(Protocol):
     async def send(self, message: OutgoingMessage) -> None:
         """Deliver ``message`` or raise: :class:`Undeliverable` when it never can be,
         any other exception for a passing failure (it will be retried). Must pass
-        ``message.key`` on as the idempotency key (e.g. Discord's ``nonce`` with
-        ``enforce_nonce``) so that a repeat after a crash is dropped."""
+        ``message.nonce`` on as Discord's message ``nonce`` with ``enforce_nonce`` so
+        that a repeat after a crash is dropped."""
         ...
 
 

@@ -13,6 +13,7 @@ is dropped by the receiver.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -40,6 +41,12 @@ class OutgoingMessage:
     payload: dict[str, Any]
     attempts: int
     created_at: datetime
+
+    @property
+    def nonce(self) -> str:
+        """The idempotency key in the 25 characters Discord allows for a message nonce
+        (send it with ``enforce_nonce``): a repeat within minutes is dropped by Discord."""
+        return hashlib.sha256(self.key.encode()).hexdigest()[:25]
 
     @classmethod
     def of(cls, row: OutboxMessage) -> OutgoingMessage:

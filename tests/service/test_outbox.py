@@ -27,7 +27,8 @@ async def test_dispatcher_delivers_everything_in_order(db: Database) -> None:
     report = await Dispatcher(db, sender, batch=3).drain()
     assert report.sent == 8 and await pending_count(db) == 0
     assert sender.types() == ["game_started"] + ["sheet"] * 6 + ["phase_started"]
-    assert len({m.key for m in sender.delivered}) == 8
+    assert len({m.key for m in sender.delivered}) == len({m.nonce for m in sender.delivered}) == 8
+    assert all(len(m.nonce) == 25 for m in sender.delivered)
     assert (await Dispatcher(db, sender).drain()).total == 0
     assert not await mark_delivered(db, sender.delivered[0].key)  # already sent
 
