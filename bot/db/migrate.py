@@ -75,4 +75,5 @@ async def downgrade(url: str | URL, revision: str = "base") -> None:
 
 async def current(url: str | URL) -> str | None:
     """The revision the database at ``url`` is at (None: not migrated)."""
-    return await _run(url, _current)
+    rev: str | None = await _run(url, _current)
+    return rev

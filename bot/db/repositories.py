@@ -51,7 +51,7 @@ async def upsert_user(
     session: AsyncSession, user_id: int, name: str, locale: str | None, now: datetime
 ) -> None:
     """Insert or refresh a user; concurrent calls for one user cannot collide."""
-    dialect = session.bind.dialect.name
+    dialect = session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     stmt = insert(User).values(id=user_id, display_name=name, locale=locale, created_at=now, updated_at=now)
     changes: dict[str, Any] = {"display_name": stmt.excluded.display_name, "updated_at": stmt.excluded.updated_at}

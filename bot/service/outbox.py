@@ -153,7 +153,7 @@ async def mark_delivered(db: Database, key: str) -> bool:
             .where(OutboxMessage.idempotency_key == key, OutboxMessage.status == "pending")
             .values(status="sent", sent_at=db.now(), last_error=None)
         )
-        return res.rowcount == 1
+        return bool(getattr(res, "rowcount", 0) == 1)
 
 
 async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
