@@ -5,6 +5,9 @@ changes nothing. Time comes from the database handle's clock (tests inject one).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -12,13 +15,18 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.advance import advance_locked
 from bot.service.common import locked_game, mail_for, state_of
+from bot.service.dispatch import Dispatcher
 from bot.service.types import REQUIRED_KIND, StepResult
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class DueReport:
     advanced: list[StepResult] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
+    # Games whose advance or reminder raised (logged); the others went ahead.
+    failed: list[int] = field(default_factory=list)
 
 
 async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
@@ -64,12 +72,22 @@ async def run_due(db: Database) -> DueReport:
         remind = await repo.reminder_game_ids(s, now)
     report = DueReport()
     for game_id in due:
-        result = await advance_if_due(db, game_id)
+        try:
+            result = await advance_if_due(db, game_id)
+        except Exception:
+            # One broken game (rolled back, retried next tick) must not stop the others.
+            log.exception("advancing game %s failed", game_id)
+            report.failed.append(game_id)
+            continue
         if result is not None:
             report.advanced.append(result)
     for game_id in remind:
-        if await remind_if_due(db, game_id):
-            report.reminded.append(game_id)
+        try:
+            if await remind_if_due(db, game_id):
+                report.reminded.append(game_id)
+        except Exception:
+            log.exception("reminding game %s failed", game_id)
+            report.failed.append(game_id)
     return report
 
 
@@ -78,3 +96,27 @@ async def next_wakeup(db: Database) -> datetime | None:
     async with db.read() as s:
         times = await repo.next_times(s)
     return min(times) if times else None
+
+
+async def serve(
+    db: Database,
+    dispatcher: Dispatcher,
+    stop: asyncio.Event,
+    *,
+    max_sleep: float = 30.0,
+    min_sleep: float = 0.2,
+) -> None:
+    """The background loop: advance and remind what is due, deliver the outbox, sleep
+    until the next thing is due (at most ``max_sleep``, so that work written by another
+    process is picked up), until ``stop`` is set. Errors are logged, never fatal."""
+    while not stop.is_set():
+        try:
+            await run_due(db)
+            await dispatcher.drain()
+            wake = await next_wakeup(db)
+        except Exception:
+            log.exception("scheduler tick failed")
+            wake = None
+        delay = max_sleep if wake is None else (wake - db.now()).total_seconds()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), min(max_sleep, max(min_sleep, delay)))

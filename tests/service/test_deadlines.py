@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from bot.service import (
     pause_game,
     resume_game,
     run_due,
+    serve,
     submit_grail,
 )
 from bot.service import errors as E
@@ -88,3 +90,38 @@ async def test_extend_moves_the_deadline(db: Database, clock) -> None:
     for bad in (0, -5, 10**9, "60"):
         with pytest.raises(E.BadArgumentError):
             await extend_deadline(db, game_id, bad)  # type: ignore[arg-type]
+
+
+async def test_serve_advances_and_delivers_until_stopped(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=DAY)
+    clock.advance(DAY)
+    sender = MemorySender()
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(db, Dispatcher(db, sender), stop, max_sleep=0.05, min_sleep=0.01))
+    for _ in range(200):
+        if "dusk" in [m.payload.get("phase") for m in sender.delivered]:
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await asyncio.wait_for(task, 5)
+    assert (await get_game(db, game_id)).phase == "dusk"
+    assert sender.types()[-1] == "phase_started"
+
+
+async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monkeypatch) -> None:
+    from bot.service import deadlines
+
+    a = await started(db, 6, day_seconds=DAY)
+    b = await started(db, 6, day_seconds=DAY, channel=2001, first=20)
+    clock.advance(DAY)
+    real = deadlines.advance_locked
+
+    async def flaky(s, game, now):
+        if game.id == a:
+            raise RuntimeError("engine bug")
+        return await real(s, game, now)
+
+    monkeypatch.setattr(deadlines, "advance_locked", flaky)
+    report = await run_due(db)
+    assert report.failed == [a] and [r.game_id for r in report.advanced] == [b]
+    assert (await get_game(db, a)).phase == "day"  # rolled back, retried next tick
