@@ -1,0 +1,32 @@
+# Wolf Howl Tavern bot: `docker build -t wolfhowl .` then
+#   docker run -e WOLFHOWL_TOKEN=... -v wolfhowl-data:/app/var wolfhowl
+# It migrates the database, then starts the bot. See docs/deploy.md.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    MPLCONFIGDIR=/tmp/matplotlib
+
+WORKDIR /app
+
+# Dependencies first (a layer that changes only with pyproject.toml), then the code.
+COPY pyproject.toml README.md ./
+RUN mkdir -p engine bot && touch engine/__init__.py bot/__init__.py \
+    && pip install . && pip uninstall -y wolfhowl && rm -rf engine bot build
+
+COPY engine ./engine
+COPY bot ./bot
+COPY migrations ./migrations
+COPY alembic.ini config.example.toml ./
+# Editable, so the migrations stay beside the code where `wolfhowl db` finds them.
+RUN pip install --no-deps -e . \
+    && useradd --system --create-home --uid 10001 wolfhowl \
+    && mkdir -p /app/var && chown wolfhowl:wolfhowl /app/var
+
+USER wolfhowl
+# The SQLite database lives here unless WOLFHOWL_DATABASE_URL names PostgreSQL.
+VOLUME ["/app/var"]
+
+CMD ["sh", "-c", "wolfhowl db upgrade && exec wolfhowl run --no-migrate"]

@@ -1,0 +1,61 @@
+"""Who is a moderator: a member with Manage Server in the game's server, a member with
+the configured moderator role, or the one who created the game. Checked by the
+handlers against the game the command is about (so it works in DMs too, where Discord
+knows nothing of the caller's server roles)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.discord.errors import NotModeratorError
+from bot.service.types import GameInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+
+def role_matches(member: discord.Member, wanted: str) -> bool:
+    wanted = wanted.strip()
+    if not wanted:
+        return False
+    for role in member.roles:
+        if str(role.id) == wanted or role.name.casefold() == wanted.casefold():
+            return True
+    return False
+
+
+def member_is_moderator(member: discord.Member, moderator_role: str) -> bool:
+    perms = member.guild_permissions
+    return perms.manage_guild or perms.administrator or role_matches(member, moderator_role)
+
+
+async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> discord.Member | None:
+    """The caller as a member of ``guild_id`` (from the cache, else one REST call)."""
+    if isinstance(user, discord.Member) and user.guild.id == guild_id:
+        return user
+    guild = bot.get_guild(guild_id)
+    if guild is None:
+        return None
+    member = guild.get_member(user.id)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user.id)
+    except discord.HTTPException:
+        return None
+
+
+async def require_moderator(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> None:
+    """Raise NotModeratorError unless the caller moderates ``game`` (or, with no game
+    yet, this server)."""
+    user = interaction.user
+    if game is not None and game.moderator_id == user.id:
+        return
+    guild_id = game.guild_id if game is not None else interaction.guild_id
+    if guild_id is None:
+        raise NotModeratorError()
+    member = await member_in(bot, guild_id, user)
+    if member is None or not member_is_moderator(member, bot.config.moderator_role):
+        raise NotModeratorError()

@@ -1,0 +1,125 @@
+"""Autocomplete and parsing of the caller's own skills and identification guesses.
+
+Both come from the caller's sheet (``engine.view.sheet``), so a player is only ever
+offered their own class's skills and the guesses their class may make. Whatever is
+typed instead (an id, a name in either language, a pasted label) is parsed back; the
+engine still has the last word on whether it is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from discord import app_commands
+
+from bot.discord.errors import ReplyError
+from bot.i18n import LOCALES, t
+from bot.render import words
+from engine.classes import SkillSpec, catalogue, class_spec
+from engine.model import FACTIONS, Trait
+
+MAX_CHOICES = 25
+
+
+def _fold(text: str) -> str:
+    return text.casefold().strip()
+
+
+def orderable_skills(sheet: dict[str, Any]) -> list[SkillSpec | str]:
+    """The skills the caller can put in tonight's orders: active ones not yet spent,
+    toggles, and letting go of a grapple while holding someone."""
+    spec = class_spec(sheet["class_id"])
+    used = {s["id"] for s in sheet["skills"] if s.get("used")}
+    out: list[SkillSpec | str] = [s for s in spec.skills if s.mode == "toggle" or (s.mode == "active" and s.id not in used)]
+    if "grappling" in (sheet.get("memory") or {}):
+        out.insert(0, "release")
+    return out
+
+
+def skill_label(class_id: str, skill: SkillSpec | str, locale: str) -> str:
+    if isinstance(skill, str):
+        return t(f"reply.skill.{skill}", locale)
+    name = words.skill_name(class_id, skill.id, locale)
+    if skill.mode == "toggle":
+        return t("reply.skill.toggle_label", locale, name=name)
+    lo, hi = skill.targets
+    if hi == 0:
+        return name
+    count = str(lo) if lo == hi else f"{lo}–{hi}"
+    return t("reply.skill.target_label", locale, name=name, count=count)
+
+
+def skill_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
+    want = _fold(current or "")
+    out = []
+    for skill in orderable_skills(sheet):
+        label = skill_label(sheet["class_id"], skill, locale)
+        value = skill if isinstance(skill, str) else skill.id
+        if want and want not in _fold(label) and want not in value:
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=value))
+    return out[:MAX_CHOICES]
+
+
+def parse_skill(text: str, sheet: dict[str, Any]) -> SkillSpec | str:
+    """The caller's skill named by ``text`` (id, or name in either language)."""
+    want = _fold(text or "")
+    spec = class_spec(sheet["class_id"])
+    if want in ("release", _fold(t("reply.skill.release", "en-US")), _fold(t("reply.skill.release", "zh-CN"))):
+        return "release"
+    for s in spec.skills:
+        names = {_fold(s.id)} | {_fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
+        if want in names:
+            return s
+    raise ReplyError("reply.error.skill_unknown", skill=(text or "")[:50])
+
+
+def guess_options(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every (what, value) the caller's identification rule can name, in sheet order."""
+    out: list[tuple[str, str]] = []
+    for slot in sheet["identify"]:
+        values: Iterable[str] = slot["values"] or all_values(slot["what"])
+        for v in values:
+            if (slot["what"], v) not in out:
+                out.append((slot["what"], v))
+    return out
+
+
+def all_values(what: str) -> list[str]:
+    if what == "trait":
+        return [x.value for x in Trait]
+    if what == "faction":
+        return [f.value for f in FACTIONS]
+    return sorted(catalogue())
+
+
+def guess_label(what: str, value: str, locale: str) -> str:
+    return t("reply.guess_label", locale, value=words.guess_value(what, value, locale), what=t(f"reply.what.{what}", locale))
+
+
+def guess_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
+    want = _fold(current or "")
+    out = []
+    for what, value in guess_options(sheet):
+        label = guess_label(what, value, locale)
+        if want and want not in _fold(label) and want not in value:
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=f"{what}:{value}"))
+    return out[:MAX_CHOICES]
+
+
+def parse_guess(text: str, sheet: dict[str, Any] | None = None) -> tuple[str, str]:
+    """("trait", "holy") from ``trait:holy``, ``holy``, ``Holy``, ``神圣``, ``Cleric``…"""
+    raw = (text or "").strip()
+    if ":" in raw:
+        what, _, value = raw.partition(":")
+        if what in ("trait", "class", "faction") and value in all_values(what):
+            return what, value
+    want = _fold(raw)
+    for what in ("trait", "faction", "class"):
+        for value in all_values(what):
+            names = {value} | {_fold(words.guess_value(what, value, loc)) for loc in LOCALES}
+            if want in names:
+                return what, value
+    raise ReplyError("reply.error.guess_unknown", text=raw[:50])

@@ -1,0 +1,104 @@
+"""The bot: a ``commands.Bot`` with non-privileged intents only, the command tree with
+the one error handler and the translator, the persistent components, and two background
+tasks (the phase scheduler and the outbox dispatcher)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.db.session import Database
+from bot.discord.config import DiscordConfig
+from bot.discord.context import TableCache, ViewCache
+from bot.discord.dispatcher import DiscordSender, Dispatcher
+from bot.discord.errors import WolfTree
+from bot.discord.scheduler import Scheduler
+from bot.discord.translator import CatalogueTranslator
+
+log = logging.getLogger("wolfhowl.discord")
+
+
+def intents() -> discord.Intents:
+    """Guilds, DMs and the like; none of the privileged three (members, presences,
+    message content): every input arrives as an interaction."""
+    wanted = discord.Intents.default()
+    wanted.message_content = False
+    wanted.members = False
+    wanted.presences = False
+    return wanted
+
+
+class WolfBot(commands.Bot):
+    def __init__(self, config: DiscordConfig, *, db: Database | None = None, run_tasks: bool = True, **options: Any) -> None:
+        options.setdefault("intents", intents())
+        options.setdefault("tree_cls", WolfTree)
+        options.setdefault("help_command", None)
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, **options)
+        self.config = config
+        self.db = db or Database(config.database_url)
+        self.run_tasks = run_tasks
+        self.tables = TableCache()
+        self.views = ViewCache()
+        self.dispatcher = Dispatcher(self.db, DiscordSender(self))
+        self.scheduler = Scheduler(
+            self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
+        )
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def wake_dispatcher(self) -> None:
+        self.dispatcher.wake()
+
+    def wake_scheduler(self) -> None:
+        self.scheduler.wake()
+
+    async def setup_hook(self) -> None:
+        from bot.discord import cogs
+        from bot.discord.views import dynamic_items
+
+        if self.config.migrate_on_start:
+            from bot.db.migrate import upgrade
+
+            await upgrade(self.db.url)
+        await self.tree.set_translator(CatalogueTranslator())
+        cogs.install(self.tree)
+        self.add_dynamic_items(*dynamic_items())
+        if self.config.sync_commands:
+            await self.sync_commands()
+        if self.run_tasks:
+            self.start_tasks()
+
+    async def sync_commands(self) -> None:
+        if self.config.command_guild_ids:
+            for guild_id in self.config.command_guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("registered %d commands in guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("registered %d global commands", len(synced))
+
+    def start_tasks(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
+            asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
+        ]
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        await super().close()
+        await self.db.dispose()

@@ -1,0 +1,300 @@
+"""Moderator commands of ``/game``: create (with its settings), start, settings, pause,
+resume, replace, kick, end (after a confirmation), status and the log.
+
+A moderator has Manage Server, or the configured moderator role, or created the game
+(``checks``); Discord shows these commands to everyone because ``/game`` also holds the
+players' join and leave, so the check is made here, each time."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import bot.service as service
+from bot.discord import gaps, permissions
+from bot.discord.checks import require_moderator
+from bot.discord.cogs import Groups
+from bot.discord.context import Ctx, game_for, moderated_game
+from bot.discord.durations import parse_duration
+from bot.discord.errors import ReplyError, guarded
+from bot.discord.players import parse_player, player_choices
+from bot.discord.replies import lobby_embed, notice_embed, settings_embed, status_embed
+from bot.discord.translator import L
+from bot.discord.views.lobby import lobby_view
+from bot.i18n import t
+from bot.service.types import GameInfo, GameSettings
+
+TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
+LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN")]
+
+SETTING_PARAMS = {
+    "max_players": "max_players", "day": "day", "dusk": "dusk", "morning": "morning", "reminder": "reminder",
+    "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
+    "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead",
+}  # fmt: skip
+
+
+def with_setting_options(func: Any) -> Any:
+    """Names and descriptions of the settings options shared by create and settings."""
+    func = app_commands.rename(**{k: L(f"cmd.name.{v}") for k, v in SETTING_PARAMS.items()})(func)
+    func = app_commands.describe(**{k: L(f"cmd.param.{v}") for k, v in SETTING_PARAMS.items()})(func)
+    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES)(func)
+
+
+def overrides(**given: Any) -> dict[str, Any]:
+    """Settings options as GameSettings fields; durations parsed (``24h``, ``90m``)."""
+    out: dict[str, Any] = {}
+    for name in ("day", "dusk", "morning"):
+        if given.get(name) is not None:
+            out[f"{name}_seconds"] = parse_duration(given[name])
+    if given.get("reminder") is not None:
+        text = str(given["reminder"]).strip()
+        out["reminder_lead_seconds"] = 0 if text in ("0", "off", "关") else parse_duration(text)
+    for name in ("max_players", "reveal_on_death", "early_advance", "win_score"):
+        if given.get(name) is not None:
+            out[name] = given[name]
+    if given.get("vote_tie") is not None:
+        out["vote_tie_rule"] = given["vote_tie"].value
+    if given.get("language") is not None:
+        out["language"] = given["language"].value
+    return out
+
+
+async def _quiet_dead(ctx: Ctx, info: GameInfo, channel: discord.abc.GuildChannel, want: bool) -> str | None:
+    """Set up (or drop) the dead channel; a note for the moderator when it cannot be."""
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    if not want:
+        if permissions.find_dead_channel(channel.guild, channel.id) is not None:
+            await permissions.disable_quiet_dead(channel.guild, channel.id)
+        return None
+    _, quiet_missing = permissions.bot_missing(channel)
+    if quiet_missing:
+        return t("reply.quiet_dead.missing", ctx.locale, permissions=permissions.permission_names(quiet_missing, ctx.locale))
+    dead = await permissions.ensure_dead_channel(channel, info.settings.language)
+    return t("reply.quiet_dead.on", ctx.locale, channel=dead.mention)
+
+
+async def _moderated(ctx: Ctx) -> GameInfo:
+    info = await moderated_game(ctx.bot, ctx.interaction)
+    await require_moderator(ctx.bot, ctx.interaction, info)
+    return info
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    game = groups.game
+
+    @game.command(name=L("cmd.name.create"), description=L("cmd.desc.game_create"))
+    @with_setting_options
+    async def create(
+        interaction: discord.Interaction,
+        max_players: app_commands.Range[int, 6, 15] | None = None,
+        day: str | None = None,
+        dusk: str | None = None,
+        morning: str | None = None,
+        reminder: str | None = None,
+        vote_tie: app_commands.Choice[str] | None = None,
+        reveal_on_death: bool | None = None,
+        early_advance: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
+        win_score: app_commands.Range[int, 1, 100] | None = None,
+        quiet_dead: bool | None = None,
+    ) -> None:
+        ctx = await Ctx.begin(interaction)
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            raise ReplyError("reply.error.create_where")
+        await require_moderator(ctx.bot, interaction, None)
+        basic_missing, _ = permissions.bot_missing(channel)
+        if basic_missing:
+            raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
+        given = overrides(
+            max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
+            reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+        )  # fmt: skip
+        if language is None:
+            given["language"] = _default_language(interaction, ctx.bot.config.language)
+        settings = GameSettings.from_config(ctx.bot.config, **given)
+        info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
+        want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
+        note = await _quiet_dead(ctx, info, channel, want_quiet)
+        await channel.send(embed=lobby_embed(info, info.settings.language), view=lobby_view(info))
+        reply = settings_embed(info, ctx.locale)
+        reply.title = t("reply.created", ctx.locale, game=info.id)
+        if note:
+            reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+        await ctx.send(embed=reply)
+
+    @game.command(name=L("cmd.name.start"), description=L("cmd.desc.game_start"))
+    async def start(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        info = await service.start_game(ctx.db, info.id)
+        ctx.bot.wake_dispatcher()
+        await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
+
+    @game.command(name=L("cmd.name.settings"), description=L("cmd.desc.game_settings"))
+    @with_setting_options
+    async def settings(
+        interaction: discord.Interaction,
+        max_players: app_commands.Range[int, 6, 15] | None = None,
+        day: str | None = None,
+        dusk: str | None = None,
+        morning: str | None = None,
+        reminder: str | None = None,
+        vote_tie: app_commands.Choice[str] | None = None,
+        reveal_on_death: bool | None = None,
+        early_advance: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
+        win_score: app_commands.Range[int, 1, 100] | None = None,
+        quiet_dead: bool | None = None,
+    ) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        given = overrides(
+            max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
+            reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+        )  # fmt: skip
+        if given:
+            info = await gaps.update_settings(ctx.db, info.id, **given)
+        note = None
+        guild = ctx.bot.get_guild(info.guild_id)
+        channel = guild.get_channel(info.channel_id) if guild else None
+        if quiet_dead is not None and channel is not None:
+            note = await _quiet_dead(ctx, info, channel, quiet_dead)
+        quiet = permissions.find_dead_channel(guild, info.channel_id) is not None if guild else None
+        reply = settings_embed(info, ctx.locale, quiet)
+        if note:
+            reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+        await ctx.send(embed=reply)
+
+    @game.command(name=L("cmd.name.pause"), description=L("cmd.desc.game_pause"))
+    async def pause(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await service.pause_game(ctx.db, (await _moderated(ctx)).id)
+        ctx.bot.wake_dispatcher()
+        await ctx.send(embed=notice_embed(t("reply.paused", ctx.locale, game=info.id)))
+
+    @game.command(name=L("cmd.name.resume"), description=L("cmd.desc.game_resume"))
+    async def resume(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await service.resume_game(ctx.db, (await _moderated(ctx)).id)
+        ctx.bot.wake_dispatcher()
+        ctx.bot.wake_scheduler()
+        await ctx.send(embed=notice_embed(t("reply.resumed", ctx.locale, game=info.id)))
+
+    @game.command(name=L("cmd.name.replace"), description=L("cmd.desc.game_replace"))
+    @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
+    @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
+    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        seat = parse_player(player, info.players).seat
+        assert seat is not None
+        if newcomer.bot:
+            raise ReplyError("reply.error.newcomer_bot")
+        await service.replace_player(ctx.db, info.id, seat, _ref(newcomer))
+        ctx.bot.wake_dispatcher()
+        await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
+
+    @game.command(name=L("cmd.name.kick"), description=L("cmd.desc.game_kick"))
+    @app_commands.rename(player=L("cmd.name.player"))
+    @app_commands.describe(player=L("cmd.param.player_kick"))
+    async def kick(interaction: discord.Interaction, player: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        target = parse_player(player, info.players)
+        assert target.seat is not None
+        await service.remove_player(ctx.db, info.id, target.seat)
+        ctx.bot.wake_dispatcher()
+        after = await service.get_game(ctx.db, info.id)
+        await permissions.sync_quiet_dead(ctx.bot, after, also_dead=[target.user_id])
+        await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=f"#{target.seat} {target.name}")))
+
+    @replace.autocomplete("player")
+    @kick.autocomplete("player")
+    async def _players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        info = await interaction.client.tables.get(interaction.client, interaction)  # type: ignore[attr-defined]
+        return [] if info is None else player_choices(current, info.players)
+
+    @game.command(name=L("cmd.name.end"), description=L("cmd.desc.game_end"))
+    async def end(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EndButton(info.id, ctx.locale))
+        await ctx.send(embed=notice_embed(t("reply.end_confirm", ctx.locale, game=info.id), colour=0xB45309), view=view)
+
+    @game.command(name=L("cmd.name.status"), description=L("cmd.desc.game_status"))
+    async def status(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        st = await gaps.phase_status(ctx.db, info.id)
+        await ctx.send(embed=status_embed(st.game, st.sent, ctx.locale))
+
+    @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
+    @app_commands.rename(game_id=L("cmd.name.game_id"))
+    @app_commands.describe(game_id=L("cmd.param.game_id"))
+    async def log(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        if game_id is not None:
+            info = await service.get_game(ctx.db, game_id)
+        elif interaction.guild_id is not None and interaction.channel_id is not None:
+            found = await gaps.latest_game_in_channel(ctx.db, interaction.channel_id)
+            if found is None:
+                raise ReplyError("reply.error.no_game_here")
+            info = found
+        else:
+            info = await game_for(ctx.bot, interaction)
+        await require_moderator(ctx.bot, interaction, info)
+        if info.status not in ("over", "cancelled"):
+            raise ReplyError("reply.error.log_not_ready")
+        data = await service.export_game(ctx.db, info.id)
+        raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        file = discord.File(io.BytesIO(raw), filename=f"wolfhowl-game-{info.id}.json")
+        await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
+
+
+def _default_language(interaction: discord.Interaction, configured: str) -> str:
+    """A Chinese-speaking server (its Discord community language) gets zh-CN; any other
+    the configured default."""
+    loc = str(interaction.guild_locale or "")
+    return "zh-CN" if loc.lower().startswith("zh") else configured
+
+
+def _ref(user: discord.abc.User) -> Any:
+    from bot.discord.context import user_ref
+
+    return user_ref(user, None)
+
+
+class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:end:(?P<game>\d+)"):
+    """The confirmation of /game end; checks the moderator again when pressed."""
+
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.end_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:end:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            ctx = await Ctx.begin(interaction)
+            info = await service.get_game(ctx.db, self.game_id)
+            await require_moderator(ctx.bot, interaction, info)
+            info = await service.cancel_game(ctx.db, self.game_id, "cancelled")
+            ctx.bot.wake_dispatcher()
+            await permissions.sync_quiet_dead(ctx.bot, info)
+            await ctx.send(embed=notice_embed(t("reply.ended", ctx.locale, game=info.id)))
+
+        await guarded(interaction, run)
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton]

@@ -1,0 +1,123 @@
+"""``/rules [topic or class]`` and ``/help``: the game explained in the reader's language."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord.cogs import Groups, top_level
+from bot.discord.context import Ctx, locale_of
+from bot.discord.errors import ReplyError
+from bot.discord.translator import L
+from bot.i18n import LOCALES, normalize_locale, t
+from bot.render import words
+from bot.render.sheet import FACTION_COLOUR
+from engine.classes import FACTION_ROWS, catalogue, class_spec
+
+TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "commands")
+RULES_COLOUR = 0x92400E
+
+
+def _fold(text: str) -> str:
+    return text.casefold().strip()
+
+
+def topic_choices(current: str, locale: str) -> list[app_commands.Choice[str]]:
+    want = _fold(current or "")
+    out = []
+    for topic in TOPICS:
+        label = t(f"rules.{topic}_title", locale)
+        if not want or want in _fold(label) or want in topic:
+            out.append(app_commands.Choice(name=label[:100], value=topic))
+    for class_id in sorted(catalogue()):
+        label = t("rules.class_label", locale, name=words.class_name(class_id, locale))
+        if not want or want in _fold(label) or want in class_id:
+            out.append(app_commands.Choice(name=label[:100], value=class_id))
+    return out[:25]
+
+
+def parse_topic(text: str | None) -> str:
+    raw = _fold(text or "overview")
+    if raw in TOPICS or raw in catalogue():
+        return raw
+    for topic in TOPICS:
+        if any(raw == _fold(t(f"rules.{topic}_title", loc)) for loc in LOCALES):
+            return topic
+    for class_id in catalogue():
+        if any(raw == _fold(words.class_name(class_id, loc)) for loc in LOCALES):
+            return class_id
+    raise ReplyError("reply.error.topic_unknown", topic=(text or "")[:50])
+
+
+def topic_embed(topic: str, locale: str) -> discord.Embed:
+    if topic in catalogue():
+        return class_embed(topic, locale)
+    embed = discord.Embed(title=t(f"rules.{topic}_title", locale), description=t(f"rules.{topic}", locale)[:4096], colour=RULES_COLOUR)
+    embed.set_footer(text=t("rules.more", locale))
+    return embed
+
+
+def class_embed(class_id: str, locale: str) -> discord.Embed:
+    """A class as its data file gives it: numbers, traits, identification and skills."""
+    loc = normalize_locale(locale)
+    spec = class_spec(class_id)
+    factions = [f.value for f, row in FACTION_ROWS.items() if class_id in row]
+    colour = FACTION_COLOUR[factions[0]] if len(factions) == 1 else RULES_COLOUR
+    embed = discord.Embed(title=words.class_name(class_id, loc), description=spec.blurb[loc], colour=colour)  # type: ignore[index]
+    stats = t(
+        "sheet.stats", loc, hp=spec.hp, max_hp=spec.hp, ab=spec.ab, armor=spec.armor, dex=spec.dex, damage=spec.damage
+    )
+    saves = t("sheet.saves", loc, will=spec.will, reflex=spec.reflex, fortitude=spec.fortitude)
+    embed.add_field(name=t("sheet.traits", loc) + ": " + ", ".join(words.trait(x.value, loc) for x in spec.traits), value=f"{stats}\n{saves}", inline=False)
+    embed.add_field(name=t("rules.factions", loc), value=", ".join(words.faction(f, loc) for f in factions) or "—", inline=False)
+    ident = []
+    for slot in spec.identify:
+        what = " / ".join(words.guess_value(slot.what, v, loc) for v in slot.values) if slot.values else t("sheet.any_value", loc, what=t(f"what.{slot.what}", loc))
+        ident.append(t("sheet.identify_slot", loc, count=slot.count, what=what))
+    embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
+    for s in spec.skills:
+        kinds = ", ".join(t(f"kind.{k}", loc) for k in s.kinds)
+        cost = " · " + t(f"cost.{s.cost}", loc) if s.mode == "active" else ""
+        embed.add_field(name=f"{s.name[loc]} · {kinds}{cost}"[:256], value=s.text[loc][:1024], inline=False)  # type: ignore[index]
+    return embed
+
+
+HELP_SECTIONS = (
+    ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "rules", "help")),
+    ("help.moderators", ("game create", "game start", "game settings", "phase advance", "phase extend", "game pause", "game resume", "game replace", "game kick", "game end", "game status", "game log")),
+)
+
+
+def help_embed(locale: str) -> discord.Embed:
+    embed = discord.Embed(title=t("help.title", locale), description=t("help.intro", locale), colour=RULES_COLOUR)
+    for section, commands in HELP_SECTIONS:
+        lines = []
+        for path in commands:
+            parts = path.split()
+            shown = " ".join(t(f"cmd.name.{p}", locale) for p in parts)
+            lines.append(f"`/{shown}` — {t('cmd.desc.' + '_'.join(parts), locale)}")
+        embed.add_field(name=t(section, locale), value="\n".join(lines)[:1024], inline=False)
+    embed.set_footer(text=t("help.footer", locale))
+    return embed
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    @top_level("rules")
+    @app_commands.rename(topic=L("cmd.name.topic"))
+    @app_commands.describe(topic=L("cmd.param.topic"))
+    async def rules(interaction: discord.Interaction, topic: str | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        await ctx.send(embed=topic_embed(parse_topic(topic), ctx.locale))
+
+    @rules.autocomplete("topic")
+    async def _topics(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return topic_choices(current, locale_of(interaction))
+
+    @top_level("help")
+    async def help_(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        await ctx.send(embed=help_embed(ctx.locale))
+
+    for command in (rules, help_):
+        tree.add_command(command)
+

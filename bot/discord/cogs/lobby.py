@@ -1,0 +1,62 @@
+"""Joining and leaving a game before it starts: ``/game join``, ``/game leave`` and the
+lobby post's buttons, which share one flow each."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import bot.service as service
+from bot.discord.cogs import Groups
+from bot.discord.context import Ctx
+from bot.discord.errors import ReplyError
+from bot.discord.replies import notice_embed
+from bot.discord.translator import L
+from bot.discord.views.lobby import refresh_lobby
+from bot.i18n import t
+
+
+async def _lobby_here(ctx: Ctx) -> int:
+    """/game join names no game: it is the one of the channel it is used in."""
+    interaction = ctx.interaction
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ReplyError("reply.error.join_where")
+    info = await service.game_in_channel(ctx.db, interaction.channel_id)
+    if info is None:
+        raise ReplyError("reply.error.no_game_here")
+    return info.id
+
+
+async def join_flow(interaction: discord.Interaction, game_id: int | None) -> None:
+    ctx = await Ctx.begin(interaction)
+    if game_id is None:
+        game_id = await _lobby_here(ctx)
+    info = await service.join_game(ctx.db, game_id, ctx.user)
+    await ctx.send(
+        embed=notice_embed(t("reply.joined", ctx.locale, game=info.id, count=len(info.players), max=info.settings.max_players))
+    )
+    if interaction.channel is not None and interaction.guild_id is not None:
+        message = interaction.message if interaction.type is discord.InteractionType.component else None
+        await refresh_lobby(interaction.channel, info, message)  # type: ignore[arg-type]
+
+
+async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> None:
+    ctx = await Ctx.begin(interaction)
+    if game_id is None:
+        game_id = (await ctx.game()).id
+    info = await service.leave_game(ctx.db, game_id, interaction.user.id)
+    await ctx.send(embed=notice_embed(t("reply.left", ctx.locale, game=info.id)))
+    channel = interaction.channel if interaction.guild_id is not None else ctx.bot.get_channel(info.channel_id)
+    if channel is not None:
+        message = interaction.message if interaction.type is discord.InteractionType.component else None
+        await refresh_lobby(channel, info, message)  # type: ignore[arg-type]
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    @groups.game.command(name=L("cmd.name.join"), description=L("cmd.desc.game_join"))
+    async def join(interaction: discord.Interaction) -> None:
+        await join_flow(interaction, None)
+
+    @groups.game.command(name=L("cmd.name.leave"), description=L("cmd.desc.game_leave"))
+    async def leave(interaction: discord.Interaction) -> None:
+        await leave_flow(interaction, None)

@@ -1,0 +1,86 @@
+"""``/me`` (my sheet, HP, the states I know of, the grail, what I know and what I have
+sent) and ``/inbox`` (the private messages that could not reach me by DM)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import bot.service as service
+from bot.discord.cogs import Groups, top_level
+from bot.discord.context import Ctx
+from bot.discord.outbound import render_outgoing
+from bot.discord.replies import (
+    INFO_COLOUR,
+    KINDS_BY_PHASE,
+    deadline_line,
+    describe_submission,
+    names_of,
+    phase_name,
+)
+from bot.i18n import t
+from bot.render import words
+from bot.render.sheet import sheet_embed
+from bot.service.views import PlayerView
+
+
+def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
+    info = pv.game
+    if pv.sheet is None:
+        return [discord.Embed(title=t("reply.me.lobby_title", locale, game=info.id), description=t("reply.me.lobby", locale, count=len(info.players), max=info.settings.max_players), colour=INFO_COLOUR)]
+    sheet = pv.sheet
+    names = names_of(info)
+    embed = sheet_embed(sheet, locale)
+    embed.set_author(name=t("reply.me.seat", locale, seat=pv.seat, game=info.id))
+    grail = t("reply.me.grails", locale, banked=sheet["grails_banked"])
+    if sheet["holds_grail"]:
+        grail = t("sheet.grail", locale) + "\n" + grail
+    embed.add_field(name=t("reply.me.grail", locale), value=grail, inline=False)
+    if not sheet["known_states"]:
+        embed.add_field(name=t("sheet.states", locale), value=t("reply.me.no_states", locale), inline=False)
+    confirmed = sheet.get("confirmed") or []
+    if confirmed:
+        lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale)) for g in confirmed]
+        embed.add_field(name=t("reply.me.known", locale), value="\n".join(lines)[:1024], inline=False)
+    status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, deadline=deadline_line(info.deadline, locale))]
+    for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
+        if kind in pv.sent:
+            status.append(f"**{t(f'reply.kind.{kind}', locale)}**: " + describe_submission(kind, pv.sent[kind], names, sheet["class_id"], locale).replace("\n", "; "))
+        else:
+            status.append(f"**{t(f'reply.kind.{kind}', locale)}**: " + t("reply.orders.nothing", locale))
+    embed.add_field(name=t("reply.me.sent", locale), value="\n".join(status)[:1024], inline=False)
+    return [embed]
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    @top_level("me")
+    async def me(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await ctx.game()
+        pv = await service.player_view(ctx.db, interaction.user.id, info.id)
+        await ctx.send(embeds=me_embeds(pv, ctx.locale))
+
+    @top_level("inbox")
+    async def inbox(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        messages = await service.read_inbox(ctx.db, interaction.user.id)
+        if not messages:
+            await ctx.send(embed=discord.Embed(description=t("reply.inbox.empty", ctx.locale), colour=INFO_COLOUR))
+            return
+        infos: dict[int, Any] = {}
+        embeds: list[discord.Embed] = []
+        for m in messages[-20:]:
+            if m.game_id is not None and m.game_id not in infos:
+                infos[m.game_id] = await service.get_game(ctx.db, m.game_id)
+            rendered = render_outgoing(m, infos.get(m.game_id) if m.game_id else None, locale=ctx.locale)
+            if rendered.content:
+                embeds.append(discord.Embed(description=rendered.content, colour=INFO_COLOUR))
+            embeds.extend(rendered.embeds)
+        head = t("reply.inbox.title", ctx.locale, count=len(messages))
+        for i in range(0, len(embeds), 10):
+            await ctx.send(content=head if i == 0 else None, embeds=embeds[i : i + 10])
+
+    for command in (me, inbox):
+        tree.add_command(command)

@@ -1,0 +1,145 @@
+"""What players send: ``/grail``, ``/identify``, ``/act attack``, ``/act skill``,
+``/vote``, and ``/orders`` to see, change or clear it (with the order panel).
+
+Each handler parses its arguments against the caller's own game and sheet, hands one
+submission to the service and shows the receipt; the engine decides what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord import submit
+from bot.discord.choices import guess_choices, parse_guess, parse_skill, skill_choices
+from bot.discord.cogs import Groups, top_level
+from bot.discord.context import Ctx, locale_of
+from bot.discord.errors import ReplyError
+from bot.discord.players import parse_player, player_choices
+from bot.discord.replies import names_of, receipt_embed
+from bot.discord.translator import L
+from bot.discord.views.panel import show_panel
+from bot.service.types import Receipt
+from bot.service.views import PlayerView
+
+CLEAR_CHOICES = [
+    app_commands.Choice(name=L("cmd.choice.clear_orders"), value="orders"),
+    app_commands.Choice(name=L("cmd.choice.clear_identify"), value="identify"),
+]
+
+
+async def _view(ctx: Ctx) -> PlayerView:
+    info = await ctx.game()
+    return await submit.view_of(ctx.bot, ctx.interaction.user.id, info.id)
+
+
+async def _receipt(ctx: Ctx, pv: PlayerView, receipt: Receipt) -> None:
+    class_id = pv.sheet["class_id"] if pv.sheet else None
+    await ctx.send(embed=receipt_embed(receipt, names_of(pv.game), class_id, ctx.locale))
+
+
+def _seat(text: str, pv: PlayerView) -> int:
+    seat = parse_player(text, pv.game.players).seat
+    assert seat is not None
+    return seat
+
+
+async def player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: Any = interaction.client
+    info = await bot.tables.get(bot, interaction)
+    return [] if info is None else player_choices(current, info.players, exclude_user=interaction.user.id)
+
+
+async def skill_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: Any = interaction.client
+    pv = await bot.views.get(bot, interaction)
+    return [] if pv is None or pv.sheet is None else skill_choices(pv.sheet, current, locale_of(interaction))
+
+
+async def guess_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: Any = interaction.client
+    pv = await bot.views.get(bot, interaction)
+    return [] if pv is None or pv.sheet is None else guess_choices(pv.sheet, current, locale_of(interaction))
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    @top_level("grail")
+    @app_commands.rename(number=L("cmd.name.number"))
+    @app_commands.describe(number=L("cmd.param.number"))
+    async def grail(interaction: discord.Interaction, number: int) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        await _receipt(ctx, pv, await submit.send_grail(ctx.bot, interaction.user.id, pv.game.id, number))
+
+    @top_level("identify")
+    @app_commands.rename(player=L("cmd.name.player"), guess=L("cmd.name.guess"))
+    @app_commands.describe(player=L("cmd.param.player_identify"), guess=L("cmd.param.guess"))
+    @app_commands.autocomplete(player=player_autocomplete, guess=guess_autocomplete)
+    async def identify(interaction: discord.Interaction, player: str, guess: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        seat = _seat(player, pv)
+        what, value = parse_guess(guess, pv.sheet)
+        await _receipt(ctx, pv, await submit.add_guess(ctx.bot, pv, interaction.user.id, seat, what, value))
+
+    @groups.act.command(name=L("cmd.name.attack"), description=L("cmd.desc.act_attack"))
+    @app_commands.rename(player=L("cmd.name.player"))
+    @app_commands.describe(player=L("cmd.param.player_attack"))
+    @app_commands.autocomplete(player=player_autocomplete)
+    async def attack(interaction: discord.Interaction, player: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        seat = _seat(player, pv)
+        await _receipt(ctx, pv, await submit.add_action(ctx.bot, pv, interaction.user.id, "attack", [seat]))
+
+    @groups.act.command(name=L("cmd.name.skill"), description=L("cmd.desc.act_skill"))
+    @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"))
+    @app_commands.describe(skill=L("cmd.param.skill"), target=L("cmd.param.target"), target2=L("cmd.param.target2"), target3=L("cmd.param.target3"), amount=L("cmd.param.amount"))
+    @app_commands.autocomplete(skill=skill_autocomplete, target=player_autocomplete, target2=player_autocomplete, target3=player_autocomplete)
+    async def skill(
+        interaction: discord.Interaction,
+        skill: str,
+        target: str | None = None,
+        target2: str | None = None,
+        target3: str | None = None,
+        amount: int | None = None,
+    ) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        if pv.sheet is None:
+            raise ReplyError("reply.error.not_started")
+        chosen = parse_skill(skill, pv.sheet)
+        targets = [_seat(x, pv) for x in (target, target2, target3) if x]
+        if chosen == "release":
+            receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, "release", targets, amount)
+        elif not isinstance(chosen, str) and chosen.mode == "toggle":
+            receipt = await submit.flip_toggle(ctx.bot, pv, interaction.user.id, chosen.id)
+        else:
+            assert not isinstance(chosen, str)
+            receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, chosen.id, targets, amount)
+        await _receipt(ctx, pv, receipt)
+
+    @top_level("vote")
+    @app_commands.rename(player=L("cmd.name.player"))
+    @app_commands.describe(player=L("cmd.param.player_vote"))
+    @app_commands.autocomplete(player=player_autocomplete)
+    async def vote(interaction: discord.Interaction, player: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        seat = _seat(player, pv)
+        await _receipt(ctx, pv, await submit.send_vote(ctx.bot, interaction.user.id, pv.game.id, seat))
+
+    @top_level("orders")
+    @app_commands.rename(clear=L("cmd.name.clear"))
+    @app_commands.describe(clear=L("cmd.param.clear"))
+    @app_commands.choices(clear=CLEAR_CHOICES)
+    async def orders(interaction: discord.Interaction, clear: app_commands.Choice[str] | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        pv = await _view(ctx)
+        if clear is not None:
+            await submit.clear(ctx.bot, pv, interaction.user.id, clear.value)
+        await show_panel(interaction, pv.game.id)
+
+    for command in (grail, identify, vote, orders):
+        tree.add_command(command)

@@ -1,0 +1,50 @@
+"""``/phase advance`` (close the open phase now) and ``/phase extend`` (more time)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import bot.service as service
+from bot.discord.checks import require_moderator
+from bot.discord.cogs import Groups
+from bot.discord.context import Ctx, moderated_game
+from bot.discord.durations import parse_duration
+from bot.discord.replies import deadline_line, notice_embed, phase_name
+from bot.discord.translator import L
+from bot.i18n import t
+from bot.service.types import MAX_PHASE_SECONDS
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    @groups.phase.command(name=L("cmd.name.advance"), description=L("cmd.desc.phase_advance"))
+    async def advance(interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await moderated_game(ctx.bot, interaction)
+        await require_moderator(ctx.bot, interaction, info)
+        # Pin the phase the moderator saw: if the deadline closed it a moment ago, this
+        # advance is refused instead of closing the next phase too.
+        result = await service.advance_phase(ctx.db, info.id, expected_round=info.round, expected_phase=info.phase)
+        ctx.bot.wake_dispatcher()
+        if result.over:
+            text = t("reply.advanced_over", ctx.locale, game=info.id)
+        else:
+            text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, deadline=deadline_line(result.deadline, ctx.locale))
+        await ctx.send(embed=notice_embed(text))
+
+    @groups.phase.command(name=L("cmd.name.extend"), description=L("cmd.desc.phase_extend"))
+    @app_commands.rename(duration=L("cmd.name.duration"))
+    @app_commands.describe(duration=L("cmd.param.duration"))
+    async def extend(interaction: discord.Interaction, duration: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await moderated_game(ctx.bot, interaction)
+        await require_moderator(ctx.bot, interaction, info)
+        seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
+        info = await service.extend_deadline(ctx.db, info.id, seconds)
+        ctx.bot.wake_dispatcher()
+        ctx.bot.wake_scheduler()
+        if info.status == "paused":
+            text = t("reply.extended_paused", ctx.locale, duration=duration)
+        else:
+            text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
+        await ctx.send(embed=notice_embed(text))

@@ -1,0 +1,165 @@
+"""The per-interaction context: who asks, in which language, about which game, and how
+to answer.
+
+Which game: a command in a game's channel is about that game; anywhere else (a DM, or
+another channel) about the caller's one live game, which the service guarantees is
+unique; a stranger gets "you are not in any game".
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import bot.service as service
+from bot.discord import gaps
+from bot.discord.errors import ReplyError
+from bot.i18n import normalize_locale
+from bot.service.errors import NoActiveGameError
+from bot.service.types import GameInfo, UserRef
+from bot.service.views import PlayerView
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    """The caller's language (their Discord client's), as one of ours."""
+    return normalize_locale(str(interaction.locale))
+
+
+def user_ref(user: discord.abc.User, locale: str | None) -> UserRef:
+    name = (getattr(user, "display_name", None) or user.name or str(user.id))[:100]
+    return UserRef(user.id, name, locale)
+
+
+async def game_for(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
+    """The game a player command is about (see the module docstring)."""
+    if interaction.guild_id is not None and interaction.channel_id is not None:
+        here = await service.game_in_channel(bot.db, interaction.channel_id)
+        if here is not None:
+            return here
+    return await service.active_game_of(bot.db, interaction.user.id)
+
+
+async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
+    """The game a moderator command is about: this channel's; in a DM, the one the caller
+    plays in or moderates."""
+    if interaction.guild_id is not None and interaction.channel_id is not None:
+        here = await service.game_in_channel(bot.db, interaction.channel_id)
+        if here is None:
+            raise ReplyError("reply.error.no_game_here")
+        return here
+    try:
+        return await service.active_game_of(bot.db, interaction.user.id)
+    except NoActiveGameError:
+        mine = await gaps.games_moderated_by(bot.db, interaction.user.id)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise
+        raise ReplyError("reply.error.several_games", channels=", ".join(f"<#{g.channel_id}>" for g in mine)) from None
+
+
+class TableCache:
+    """A few seconds of memory of each game's table, so autocomplete (which must answer
+    at once and is sent on every keystroke) does not hit the database each time."""
+
+    def __init__(self, ttl: float = 5.0) -> None:
+        self.ttl = ttl
+        self._by_key: dict[tuple[int, int | None], tuple[float, GameInfo]] = {}
+
+    async def get(self, bot: WolfBot, interaction: discord.Interaction) -> GameInfo | None:
+        key = (interaction.user.id, interaction.channel_id if interaction.guild_id else None)
+        hit = self._by_key.get(key)
+        now = time.monotonic()
+        if hit and now - hit[0] < self.ttl:
+            return hit[1]
+        try:
+            info = await game_for(bot, interaction)
+        except service.ServiceError:
+            return None
+        self._by_key[key] = (now, info)
+        if len(self._by_key) > 5000:
+            self._by_key.clear()
+        return info
+
+
+class ViewCache:
+    """A few seconds of memory of each player's own view (sheet, what they sent), for
+    the autocomplete of their skills and guesses."""
+
+    def __init__(self, ttl: float = 5.0) -> None:
+        self.ttl = ttl
+        self._by_user: dict[int, tuple[float, PlayerView]] = {}
+
+    async def get(self, bot: WolfBot, interaction: discord.Interaction) -> PlayerView | None:
+        hit = self._by_user.get(interaction.user.id)
+        now = time.monotonic()
+        if hit and now - hit[0] < self.ttl:
+            return hit[1]
+        try:
+            info = await game_for(bot, interaction)
+            view = await service.player_view(bot.db, interaction.user.id, info.id)
+        except service.ServiceError:
+            return None
+        self._by_user[interaction.user.id] = (now, view)
+        if len(self._by_user) > 5000:
+            self._by_user.clear()
+        return view
+
+
+class Ctx:
+    """One interaction being answered: deferred at once, answered ephemerally."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.bot: WolfBot = interaction.client  # type: ignore[assignment]
+        self.locale = locale_of(interaction)
+
+    @classmethod
+    async def begin(cls, interaction: discord.Interaction, *, ephemeral: bool = True) -> Ctx:
+        """Acknowledge now (Discord allows 3 seconds); the answer follows."""
+        ctx = cls(interaction)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        return ctx
+
+    @property
+    def db(self) -> Any:
+        return self.bot.db
+
+    @property
+    def user(self) -> UserRef:
+        return user_ref(self.interaction.user, self.locale)
+
+    async def game(self) -> GameInfo:
+        return await game_for(self.bot, self.interaction)
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        embeds: list[discord.Embed] | None = None,
+        view: discord.ui.View | None = None,
+        file: discord.File | None = None,
+        ephemeral: bool = True,
+    ) -> None:
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        if content is not None:
+            kwargs["content"] = content[:2000]
+        if embed is not None:
+            kwargs["embed"] = embed
+        if embeds:
+            kwargs["embeds"] = embeds[:10]
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
+        if self.interaction.response.is_done():
+            await self.interaction.followup.send(**kwargs)
+        else:
+            await self.interaction.response.send_message(**kwargs)

@@ -1,0 +1,285 @@
+"""Delivering the outbox to Discord.
+
+:class:`DiscordSender` renders one outbox message and sends it; :class:`Dispatcher`
+claims due messages from the service, sends them one at a time in creation order and
+records each result.
+
+* Rate limits: discord.py already waits out a 429 and retries a 5xx a few times; when it
+  gives up, the message is retried here a few times with backoff (honouring
+  ``retry_after``), then handed back to the service (``mark_failed``), which retries it
+  later with a longer backoff.
+* Closed DMs (error 50007): the message goes to the player's inbox (``/inbox``) and the
+  game channel gets a ping that says nothing of the content.
+* Never twice: each send carries a nonce derived from the idempotency key, with
+  ``enforce_nonce``, so Discord itself drops a repeat sent within minutes. A message sent
+  whose "delivered" mark failed is remembered (``journal``) and marked, not resent.
+  After a crash between the send and the mark, the message comes back with
+  ``attempts > 1``: the sender then looks for it among the bot's recent messages in the
+  destination (same text, sent after the message was created) before sending again.
+* Order: a message that fails holds back the later ones to the same recipient in the
+  batch (they stay leased and come back after the earlier one's retry).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+import bot.service as service
+from bot.discord import permissions
+from bot.discord.outbound import Rendered, render_outgoing
+from bot.i18n import t
+from bot.service.dispatch import Undeliverable
+from bot.service.outbox import OutgoingMessage
+from bot.service.types import GameInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+log = logging.getLogger("wolfhowl.discord.dispatcher")
+
+CANNOT_DM = 50007
+GONE_CODES = {10003, 10013}  # unknown channel, unknown user
+SEND_TRIES = 3
+MAX_BACKOFF = 30.0
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def nonce_for(key: str) -> str:
+    """Discord's message nonce (at most 25 characters), stable for one outbox key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25]
+
+
+def backoff(attempt: int, retry_after: float | None = None, *, base: float = 1.0, jitter: float = 0.25) -> float:
+    """Seconds to wait before try ``attempt + 1``: Discord's ``retry_after`` when it gave
+    one, else exponential from ``base``, capped, with a little jitter."""
+    if retry_after is not None and retry_after > 0:
+        return min(retry_after, MAX_BACKOFF * 4)
+    delay = min(MAX_BACKOFF, base * 2**attempt)
+    return delay + random.uniform(0, jitter * delay)
+
+
+def passing(exc: BaseException) -> bool:
+    """A failure worth retrying soon: rate limited, Discord's server error, the network."""
+    if isinstance(exc, discord.RateLimited):
+        return True
+    if isinstance(exc, discord.HTTPException):
+        return exc.status == 429 or exc.status >= 500
+    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError)
+
+
+class DiscordSender:
+    """Renders and sends one outbox message (the service's ``Sender`` protocol, plus the
+    Discord message id as the result)."""
+
+    def __init__(self, bot: WolfBot, *, sleep: Sleep = asyncio.sleep) -> None:
+        self.bot = bot
+        self.sleep = sleep
+        self._pinged: set[tuple[int, int, str]] = set()
+
+    async def send(self, message: OutgoingMessage) -> int:
+        info = await self._info(message.game_id)
+        rendered = render_outgoing(message, info)
+        target = await self._destination(message)
+        if message.attempts > 1:
+            earlier = await self._already_sent(target, rendered, message)
+            if earlier is not None:
+                log.info("outbox %s was delivered before (message %s)", message.key, earlier)
+                return earlier
+        sent = await self._send_with_retries(target, rendered, message)
+        if rendered.roster_changed and message.recipient_kind == "channel" and message.game_id:
+            await self._sync_dead(message.game_id)
+        return sent
+
+    async def _info(self, game_id: int | None) -> GameInfo | None:
+        if game_id is None:
+            return None
+        try:
+            return await service.get_game(self.bot.db, game_id)
+        except service.ServiceError:
+            return None
+
+    async def _destination(self, message: OutgoingMessage) -> discord.abc.Messageable:
+        try:
+            if message.recipient_kind == "user":
+                user = self.bot.get_user(message.recipient_id) or await self.bot.fetch_user(message.recipient_id)
+                return user.dm_channel or await user.create_dm()
+            channel = self.bot.get_channel(message.recipient_id) or await self.bot.fetch_channel(message.recipient_id)
+        except discord.NotFound as exc:
+            raise Undeliverable(f"{message.recipient_kind} {message.recipient_id} not found ({exc.code})") from exc
+        if not isinstance(channel, discord.abc.Messageable):
+            raise Undeliverable(f"channel {message.recipient_id} cannot receive messages")
+        return channel
+
+    async def _send_with_retries(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int:
+        kwargs: dict[str, Any] = {"nonce": nonce_for(message.key), "allowed_mentions": discord.AllowedMentions.none()}
+        if rendered.content:
+            kwargs["content"] = rendered.content[:2000]
+        if rendered.embeds:
+            kwargs["embeds"] = rendered.embeds[:10]
+        if rendered.view is not None:
+            kwargs["view"] = rendered.view
+        for attempt in range(SEND_TRIES):
+            try:
+                sent = await target.send(files=rendered.files(), **kwargs)
+                return sent.id
+            except discord.Forbidden as exc:
+                if exc.code == CANNOT_DM and message.recipient_kind == "user":
+                    await self._ping(message)
+                    raise Undeliverable(f"DMs closed ({exc.code})") from exc
+                raise
+            except discord.NotFound as exc:
+                if exc.code in GONE_CODES:
+                    raise Undeliverable(f"recipient gone ({exc.code})") from exc
+                raise
+            except Exception as exc:
+                if not passing(exc) or attempt == SEND_TRIES - 1:
+                    raise
+                delay = backoff(attempt, getattr(exc, "retry_after", None))
+                log.info("outbox %s: %s, retrying in %.1fs", message.key, exc, delay)
+                await self.sleep(delay)
+        raise AssertionError("unreachable")
+
+    async def _already_sent(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int | None:
+        """The id of the bot's own message in ``target`` that is this one, if an earlier
+        attempt delivered it (same text, created after the outbox row)."""
+        me = self.bot.user
+        if me is None:
+            return None
+        want = rendered.fingerprint()
+        try:
+            async for m in target.history(limit=25, after=message.created_at):
+                if m.author.id == me.id and _fingerprint(m) == want:
+                    return m.id
+        except discord.HTTPException:
+            log.info("could not read the history of %s %s", message.recipient_kind, message.recipient_id, exc_info=True)
+        return None
+
+    async def _ping(self, message: OutgoingMessage) -> None:
+        """Tell a player whose DMs are closed, in the game channel, that something waits
+        in their inbox (never what). Once per game phase."""
+        info = await self._info(message.game_id)
+        if info is None:
+            return
+        tag = (message.recipient_id, info.id, f"{info.round}:{info.phase}")
+        if tag in self._pinged:
+            return
+        self._pinged.add(tag)
+        try:
+            channel = self.bot.get_channel(info.channel_id) or await self.bot.fetch_channel(info.channel_id)
+            text = t("reply.post.inbox_ping", info.settings.language, user=f"<@{message.recipient_id}>")
+            await channel.send(  # type: ignore[union-attr]
+                text,
+                nonce=nonce_for(message.key + ":ping"),
+                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            )
+        except discord.HTTPException:
+            log.warning("could not ping user %s about their inbox", message.recipient_id, exc_info=True)
+
+    async def _sync_dead(self, game_id: int) -> None:
+        try:
+            info = await service.get_game(self.bot.db, game_id)
+            await permissions.sync_quiet_dead(self.bot, info)
+        except Exception:
+            log.warning("quiet dead: sync failed for game %s", game_id, exc_info=True)
+
+
+def _fingerprint(m: discord.Message) -> tuple[str, ...]:
+    out = [m.content or ""]
+    for e in m.embeds:
+        out += [e.title or "", e.description or ""]
+    return tuple(out)
+
+
+@dataclass
+class DispatchReport:
+    sent: int = 0
+    inbox: int = 0
+    retry: int = 0
+    held: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.sent + self.inbox + self.retry
+
+
+class Dispatcher:
+    """Claims due outbox messages and delivers them (see the module docstring)."""
+
+    def __init__(self, db: Any, sender: Any, *, batch: int = 25) -> None:
+        self.db = db
+        self.sender = sender
+        self.batch = batch
+        # Sent, not yet marked delivered (the database was unavailable): key -> message id.
+        self.journal: dict[str, int | None] = {}
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _mark_delivered(self, key: str) -> None:
+        try:
+            await service.mark_delivered(self.db, key)
+        except Exception:
+            log.warning("could not mark outbox %s delivered; will retry the mark, not the send", key, exc_info=True)
+        else:
+            self.journal.pop(key, None)
+
+    async def flush_journal(self) -> None:
+        for key in list(self.journal):
+            await self._mark_delivered(key)
+
+    async def run_once(self) -> DispatchReport:
+        report = DispatchReport()
+        await self.flush_journal()
+        held: set[tuple[str, int]] = set()
+        for message in await service.claim_due_messages(self.db, limit=self.batch):
+            where = (message.recipient_kind, message.recipient_id)
+            if message.key in self.journal:
+                await self._mark_delivered(message.key)
+                report.sent += 1
+                continue
+            if where in held:
+                report.held += 1
+                continue
+            try:
+                message_id = await self.sender.send(message)
+            except Undeliverable as exc:
+                await service.mark_undeliverable(self.db, message.key, str(exc))
+                report.inbox += 1
+            except Exception as exc:
+                log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
+                held.add(where)
+                await service.mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
+                report.retry += 1
+            else:
+                self.journal[message.key] = message_id
+                await self._mark_delivered(message.key)
+                report.sent += 1
+        return report
+
+    async def run_forever(self, interval: float) -> None:
+        """Deliver what is due, then sleep until woken or ``interval`` passes."""
+        while True:
+            try:
+                report = await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox dispatcher pass failed")
+                report = DispatchReport()
+            if report.total:
+                continue  # there may be more due right now
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=interval)

@@ -1,0 +1,132 @@
+"""The one error handler: every refusal becomes an ephemeral reply in the reader's
+language, everything unexpected is logged with its context and answered with a short
+apology (never a traceback).
+
+Refusals come from three places, each with a message key and parameters:
+:class:`engine.RuleViolation` (``.text(locale)``), :class:`bot.service.ServiceError`
+(``.key``/``.params``, worded by the ``[svc]`` table of our catalogues when it has the
+key) and :class:`ReplyError`, raised by the Discord layer itself (bad player argument,
+not a moderator, wrong place).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import has_key, normalize_locale, t
+from bot.service.errors import RuleRefusedError, ServiceError
+from engine import RuleViolation
+
+log = logging.getLogger("wolfhowl.discord.errors")
+
+ERROR_COLOUR = 0xB91C1C
+
+
+class ReplyError(app_commands.AppCommandError):
+    """A refusal decided by the Discord layer; ``key`` is a catalogue key."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(t(key, "en-US", **params))
+
+
+class NotModeratorError(ReplyError, app_commands.CheckFailure):
+    def __init__(self) -> None:
+        super().__init__("reply.error.not_moderator")
+
+
+def service_text(error: ServiceError, locale: str) -> str:
+    if isinstance(error, RuleRefusedError):
+        return error.text(locale)
+    key = "svc." + error.key.removeprefix("error.")
+    if has_key(key):
+        return t(key, locale, **error.params)
+    return error.text(locale)
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command raised, out of discord.py's wrapper."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    return error
+
+
+def error_text(error: BaseException, locale: str | None) -> str | None:
+    """The localized text for a refusal, or None when ``error`` is a bug."""
+    loc = normalize_locale(locale)
+    error = unwrap(error)
+    if isinstance(error, ReplyError):
+        return t(error.key, loc, **error.params)
+    if isinstance(error, ServiceError):
+        return service_text(error, loc)
+    if isinstance(error, RuleViolation):
+        return error.text(loc)
+    if isinstance(error, app_commands.TransformerError):
+        return t("reply.error.bad_value", loc, value=str(error.value)[:100])
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("reply.error.guild_only", loc)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("reply.error.cooldown", loc, seconds=round(error.retry_after, 1))
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return t("reply.error.bot_missing", loc, permissions=", ".join(error.missing_permissions))
+    if isinstance(error, app_commands.CheckFailure):
+        return t("reply.error.not_allowed", loc)
+    return None
+
+
+def error_embed(text: str) -> discord.Embed:
+    return discord.Embed(description=f"⚠️ {text}"[:4096], colour=ERROR_COLOUR)
+
+
+def describe(interaction: discord.Interaction) -> str:
+    """Who did what where, for the log (ids only: no message content, no tokens)."""
+    what = interaction.command.qualified_name if interaction.command else None
+    if what is None and isinstance(interaction.data, dict):
+        what = interaction.data.get("custom_id") or interaction.data.get("name")
+    return (
+        f"interaction={interaction.id} type={interaction.type.name} what={what!r} "
+        f"user={interaction.user.id} guild={interaction.guild_id} channel={interaction.channel_id}"
+    )
+
+
+async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply (%s)", describe(interaction), exc_info=True)
+
+
+async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``interaction`` with the refusal, or log the bug and apologise."""
+    locale = str(interaction.locale)
+    text = error_text(error, locale)
+    if text is None:
+        original = unwrap(error)
+        log.error("unexpected error (%s)", describe(interaction), exc_info=(type(original), original, original.__traceback__))
+        text = t("reply.error.unexpected", normalize_locale(locale))
+    await send_ephemeral(interaction, error_embed(text))
+
+
+class WolfTree(app_commands.CommandTree):
+    """The command tree with the one error handler."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await handle_error(interaction, error)
+
+
+async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[None]]) -> None:
+    """Run a component's or modal's handler with the same error handling as commands
+    (discord.py only logs what a dynamic item raises)."""
+    try:
+        await action()
+    except Exception as exc:
+        await handle_error(interaction, exc)

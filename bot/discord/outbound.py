@@ -1,0 +1,166 @@
+"""Outbox payloads → Discord messages. The service writes data (events, a sheet, a
+deadline); this module words it in the recipient's language with the renderers of
+``bot.render``. Public posts are built only from public events (the renderer refuses
+anything else), private ones only from the recipient's own.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.discord.replies import names_of, notice_embed
+from bot.i18n import t
+from bot.render.chart import scoreboard_png
+from bot.render.posts import (
+    PHASE_COLOUR,
+    announcement_embed,
+    phase_opened,
+    private_embed,
+    scoreboard_embed,
+)
+from bot.render.sheet import sheet_embed
+from bot.service.outbox import OutgoingMessage
+from bot.service.types import GameInfo
+from engine.events import Event
+
+log = logging.getLogger("wolfhowl.discord.outbound")
+NEUTRAL = 0x4B5563
+
+
+@dataclass
+class Rendered:
+    """One message ready to send. Attachments are kept as bytes: a ``discord.File`` can
+    be sent only once, and a delivery may be retried."""
+
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    # Who may write in the game channel may have changed (departures, the end).
+    roster_changed: bool = False
+
+    def files(self) -> list[discord.File]:
+        import io
+
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.attachments]
+
+    def fingerprint(self) -> tuple[str, ...]:
+        """What identifies this message among the bot's recent ones in a channel."""
+        out = [self.content or ""]
+        for e in self.embeds:
+            out += [e.title or "", e.description or ""]
+        return tuple(out)
+
+
+def _ts(iso: str | None) -> int | None:
+    return int(datetime.fromisoformat(iso).timestamp()) if iso else None
+
+
+def _panel_view(game_id: int, locale: str) -> discord.ui.View:
+    from bot.discord.views.panel import OpenPanelButton
+
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpenPanelButton(game_id, locale))
+    return view
+
+
+def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    events = [Event.from_dict(e) for e in p.get("events", [])]
+    names = names_of(info) if info else {}
+    round_no = int(p.get("round", 0))
+    phase = str(p.get("phase", ""))
+    if msg.recipient_kind == "user":
+        return Rendered(embeds=[private_embed(events, round_no, loc, names)])
+    out = Rendered(roster_changed=any(e.kind in ("PlayerLeft", "GameEnded") for e in events))
+    if any(e.kind != "GameEnded" for e in events):
+        embed = announcement_embed(events, round_no, loc, names, dawn=phase == "dusk")
+        if p.get("step") == "remove":
+            embed.title = t("reply.post.removed_title", loc, round=round_no)
+        elif phase == "day":
+            embed.title = t("reply.post.day_title", loc, round=round_no)
+        out.embeds.append(embed)
+    ended = next((e for e in events if e.kind == "GameEnded"), None)
+    if ended is not None:
+        out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
+        out.attachments.append(("scoreboard.png", scoreboard_png(ended.data["scores"], ended.data["winners"], loc)))
+    return out
+
+
+def _phase_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    phase = str(p.get("phase"))
+    text = phase_opened(phase, int(p.get("round", 0)), _ts(p.get("deadline")), loc)
+    embed = discord.Embed(description=text, colour=PHASE_COLOUR.get(phase, NEUTRAL))
+    return Rendered(embeds=[embed], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
+
+
+def _game_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    roster = "\n".join(f"{s['seat']}. {s['name']}" for s in p.get("table", []))
+    embed = discord.Embed(title=t("reply.post.started_title", loc), description=t("reply.post.started", loc, count=len(p.get("table", []))), colour=PHASE_COLOUR["day"])
+    embed.add_field(name=t("reply.post.table", loc), value=roster[:1024] or "—", inline=False)
+    embed.set_footer(text=t("post.seed_sha", loc, sha=p.get("seed_sha256", ""))[:2048])
+    return Rendered(embeds=[embed])
+
+
+def _sheet(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    sheet = p["sheet"]
+    content = t("reply.post.sheet_intro", loc, seat=sheet["seat"], game=msg.game_id)
+    return Rendered(content=content, embeds=[sheet_embed(sheet, loc)], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
+
+
+def _seed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    text = t("post.seed", loc, seed=p.get("seed", ""), sha=p.get("seed_sha256", ""))
+    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])], roster_changed=True)
+
+
+def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    phase = f"phase.{p.get('phase')}"
+    deadline = f"<t:{_ts(p.get('deadline'))}:R>" if p.get("deadline") else t("post.no_deadline", loc)
+    if msg.recipient_kind == "user":
+        text = t("reply.post.reminder_private", loc, phase=phase, round=p.get("round"), deadline=deadline)
+        return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
+    text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, missing=p.get("missing", 0))
+    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))])
+
+
+def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]:
+    def render(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+        params = dict(p)
+        if p.get("deadline"):
+            params["deadline"] = f"<t:{_ts(p['deadline'])}:R>"
+        if isinstance(p.get("phase"), str):
+            params["phase"] = f"phase.{p['phase']}"
+        return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)], roster_changed=key == "reply.post.cancelled")
+
+    return render
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
+    "events": _events,
+    "phase_started": _phase_started,
+    "game_started": _game_started,
+    "sheet": _sheet,
+    "seed_revealed": _seed,
+    "reminder": _reminder,
+    "game_paused": _simple("post.paused"),
+    "game_resumed": _simple("post.resumed"),
+    "deadline_extended": _simple("post.extended"),
+    "player_replaced": _simple("reply.post.replaced"),
+    "game_cancelled": _simple("reply.post.cancelled"),
+}
+
+
+def render_outgoing(msg: OutgoingMessage, info: GameInfo | None, *, locale: str | None = None) -> Rendered:
+    """The message for ``msg`` in ``locale`` (default: the one the service chose)."""
+    loc = locale or msg.locale
+    kind = str(msg.payload.get("type", ""))
+    renderer = RENDERERS.get(kind)
+    if renderer is None:
+        log.warning("no renderer for outbox payload type %r (%s)", kind, msg.key)
+        return Rendered(embeds=[notice_embed(t("event.Unknown", loc, kind=kind), NEUTRAL)])
+    return renderer(msg.payload, msg, info, loc)

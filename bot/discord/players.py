@@ -1,0 +1,102 @@
+"""A player argument: what a user types or picks for "which player".
+
+Discord's user picker cannot list the players of a game in a DM, so every player option
+is a string with autocomplete. It accepts what people actually paste: a seat (``3``,
+``#3``, ``3号``), a name or the start of one, a mention (``<@123>``, ``<@!123>``) or a raw
+user id, and the autocomplete's own values (the seat number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from discord import app_commands
+
+from bot.discord.errors import ReplyError
+from bot.service.types import SeatInfo
+
+MENTION = re.compile(r"^<@!?(\d{15,21})>$")
+SEAT = re.compile(r"^(?:#|no\.?\s*|seat\s*)?(\d{1,2})(?:\s*号)?$", re.IGNORECASE)
+SNOWFLAKE = re.compile(r"^\d{15,21}$")
+MAX_CHOICES = 25
+
+
+def seat_label(p: SeatInfo) -> str:
+    return f"#{p.seat} {p.name}"
+
+
+def _fold(text: str) -> str:
+    return text.casefold().strip().lstrip("@").strip()
+
+
+def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = False) -> SeatInfo:
+    """The seated player ``text`` names, or a :class:`ReplyError` saying why not:
+    no such player, several match (with their seats), or the player has left."""
+    raw = (text or "").strip()
+    if not raw:
+        raise ReplyError("reply.error.player_missing")
+    seated = [p for p in players if p.seat is not None]
+    found = _match(raw, seated)
+    if found is None:
+        raise ReplyError("reply.error.player_unknown", text=raw[:50])
+    if isinstance(found, list):
+        raise ReplyError("reply.error.player_ambiguous", text=raw[:50], candidates=", ".join(seat_label(p) for p in found[:8]))
+    if not found.alive and not allow_dead:
+        raise ReplyError("reply.error.player_gone", player=seat_label(found))
+    return found
+
+
+def _match(raw: str, seated: Sequence[SeatInfo]) -> SeatInfo | list[SeatInfo] | None:
+    m = MENTION.match(raw)
+    if m or SNOWFLAKE.match(raw):
+        uid = int(m.group(1) if m else raw)
+        return next((p for p in seated if p.user_id == uid), None)
+    m = SEAT.match(raw)
+    if m:
+        seat = int(m.group(1))
+        by_seat = next((p for p in seated if p.seat == seat), None)
+        if by_seat is not None:
+            return by_seat
+    # "#3 Alice" (an autocomplete label pasted back) names seat 3.
+    m = re.match(r"^#(\d{1,2})\s+\S", raw)
+    if m:
+        by_label = next((p for p in seated if p.seat == int(m.group(1))), None)
+        if by_label is not None:
+            return by_label
+    want = _fold(raw)
+    exact = [p for p in seated if _fold(p.name) == want]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        return exact
+    for test in (lambda n: n.startswith(want), lambda n: want in n):
+        hits = [p for p in seated if test(_fold(p.name))]
+        living = [p for p in hits if p.alive]
+        # A dead namesake does not make a living player's name ambiguous.
+        if len(living) == 1:
+            return living[0]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return hits
+    return None
+
+
+def player_choices(
+    current: str, players: Iterable[SeatInfo], *, exclude_user: int | None = None, living: bool = True
+) -> list[app_commands.Choice[str]]:
+    """At most 25 choices among the living seated players (not the caller), matching
+    what has been typed by seat or name; the value is the seat number."""
+    want = _fold(current or "").lstrip("#")
+    out: list[app_commands.Choice[str]] = []
+    for p in sorted((p for p in players if p.seat is not None), key=lambda p: p.seat or 0):
+        if (living and not p.alive) or (exclude_user is not None and p.user_id == exclude_user):
+            continue
+        label = seat_label(p)
+        if want and not (str(p.seat).startswith(want) or want in _fold(p.name)):
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=str(p.seat)))
+        if len(out) == MAX_CHOICES:
+            break
+    return out

@@ -1,0 +1,184 @@
+"""Embeds the commands answer with: receipts, what I sent, the phase status, the lobby,
+the settings. Short lines and few fields, so they read well on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.discord.durations import format_duration
+from bot.i18n import t
+from bot.render import words
+from bot.render.posts import PHASE_COLOUR
+from bot.service.types import REQUIRED_KIND, GameInfo, GameSettings, Receipt
+
+OK_COLOUR = 0x15803D
+INFO_COLOUR = 0x4B5563
+KINDS_BY_PHASE = {"day": ("grail",), "dusk": ("identify", "orders"), "morning": ("vote",)}
+
+
+def names_of(info: GameInfo) -> dict[int, str]:
+    return {p.seat: p.name for p in info.players if p.seat is not None}
+
+
+def ts(when: datetime | None) -> int | None:
+    return int(when.timestamp()) if when is not None else None
+
+
+def deadline_line(when: datetime | None, locale: str) -> str:
+    stamp = ts(when)
+    return f"<t:{stamp}:R>" if stamp else t("reply.no_deadline", locale)
+
+
+def phase_name(phase: str | None, locale: str) -> str:
+    return t(f"phase.{phase}", locale) if phase in ("day", "dusk", "morning", "over") else t("reply.lobby_phase", locale)
+
+
+def skill_label(class_id: str | None, skill_id: str, locale: str) -> str:
+    if skill_id in ("attack", "release"):
+        return t(f"reply.skill.{skill_id}", locale)
+    if class_id is None:
+        return skill_id
+    try:
+        return words.skill_name(class_id, skill_id, locale)
+    except KeyError:
+        return skill_id
+
+
+def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, str], class_id: str | None, locale: str) -> str:
+    """One submission in words (the sender's own eyes only)."""
+    label = lambda seat: words.seat_label(int(seat), names)  # noqa: E731
+    if kind == "grail":
+        return t("reply.sub.grail", locale, number=payload.get("number"))
+    if kind == "vote":
+        return t("reply.sub.vote", locale, player=label(payload.get("target", 0)))
+    if kind == "identify":
+        guesses = payload.get("guesses") or []
+        if not guesses:
+            return t("reply.sub.none", locale)
+        return "\n".join(
+            t("reply.sub.guess", locale, player=label(g["target"]), value=words.guess_value(g["what"], g["value"], locale))
+            for g in guesses
+        )
+    lines = []
+    for a in payload.get("actions") or []:
+        targets = ", ".join(label(x) for x in a.get("targets") or [])
+        line = t("reply.sub.action", locale, skill=skill_label(class_id, a["skill"], locale), targets=targets or "—")
+        if a.get("amount") is not None:
+            line += " " + t("reply.sub.amount", locale, amount=a["amount"])
+        lines.append(line)
+    toggles = payload.get("toggles") or []
+    if toggles:
+        lines.append(t("reply.sub.toggles", locale, skills=", ".join(skill_label(class_id, s, locale) for s in toggles)))
+    return "\n".join(lines) or t("reply.sub.none", locale)
+
+
+def receipt_embed(receipt: Receipt, names: dict[int, str], class_id: str | None, locale: str) -> discord.Embed:
+    title = t("reply.receipt.updated" if receipt.replaced else "reply.receipt.stored", locale, what=t(f"reply.kind.{receipt.kind}", locale))
+    embed = discord.Embed(title=title, description=describe_submission(receipt.kind, receipt.submission, names, class_id, locale), colour=OK_COLOUR)
+    embed.add_field(name=t("reply.deadline", locale), value=deadline_line(receipt.deadline, locale), inline=True)
+    if receipt.all_sent:
+        embed.set_footer(text=t("reply.receipt.all_sent", locale))
+    return embed
+
+
+def sent_embed(sent: Mapping[str, Mapping[str, Any]], info: GameInfo, class_id: str | None, locale: str) -> discord.Embed:
+    """/orders: what I have sent this phase."""
+    names = names_of(info)
+    embed = discord.Embed(
+        title=t("reply.orders.title", locale, phase=phase_name(info.phase, locale), round=info.round),
+        colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
+    )
+    for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
+        value = describe_submission(kind, sent[kind], names, class_id, locale) if kind in sent else t("reply.orders.nothing", locale)
+        embed.add_field(name=t(f"reply.kind.{kind}", locale), value=value[:1024], inline=False)
+    embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=False)
+    embed.set_footer(text=t("reply.orders.hint", locale))
+    return embed
+
+
+def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: str) -> discord.Embed:
+    """/game status: per living seat, which kinds it has sent (never what)."""
+    embed = discord.Embed(
+        title=t("reply.status.title", locale, game=info.id, phase=phase_name(info.phase, locale), round=info.round),
+        colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
+    )
+    embed.description = t(f"reply.status.{info.status}", locale)
+    if info.status in ("running", "paused") and info.phase in KINDS_BY_PHASE:
+        kinds = KINDS_BY_PHASE[info.phase]
+        lines = []
+        for p in info.players:
+            if p.seat is None or not p.alive:
+                continue
+            marks = " ".join(
+                ("✅ " if k in sent.get(p.seat, ()) else "⬜ ") + t(f"reply.kind.{k}", locale) for k in kinds
+            )
+            lines.append(f"#{p.seat} {p.name} — {marks}")
+        required = REQUIRED_KIND[info.phase]
+        done = sum(1 for p in info.players if p.seat and p.alive and required in sent.get(p.seat, ()))
+        living = sum(1 for p in info.players if p.seat and p.alive)
+        embed.add_field(name=t("reply.status.sent", locale, done=done, living=living), value="\n".join(lines)[:1024] or "—", inline=False)
+        if info.status == "paused":
+            embed.add_field(name=t("reply.status.left", locale), value=format_duration(info.paused_remaining or 0, locale), inline=True)
+        else:
+            embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=True)
+    else:
+        embed.add_field(name=t("reply.players", locale, count=len(info.players)), value=player_list(info) or "—", inline=False)
+    gone = [p for p in info.players if p.seat is not None and not p.alive]
+    if gone:
+        embed.add_field(name=t("reply.status.gone", locale), value=", ".join(f"#{p.seat} {p.name}" for p in gone)[:1024], inline=False)
+    return embed
+
+
+def player_list(info: GameInfo) -> str:
+    lines = []
+    for i, p in enumerate(info.players, start=1):
+        seat = p.seat if p.seat is not None else i
+        lines.append(f"{seat}. {p.name}" + ("" if p.alive else " 💀"))
+    return "\n".join(lines)[:1024]
+
+
+def settings_lines(s: GameSettings, locale: str) -> str:
+    yes, no = t("reply.yes", locale), t("reply.no", locale)
+    return "\n".join(
+        [
+            t("reply.settings.max_players", locale, value=s.max_players),
+            t("reply.settings.durations", locale, day=format_duration(s.day_seconds, locale), dusk=format_duration(s.dusk_seconds, locale), morning=format_duration(s.morning_seconds, locale)),
+            t("reply.settings.reminder", locale, value=format_duration(s.reminder_lead_seconds, locale) if s.reminder_lead_seconds else no),
+            t("reply.settings.vote_tie", locale, value=t(f"cmd.choice.tie_{s.vote_tie_rule}", locale)),
+            t("reply.settings.reveal", locale, value=yes if s.reveal_on_death else no),
+            t("reply.settings.early", locale, value=yes if s.early_advance else no),
+            t("reply.settings.language", locale, value=t(f"cmd.choice.lang_{s.language.replace('-', '_')}", locale)),
+            t("reply.settings.win_score", locale, value=s.win_score),
+        ]
+    )
+
+
+def settings_embed(info: GameInfo, locale: str, quiet_dead: bool | None = None) -> discord.Embed:
+    embed = discord.Embed(title=t("reply.settings.title", locale, game=info.id), description=settings_lines(info.settings, locale), colour=INFO_COLOUR)
+    if quiet_dead is not None:
+        embed.description = (embed.description or "") + "\n" + t("reply.settings.quiet_dead", locale, value=t("reply.yes" if quiet_dead else "reply.no", locale))
+    return embed
+
+
+def lobby_embed(info: GameInfo, locale: str) -> discord.Embed:
+    """The public lobby post (the game's language), updated as players join."""
+    embed = discord.Embed(
+        title=t("reply.lobby.title", locale, game=info.id),
+        description=t("reply.lobby.body", locale, moderator=f"<@{info.moderator_id}>", min=6, max=info.settings.max_players),
+        colour=PHASE_COLOUR["day"],
+    )
+    embed.add_field(name=t("reply.players", locale, count=len(info.players)), value=player_list(info) or t("reply.lobby.empty", locale), inline=False)
+    embed.add_field(name=t("reply.settings.short", locale), value=settings_lines(info.settings, locale), inline=False)
+    if info.status != "lobby":
+        embed.set_footer(text=t("reply.lobby.closed", locale))
+    else:
+        embed.set_footer(text=t("post.seed_sha", locale, sha=info.seed_sha256[:16] + "…"))
+    return embed
+
+
+def notice_embed(text: str, colour: int = OK_COLOUR) -> discord.Embed:
+    return discord.Embed(description=text[:4096], colour=colour)

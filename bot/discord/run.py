@@ -1,0 +1,99 @@
+"""``wolfhowl run``: start the bot against Discord (or, with ``api_base`` and
+``gateway_url`` set, against the local emulator).
+
+Settings come from ``config.toml`` (``--config`` or ``WOLFHOWL_CONFIG`` to name another
+file), overridden by ``WOLFHOWL_*`` environment variables; the token from
+``WOLFHOWL_TOKEN`` or the file. The token is never printed or logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+
+class RedactToken(logging.Filter):
+    """Belt and braces: no log line may ever carry the token."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.token and self.token in record.getMessage():
+            record.msg = record.getMessage().replace(self.token, "[token]")
+            record.args = ()
+        return True
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="settings file (default: config.toml or $WOLFHOWL_CONFIG)")
+    parser.add_argument("--no-sync", action="store_true", help="do not register the slash commands at start-up")
+    parser.add_argument("--no-migrate", action="store_true", help="do not run the database migrations at start-up")
+    parser.add_argument("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR (default from the settings)")
+
+
+def point_discord_to(api_base: str, gateway_url: str) -> None:
+    """Send discord.py's REST and gateway traffic elsewhere (the emulator)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def configure_logging(level: str, token: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    handler.addFilter(RedactToken(token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord.http").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    if args.config:
+        os.environ["WOLFHOWL_CONFIG"] = args.config
+    from bot.discord.config import DiscordConfig
+
+    overrides: dict[str, object] = {}
+    if args.no_sync:
+        overrides["sync_commands"] = False
+    if args.no_migrate:
+        overrides["migrate_on_start"] = False
+    if args.log_level:
+        overrides["log_level"] = args.log_level
+    try:
+        config = DiscordConfig(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        print(f"wolfhowl run: invalid settings:\n{exc}", file=sys.stderr)
+        return 2
+    if not config.token:
+        print("wolfhowl run: no bot token; set WOLFHOWL_TOKEN or `token` in config.toml", file=sys.stderr)
+        return 2
+    configure_logging(config.log_level, config.token)
+    point_discord_to(config.api_base, config.gateway_url)
+
+    import discord
+
+    from bot.discord.client import WolfBot
+
+    bot = WolfBot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        logging.getLogger("wolfhowl").error("Discord refused the token (check WOLFHOWL_TOKEN)")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        logging.getLogger("wolfhowl").error("Discord refused the intents")
+        return 1
+    return 0

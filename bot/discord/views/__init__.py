@@ -1,0 +1,18 @@
+"""Message components: the lobby's Join/Leave buttons and the order panel. Every
+component is a ``DynamicItem`` whose ``custom_id`` carries the ids it needs (game,
+round, phase, skill, seat); the rest is read from the database when it is used, so the
+buttons on old messages keep working after a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+
+def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
+    """Every dynamic item the bot must register at start-up."""
+    from bot.discord.cogs import game_admin
+    from bot.discord.views import lobby, panel
+
+    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS]

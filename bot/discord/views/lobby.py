@@ -1,0 +1,89 @@
+"""The lobby post's Join and Leave buttons (custom ids ``wh:join:<game>`` and
+``wh:leave:<game>``) and the lobby post itself, kept up to date as players come and go."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.discord.errors import guarded
+from bot.discord.replies import lobby_embed
+from bot.i18n import t
+from bot.service.types import GameInfo
+
+log = logging.getLogger("wolfhowl.discord.lobby")
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:join:(?P<game>\d+)"):
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(
+            discord.ui.Button(label=t("ui.join", locale), emoji="🍺", style=discord.ButtonStyle.success, custom_id=f"wh:join:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord.cogs.lobby import join_flow
+
+        await guarded(interaction, lambda: join_flow(interaction, self.game_id))
+
+
+class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:leave:(?P<game>\d+)"):
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(
+            discord.ui.Button(label=t("ui.leave", locale), style=discord.ButtonStyle.secondary, custom_id=f"wh:leave:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord.cogs.lobby import leave_flow
+
+        await guarded(interaction, lambda: leave_flow(interaction, self.game_id))
+
+
+def lobby_view(info: GameInfo) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if info.status == "lobby":
+        locale = info.settings.language
+        view.add_item(JoinButton(info.id, locale))
+        view.add_item(LeaveButton(info.id, locale))
+    return view
+
+
+def is_lobby_post(message: discord.Message, game_id: int) -> bool:
+    wanted = f"wh:join:{game_id}"
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "custom_id", None) == wanted:
+                return True
+    return False
+
+
+async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, message: discord.Message | None = None) -> None:
+    """Show the current roster on the lobby post: ``message`` when known (a button was
+    pressed on it), else the latest lobby post of this game in the channel. Best effort:
+    the roster is also in /game status."""
+    try:
+        if message is None:
+            me = getattr(getattr(channel, "guild", None), "me", None)
+            async for m in channel.history(limit=50):
+                if (me is None or m.author.id == me.id) and is_lobby_post(m, info.id):
+                    message = m
+                    break
+        if message is not None:
+            await message.edit(embed=lobby_embed(info, info.settings.language), view=lobby_view(info))
+    except discord.HTTPException:
+        log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [JoinButton, LeaveButton]

@@ -1,0 +1,355 @@
+"""The order panel: the same submissions as the slash commands, by select menus and
+buttons, for players who would rather not type.
+
+``/orders`` (or the button on a phase post or a reminder) shows the caller what they have
+sent this phase with the components for that phase. Each component's custom id carries
+the game and the round it was drawn for (and, in the two-step menus, the skill or seat
+already chosen); anything else is read from the database when it is used. A component
+from a phase that has closed is refused by the service, never applied to the next one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.discord import submit
+from bot.discord.choices import guess_label, guess_options, orderable_skills, skill_label
+from bot.discord.context import locale_of
+from bot.discord.errors import ReplyError, guarded
+from bot.discord.replies import names_of, sent_embed
+from bot.i18n import t
+from bot.service.views import PlayerView
+from engine.classes import class_spec
+
+G = r"(?P<game>\d+)"
+R = r"(?P<round>\d+)"
+
+
+def _others(pv: PlayerView, *, include_self: bool = False) -> list[discord.SelectOption]:
+    return [
+        discord.SelectOption(label=f"#{p.seat} {p.name}"[:100], value=str(p.seat))
+        for p in pv.game.players
+        if p.seat is not None and p.alive and (include_self or p.seat != pv.seat)
+    ][:25]
+
+
+def panel_view(pv: PlayerView, locale: str) -> discord.ui.View:
+    """The components for the open phase (none when the caller cannot act)."""
+    view = discord.ui.View(timeout=None)
+    g, r = pv.game.id, pv.game.round
+    alive = bool(pv.sheet and pv.sheet["alive"])
+    if pv.game.status != "running" or not alive or pv.seat is None:
+        return view
+    players = _others(pv)
+    if pv.game.phase == "day":
+        view.add_item(GrailButton(g, r, locale))
+    elif pv.game.phase == "morning" and players:
+        view.add_item(VoteSelect(g, r, locale, players))
+    elif pv.game.phase == "dusk":
+        assert pv.sheet is not None
+        if players and not pv.sheet["wounded"]:
+            view.add_item(AttackSelect(g, r, locale, players))
+        skills = [
+            discord.SelectOption(label=skill_label(pv.sheet["class_id"], s, locale)[:100], value=s if isinstance(s, str) else s.id)
+            for s in orderable_skills(pv.sheet)
+        ][:25]
+        if skills and not pv.sheet["wounded"]:
+            view.add_item(SkillSelect(g, r, locale, skills))
+        if players:
+            view.add_item(IdentifySelect(g, r, locale, players))
+        view.add_item(ClearButton(g, r, "orders", locale))
+        view.add_item(ClearButton(g, r, "identify", locale))
+    view.add_item(RefreshButton(g, locale))
+    return view
+
+
+async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bool = False) -> None:
+    """Answer with (or, from a panel component, redraw) the caller's panel."""
+    locale = locale_of(interaction)
+    if not interaction.response.is_done():
+        if edit:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
+    class_id = pv.sheet["class_id"] if pv.sheet else None
+    embed = sent_embed(pv.sent, pv.game, class_id, locale)
+    if edit:
+        await interaction.edit_original_response(embed=embed, view=panel_view(pv, locale))
+    else:
+        await interaction.followup.send(embed=embed, view=panel_view(pv, locale), ephemeral=True)
+
+
+class _Item:
+    """Mixin of the panel's one-step components: acknowledge, ``act`` (one submission),
+    then redraw the panel in place, all with the one error handler."""
+
+    game_id: int
+    round_no: int
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer()
+            await self.act(interaction)
+            await show_panel(interaction, self.game_id, edit=True)
+
+        await guarded(interaction, run)
+
+    async def player_view(self, interaction: discord.Interaction) -> PlayerView:
+        return await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
+
+
+class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:open:{G}"):
+    """On public phase posts and reminders: opens the presser's own panel."""
+
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.open_panel", locale), emoji="📜", style=discord.ButtonStyle.primary, custom_id=f"wh:open:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> OpenPanelButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: show_panel(interaction, self.game_id))
+
+
+class RefreshButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:refresh:{G}"):
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        discord.ui.DynamicItem.__init__(self, discord.ui.Button(label=t("ui.refresh", locale), emoji="🔄", style=discord.ButtonStyle.secondary, custom_id=f"wh:refresh:{game_id}"))
+        self.game_id, self.round_no = game_id, 0
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> RefreshButton:
+        return cls(int(match["game"]))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        return None
+
+
+class GrailButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:grail:{G}:{R}"):
+    def __init__(self, game_id: int, round_no: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.grail", locale), emoji="🏆", style=discord.ButtonStyle.success, custom_id=f"wh:grail:{game_id}:{round_no}"))
+        self.game_id, self.round_no = game_id, round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> GrailButton:
+        return cls(int(match["game"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: interaction.response.send_modal(GrailModal(self.game_id, self.round_no, locale_of(interaction))))
+
+
+class GrailModal(discord.ui.Modal):
+    def __init__(self, game_id: int, round_no: int, locale: str) -> None:
+        super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}", timeout=None)
+        self.game_id, self.round_no = game_id, round_no
+        self.number: discord.ui.TextInput[GrailModal] = discord.ui.TextInput(label=t("ui.grail_label", locale), min_length=1, max_length=3, placeholder="1–100")
+        self.add_item(self.number)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer()
+            text = self.number.value.strip()
+            if not text.isdigit():
+                raise ReplyError("reply.error.not_a_number", text=text[:10])
+            await submit.send_grail(interaction.client, interaction.user.id, self.game_id, int(text), self.round_no)  # type: ignore[arg-type]
+            await show_panel(interaction, self.game_id, edit=interaction.message is not None)
+
+        await guarded(interaction, run)
+
+
+def _select(custom_id: str, placeholder: str, options: list[discord.SelectOption], low: int = 1, high: int = 1) -> discord.ui.Select[Any]:
+    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options or [discord.SelectOption(label="—", value="0")], min_values=low, max_values=max(low, min(high, len(options) or 1)))
+
+
+class VoteSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:vote:{G}:{R}"):
+    def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        discord.ui.DynamicItem.__init__(self, _select(f"wh:vote:{game_id}:{round_no}", t("ui.vote", locale), options or []))
+        self.game_id, self.round_no = game_id, round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> VoteSelect:
+        return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await submit.send_vote(interaction.client, interaction.user.id, self.game_id, int(self.item.values[0]), self.round_no)  # type: ignore[arg-type]
+
+
+class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:atk:{G}:{R}"):
+    def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        discord.ui.DynamicItem.__init__(self, _select(f"wh:atk:{game_id}:{round_no}", t("ui.attack", locale), options or []))
+        self.game_id, self.round_no = game_id, round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> AttackSelect:
+        return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        pv = await self.player_view(interaction)
+        await submit.add_action(interaction.client, pv, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)  # type: ignore[arg-type]
+
+
+class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
+    """Choose a skill: a toggle flips, a skill without targets is ordered at once, one
+    with targets (or an amount) asks for them in a second, private message."""
+
+    def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        discord.ui.DynamicItem.__init__(self, _select(f"wh:skill:{game_id}:{round_no}", t("ui.skill", locale), options or []))
+        self.game_id, self.round_no = game_id, round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> SkillSelect:
+        return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot: Any = interaction.client
+        pv = await self.player_view(interaction)
+        skill_id = self.item.values[0]
+        if skill_id == "release":
+            await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)
+            return
+        assert pv.sheet is not None
+        spec = class_spec(pv.sheet["class_id"]).skill(skill_id)
+        if spec is None:
+            raise ReplyError("reply.error.skill_unknown", skill=skill_id)
+        if spec.mode == "toggle":
+            await submit.flip_toggle(bot, pv, interaction.user.id, skill_id, round_no=self.round_no)
+        elif spec.targets[1] == 0 and spec.amount is None:
+            await submit.add_action(bot, pv, interaction.user.id, skill_id, [], round_no=self.round_no)
+        else:
+            await ask_targets(interaction, pv, skill_id, self.round_no)
+
+
+async def ask_targets(interaction: discord.Interaction, pv: PlayerView, skill_id: str, round_no: int) -> None:
+    locale = locale_of(interaction)
+    assert pv.sheet is not None
+    spec = class_spec(pv.sheet["class_id"]).skill(skill_id)
+    assert spec is not None
+    view = discord.ui.View(timeout=None)
+    if spec.targets[1] > 0:
+        options = _others(pv, include_self=spec.target_self)
+        view.add_item(SkillTargetSelect(pv.game.id, round_no, skill_id, locale, options, spec.targets[0], spec.targets[1]))
+    else:
+        view.add_item(AmountSelect(pv.game.id, round_no, skill_id, "", locale, _amounts(spec.amount)))
+    name = skill_label(pv.sheet["class_id"], spec, locale)
+    await interaction.followup.send(content=t("ui.choose_targets", locale, skill=name), view=view, ephemeral=True)
+
+
+def _amounts(span: tuple[int, int] | None) -> list[discord.SelectOption]:
+    lo, hi = span or (1, 1)
+    return [discord.SelectOption(label=str(n), value=str(n)) for n in range(lo, min(hi, lo + 24) + 1)]
+
+
+class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skt:{G}:{R}:(?P<skill>[a-z_]+)"):
+    def __init__(self, game_id: int, round_no: int, skill: str, locale: str = "en-US", options: list[discord.SelectOption] | None = None, low: int = 1, high: int = 1) -> None:
+        super().__init__(_select(f"wh:skt:{game_id}:{round_no}:{skill}", t("ui.targets", locale), options or [], low, high))
+        self.game_id, self.round_no, self.skill = game_id, round_no, skill
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> SkillTargetSelect:
+        low, high = getattr(item, "min_values", 1), getattr(item, "max_values", 1)
+        return cls(int(match["game"]), int(match["round"]), match["skill"], options=list(getattr(item, "options", [])), low=low, high=high)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer()
+            bot: Any = interaction.client
+            pv = await submit.view_of(bot, interaction.user.id, self.game_id)
+            targets = [int(v) for v in self.item.values]
+            assert pv.sheet is not None
+            spec = class_spec(pv.sheet["class_id"]).skill(self.skill)
+            if spec is not None and spec.amount is not None:
+                view = discord.ui.View(timeout=None)
+                locale = locale_of(interaction)
+                view.add_item(AmountSelect(self.game_id, self.round_no, self.skill, "-".join(map(str, targets)), locale, _amounts(spec.amount)))
+                await interaction.edit_original_response(content=t("ui.choose_amount", locale), view=view)
+                return
+            await submit.add_action(bot, pv, interaction.user.id, self.skill, targets, round_no=self.round_no)
+            await show_panel(interaction, self.game_id, edit=True)
+
+        await guarded(interaction, run)
+
+
+class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:amt:{G}:{R}:(?P<skill>[a-z_]+):(?P<targets>[\d-]*)"):
+    def __init__(self, game_id: int, round_no: int, skill: str, targets: str, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        discord.ui.DynamicItem.__init__(self, _select(f"wh:amt:{game_id}:{round_no}:{skill}:{targets}", t("ui.amount", locale), options or []))
+        self.game_id, self.round_no, self.skill, self.targets = game_id, round_no, skill, targets
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> AmountSelect:
+        return cls(int(match["game"]), int(match["round"]), match["skill"], match["targets"], options=list(getattr(item, "options", [])))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        pv = await self.player_view(interaction)
+        targets = [int(x) for x in self.targets.split("-") if x]
+        await submit.add_action(interaction.client, pv, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)  # type: ignore[arg-type]
+
+
+class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
+    """Choose whom to identify; the guess is asked next, in a private message."""
+
+    def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(_select(f"wh:idp:{game_id}:{round_no}", t("ui.identify", locale), options or []))
+        self.game_id, self.round_no = game_id, round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> IdentifySelect:
+        return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            locale = locale_of(interaction)
+            pv = await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
+            assert pv.sheet is not None
+            seat = int(self.item.values[0])
+            options = [discord.SelectOption(label=guess_label(w, v, locale)[:100], value=f"{w}:{v}") for w, v in guess_options(pv.sheet)][:25]
+            view = discord.ui.View(timeout=None)
+            view.add_item(GuessSelect(self.game_id, self.round_no, seat, locale, options))
+            who = names_of(pv.game).get(seat, "?")
+            await interaction.followup.send(content=t("ui.choose_guess", locale, player=f"#{seat} {who}"), view=view, ephemeral=True)
+
+        await guarded(interaction, run)
+
+
+class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idg:{G}:{R}:(?P<seat>\d+)"):
+    def __init__(self, game_id: int, round_no: int, seat: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
+        discord.ui.DynamicItem.__init__(self, _select(f"wh:idg:{game_id}:{round_no}:{seat}", t("ui.guess", locale), options or []))
+        self.game_id, self.round_no, self.seat = game_id, round_no, seat
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> GuessSelect:
+        return cls(int(match["game"]), int(match["round"]), int(match["seat"]), options=list(getattr(item, "options", [])))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        what, _, value = self.item.values[0].partition(":")
+        pv = await self.player_view(interaction)
+        await submit.add_guess(interaction.client, pv, interaction.user.id, self.seat, what, value, round_no=self.round_no)  # type: ignore[arg-type]
+
+
+class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
+    def __init__(self, game_id: int, round_no: int, kind: str, locale: str = "en-US") -> None:
+        label = t(f"ui.clear_{kind}", locale)
+        discord.ui.DynamicItem.__init__(self, discord.ui.Button(label=label, emoji="🧹", style=discord.ButtonStyle.secondary, custom_id=f"wh:clr:{game_id}:{round_no}:{kind}"))
+        self.game_id, self.round_no, self.kind = game_id, round_no, kind
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ClearButton:
+        return cls(int(match["game"]), int(match["round"]), match["kind"])
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        pv = await self.player_view(interaction)
+        await submit.clear(interaction.client, pv, interaction.user.id, self.kind, round_no=self.round_no)  # type: ignore[arg-type]
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
+    OpenPanelButton, RefreshButton, GrailButton, VoteSelect, AttackSelect, SkillSelect,
+    SkillTargetSelect, AmountSelect, IdentifySelect, GuessSelect, ClearButton,
+]  # fmt: skip

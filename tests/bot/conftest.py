@@ -1,0 +1,123 @@
+"""The bot connected to the local Discord emulator, on a scratch SQLite database with a
+clock the tests move by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.db.session import Database
+from bot.discord.client import WolfBot
+from bot.discord.config import DiscordConfig
+from bot.sandbox import Channel, Emulator, Guild, Message, User
+from bot.sandbox import permissions as perm
+from tests.conftest import FakeClock, wipe
+
+
+@dataclass
+class Table:
+    emu: Emulator
+    bot: WolfBot
+    db: Database
+    clock: FakeClock
+    guild: Guild
+    channel: Channel
+    mod: User
+    players: list[User] = field(default_factory=list)
+
+    async def run(self, user: User, command: str, options: dict[str, Any] | None = None, **where: Any) -> Any:
+        """A slash command, answered (the final reply awaited)."""
+        if not where:
+            where = {"channel": self.channel}
+        result = await self.emu.slash(user, command, options or {}, **where)
+        return await result.wait(10)
+
+    def texts(self, messages: list[Message]) -> list[str]:
+        out = []
+        for m in messages:
+            parts = [m.content or ""]
+            for e in m.embeds:
+                parts += [e.get("title") or "", e.get("description") or ""]
+                parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
+            out.append("\n".join(p for p in parts if p))
+        return out
+
+    async def delivered(self) -> None:
+        """Let the dispatcher deliver everything due now."""
+        self.bot.wake_dispatcher()
+        for _ in range(200):
+            from bot.service.outbox import pending_count
+
+            if await pending_count(self.db) == 0:
+                break
+            await asyncio.sleep(0.05)
+            self.bot.wake_dispatcher()
+        await asyncio.sleep(0.1)
+
+
+def reply_text(result: Any) -> str:
+    """Everything the user sees in an interaction's answer (original and followups)."""
+    msgs, seen = [], set()
+    for m in [result.message, *result.followups]:
+        if m is not None and m.id not in seen:
+            seen.add(m.id)
+            msgs.append(m)
+    out = []
+    for m in msgs:
+        out.append(m.content or "")
+        for e in m.embeds:
+            out += [e.get("title") or "", e.get("description") or ""]
+            out += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
+    return "\n".join(x for x in out if x)
+
+
+async def start_bot(client: WolfBot, token: str) -> asyncio.Task[None]:
+    """Connect ``client`` to the emulator and wait until it is ready."""
+    task = asyncio.create_task(client.start(token))
+    waiter = asyncio.create_task(client.wait_until_ready())
+    done, _ = await asyncio.wait({task, waiter}, timeout=15, return_when=asyncio.FIRST_COMPLETED)
+    if waiter not in done:
+        waiter.cancel()
+        if task.done():
+            task.result()
+        raise TimeoutError("bot did not become ready")
+    return task
+
+
+@pytest.fixture
+async def table(sqlite_url: str, clock: FakeClock) -> AsyncIterator[Table]:
+    db = Database(sqlite_url, clock=clock)
+    await wipe(db)
+    async with Emulator(heartbeat_interval=0.5) as emu:
+        with emu.patch_discord():
+            owner = emu.create_user("owner")
+            guild = emu.create_guild("Wolf Howl Tavern", owner=owner, channels=("tavern", "general"))
+            channel = next(c for c in guild.channels.values() if c.name == "tavern")
+            mod = emu.create_user("gm")
+            emu.add_member(guild, mod)
+            emu.give_role(guild, mod, emu.create_role(guild, "GM", permissions=perm.MANAGE_GUILD))
+            names = [("alice", "zh-CN"), ("bob", "en-US"), ("carol", "en-US"), ("dave", "zh-CN"), ("erin", "en-US"), ("frank", "en-US"), ("grace", "en-US")]
+            players = []
+            for name, locale in names:
+                u = emu.create_user(name, locale=locale, dms_closed=name == "grace")
+                emu.add_member(guild, u)
+                players.append(u)
+            config = DiscordConfig(
+                database_url=db.url.render_as_string(hide_password=False), token=emu.token,
+                migrate_on_start=False, scheduler_max_sleep=0.5, dispatch_interval=0.1,
+            )  # fmt: skip
+            client = WolfBot(config, db=db)
+            task = await start_bot(client, emu.token)
+            table = Table(emu, client, db, clock, guild, channel, mod, players)
+            try:
+                yield table
+            finally:
+                await table.bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+                assert emu.server_errors == []

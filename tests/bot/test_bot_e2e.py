@@ -1,0 +1,238 @@
+"""The real bot, connected to the local Discord emulator: slash commands, buttons, DMs,
+errors, in both languages."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Table, reply_text, start_bot
+
+
+async def test_help_in_a_dm_in_the_users_language(table: Table):
+    alice, bob = table.players[0], table.players[1]
+    zh = await table.run(alice, "help", dm=True)
+    assert zh.ephemeral or zh.message is not None
+    assert "狼嚎酒馆" in reply_text(zh)
+    en = await table.run(bob, "help", dm=True)
+    assert "Wolf Howl Tavern" in reply_text(en)
+
+
+async def test_a_stranger_is_told_they_are_not_in_a_game(table: Table):
+    bob = table.players[1]
+    result = await table.run(bob, "grail", {"number": 50}, dm=True)
+    assert "not in any game" in reply_text(result)
+    zh = await table.run(table.players[0], "me", dm=True)
+    assert "没有参加任何游戏" in reply_text(zh)
+
+
+async def open_lobby(table: Table, **options):
+    result = await table.run(table.mod, "game create", options)
+    assert "#" in reply_text(result), reply_text(result)
+    posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
+    lobby = posts[-1]
+    join_id = next(c for c in lobby.custom_ids() if c.startswith("wh:join:"))
+    return lobby, join_id
+
+
+async def test_create_join_by_button_and_command_then_start(table: Table):
+    lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h")
+    for p in table.players[:5]:
+        pressed = await table.emu.click(p, lobby, join_id)
+        await pressed.wait(10)
+        assert "joined" in reply_text(pressed) or "加入" in reply_text(pressed)
+    await table.run(table.players[5], "game join")
+    # The lobby post shows the roster.
+    post = table.emu.ctx.world.messages[lobby.id]
+    roster = table.texts([post])[0]
+    assert "alice" in roster and "erin" in roster
+    # Joining twice is refused, with the service's words.
+    again = await table.emu.click(table.players[0], lobby, join_id)
+    await again.wait(10)
+    assert "已经在第" in reply_text(again)
+    # Players cannot start the game.
+    refused = await table.run(table.players[1], "game start")
+    assert "Only a moderator" in reply_text(refused)
+    started = await table.run(table.mod, "game start")
+    assert "started" in reply_text(started)
+    await table.delivered()
+    # Everyone got their sheet by DM, in their own language; the channel the table.
+    alice_dm = table.texts(table.emu.dms(table.players[0]))
+    assert any("保密" in t for t in alice_dm), alice_dm
+    bob_dm = table.texts(table.emu.dms(table.players[1]))
+    assert any("Keep it secret" in t for t in bob_dm)
+    public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    assert any("The game begins" in t for t in public)
+    assert any("Day 1" in t for t in public)
+
+
+async def started_game(table: Table, n: int = 6, **options) -> int:
+    lobby, join_id = await open_lobby(table, **({"day": "2h", "dusk": "2h", "morning": "1h"} | options))
+    for p in table.players[:n]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    await table.delivered()
+    return int(join_id.rsplit(":", 1)[1])
+
+
+async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Table):
+    await started_game(table)
+    alice, bob, carol, dave, erin, _frank = table.players[:6]
+    # Day: grail numbers, in a DM and (ephemerally) in the channel.
+    out_of_range = await table.run(bob, "grail", {"number": 101}, dm=True)
+    assert "1 to 100" in reply_text(out_of_range)
+    assert "圣杯数字" in reply_text(await table.run(alice, "grail", {"number": 30}, dm=True))
+    in_channel = await table.run(bob, "grail", {"number": 60})
+    assert in_channel.ephemeral and "60" in reply_text(in_channel)
+    # Wrong phase: a vote during Day.
+    assert "only be sent during Morning" in reply_text(await table.run(bob, "vote", {"player": "1"}, dm=True))
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    # Dusk: attack by mention, by name, by seat; self-target refused; unknown player.
+    r = await table.run(bob, "act attack", {"player": f"<@{alice.id}>"}, dm=True)
+    assert "alice" in reply_text(r)
+    assert "yourself" in reply_text(await table.run(carol, "act attack", {"player": "carol"}, dm=True))
+    assert "No player matches" in reply_text(await table.run(carol, "act attack", {"player": "zed"}, dm=True))
+    assert "received" in reply_text(await table.run(carol, "act attack", {"player": "#1"}, dm=True))
+    assert "no skill called" in reply_text(await table.run(erin, "act skill", {"skill": "fireball"}, dm=True))
+    # Identify with a guess typed in either language.
+    # Identify with a guess the autocomplete offers (dave's own class's rule, in Chinese).
+    offered = await table.emu.autocomplete(dave, "identify", focused="guess", value="", dm=True)
+    assert offered and all("（" in c["name"] for c in offered)
+    r = await table.run(dave, "identify", {"player": "bob", "guess": offered[0]["value"]}, dm=True)
+    assert "bob" in reply_text(r) and offered[0]["name"].split("（")[0] in reply_text(r)
+    # Status for the moderator: who has sent what kind, never the content.
+    status = reply_text(await table.run(table.mod, "game status"))
+    assert "✅" in status and "#1 alice" in status
+    assert "→" not in status and "Combat" not in status  # kinds only, never what was sent
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    # Morning: votes; a stranger from another server cannot vote.
+    for voter in (alice, bob, carol):
+        await table.run(voter, "vote", {"player": "dave"}, dm=True)
+    assert "not in any game" in reply_text(await table.run(table.players[6], "vote", {"player": "dave"}, dm=True))
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    announcement = next(t for t in public if "Morning announcement" in t)
+    assert "dave ×3" in announcement
+    # The morning post says nothing of who voted for whom, nor any class.
+    assert "bob" not in announcement.split("Votes")[1].split("\n")[0].replace("dave", "")
+
+
+async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
+    await started_game(table)
+    alice, bob = table.players[0], table.players[1]
+    assert "Only a moderator" in reply_text(await table.run(bob, "phase advance"))
+    assert "Only a moderator" in reply_text(await table.run(bob, "game kick", {"player": "alice"}))
+    kicked = await table.run(table.mod, "game kick", {"player": f"<@{alice.id}>"})
+    assert "removed" in reply_text(kicked)
+    await table.delivered()
+    # alice may no longer write in the game channel, and may in the dead channel.
+    dead = next(c for c in table.guild.channels.values() if c.topic and f"dead-of:{table.channel.id}" in c.topic)
+    from bot.sandbox import permissions as perm
+
+    assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+    assert table.emu.permissions_of(alice, dead) & perm.SEND_MESSAGES
+    assert not table.emu.permissions_of(bob, dead) & perm.VIEW_CHANNEL
+    assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
+    # The dead are refused, in their own language.
+    refused = reply_text(await table.run(alice, "grail", {"number": 5}, dm=True))
+    assert "没有参加任何游戏" in refused, refused
+    # Ending the game gives everyone their voice back and reveals the seed.
+    confirm = await table.run(table.mod, "game end")
+    message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
+    end_id = message.custom_ids()[0]
+    assert end_id.startswith("wh:end:")
+    ended = await (await table.emu.click(table.mod, message, end_id)).wait(10)
+    assert "ended" in reply_text(ended)
+    await table.delivered()
+    assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+    public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    assert any("Seed:" in t for t in public)
+    log = await table.run(table.mod, "game log")
+    files = [a for m in [log.message, *log.followups] if m for a in m.attachments]
+    assert files and files[0].filename.endswith(".json")
+
+
+async def test_closed_dms_go_to_the_inbox_with_a_content_free_ping(table: Table):
+    grace = table.players[6]
+    lobby, join_id = await open_lobby(table)
+    for p in [*table.players[:5], grace]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    await table.delivered()
+    assert table.emu.dms(grace) == []
+    pings = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if f"<@{grace.id}>" in (m.content or "")]
+    assert len(pings) == 1
+    assert "/inbox" in pings[0].content and "Druid" not in pings[0].content and not pings[0].embeds
+    inbox = await table.run(grace, "inbox")
+    assert inbox.ephemeral
+    assert "Keep it secret" in reply_text(inbox)
+    # Someone who never missed a DM has an empty inbox.
+    assert "收件箱是空的" in reply_text(await table.run(table.players[0], "inbox"))
+
+
+async def test_the_deadline_advances_and_reminds_those_who_have_not_sent(table: Table):
+    await started_game(table, reminder="30m")
+    alice, bob = table.players[0], table.players[1]
+    await table.run(alice, "grail", {"number": 10}, dm=True)
+    table.clock.advance(90 * 60)  # 30 minutes before the 2h deadline
+    table.bot.wake_scheduler()
+    await table.emu.wait_for(lambda: any("Reminder" in t for t in table.texts(table.emu.dms(bob))) or None, timeout=5)
+    await table.delivered()
+    assert not any("提醒" in t for t in table.texts(table.emu.dms(alice)))  # alice had sent
+    table.clock.advance(31 * 60)
+    table.bot.wake_scheduler()
+    await table.emu.wait_for(
+        lambda: any("Dusk 1" in t for t in table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))) or None,
+        timeout=5,
+    )
+
+
+async def test_the_order_panel_by_menus_and_after_a_restart(table: Table):
+    await started_game(table)
+    alice, bob = table.players[0], table.players[1]
+    post = next(m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if "wh:open:1" in m.custom_ids())
+    opened = await (await table.emu.click(bob, post, "wh:open:1")).wait(10)
+    panel = day_panel = next(m for m in [opened.message, *opened.followups] if m and "wh:grail:1:1" in m.custom_ids())
+    assert panel.ephemeral
+    modal_opener = await table.emu.click(bob, panel, "wh:grail:1:1")
+    await table.emu.wait_for(lambda: modal_opener.modal, timeout=5)
+    text_id = modal_opener.modal["components"][0]["components"][0]["custom_id"]
+    submitted = await (await table.emu.submit_modal(bob, modal_opener, {text_id: "77"})).wait(10)
+    assert submitted.rejected == []
+    view = await table.run(bob, "orders", dm=True)
+    assert "77" in reply_text(view)
+    # Morning, by the moderator; then the bot restarts and the old panel still works.
+    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    opened = await (await table.emu.click(alice, post, "wh:open:1")).wait(10)
+    panel = next(m for m in [opened.message, *opened.followups] if m and "wh:vote:1:1" in m.custom_ids())
+    await table.bot.close()
+    from bot.db.session import Database
+    from bot.discord.client import WolfBot
+
+    fresh = WolfBot(table.bot.config, db=Database(table.bot.config.database_url, clock=table.clock))
+    task = await start_bot(fresh, table.emu.token)
+    table.bot = fresh
+    try:
+        voted = await (await table.emu.select(alice, panel, "wh:vote:1:1", ["2"])).wait(10)
+        assert voted.rejected == []
+        assert "bob" in reply_text(await table.run(alice, "orders", dm=True))
+        # A stale panel (this morning's Day) is refused, never applied to another phase.
+        opener = await table.emu.click(bob, day_panel, "wh:grail:1:1")
+        await table.emu.wait_for(lambda: opener.modal, timeout=5)
+        field = opener.modal["components"][0]["components"][0]["custom_id"]
+        late = await (await table.emu.submit_modal(bob, opener, {field: "12"})).wait(10)
+        assert "Too late" in reply_text(late)
+    finally:
+        task.cancel()
+
+
+async def test_autocomplete_in_a_dm_lists_living_players_but_not_me(table: Table):
+    await started_game(table)
+    alice, bob = table.players[0], table.players[1]
+    await table.run(table.mod, "game kick", {"player": "3"})
+    choices = await table.emu.autocomplete(alice, "vote", focused="player", value="", dm=True)
+    assert [c["value"] for c in choices] == ["2", "4", "5", "6"]
+    choices = await table.emu.autocomplete(bob, "act attack", focused="player", value="fr", dm=True)
+    assert choices == [{"name": "#6 frank", "value": "6"}]

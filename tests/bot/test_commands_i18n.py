@@ -1,0 +1,170 @@
+"""Every command, option and choice is translated in both languages, within Discord's
+rules; every message key the Discord layer uses exists in both catalogues."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord import cogs
+from bot.discord.translator import CatalogueTranslator, key_of
+from bot.i18n import LOCALES
+from bot.i18n.catalog import catalogue
+from bot.service.errors import MESSAGES as SERVICE_MESSAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
+LOCALE = {"en-US": discord.Locale.american_english, "zh-CN": discord.Locale.chinese}
+
+
+def tree() -> app_commands.CommandTree:
+    client = discord.Client(intents=discord.Intents.none())
+    t = app_commands.CommandTree(client)
+    cogs.install(t)
+    return t
+
+
+def walk(commands):
+    for c in commands:
+        yield c
+        if isinstance(c, app_commands.Group):
+            yield from walk(c.commands)
+
+
+def strings() -> list[tuple[str, app_commands.locale_str | str]]:
+    out = []
+    for c in walk(tree().get_commands()):
+        out += [("name", c._locale_name or c.name), ("desc", c._locale_description or c.description)]
+        if isinstance(c, app_commands.Command):
+            for p in c.parameters:
+                raw = p._Parameter__parent  # the CommandParameter keeps the locale_str values
+                out += [("name", raw._rename), ("desc", raw.description)]
+                for choice in p.choices:
+                    out.append(("choice", choice._locale_name or choice.name))
+    return out
+
+
+def test_the_scan_sees_the_whole_tree():
+    names = {c.qualified_name for c in walk(tree().get_commands())}
+    expected = {
+        "game create", "game start", "game settings", "game pause", "game resume", "game replace", "game kick",
+        "game end", "game status", "game log", "game join", "game leave", "phase advance", "phase extend",
+        "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "rules", "help",
+    }  # fmt: skip
+    assert expected <= names
+
+
+def test_every_string_of_the_tree_is_a_catalogue_key():
+    for kind, s in strings():
+        key = key_of(s)
+        assert key is not None, f"untranslatable {kind}: {s!r}"
+        for loc in LOCALES:
+            assert key in catalogue(loc), f"{key} ({loc})"
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+async def test_translations_follow_discords_rules(loc):
+    translator = CatalogueTranslator()
+    t = tree()
+    for c in walk(t.get_commands()):
+        payload = (await c.get_translated_payload(t, translator)) if hasattr(c, "get_translated_payload") else None
+        assert payload is not None
+        name = payload["name_localizations"].get(loc, payload["name"]) if payload.get("name_localizations") else payload["name"]
+        assert NAME.match(name) and name == name.lower(), name
+        desc = payload["description_localizations"].get(loc) if payload.get("description_localizations") else payload["description"]
+        assert desc and 1 <= len(desc) <= 100, (c.qualified_name, desc)
+        if isinstance(c, app_commands.Command):
+            seen = set()
+            for option in payload.get("options", []):
+                oname = option["name_localizations"][loc]
+                assert NAME.match(oname) and oname == oname.lower(), oname
+                assert oname not in seen, f"{c.qualified_name}: option name {oname} twice in {loc}"
+                seen.add(oname)
+                assert 1 <= len(option["description_localizations"][loc]) <= 100, option
+                for ch in option.get("choices", []):
+                    assert 1 <= len(ch["name_localizations"].get(loc, ch["name"])) <= 100
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+async def test_each_top_level_command_fits_discords_size_limit(loc):
+    """Discord refuses a command whose names, descriptions and choices exceed 4000
+    characters (counted per locale)."""
+    translator = CatalogueTranslator()
+    t = tree()
+
+    def size(node: dict) -> int:
+        n = len(node.get("name_localizations", {}).get(loc, node["name"]))
+        n += len(node.get("description_localizations", {}).get(loc, node.get("description", "")))
+        for ch in node.get("choices", []):
+            n += len(ch.get("name_localizations", {}).get(loc, ch["name"])) + len(str(ch["value"]))
+        return n + sum(size(o) for o in node.get("options", []))
+
+    for c in t.get_commands():
+        payload = await c.get_translated_payload(t, translator)
+        assert size(payload) <= 4000, (c.name, size(payload))
+
+
+def test_translator_answers_only_our_languages():
+    import asyncio
+
+    s = app_commands.locale_str("vote", key="cmd.name.vote")
+    tr = CatalogueTranslator()
+    assert asyncio.run(tr.translate(s, discord.Locale.chinese, None)) == "投票"
+    assert asyncio.run(tr.translate(s, discord.Locale.taiwan_chinese, None)) == "投票"
+    assert asyncio.run(tr.translate(s, discord.Locale.british_english, None)) == "vote"
+    assert asyncio.run(tr.translate(s, discord.Locale.french, None)) is None
+    assert asyncio.run(tr.translate(app_commands.locale_str("x"), discord.Locale.chinese, None)) is None
+
+
+def literal_keys(pattern: str) -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "bot" / "discord").rglob("*.py"):
+        found |= set(re.findall(pattern, path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_every_error_and_command_key_of_the_discord_layer_exists():
+    used = literal_keys(r"ReplyError\(\s*\"([a-z_.]+)\"") | literal_keys(r"\bL\(\s*\"([a-z_.0-9]+)\"") | literal_keys(r"\bt\(\s*\"([a-z_]+\.[A-Za-z_.]+)\"")
+    assert {"reply.error.player_unknown", "cmd.name.player", "reply.joined"} <= used  # the scan works
+    for loc in LOCALES:
+        assert sorted(k for k in used if k not in catalogue(loc)) == [], loc
+
+
+def test_service_errors_read_the_same_in_our_words():
+    """Our [svc] texts (used when present; the service's own otherwise) take the same
+    parameters as the service's, and cover its errors as they were when written."""
+    import string
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    for key, texts in SERVICE_MESSAGES.items():
+        ours = "svc." + key.removeprefix("error.")
+        for loc in LOCALES:
+            if ours in catalogue(loc):
+                assert fields(catalogue(loc)[ours]) == fields(texts[loc]), (key, loc)
+    known = {"error.no_active_game", "error.phase_closed", "error.not_in_game", "error.lobby_full", "error.concurrent_change"}
+    assert all("svc." + k.removeprefix("error.") in catalogue(loc) for k in known for loc in LOCALES)
+
+
+def test_keys_built_at_run_time_exist():
+    from bot.discord.cogs.info import TOPICS
+
+    for loc in LOCALES:
+        cat = catalogue(loc)
+        for topic in TOPICS:
+            assert f"rules.{topic}" in cat and f"rules.{topic}_title" in cat
+        for kind in ("grail", "identify", "orders", "vote"):
+            assert f"reply.kind.{kind}" in cat
+        for status in ("lobby", "running", "paused", "over", "cancelled"):
+            assert f"reply.status.{status}" in cat
+        for perm in ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history", "manage_channels", "manage_roles"):
+            assert f"ui.perm.{perm}" in cat
+        for what in ("trait", "class", "faction"):
+            assert f"reply.what.{what}" in cat
+        for k in ("orders", "identify"):
+            assert f"ui.clear_{k}" in cat

@@ -1,0 +1,203 @@
+"""The outbox dispatcher against a fake Discord: retries with backoff on 429 and 5xx,
+closed DMs to the inbox with a content-free ping, and never the same message twice."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+import bot.service as service
+from bot.db.session import Database
+from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff, nonce_for
+from bot.service.outbox import pending_count
+from tests.service.helpers import started, user
+
+BOT_ID = 4242
+
+
+def http_error(status: int, code: int = 0) -> discord.HTTPException:
+    response = SimpleNamespace(status=status, reason="x")
+    cls = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    if status >= 500:
+        cls = discord.DiscordServerError
+    return cls(response, {"code": code, "message": "scripted"})  # type: ignore[arg-type]
+
+
+class Target(discord.abc.Messageable):
+    """A channel or DM that records what it receives and fails as scripted."""
+
+    def __init__(self, name: str, failures: list[BaseException] | None = None) -> None:
+        self.name = name
+        self.failures = list(failures or [])
+        self.sent: list[dict[str, Any]] = []
+        self.nonces: set[str] = set()
+
+    async def _get_channel(self) -> Any:
+        return self
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        if self.failures:
+            raise self.failures.pop(0)
+        nonce = kwargs.get("nonce")
+        message = SimpleNamespace(
+            id=len(self.sent) + 1, author=SimpleNamespace(id=BOT_ID), content=content,
+            embeds=kwargs.get("embeds") or [], nonce=nonce,
+        )  # fmt: skip
+        if nonce in self.nonces:  # Discord with enforce_nonce: the same message again
+            return next(m for m in self.sent if m.nonce == nonce)
+        self.nonces.add(nonce)
+        self.sent.append(message)
+        return message
+
+    async def history(self, limit: int = 100, after: Any = None, **kw: Any) -> Any:  # type: ignore[override]
+        for m in list(self.sent)[-limit:]:
+            yield m
+
+
+class FakeBot:
+    """What the sender needs of the client: users, channels, itself, the database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.user = SimpleNamespace(id=BOT_ID)
+        self.channels: dict[int, Target] = {}
+        self.dms: dict[int, Target] = {}
+
+    def target(self, kind: str, rid: int) -> Target:
+        store = self.dms if kind == "user" else self.channels
+        return store.setdefault(rid, Target(f"{kind}:{rid}"))
+
+    def get_user(self, uid: int) -> Any:
+        return SimpleNamespace(id=uid, dm_channel=self.target("user", uid))
+
+    def get_channel(self, cid: int) -> Any:
+        return self.target("channel", cid)
+
+    def get_guild(self, gid: int) -> None:
+        return None
+
+
+class Sleeps(list):
+    async def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+@pytest.fixture
+def fake(db: Database) -> tuple[FakeBot, Sleeps, Dispatcher]:
+    bot = FakeBot(db)
+    sleeps = Sleeps()
+    return bot, sleeps, Dispatcher(db, DiscordSender(bot, sleep=sleeps))  # type: ignore[arg-type]
+
+
+def all_sent(bot: FakeBot) -> list[Any]:
+    return [m for t in [*bot.channels.values(), *bot.dms.values()] for m in t.sent]
+
+
+async def test_a_started_game_is_delivered_once_each(db: Database, fake) -> None:
+    bot, _, dispatcher = fake
+    await started(db, 6)
+    report = await dispatcher.run_once()
+    assert report.sent == 8 and await pending_count(db) == 0  # table, phase post, six sheets
+    assert len(bot.dms) == 6 and all(len(t.sent) == 1 for t in bot.dms.values())
+    assert (await dispatcher.run_once()).total == 0
+    assert len(all_sent(bot)) == 8
+
+
+async def test_server_errors_are_retried_with_growing_backoff(db: Database, fake) -> None:
+    bot, sleeps, dispatcher = fake
+    await started(db, 6)
+    bot.target("user", user(1).id).failures = [http_error(503), http_error(502)]
+    await dispatcher.run_once()
+    assert len(bot.dms[user(1).id].sent) == 1
+    assert len(sleeps) == 2 and sleeps[1] > sleeps[0] > 0
+    assert await pending_count(db) == 0
+
+
+async def test_a_rate_limit_waits_as_long_as_discord_says(db: Database, fake) -> None:
+    bot, sleeps, dispatcher = fake
+    await started(db, 6)
+    bot.target("user", user(2).id).failures = [discord.RateLimited(7.5)]
+    await dispatcher.run_once()
+    assert sleeps == [7.5]
+    assert len(bot.dms[user(2).id].sent) == 1
+
+
+async def test_after_the_tries_the_service_retries_later_and_order_is_kept(db: Database, fake, clock) -> None:
+    bot, _sleeps, dispatcher = fake
+    game_id = await started(db, 6)
+    info = await service.get_game(db, game_id)
+    channel = bot.target("channel", info.channel_id)
+    channel.failures = [http_error(500)] * 3
+    report = await dispatcher.run_once()
+    assert report.retry == 1 and report.held == 1  # the phase post waits behind the table
+    assert channel.sent == []
+    assert (await dispatcher.run_once()).total == 0  # not due yet
+    clock.advance(120)
+    await dispatcher.run_once()
+    titles = [m.embeds[0].title or m.embeds[0].description for m in channel.sent]
+    assert len(titles) == 2 and "begins" in titles[0] and "Day 1" in titles[1]
+
+
+async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Database, fake) -> None:
+    bot, _, dispatcher = fake
+    game_id = await started(db, 6)
+    info = await service.get_game(db, game_id)
+    closed = user(3).id
+    bot.target("user", closed).failures = [http_error(403, 50007)]
+    report = await dispatcher.run_once()
+    assert report.inbox == 1
+    inbox = await service.read_inbox(db, closed)
+    assert [m.payload["type"] for m in inbox] == ["sheet"]
+    pings = [m for m in bot.channels[info.channel_id].sent if m.content and f"<@{closed}>" in m.content]
+    assert len(pings) == 1 and not pings[0].embeds and "/inbox" in pings[0].content
+
+
+async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, clock, monkeypatch) -> None:
+    bot, _, dispatcher = fake
+    await started(db, 6)
+    real = service.mark_delivered
+    calls = {"n": 0}
+
+    async def flaky(db_: Any, key: str) -> bool:
+        calls["n"] += 1
+        if calls["n"] <= 3:
+            raise ConnectionError("database unavailable")
+        return await real(db_, key)
+
+    monkeypatch.setattr(service, "mark_delivered", flaky)
+    await dispatcher.run_once()
+    assert len(dispatcher.journal) == 3 and await pending_count(db) == 3
+    clock.advance(3600)  # the leases expire: the unmarked messages are claimed again
+    await dispatcher.run_once()
+    assert dispatcher.journal == {} and await pending_count(db) == 0
+    assert len(all_sent(bot)) == 8  # nothing was sent twice
+
+
+async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_resent(db: Database, fake, clock) -> None:
+    bot, sleeps, dispatcher = fake
+    await started(db, 6)
+    # A first process claims and sends everything, then dies before marking anything.
+    doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
+    for message in await service.claim_due_messages(db):
+        await doomed.send(message)
+    assert len(all_sent(bot)) == 8
+    for target in [*bot.channels.values(), *bot.dms.values()]:
+        target.nonces.clear()  # long after: Discord's nonce memory is gone too
+    clock.advance(3600)
+    report = await dispatcher.run_once()  # a new process, empty journal
+    assert report.sent == 8 and await pending_count(db) == 0
+    assert len(all_sent(bot)) == 8
+
+
+def test_nonce_is_stable_and_fits_discord() -> None:
+    assert nonce_for("g1:2:r1:day:private:105:0") == nonce_for("g1:2:r1:day:private:105:0")
+    assert nonce_for("a") != nonce_for("b") and len(nonce_for("x" * 300)) == 25
+
+
+def test_backoff_grows_is_capped_and_honours_retry_after() -> None:
+    assert backoff(0, jitter=0) == 1 and backoff(3, jitter=0) == 8
+    assert backoff(20, jitter=0) == 30
+    assert backoff(1, 4.2) == 4.2

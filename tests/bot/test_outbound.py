@@ -1,0 +1,88 @@
+"""Every outbox message of a whole game renders in both languages, and the public posts
+say only what the rules allow."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import bot.service as service
+from bot.db.session import Database
+from bot.discord.outbound import render_outgoing
+from bot.i18n import LOCALES
+from bot.render import words
+from bot.service.outbox import mark_delivered
+from engine.classes import catalogue
+from tests.service.helpers import play_to_end, started
+
+
+def text_of(rendered) -> str:
+    parts = [rendered.content or ""]
+    for e in rendered.embeds:
+        parts += [e.title or "", e.description or "", e.footer.text or ""]
+        parts += [f"{f.name} {f.value}" for f in e.fields]
+    return "\n".join(parts)
+
+
+async def play(db: Database):
+    game_id = await started(db, 6, seed="render-seed-01")
+    await play_to_end(db, game_id)
+    messages = []
+    for _ in range(50):
+        batch = await service.claim_due_messages(db, limit=1000)
+        if not batch:
+            break
+        for m in batch:
+            await mark_delivered(db, m.key)
+        messages += batch
+    return await service.get_game(db, game_id), messages
+
+
+async def test_a_whole_games_messages(db: Database, clock):
+    """One game played to the end (slow to build, so every check is made on it)."""
+    game = await play(db)
+    for locale in LOCALES:
+        check_every_message_renders_without_gaps(game, locale)
+    check_public_posts_reveal_no_class_no_number_and_no_seed_before_the_end(game)
+    check_private_news_goes_only_to_its_seat(game)
+
+
+def check_every_message_renders_without_gaps(whole_game, locale):
+    info, messages = whole_game
+    kinds = {m.payload["type"] for m in messages}
+    assert {"game_started", "sheet", "phase_started", "events", "seed_revealed"} <= kinds
+    for m in messages:
+        rendered = render_outgoing(dataclasses.replace(m, locale=locale), info)
+        text = text_of(rendered)
+        assert text.strip(), m.payload["type"]
+        assert "{" not in text.replace("{}", ""), (m.payload["type"], text)
+        assert all(len(e.description or "") <= 4096 and len(e.fields) <= 25 for e in rendered.embeds)
+        assert len(rendered.embeds) <= 10
+
+
+def check_public_posts_reveal_no_class_no_number_and_no_seed_before_the_end(whole_game):
+    info, messages = whole_game
+    class_names = {words.class_name(c, loc) for c in catalogue() for loc in LOCALES}
+    for m in messages:
+        if m.recipient_kind != "channel":
+            continue
+        text = text_of(render_outgoing(m, info))
+        events = m.payload.get("events", [])
+        ending = m.payload["type"] == "seed_revealed" or any(e["kind"] == "GameEnded" for e in events)
+        assert all(e["audience"] == "public" for e in events)
+        if not ending:
+            assert not any(name in text for name in class_names), text
+            assert "render-seed-01" not in text
+    last = render_outgoing(next(m for m in messages if any(e["kind"] == "GameEnded" for e in m.payload.get("events", []))), info)
+    assert last.attachments and last.attachments[0][0] == "scoreboard.png" and last.attachments[0][1][:4] == b"\x89PNG"
+    assert any(e.image.url == "attachment://scoreboard.png" for e in last.embeds)
+    seed = render_outgoing(next(m for m in messages if m.payload["type"] == "seed_revealed"), info)
+    assert "render-seed-01" in text_of(seed)
+
+
+def check_private_news_goes_only_to_its_seat(whole_game):
+    info, messages = whole_game
+    holder = {p.seat: p.user_id for p in info.players}
+    for m in messages:
+        if m.recipient_kind == "user" and m.payload["type"] == "events":
+            assert holder[m.payload["seat"]] == m.recipient_id
+            assert all(e["audience"] == "private" and e["seat"] == m.payload["seat"] for e in m.payload["events"])
