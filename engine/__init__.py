@@ -4,7 +4,7 @@ State in, submissions in, a seed in -> new state and events out. The bot, the te
 the tools call only what is exported here.
 """
 
-from engine.advance import Outcome, advance, remove_player
+from engine.advance import Outcome, advance, end_game, remove_player
 from engine.classes import ClassSpec, SkillSpec, catalogue, class_spec
 from engine.dice import Dice, Roll
 from engine.errors import RuleViolation
@@ -51,6 +51,7 @@ __all__ = [
     "VoteTieRule",
     "advance",
     "catalogue",
+    "end_game",
     "class_spec",
     "new_game",
     "remove_player",

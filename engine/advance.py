@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.day import allocate_grail
 from engine.dice import Dice, Roll
-from engine.ending import check_end
+from engine.ending import check_end, finish
 from engine.errors import GameOverError, RuleViolation
 from engine.events import Audience, Event, audit
 from engine.health import kill
@@ -87,6 +87,17 @@ def remove_player(state: GameState, seat: int) -> Outcome:
     if p.alive:
         kill(st, events, p, None, "removed")
         check_end(st, events)
+    return Outcome(st, events, [])
+
+
+def end_game(state: GameState) -> Outcome:
+    """A moderator ends a running game early (ruling): it is scored as a natural end —
+    +2 per living member, most points wins — with the reason ``stopped``."""
+    if state.over:
+        raise GameOverError()
+    st = state.clone()
+    events: list[Event] = []
+    finish(st, events, "stopped")
     return Outcome(st, events, [])
 
 

@@ -27,6 +27,12 @@ def check_end(state: GameState, events: list[Event]) -> bool:
     reason = end_reason(state)
     if reason is None:
         return False
+    finish(state, events, reason)
+    return True
+
+
+def finish(state: GameState, events: list[Event], reason: str) -> None:
+    """Close the game now for ``reason``, scored exactly as a natural end."""
     for f in FACTIONS:
         survivors = state.living_count(f)
         if survivors:
@@ -40,4 +46,3 @@ def check_end(state: GameState, events: list[Event]) -> bool:
         for p in state.players
     ]
     events.append(public("GameEnded", reason=reason, round=state.round, scores=dict(state.scores), winners=list(state.winners), roster=roster))
-    return True

@@ -100,3 +100,18 @@ def test_no_end_on_equal_numbers():
     assert end_reason(st) is None  # 2 vs 2: not more than all others together
     events: list = []
     assert not check_end(st, events) and "GameEnded" not in kinds(events)
+
+
+def test_a_moderator_can_end_the_game_early_scored_as_a_natural_end():
+    from engine import end_game
+
+    st = table(*SIX)
+    st.scores = {"lawful": 4, "neutral": 1, "chaotic": 0}
+    st.player(3).alive = False
+    out = end_game(st)
+    assert out.state.over and out.state.end_reason == "stopped"
+    # living: lawful 2, neutral 2, chaotic 1
+    assert out.state.scores == {"lawful": 8, "neutral": 5, "chaotic": 2}
+    assert out.state.winners == ["lawful"]
+    assert [e.kind for e in out.events if e.audience is Audience.PUBLIC] == ["GameEnded"]
+    assert not st.over  # the input is untouched
