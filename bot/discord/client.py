@@ -50,6 +50,7 @@ class WolfBot(commands.Bot):
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
         self._tasks: list[asyncio.Task[None]] = []
+        self._resynced = False
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -92,6 +93,21 @@ class WolfBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        if not self._resynced:
+            self._resynced = True
+            self._tasks.append(asyncio.create_task(self.resync_quiet_dead(), name="wolfhowl-quiet-dead"))
+
+    async def resync_quiet_dead(self) -> None:
+        """After a restart, make the game channels' overwrites match who is dead (a death
+        announced while the bot was down, or an end it did not see)."""
+        from bot.discord import gaps, permissions
+
+        try:
+            for info in await gaps.live_games(self.db):
+                if self.get_guild(info.guild_id) is not None:
+                    await permissions.sync_quiet_dead(self, info)
+        except Exception:
+            log.warning("quiet dead: the start-up check failed", exc_info=True)
 
     async def close(self) -> None:
         for task in self._tasks:

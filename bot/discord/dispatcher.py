@@ -122,7 +122,8 @@ class DiscordSender:
         return channel
 
     async def _send_with_retries(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int:
-        kwargs: dict[str, Any] = {"nonce": nonce_for(message.key), "allowed_mentions": discord.AllowedMentions.none()}
+        nonce = getattr(message, "nonce", None) or nonce_for(message.key)
+        kwargs: dict[str, Any] = {"nonce": nonce, "allowed_mentions": discord.AllowedMentions.none()}
         if rendered.content:
             kwargs["content"] = rendered.content[:2000]
         if rendered.embeds:

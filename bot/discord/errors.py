@@ -57,10 +57,20 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
+# Refusals of a whole night's orders or identifications: say how to start over.
+HINTED = frozenset({"error.actions", "error.identify"})
+
+
 def error_text(error: BaseException, locale: str | None) -> str | None:
     """The localized text for a refusal, or None when ``error`` is a bug."""
-    loc = normalize_locale(locale)
-    error = unwrap(error)
+    text = _error_text(unwrap(error), normalize_locale(locale))
+    key = getattr(unwrap(error), "key", None)
+    if text is not None and key in HINTED:
+        text += "\n" + t("reply.hint_clear", normalize_locale(locale))
+    return text
+
+
+def _error_text(error: BaseException, loc: str) -> str | None:
     if isinstance(error, ReplyError):
         return t(error.key, loc, **error.params)
     if isinstance(error, ServiceError):

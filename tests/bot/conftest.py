@@ -71,8 +71,9 @@ def reply_text(result: Any) -> str:
     for m in msgs:
         out.append(m.content or "")
         for e in m.embeds:
-            out += [e.get("title") or "", e.get("description") or ""]
+            out += [(e.get("author") or {}).get("name") or "", e.get("title") or "", e.get("description") or ""]
             out += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
+            out.append((e.get("footer") or {}).get("text") or "")
     return "\n".join(x for x in out if x)
 
 

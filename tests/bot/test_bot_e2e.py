@@ -3,6 +3,8 @@ errors, in both languages."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.bot.conftest import Table, reply_text, start_bot
 
 
@@ -52,6 +54,7 @@ async def test_create_join_by_button_and_command_then_start(table: Table):
     assert "Only a moderator" in reply_text(refused)
     started = await table.run(table.mod, "game start")
     assert "started" in reply_text(started)
+    assert table.emu.ctx.world.messages[lobby.id].custom_ids() == []  # the lobby is closed
     await table.delivered()
     # Everyone got their sheet by DM, in their own language; the channel the table.
     alice_dm = table.texts(table.emu.dms(table.players[0]))
@@ -236,3 +239,83 @@ async def test_autocomplete_in_a_dm_lists_living_players_but_not_me(table: Table
     assert [c["value"] for c in choices] == ["2", "4", "5", "6"]
     choices = await table.emu.autocomplete(bob, "act attack", focused="player", value="fr", dm=True)
     assert choices == [{"name": "#6 frank", "value": "6"}]
+
+
+async def test_moderator_tools_settings_pause_extend_replace_leave_and_rules(table: Table):
+    alice, bob, carol, dave, erin, frank, grace = table.players
+    lobby, join_id = await open_lobby(table, day="1h")
+    for p in (alice, bob, carol, dave, erin, frank, grace):
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    left = await (await table.emu.click(grace, lobby, lobby.custom_ids()[1])).wait(10)
+    assert "left game" in reply_text(left)
+    assert "grace" not in table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
+    # Settings: shown, changed in the lobby, a bad duration refused with the range.
+    shown = reply_text(await table.run(table.mod, "game settings"))
+    assert "Day 1h" in shown and "The dead stay quiet: yes" in shown
+    changed = reply_text(await table.run(table.mod, "game settings", {"dusk": "90m", "vote_tie": "nobody", "language": "zh-CN"}))
+    assert "Dusk 1h 30m" in changed and "nobody is hurt" in changed and "中文" in changed
+    assert "not a duration" in reply_text(await table.run(table.mod, "game settings", {"day": "soon"}))
+    await table.run(table.mod, "game start")
+    await table.delivered()
+    public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    assert any("游戏开始" in t for t in public)  # the game's language is now Chinese
+    # Rules that fix the game cannot change once it runs; the lengths can.
+    assert "fixed once the game has started" in reply_text(await table.run(table.mod, "game settings", {"vote_tie": "all"}))
+    assert "Morning 2h" in reply_text(await table.run(table.mod, "game settings", {"morning": "2h"}))
+    # Pause: submissions refused; extend while paused; resume.
+    assert "paused" in reply_text(await table.run(table.mod, "game pause"))
+    assert "paused" in reply_text(await table.run(bob, "grail", {"number": 3}, dm=True))
+    assert "added to the paused clock" in reply_text(await table.run(table.mod, "phase extend", {"duration": "30m"}))
+    assert "resumes" in reply_text(await table.run(table.mod, "game resume"))
+    assert "deadline" in reply_text(await table.run(table.mod, "phase extend", {"duration": "1h"})).lower()
+    # Replace: grace takes frank's seat and gets the sheet (by inbox: her DMs are closed).
+    replaced = await table.run(table.mod, "game replace", {"player": "frank", "newcomer": grace})
+    assert "Seat 6" in reply_text(replaced)
+    await table.delivered()
+    assert "Seat 6" in reply_text(await table.run(grace, "me"))
+    assert "not in any game" in reply_text(await table.run(frank, "me", dm=True))
+    # Rules, by topic and by class, in each reader's language.
+    assert "Warrior" in reply_text(await table.run(bob, "rules", {"topic": "warrior"}, dm=True))
+    assert "计分" in reply_text(await table.run(alice, "rules", {"topic": "scoring"}, dm=True))
+    topics = await table.emu.autocomplete(alice, "rules", focused="topic", value="战", dm=True)
+    assert any(c["value"] == "warrior" for c in topics)
+
+
+async def test_skills_toggles_and_orders_clear_by_command(table: Table):
+    await started_game(table)
+    await table.run(table.mod, "phase advance")
+    import bot.service as service
+    from engine.classes import class_spec
+
+    info = await service.game_in_channel(table.db, table.channel.id)
+    views = {p.user_id: await service.player_view(table.db, p.user_id, info.id) for p in info.players}
+    users = {u.id: u for u in table.players}
+    # Someone with a toggle switches it on, then off, by name in their own language.
+    toggler = next(uid for uid, v in views.items() if any(s.mode == "toggle" for s in class_spec(v.sheet["class_id"]).skills))
+    toggle = next(s for s in class_spec(views[toggler].sheet["class_id"]).skills if s.mode == "toggle")
+    loc = users[toggler].locale
+    on = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.name[loc]}, dm=True))
+    assert toggle.name[loc] in on and ("🔁" in on)
+    off = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.id}, dm=True))
+    assert "🔁" not in off
+    # Someone attacks, then clears the night's orders with /orders clear.
+    attacker = table.players[1]
+    await table.run(attacker, "act attack", {"player": "#1"}, dm=True)
+    cleared = reply_text(await table.run(attacker, "orders", {"clear": "orders"}, dm=True))
+    assert "nothing (cleared)" in cleared
+
+
+async def test_create_checks_the_bots_permissions_and_explains(table: Table):
+    from bot.sandbox import permissions as perm
+
+    table.emu.set_permissions(table.channel, table.emu.bot_user, deny=perm.EMBED_LINKS)
+    await asyncio.sleep(0.2)
+    refused = reply_text(await table.run(table.mod, "game create"))
+    assert "I lack permissions in this channel: Embed Links" in refused
+    table.emu.ctx.guild_ops.delete_overwrite(table.channel, table.emu.bot_user.id)
+    table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
+    await asyncio.sleep(0.2)
+    created = reply_text(await table.run(table.mod, "game create"))
+    assert "Off: I would need these permissions: Manage Roles" in created
+    assert not any(c.topic and "dead-of" in c.topic for c in table.guild.channels.values())
+    assert "The dead stay quiet: no" in reply_text(await table.run(table.mod, "game settings"))

@@ -63,6 +63,14 @@ def test_every_refusal_reads_well_in_both_languages(error, en, zh):
     assert "{" not in error_text(error, "zh-CN") and "phase." not in error_text(error, "en-GB")
 
 
+def test_a_refused_night_says_how_to_start_over():
+    from engine.errors import ActionEconomyError
+
+    text = error_text(RuleRefusedError(ActionEconomyError(reason="reason.one_standard")), "zh-CN")
+    assert "行动过多" in text and "清除" in text
+    assert "/orders clear:" in error_text(ActionEconomyError(reason="reason.two_actions"), "en-US")
+
+
 def test_bugs_are_not_refusals():
     assert error_text(RuntimeError("boom"), "en-US") is None
     assert error_text(KeyError("x"), "zh-CN") is None

@@ -25,7 +25,7 @@ from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
 from bot.discord.replies import lobby_embed, notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
-from bot.discord.views.lobby import lobby_view
+from bot.discord.views.lobby import lobby_view, refresh_lobby
 from bot.i18n import t
 from bot.service.types import GameInfo, GameSettings
 
@@ -136,6 +136,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await _moderated(ctx)
         info = await service.start_game(ctx.db, info.id)
         ctx.bot.wake_dispatcher()
+        await _close_lobby_post(ctx, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
     @game.command(name=L("cmd.name.settings"), description=L("cmd.desc.game_settings"))
@@ -260,6 +261,13 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 
 
+async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
+    """The lobby post loses its buttons once the game has started or ended."""
+    channel = ctx.bot.get_channel(info.channel_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await refresh_lobby(channel, info)
+
+
 def _default_language(interaction: discord.Interaction, configured: str) -> str:
     """A Chinese-speaking server (its Discord community language) gets zh-CN; any other
     the configured default."""
@@ -291,6 +299,7 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:en
             await require_moderator(ctx.bot, interaction, info)
             info = await service.cancel_game(ctx.db, self.game_id, "cancelled")
             ctx.bot.wake_dispatcher()
+            await _close_lobby_post(ctx, info)
             await permissions.sync_quiet_dead(ctx.bot, info)
             await ctx.send(embed=notice_embed(t("reply.ended", ctx.locale, game=info.id)))
 

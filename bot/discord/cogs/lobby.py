@@ -32,12 +32,12 @@ async def join_flow(interaction: discord.Interaction, game_id: int | None) -> No
     if game_id is None:
         game_id = await _lobby_here(ctx)
     info = await service.join_game(ctx.db, game_id, ctx.user)
-    await ctx.send(
-        embed=notice_embed(t("reply.joined", ctx.locale, game=info.id, count=len(info.players), max=info.settings.max_players))
-    )
     if interaction.channel is not None and interaction.guild_id is not None:
         message = interaction.message if interaction.type is discord.InteractionType.component else None
         await refresh_lobby(interaction.channel, info, message)  # type: ignore[arg-type]
+    await ctx.send(
+        embed=notice_embed(t("reply.joined", ctx.locale, game=info.id, count=len(info.players), max=info.settings.max_players))
+    )
 
 
 async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> None:
@@ -45,11 +45,11 @@ async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> N
     if game_id is None:
         game_id = (await ctx.game()).id
     info = await service.leave_game(ctx.db, game_id, interaction.user.id)
-    await ctx.send(embed=notice_embed(t("reply.left", ctx.locale, game=info.id)))
     channel = interaction.channel if interaction.guild_id is not None else ctx.bot.get_channel(info.channel_id)
     if channel is not None:
         message = interaction.message if interaction.type is discord.InteractionType.component else None
         await refresh_lobby(channel, info, message)  # type: ignore[arg-type]
+    await ctx.send(embed=notice_embed(t("reply.left", ctx.locale, game=info.id)))
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
