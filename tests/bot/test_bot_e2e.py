@@ -319,3 +319,22 @@ async def test_create_checks_the_bots_permissions_and_explains(table: Table):
     assert "Off: I would need these permissions: Manage Roles" in created
     assert not any(c.topic and "dead-of" in c.topic for c in table.guild.channels.values())
     assert "The dead stay quiet: no" in reply_text(await table.run(table.mod, "game settings"))
+
+
+async def test_the_end_scoreboard_with_its_chart_and_the_seed(table: Table):
+    """The players' moves go straight to the service here (the commands are tested above);
+    what matters is what the bot posts when the game ends."""
+    from tests.service.helpers import play_to_end
+
+    game_id = await started_game(table)
+    await play_to_end(table.db, game_id)
+    await table.delivered()
+    posts = table.emu.channel_messages(table.channel, include_ephemeral=False)
+    board = next(m for m in posts if m.attachments and any("Game over" in (e.get("title") or "") for e in m.embeds))
+    assert board.attachments[0].filename == "scoreboard.png"
+    assert any((e.get("image") or {}).get("url", "").endswith("scoreboard.png") for e in board.embeds)
+    texts = table.texts(posts)
+    assert any("Seed:" in t for t in texts)
+    # Everyone has their voice back, and the log is there for the moderator.
+    log = await table.run(table.mod, "game log")
+    assert [a.filename for m in [log.message, *log.followups] if m for a in m.attachments]

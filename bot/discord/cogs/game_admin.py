@@ -19,7 +19,7 @@ import bot.service as service
 from bot.discord import gaps, permissions
 from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
-from bot.discord.context import Ctx, game_for, moderated_game
+from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
@@ -251,7 +251,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
                 raise ReplyError("reply.error.no_game_here")
             info = found
         else:
-            info = await game_for(ctx.bot, interaction)
+            raise ReplyError("reply.error.log_which")
         await require_moderator(ctx.bot, interaction, info)
         if info.status not in ("over", "cancelled"):
             raise ReplyError("reply.error.log_not_ready")

@@ -1,0 +1,74 @@
+"""``wolfhowl run``'s settings: config.example.toml documents every key, the environment
+overrides the file, and the token never shows."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import tomllib
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.discord.client import intents
+from bot.discord.config import DiscordConfig
+from bot.discord.run import RedactToken, add_arguments, run
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "config.example.toml"
+
+
+def test_the_example_documents_every_key_and_loads(monkeypatch):
+    keys = set(tomllib.loads(EXAMPLE.read_text(encoding="utf-8")))
+    assert keys == set(DiscordConfig.model_fields), set(DiscordConfig.model_fields) ^ keys
+    monkeypatch.setenv("WOLFHOWL_CONFIG", str(EXAMPLE))
+    config = DiscordConfig()
+    assert config.quiet_dead is True and config.command_guild_ids == []
+
+
+def test_environment_overrides_the_file_and_the_token_is_hidden(tmp_path, monkeypatch):
+    path = tmp_path / "config.toml"
+    path.write_text('token = "from-file"\nmoderator_role = "GM"\nquiet_dead = true\n')
+    monkeypatch.setenv("WOLFHOWL_CONFIG", str(path))
+    monkeypatch.setenv("WOLFHOWL_TOKEN", "from-env-token")
+    monkeypatch.setenv("WOLFHOWL_QUIET_DEAD", "false")
+    monkeypatch.setenv("WOLFHOWL_COMMAND_GUILD_IDS", "[1, 2]")
+    config = DiscordConfig()
+    assert (config.token, config.moderator_role, config.quiet_dead, config.command_guild_ids) == ("from-env-token", "GM", False, [1, 2])
+    assert "from-env-token" not in repr(config) and "from-env-token" not in str(config)
+
+
+def test_no_privileged_intents():
+    wanted = intents()
+    assert not wanted.message_content and not wanted.members and not wanted.presences
+    assert wanted.guilds and wanted.dm_messages
+    privileged = discord.Intents(members=True, presences=True, message_content=True)
+    assert wanted.value & privileged.value == 0
+
+
+def test_no_token_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WOLFHOWL_TOKEN", raising=False)
+    monkeypatch.delenv("WOLFHOWL_CONFIG", raising=False)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run(parser.parse_args(["--no-migrate"])) == 2
+    assert "WOLFHOWL_TOKEN" in capsys.readouterr().err
+
+
+def test_the_token_is_redacted_from_any_log_line():
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "connecting with %s", ("abc.def.ghi",), None)
+    assert RedactToken("abc.def.ghi").filter(record) and record.getMessage() == "connecting with [token]"
+
+
+@pytest.mark.parametrize("name", ["Dockerfile", ".dockerignore", "docs/deploy.md"])
+def test_deployment_files_exist(name):
+    text = (ROOT / name).read_text(encoding="utf-8")
+    if name == "Dockerfile":
+        assert "USER wolfhowl" in text and "wolfhowl db upgrade" in text and "slim" in text
+    if name == ".dockerignore":
+        assert "config.toml" in text and ".venv" in text
+    if name == "docs/deploy.md":
+        assert "applications.commands" in text and "permissions=268553232" in text
+        assert discord.Permissions(268553232).manage_roles and discord.Permissions(117760).embed_links
