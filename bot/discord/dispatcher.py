@@ -259,7 +259,10 @@ class Dispatcher:
                 await service.mark_undeliverable(self.db, message.key, str(exc))
                 report.inbox += 1
             except Exception as exc:
-                log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
+                if isinstance(exc, discord.HTTPException) or passing(exc):
+                    log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
+                else:  # a bug (rendering, a payload we do not know): keep the traceback
+                    log.exception("outbox %s could not be delivered", message.key)
                 held.add(where)
                 await service.mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
                 report.retry += 1
