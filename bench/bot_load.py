@@ -1,0 +1,228 @@
+"""The bot under load: K games at once on the local Discord emulator.
+
+    .venv/bin/python bench/bot_load.py [--games 1,10,100] [--players 6] [--window 20]
+                                       [--rounds 1] [--database URL] [--json]
+
+For each K (each in a fresh process, so the memory figures are its own) the real bot
+runs on a temporary SQLite database (or ``--database``) against the emulator, with K
+tables of scripted players in one server. Every game is opened, then played for
+``--rounds`` rounds: in each phase every living player takes their turn at a random
+moment within ``--window`` seconds (slash commands, autocomplete, the order panel, as in
+``wolfhowl demo``); then the clock jumps past the deadline of all K games at once and the
+bot's scheduler closes them.
+
+Printed per K: interactions and the offered rate; acknowledgement latency (dispatch to
+the bot's first response: what decides "This interaction failed" after 3 s) and answer
+latency (to the final reply), p50 and p99; unanswered interactions; the time from the
+deadline to the last message delivered (worst phase), and how many messages that was;
+peak resident memory of the process (bot, emulator and players together) and CPU time.
+
+Everything shares one process and one event loop: the figures are for the bot *and*
+the emulator *and* the players on one core, so they overstate the bot's own cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.sandbox import play_reader as reader
+from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
+from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from bot.sandbox.players import Stats
+
+PHASE_HOURS = 3600
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def open_all(tables: list[TableGame], at_once: int = 8) -> None:
+    """Open the games a few at a time (setting up is not what is measured)."""
+    gate = asyncio.Semaphore(at_once)
+    # Created one after the other so that game n always gets the n-th seed.
+    for g in tables:
+        created = await g.moderator.create(**g.options.create_options())
+        if created.error:
+            raise RuntimeError(created.text)
+        g.game_id = g.moderator.game_id
+
+    async def join_and_start(g: TableGame) -> None:
+        async with gate:
+            lobby = await g.wait_post(
+                lambda m: f"wh:join:{g.game_id}" in m.custom_ids(), "the lobby"
+            )
+            for p in g.players:
+                await p.join(lobby)
+                p.game_id = g.game_id
+            await g.moderator.start()
+
+    await asyncio.gather(*(join_and_start(g) for g in tables))
+
+
+async def measure(args: argparse.Namespace) -> dict[str, Any]:
+    logging.basicConfig(level=logging.ERROR)
+    rng = random.Random(args.seed)
+    clock = GameClock(1.0)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    async with Tavern(database_url=args.database, clock=clock, seed=args.seed) as tavern:
+        setup = Stats()
+        options = GameOptions(
+            day="1h", dusk="1h", morning="1h", advance="deadline", phase_timeout=600
+        )
+        tables = []
+        for i in range(args.games):
+            seating = tavern.seat_table(
+                TableSpec(players=args.players, name_prefix=f"g{i}-"), f"table-{i}"
+            )
+            tables.append(TableGame(tavern, seating, options, seed=f"{args.seed}-{i}", stats=setup))
+        await open_all(tables)
+        live = [g for g in tables if await g.next_phase(1, "day")]
+        stats = Stats()
+        for g in tables:
+            for p in [*g.players, g.moderator]:
+                p.stats = stats
+        deadlines: list[dict[str, float]] = []
+        round_no, phase = 1, "day"
+        phase_started = time.perf_counter()
+        while live and round_no <= args.rounds:
+
+            async def turn(p: Any, delay: float, r: int = round_no, ph: str = phase) -> None:
+                await asyncio.sleep(delay)
+                await p.turn(ph, r)
+
+            await asyncio.gather(
+                *(
+                    turn(p, rng.uniform(0, args.window))
+                    for g in live
+                    for p in g.players
+                    if p.alive and not p.over
+                )
+            )
+            # The deadline of every live game passes at once.
+            before = len(tavern.emu.messages)
+            t0_wall, t0 = time.time(), time.perf_counter()
+            clock.skip(PHASE_HOURS + 60)
+            tavern.bot.wake_scheduler()
+            nxt_phase = NEXT_PHASE[phase]
+            nxt_round = round_no + (nxt_phase == "day")
+            still = []
+            for g in live:
+                if await g.next_phase(nxt_round, nxt_phase):
+                    still.append(g)
+            await tavern.drained(timeout=600)
+            new = [m for m in tavern.emu.messages[before:] if m.interaction_id is None]
+            last = max((m.timestamp.timestamp() for m in new), default=t0_wall)
+            deadlines.append(
+                {
+                    "seconds": last - t0_wall,
+                    "messages": len(new),
+                    "waited": time.perf_counter() - t0,
+                }
+            )
+            live, round_no, phase = still, nxt_round, nxt_phase
+        played = time.perf_counter() - phase_started
+        over = sum(
+            1
+            for g in tables
+            if any(reader.is_game_over(m) for m in tavern.public(g.seating.channel))
+        )
+        errors = len(tavern.emu.server_errors)
+    return {
+        "games": args.games,
+        "players": args.players,
+        "window": args.window,
+        "interactions": stats.interactions,
+        "offered_per_s": stats.interactions / played if played else 0.0,
+        "ack_p50_ms": pct(stats.ack, 0.50) * 1000,
+        "ack_p99_ms": pct(stats.ack, 0.99) * 1000,
+        "answer_p50_ms": pct(stats.final, 0.50) * 1000,
+        "answer_p99_ms": pct(stats.final, 0.99) * 1000,
+        "unanswered": stats.failed,
+        "refused": len(stats.refusals),
+        "deadline_to_last_s": max((d["seconds"] for d in deadlines), default=0.0),
+        "deadline_messages": max((int(d["messages"]) for d in deadlines), default=0),
+        "deadline_median_s": statistics.median([d["seconds"] for d in deadlines])
+        if deadlines
+        else 0.0,
+        "games_over": over,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpu_s": time.process_time() - cpu0,
+        "wall_s": time.perf_counter() - wall0,
+        "emulator_errors": errors,
+    }
+
+
+HEADER = (
+    f"{'games':>5} {'players':>7} {'interactions':>12} {'offered/s':>9} {'ack p50':>8} {'ack p99':>8} "
+    f"{'answer p50':>10} {'answer p99':>10} {'unanswered':>10} {'deadline→last msg':>17} {'msgs':>5} "
+    f"{'peak RSS':>8} {'CPU s':>6} {'wall s':>6}"
+)
+
+
+def row(r: dict[str, Any]) -> str:
+    return (
+        f"{r['games']:>5} {r['games'] * r['players']:>7} {r['interactions']:>12} {r['offered_per_s']:>9.1f} "
+        f"{r['ack_p50_ms']:>6.0f}ms {r['ack_p99_ms']:>6.0f}ms {r['answer_p50_ms']:>8.0f}ms {r['answer_p99_ms']:>8.0f}ms "
+        f"{r['unanswered']:>10} {r['deadline_to_last_s']:>16.2f}s {r['deadline_messages']:>5} "
+        f"{r['peak_rss_mb']:>6.0f}MB {r['cpu_s']:>6.0f} {r['wall_s']:>6.0f}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--games", default="1,10,100", help="comma-separated K values (default 1,10,100)"
+    )
+    parser.add_argument("--players", type=int, default=6, help="players per game (default 6)")
+    parser.add_argument(
+        "--window", type=float, default=20.0, help="seconds over which a phase's turns are spread"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="rounds played per game (default 1)")
+    parser.add_argument("--seed", default="load")
+    parser.add_argument("--database", help="database URL (default: a temporary SQLite file per K)")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per K instead of the table"
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        args.games = int(args.games)
+        print(json.dumps(asyncio.run(measure(args))))
+        return 0
+    if not args.json:
+        print(HEADER, flush=True)
+    for k in (int(x) for x in args.games.split(",")):
+        cmd = [sys.executable, __file__, "--child", "--games", str(k), "--players", str(args.players),
+               "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
+        if args.database:
+            cmd += ["--database", args.database]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"K={k}: failed\n{out.stderr[-2000:]}", file=sys.stderr)
+            return 1
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        print(json.dumps(result) if args.json else row(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

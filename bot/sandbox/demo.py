@@ -1,0 +1,282 @@
+"""``wolfhowl demo``: one whole game on the built-in local Discord.
+
+Starts the emulator (:mod:`bot.sandbox`), the real bot on a temporary SQLite database and
+a server of scripted people (:mod:`bot.sandbox.players`): a moderator opens a game, the
+players join, and the game is played to its end, every move a slash command, button,
+menu or form. Then the game channel is printed as any player would read it (and, with
+``--show-dms``, what each player received in private). No token, no network beyond
+127.0.0.1. Phases close when everyone has acted (the moderator's ``/phase advance``) or,
+with ``--deadlines``, at their deadlines on a clock running ``--speed`` times faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import secrets
+import statistics
+import sys
+import time
+from datetime import datetime
+from typing import Any
+
+from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+
+LANGS = ("en-US", "zh-CN")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=15,
+        metavar="N",
+        help="players at the table, 6 to 15 (default 15)",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="S",
+        help="replay a game: the same seed plays the same game (default: a new one)",
+    )
+    parser.add_argument(
+        "--show-dms", action="store_true", help="also print what each player received privately"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        default="en-US",
+        help="the game's language for public posts (default en-US)",
+    )
+    parser.add_argument(
+        "--deadlines",
+        action="store_true",
+        help="let the deadlines close the phases (no moderator advance)",
+    )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        default=None,
+        metavar="X",
+        help="game clock speed (default 20 with --deadlines, else 1)",
+    )
+    parser.add_argument(
+        "--reveal-on-death",
+        action="store_true",
+        help="announce a departed player's class and faction",
+    )
+    parser.add_argument(
+        "--closed-dms",
+        type=int,
+        default=1,
+        metavar="N",
+        help="players whose DMs are closed to the bot (default 1)",
+    )
+    parser.add_argument(
+        "--database", metavar="URL", help="database URL (default: a temporary SQLite file)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 6 <= args.players <= 15:
+        print("wolfhowl demo: --players must be 6 to 15", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed"
+    try:
+        return asyncio.run(demo(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def demo(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from bot.sandbox.play_game import GameOptions, TableGame
+    from bot.sandbox.players import Stats
+
+    console = Console(highlight=False)
+    seed = args.seed or secrets.token_hex(4)
+    speed = args.speed if args.speed is not None else (20.0 if args.deadlines else 1.0)
+    clock = GameClock(speed)
+    closed = tuple(range(4, 4 + 5 * max(0, args.closed_dms), 5))[: args.closed_dms]
+    options = GameOptions(
+        language=args.lang, reveal_on_death=args.reveal_on_death,
+        advance="deadline" if args.deadlines else "moderator",
+        early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
+        phase_timeout=max(60.0, 240.0 / speed + 30),
+    )  # fmt: skip
+    console.print(
+        f"[bold]wolfhowl demo[/] — {args.players} players, seed [cyan]{seed}[/], "
+        f"language {args.lang}, phases closed by {'deadlines' if args.deadlines else 'the moderator'} "
+        f"(game clock ×{speed:g}). Replay with [cyan]--seed {seed}[/]."
+    )
+    stats = Stats()
+    t0 = time.perf_counter()
+    started = datetime.now().astimezone()
+    async with Tavern(
+        database_url=args.database, clock=clock, seed=seed, guild_locale=args.lang
+    ) as tavern:
+        seating = tavern.seat_table(TableSpec(players=args.players, closed_dms=closed))
+        with console.status("opening the tavern…") as status:
+            game = TableGame(
+                tavern, seating, options, seed=seed, stats=stats,
+                on_phase=lambda r, p: status.update(f"round {r} · {p} — {sum(x.alive for x in game.players)} players still in"),
+            )  # fmt: skip
+            report = await game.play()
+            await tavern.drained()
+        wall = time.perf_counter() - t0
+        if not args.quiet:
+            printer = Printer(console, tavern, clock, started)
+            printer.channel(seating.channel, f"#{seating.channel.name}")
+            if args.show_dms:
+                printer.private(game)
+        summary(console, report, stats, wall, tavern)
+        ok = report.over and not tavern.emu.server_errors and stats.failed == 0
+    return 0 if ok else 1
+
+
+def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern) -> None:
+    from bot.render import words
+
+    winners = ", ".join(words.faction(w, "en-US") for w in report.winners) or "—"
+    acks = sorted(stats.ack)
+    p50 = statistics.median(acks) * 1000 if acks else 0.0
+    p99 = acks[min(len(acks) - 1, int(len(acks) * 0.99))] * 1000 if acks else 0.0
+    console.rule()
+    console.print(
+        f"[bold]{'game over' if report.over else 'NOT FINISHED'}[/] — winners: [bold]{winners}[/]; "
+        f"{report.rounds} round(s), {report.phases} phases in {wall:.1f}s. "
+        f"{stats.interactions} interactions ({stats.failed} unanswered, {len(stats.refusals)} refused), "
+        f"acknowledged in {p50:.0f} ms (p50) / {p99:.0f} ms (p99). "
+        f"Emulator errors: {len(tavern.emu.server_errors)}."
+    )
+
+
+class Printer:
+    """Messages as a chat client shows them: author, time, text, embeds as cards."""
+
+    def __init__(self, console: Any, tavern: Tavern, clock: GameClock, started: datetime) -> None:
+        self.console = console
+        self.tavern = tavern
+        self.clock = clock
+        self.started = started
+        self.users = tavern.emu.ctx.world.users
+        self.channels = tavern.emu.ctx.world.channels
+
+    def channel(self, channel: Any, label: str) -> None:
+        self.console.rule(f"[bold]{label}[/] — the game channel as everyone sees it")
+        for m in self.tavern.public(channel):
+            self.message(m)
+
+    def private(self, game: Any) -> None:
+        from bot.sandbox import play_reader as reader
+
+        for p in game.players:
+            seat = f"seat {p.seat}" if p.seat else "no seat"
+            self.console.rule(f"[bold]{p.name}[/] ({seat}, {p.locale}) — private messages")
+            if p.user.dms_closed:
+                self.console.print(
+                    "[dim](DMs closed to the bot: news waits in /inbox; what /inbox showed:)[/]"
+                )
+                inbox = [
+                    m
+                    for m in self.tavern.emu.ephemerals_for(p.user)
+                    if reader.match("reply.inbox.title", m.content or "")
+                ]
+                for m in inbox:
+                    self.message(m)
+                continue
+            for m in self.tavern.dms(p.user):
+                self.message(m)
+
+    def message(self, m: Any) -> None:
+        from rich.markup import escape
+        from rich.padding import Padding
+        from rich.panel import Panel
+        from rich.text import Text
+
+        elapsed = (m.timestamp - self.started).total_seconds()
+        self.console.print(
+            Text.assemble((m.author.username, "bold magenta"), (f"  +{elapsed:5.1f}s", "dim"))
+        )
+        if m.content:
+            self.console.print(Padding(Text.from_markup(self.markup(m.content, m)), (0, 0, 0, 2)))
+        for e in m.embeds:
+            body = []
+            if (e.get("author") or {}).get("name"):
+                body.append(f"[dim]{escape(e['author']['name'])}[/]")
+            if e.get("description"):
+                body.append(self.markup(e["description"], m))
+            for f in e.get("fields") or []:
+                body.append(
+                    f"[bold]{self.markup(f.get('name', ''), m)}[/]\n{self.markup(f.get('value', ''), m)}"
+                )
+            if (e.get("image") or {}).get("url"):
+                body.append(f"[dim]🖼  {escape(str(e['image']['url']).rsplit('/', 1)[-1])}[/]")
+            if (e.get("footer") or {}).get("text"):
+                body.append(f"[dim]{self.markup(e['footer']['text'], m)}[/]")
+            colour = e.get("color")
+            style = f"#{colour:06x}" if isinstance(colour, int) else "white"
+            title = self.markup(e["title"], m) if e.get("title") else None
+            self.console.print(
+                Padding(
+                    Panel(
+                        "\n".join(body) or " ",
+                        title=title,
+                        title_align="left",
+                        border_style=style,
+                        expand=False,
+                    ),
+                    (0, 0, 0, 2),
+                )
+            )
+        labels = [
+            c.get("label") or c.get("placeholder")
+            for c in _components(m)
+            if c.get("type") in (2, 3)
+        ]
+        if labels:
+            self.console.print(
+                Padding(Text(" ".join(f"[{x}]" for x in labels if x), style="cyan"), (0, 0, 0, 2))
+            )
+
+    def markup(self, text: str, m: Any) -> str:
+        """Discord markdown and mentions as rich markup."""
+        from rich.markup import escape
+
+        def mention(match: re.Match[str]) -> str:
+            user = self.users.get(int(match.group(1)))
+            return f"@{user.username}" if user else match.group(0)
+
+        def channel(match: re.Match[str]) -> str:
+            ch = self.channels.get(int(match.group(1)))
+            return f"#{ch.name}" if ch and ch.name else match.group(0)
+
+        def stamp(match: re.Match[str]) -> str:
+            # <t:…:R> is relative to the reader's now: the game clock when it was posted.
+            posted = (
+                self.clock.start.timestamp()
+                + (m.timestamp - self.started).total_seconds() * self.clock.speed
+            )
+            seconds = int(match.group(1)) - posted
+            return (
+                f"in {max(0, round(seconds / 60))} min"
+                if seconds >= 0
+                else f"{round(-seconds / 60)} min ago"
+            )
+
+        text = re.sub(r"<@!?(\d+)>", mention, text)
+        text = re.sub(r"<#(\d+)>", channel, text)
+        text = re.sub(r"<t:(\d+):[tTdDfFR]>", stamp, text)
+        text = escape(text)
+        text = re.sub(r"\*\*(.+?)\*\*", r"[bold]\1[/bold]", text)
+        return re.sub(r"`([^`]+)`", r"[cyan]\1[/cyan]", text)
+
+
+def _components(m: Any) -> list[dict[str, Any]]:
+    from bot.sandbox.state import iter_components
+
+    return iter_components(m.components)

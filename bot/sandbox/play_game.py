@@ -1,0 +1,185 @@
+"""One whole game at one table: the moderator opens it, the players join, and phase after
+phase every living player does its part; then the moderator closes the phase (as soon as
+everyone has acted), or the phase's deadline does.
+
+The only coordination outside Discord is the one a real table has in chat: the moderator
+closes a phase once the players have said they are done (here: their turn coroutines
+have returned). Everything the players and the moderator do goes through the emulator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.sandbox import Message
+from bot.sandbox import play_reader as reader
+from bot.sandbox.play_table import Cursor, Seating, Tavern
+from bot.sandbox.players import Moderator, Player, Stats
+
+NEXT_PHASE = {"day": "dusk", "dusk": "morning", "morning": "day"}
+
+
+@dataclass
+class GameOptions:
+    """How the moderator sets the game up, and who closes phases.
+
+    ``advance``: ``"moderator"`` (``/phase advance`` once everyone has acted) or
+    ``"deadline"`` (the bot's scheduler closes each phase at its deadline, or early when
+    everyone has sent and ``early_advance`` is on)."""
+
+    language: str = "en-US"
+    day: str = "2m"
+    dusk: str = "3m"
+    morning: str = "2m"
+    reminder: str = "0"
+    early_advance: bool = False
+    reveal_on_death: bool = False
+    quiet_dead: bool | None = None
+    vote_tie: str | None = None
+    advance: str = "moderator"
+    max_rounds: int = 40
+    phase_timeout: float = 120.0
+    # Players who send the fewest interactions (typed ids, no autocomplete, no panel):
+    # for checks that need many games rather than every way of playing.
+    lean: bool = False
+
+    def create_options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "day": self.day, "dusk": self.dusk, "morning": self.morning, "reminder": self.reminder,
+            "early_advance": self.early_advance, "reveal_on_death": self.reveal_on_death,
+            "language": self.language,
+        }  # fmt: skip
+        if self.quiet_dead is not None:
+            out["quiet_dead"] = self.quiet_dead
+        if self.vote_tie is not None:
+            out["vote_tie"] = self.vote_tie
+        return out
+
+
+@dataclass
+class GameReport:
+    game_id: int | None
+    winners: list[str]
+    rounds: int
+    phases: int
+    seconds: float
+    over: bool
+
+
+class TableGame:
+    """A moderator and players at one :class:`Seating`, playing one game."""
+
+    def __init__(
+        self,
+        tavern: Tavern,
+        seating: Seating,
+        options: GameOptions | None = None,
+        *,
+        seed: str = "0",
+        stats: Stats | None = None,
+        on_phase: Callable[[int, str], None] | None = None,
+    ) -> None:
+        self.tavern = tavern
+        self.seating = seating
+        self.options = options or GameOptions()
+        self.stats = stats or Stats()
+        self.on_phase = on_phase
+        self.moderator = Moderator(tavern, seating.moderator, seating.channel, self.stats)
+        self.players = [
+            Player(tavern, u, seating.channel, self.stats, seed=seed, lean=self.options.lean)
+            for u in seating.players
+        ]
+        bot_id = tavern.emu.bot_user.id
+        self._posts = Cursor(
+            tavern.index, seating.channel.id, lambda m: m.author.id == bot_id and not m.ephemeral
+        )
+        self._seen: list[Message] = []
+        self.game_id: int | None = None
+        self.round, self.phase = 0, "lobby"
+
+    # -- the lobby -------------------------------------------------------------------
+    async def open(self) -> None:
+        """Create the game, let everyone join (in seat order), start it."""
+        created = await self.moderator.create(**self.options.create_options())
+        if created.error or self.moderator.game_id is None:
+            raise RuntimeError(f"/game create was refused: {created.text}")
+        self.game_id = self.moderator.game_id
+        lobby = await self.wait_post(
+            lambda m: f"wh:join:{self.game_id}" in m.custom_ids(), "the lobby post"
+        )
+        for p in self.players:
+            joined = await p.join(lobby)
+            if joined.error:
+                raise RuntimeError(f"{p.name} could not join: {joined.text}")
+            p.game_id = self.game_id
+        started = await self.moderator.start()
+        if started.error:
+            raise RuntimeError(f"/game start was refused: {started.text}")
+
+    # -- waiting on the channel ------------------------------------------------------
+    async def wait_post(
+        self, predicate: Callable[[Message], bool], what: str, timeout: float = 30.0
+    ) -> Message:
+        def find() -> Message | None:
+            self._seen.extend(self._posts.new())
+            return next((m for m in reversed(self._seen) if predicate(m)), None)
+
+        return await self.tavern.index.wait(find, timeout, what)
+
+    async def next_phase(self, round_no: int, phase: str) -> bool:
+        """Wait for the post opening (round_no, phase); False when the game ended instead."""
+        post = await self.wait_post(
+            lambda m: reader.phase_post(m) == (phase, round_no) or reader.is_game_over(m),
+            f"{phase} {round_no} (or the end)",
+            self.options.phase_timeout,
+        )
+        return not reader.is_game_over(post)
+
+    # -- the game --------------------------------------------------------------------
+    async def play_phase(
+        self, round_no: int, phase: str, players: list[Player] | None = None
+    ) -> None:
+        """Every living player (or ``players``) does its part; then, in moderator mode,
+        the moderator looks at /game status and closes the phase."""
+        chosen = self.players if players is None else players
+        await asyncio.gather(*(p.turn(phase, round_no) for p in chosen if p.alive and not p.over))
+        if self.options.advance == "moderator" and players is None:
+            await self.moderator.status()
+            await self.moderator.advance()
+
+    async def play(self) -> GameReport:
+        """Play the game to its end (opening it first unless :meth:`open` was called)."""
+        t0 = time.perf_counter()
+        if self.game_id is None:
+            await self.open()
+        round_no, phase, phases = 1, "day", 0
+        over = False
+        while round_no <= self.options.max_rounds:
+            if not await self.next_phase(round_no, phase):
+                over = True
+                break
+            self.round, self.phase = round_no, phase
+            if self.on_phase is not None:
+                self.on_phase(round_no, phase)
+            phases += 1
+            await self.play_phase(round_no, phase)
+            phase = NEXT_PHASE[phase]
+            if phase == "day":
+                round_no += 1
+        winners: list[str] = []
+        if over:
+            end = await self.wait_post(reader.is_game_over, "the scoreboard")
+            winners = reader.winners(end)
+            await self.wait_post(
+                lambda m: any(
+                    reader.match("post.seed", str(e.get("description") or "")) for e in m.embeds
+                ),
+                "the seed",
+            )
+            for p in self.players:
+                await p.read()
+        return GameReport(self.game_id, winners, round_no, phases, time.perf_counter() - t0, over)

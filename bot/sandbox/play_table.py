@@ -1,0 +1,355 @@
+"""The table for scripted games: the local Discord, the real bot and a server full of
+people, in one process.
+
+:class:`Tavern` starts the emulator, builds a server (an owner, a moderator with Manage
+Server, the players, a ``#tavern`` channel), points discord.py at the emulator and runs
+the unmodified :class:`bot.discord.client.WolfBot` on a database (a temporary SQLite file
+unless told otherwise). The bot can be stopped and started again on the same database
+(:meth:`Tavern.restart_bot`), as after a crash or a deploy.
+
+:class:`GameClock` is the clock the bot's service reads: real time, optionally running
+``speed`` times faster, so phases of a minute pass in a few seconds.
+
+:class:`MessageIndex` files the emulator's messages by channel as they arrive, so that
+hundreds of scripted players can each follow their own DMs cheaply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import logging
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, TypeVar
+
+from bot.sandbox import Channel, Emulator, Guild, Message, User
+from bot.sandbox import permissions as perm
+
+log = logging.getLogger("wolfhowl.sandbox.table")
+T = TypeVar("T")
+
+# Names that are not a class, faction or trait in either language (the leak checks look
+# for those words in the public channel).
+EN_NAMES = (
+    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+    "mallory", "niaj", "olivia", "peggy", "quentin", "rupert", "sybil", "trent", "uma", "victor",
+)  # fmt: skip
+ZH_NAMES = ("阿明", "小红", "老王", "阿杰", "小兰", "大伟", "阿秀", "小虎", "阿芳", "小龙")
+
+
+class GameClock:
+    """Aware UTC "now" for the bot's service: real time times ``speed``, plus whatever
+    :meth:`skip` added. Deadlines of minutes pass in seconds at ``speed`` 20."""
+
+    def __init__(self, speed: float = 1.0, start: datetime | None = None) -> None:
+        self.speed = speed
+        self.start = start or datetime.now(UTC)
+        self._t0 = time.monotonic()
+        self._skipped = 0.0
+
+    def __call__(self) -> datetime:
+        return self.start + timedelta(
+            seconds=(time.monotonic() - self._t0) * self.speed + self._skipped
+        )
+
+    def skip(self, seconds: float) -> datetime:
+        self._skipped += seconds
+        return self()
+
+
+@contextlib.contextmanager
+def seeded_games(seed: str | None) -> Iterator[None]:
+    """Make the secret seeds the bot draws for new games reproducible: game ``n`` created
+    in this block gets a seed derived from ``seed`` and ``n``. The bot draws its seeds with
+    ``secrets.token_hex`` in ``bot.service.games``; that module's ``secrets`` is replaced
+    here (only there, only in this block). Without ``seed`` nothing changes."""
+    if seed is None:
+        yield
+        return
+    import bot.service.games as games
+
+    counter = itertools.count(1)
+
+    def token_hex(nbytes: int = 32) -> str:
+        return hashlib.sha256(f"wolfhowl-demo|{seed}|{next(counter)}".encode()).hexdigest()[
+            : 2 * nbytes
+        ]
+
+    original = getattr(games, "secrets", None)
+    if original is None:
+        log.warning("bot.service.games draws no seed with `secrets`: games are not reproducible")
+        yield
+        return
+    games.secrets = SimpleNamespace(token_hex=token_hex)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        games.secrets = original  # type: ignore[attr-defined]
+
+
+class MessageIndex:
+    """The emulator's recorded messages filed by channel, updated incrementally (each
+    recorder event is looked at once, however many readers wait)."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+        self._cursor = 0
+        self.by_channel: dict[int, list[Message]] = defaultdict(list)
+
+    def update(self) -> None:
+        events = self.emu.ctx.recorder.events
+        if self._cursor == len(events):
+            return
+        for ev in events[self._cursor :]:
+            if ev.kind == "create":
+                self.by_channel[ev.message.channel_id].append(ev.message)
+        self._cursor = len(events)
+
+    def channel(self, channel_id: int) -> list[Message]:
+        self.update()
+        return self.by_channel[channel_id]
+
+    async def wait(self, predicate: Callable[[], T | None], timeout: float, what: str) -> T:
+        def check() -> T | None:
+            self.update()
+            return predicate()
+
+        return await self.emu.ctx.notifier.wait_for(check, timeout, what=what, poll=0.25)
+
+
+class Cursor:
+    """One reader's place in one channel: :meth:`new` returns what arrived since."""
+
+    def __init__(
+        self, index: MessageIndex, channel_id: int, accept: Callable[[Message], bool]
+    ) -> None:
+        self.index = index
+        self.channel_id = channel_id
+        self.accept = accept
+        self.pos = 0
+
+    def new(self) -> list[Message]:
+        msgs = self.index.channel(self.channel_id)
+        out = [m for m in msgs[self.pos :] if self.accept(m)]
+        self.pos = len(msgs)
+        return out
+
+
+@dataclass
+class TableSpec:
+    """Who sits at the table: ``players`` people, every ``zh_every``-th speaking zh-CN,
+    the players at ``closed_dms`` (0-based) with their DMs closed to the bot."""
+
+    players: int = 15
+    zh_every: int = 3
+    closed_dms: Sequence[int] = ()
+    guild_locale: str = "en-US"
+    name_prefix: str = ""
+
+    def people(self) -> list[tuple[str, str, bool]]:
+        out = []
+        en, zh = iter(EN_NAMES), iter(ZH_NAMES)
+        for i in range(self.players):
+            zh_speaker = self.zh_every > 0 and i % self.zh_every == self.zh_every - 1
+            name = next(zh, None) if zh_speaker else next(en, None)
+            if name is None:
+                name = f"player{i + 1}"
+            out.append(
+                (self.name_prefix + name, "zh-CN" if zh_speaker else "en-US", i in self.closed_dms)
+            )
+        return out
+
+
+@dataclass
+class Seating:
+    """One game's place: a channel, its moderator and its players (Discord accounts)."""
+
+    guild: Guild
+    channel: Channel
+    moderator: User
+    players: list[User] = field(default_factory=list)
+
+
+class Tavern:
+    """The emulator, the real bot and one server; use as ``async with Tavern() as t``.
+
+    ``database_url``: where the bot keeps its games (default: a temporary SQLite file,
+    deleted at the end). ``clock``: what the service reads the time from.
+    ``bot_options``: extra :class:`bot.discord.config.DiscordConfig` fields."""
+
+    def __init__(
+        self,
+        *,
+        database_url: str | None = None,
+        clock: Callable[[], datetime] | None = None,
+        seed: str | None = None,
+        emulator_options: dict[str, Any] | None = None,
+        bot_options: dict[str, Any] | None = None,
+        guild_locale: str = "en-US",
+    ) -> None:
+        self._tmp: Path | None = None
+        if database_url is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="wolfhowl-demo-"))
+            database_url = f"sqlite+aiosqlite:///{self._tmp / 'wolfhowl.sqlite3'}"
+        self.database_url = database_url
+        self.clock = clock
+        self.seed = seed
+        self.emu = Emulator(**({"heartbeat_interval": 5.0} | (emulator_options or {})))
+        self.bot_options = bot_options or {}
+        self.guild_locale = guild_locale
+        self.bot: Any = None
+        self.db: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._stack = contextlib.ExitStack()
+        self.index = MessageIndex(self.emu)
+        self.guild: Guild | None = None
+        self.owner: User | None = None
+        self.moderators: Any = None
+        self.starts = 0
+        self.form_lock = asyncio.Lock()
+
+    # -- lifecycle -----------------------------------------------------------------
+    async def __aenter__(self) -> Tavern:
+        await self.emu.start()
+        self._stack.enter_context(self.emu.patch_discord())
+        self._stack.enter_context(seeded_games(self.seed))
+        self.owner = self.emu.create_user("owner")
+        self.guild = self.emu.create_guild(
+            "Wolf Howl Tavern", owner=self.owner, channels=("general",), locale=self.guild_locale
+        )
+        self.moderators = self.emu.create_role(
+            self.guild, "Game Master", permissions=perm.MANAGE_GUILD
+        )
+        await self.start_bot()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.stop_bot()
+        finally:
+            self._stack.close()
+            await self.emu.stop()
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def config(self) -> Any:
+        from bot.discord.config import DiscordConfig
+
+        options: dict[str, Any] = {
+            "database_url": self.database_url,
+            "token": self.emu.token,
+            "migrate_on_start": True,
+            "scheduler_max_sleep": 0.25,
+            "dispatch_interval": 1.0,
+            "log_level": "WARNING",
+        }
+        options.update(self.bot_options)
+        return DiscordConfig(**options)
+
+    async def start_bot(self, timeout: float = 60.0) -> None:
+        """Start a fresh bot process's worth of objects (client, database handle)."""
+        from bot.db.session import Database
+        from bot.discord.client import WolfBot
+
+        assert self.bot is None, "the bot is already running"
+        self.db = (
+            Database(self.database_url, clock=self.clock)
+            if self.clock
+            else Database(self.database_url)
+        )
+        self.bot = WolfBot(self.config(), db=self.db)
+        self._task = asyncio.create_task(self.bot.start(self.emu.token), name="wolfhowl-bot")
+        waiter = asyncio.create_task(self.bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {self._task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if waiter not in done:
+            waiter.cancel()
+            if self._task.done():
+                self._task.result()
+            raise TimeoutError("the bot did not become ready")
+        self.starts += 1
+
+    async def stop_bot(self) -> None:
+        """Stop the bot as a deploy would (close the gateway, cancel its tasks)."""
+        if self.bot is None:
+            return
+        bot, task = self.bot, self._task
+        self.bot, self._task, self.db = None, None, None
+        # WolfBot.close() cancels its scheduler and dispatcher wherever they are; one
+        # cancelled inside a database read leaves a connection whose reset SQLAlchemy
+        # then logs as an error. Harmless at exit, and not ours: keep the log quiet.
+        pool_log = logging.getLogger("sqlalchemy.pool")
+        level = pool_log.level
+        pool_log.setLevel(logging.CRITICAL)
+        try:
+            await bot.close()
+            if task is not None:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(task, 10)
+            await asyncio.sleep(0)
+        finally:
+            pool_log.setLevel(level)
+
+    async def restart_bot(self) -> None:
+        await self.stop_bot()
+        await self.start_bot()
+
+    # -- the world -----------------------------------------------------------------
+    def seat_table(self, spec: TableSpec, channel_name: str = "tavern") -> Seating:
+        """A new channel with a moderator and ``spec.players`` members."""
+        assert self.guild is not None
+        channel = self.emu.create_text_channel(self.guild, channel_name)
+        mod = self.emu.create_user(
+            f"{spec.name_prefix}gm" if spec.name_prefix else f"gm-{channel_name}"
+        )
+        self.emu.add_member(self.guild, mod)
+        self.emu.give_role(self.guild, mod, self.moderators)
+        seating = Seating(self.guild, channel, mod)
+        for name, locale, closed in spec.people():
+            user = self.emu.create_user(name, locale=locale, dms_closed=closed)
+            self.emu.add_member(self.guild, user)
+            self.emu.dm_channel(user)
+            seating.players.append(user)
+        return seating
+
+    def public(self, channel: Channel | int) -> list[Message]:
+        """The channel as anyone sees it: no ephemeral replies."""
+        cid = getattr(channel, "id", channel)
+        return [m for m in self.index.channel(int(cid)) if not m.ephemeral and not m.deleted]
+
+    def dms(self, user: User) -> list[Message]:
+        """What the bot sent ``user`` by DM on its own (not replies to their commands)."""
+        channel = self.emu.ctx.world.dm_channels.get(user.id)
+        if channel is None:
+            return []
+        return [
+            m
+            for m in self.index.channel(channel.id)
+            if m.interaction_id is None and m.author.bot and not m.deleted
+        ]
+
+    async def drained(self, timeout: float = 30.0) -> None:
+        """Wait until the bot's outbox has nothing left to deliver now."""
+        from bot.service.outbox import pending_count
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            assert self.bot is not None
+            self.bot.wake_dispatcher()
+            if await pending_count(self.db) == 0:
+                return
+            if loop.time() > end:
+                raise TimeoutError("the outbox did not drain")
+            await asyncio.sleep(0.05)

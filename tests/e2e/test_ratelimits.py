@@ -1,0 +1,111 @@
+"""A burst of commands under enforced rate limits: Discord's real per-route limits (5
+messages per 5 s per channel, 50 requests per second in all), a channel bucket already
+used up by "another client" when a phase closes, and fifteen players who all press at
+once. Every interaction is still answered inside Discord's 3 seconds, every message
+arrives exactly once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from bot.sandbox import Message
+from bot.sandbox import play_reader as reader
+from bot.sandbox.play_game import GameOptions, TableGame
+from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from bot.sandbox.players import Stats
+from tests.e2e.conftest import run
+
+SEND = "POST /channels/{channel_id}/messages"
+
+
+@dataclass
+class Burst:
+    stats: Stats
+    burst_size: int
+    limited: int  # 429s the emulator answered
+    sends: Counter[str]
+    public: list[Message]
+    news_to: int
+    server_errors: list[BaseException]
+
+
+async def scenario() -> Burst:
+    async with Tavern(clock=GameClock(1.0), seed="burst") as tavern:
+        seating = tavern.seat_table(TableSpec(players=15, closed_dms=(4,)))
+        game = TableGame(
+            tavern, seating, GameOptions(day="1h", dusk="1h", morning="1h"), seed="burst"
+        )
+        await game.open()
+        assert await game.next_phase(1, "day")
+        # From here on, Discord's own limits (the lobby's fifteen edits would only be slow).
+        tavern.emu.ratelimits.apply_realistic_preset()
+        for p in game.players:
+            await p.read()
+        # Everyone at once: a grail number, a look at their sheet, the help, the rules.
+        stats = Stats()
+        jobs = []
+        for i, p in enumerate(game.players):
+            p.stats = stats
+            jobs += [
+                p.command("grail", {"number": 40 + i}),
+                p.command("me"),
+                p.command("help"),
+                p.command("rules"),
+            ]
+        await asyncio.gather(*jobs)
+        burst = len(jobs)
+        # Another client has just used up the game channel's message bucket.
+        tavern.emu.ratelimits.exhaust(SEND, channel_id=seating.channel.id)
+        game.moderator.stats = stats
+        assert not (await game.moderator.advance()).error
+        assert await game.next_phase(1, "dusk")
+        # The night, with everyone's orders, under the same limits.
+        await game.play_phase(1, "dusk")
+        assert await game.next_phase(1, "morning")
+        await tavern.drained()
+        nonces = Counter(
+            str((r.json or {}).get("nonce"))
+            for r in tavern.emu.requests_for(SEND, status=200)
+            if isinstance(r.json, dict)
+        )
+        news_to = sum(
+            1 for p in game.players
+            if any(reader.match("post.private_title", str(e.get("title") or "")) for m in tavern.dms(p.user) for e in m.embeds)
+        )  # fmt: skip
+        return Burst(
+            stats=stats,
+            burst_size=burst,
+            limited=len([r for r in tavern.emu.requests if r.status == 429]),
+            sends=nonces,
+            public=list(tavern.public(seating.channel)),
+            news_to=news_to,
+            server_errors=list(tavern.emu.server_errors),
+        )
+
+
+@pytest.fixture(scope="module")
+def burst() -> Burst:
+    return run(scenario())
+
+
+def test_every_command_of_the_burst_was_answered_in_time(burst: Burst):
+    assert burst.burst_size == 60
+    assert burst.stats.failed == 0
+    assert max(burst.stats.ack) < 3.0
+    assert burst.stats.refusals == []
+
+
+def test_the_limits_were_hit_and_waited_out(burst: Burst):
+    assert burst.limited >= 1
+
+
+def test_every_message_arrived_once_and_in_order(burst: Burst):
+    assert max(burst.sends.values()) == 1
+    opened = [reader.phase_post(m) for m in burst.public if reader.phase_post(m)]
+    assert opened == [("day", 1), ("dusk", 1), ("morning", 1)]
+    assert burst.news_to >= 10  # the night's answers reached (nearly) every player by DM
+    assert burst.server_errors == []
