@@ -101,13 +101,17 @@ def run(args: argparse.Namespace) -> int:
 
         plot(summary, args.plot)
         summary["plot"] = str(args.plot)
-    if args.json:
-        json.dump(summary, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        render(summary)
-        if args.plot is not None:
-            print(f"plot written to {args.plot}")
+    try:
+        if args.json:
+            sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+        else:
+            render(summary)
+            if args.plot is not None:
+                print(f"plot written to {args.plot}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of ours; keep Python quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -36,6 +36,11 @@ for _i, (_f, _c) in enumerate(ROLES):
     CLASS_MASK[_c] = CLASS_MASK.get(_c, 0) | (1 << _i)
 
 
+# Enum members looked up once: attribute access on an Enum class is slow in the hot loop.
+PRIVATE = Audience.PRIVATE
+PUBLIC = Audience.PUBLIC
+
+
 class InformationLeakError(RuntimeError):
     """An event the player may not see was handed to its Knowledge."""
 
@@ -165,11 +170,11 @@ class Knowledge:
     def see(self, event: Event) -> None:
         """Take in one event; only public events and this seat's private ones are allowed."""
         aud = event.audience
-        if aud is Audience.PRIVATE:
+        if aud is PRIVATE:
             if event.seat != self.seat:
                 raise InformationLeakError(f"seat {self.seat} was shown seat {event.seat}'s {event.kind}")
             self._private(event)
-        elif aud is Audience.PUBLIC:
+        elif aud is PUBLIC:
             self._public(event)
         else:
             raise InformationLeakError(f"seat {self.seat} was shown audit event {event.kind}")

@@ -1,7 +1,8 @@
 """Charts of a simulation report (matplotlib, Agg backend, no display needed).
 
-One PNG with four panels: faction win rates with their 95% intervals and the balance
-band; the distribution of game lengths; survival by role; kills and grails by role.
+One PNG with six panels: faction win rates with their 95% intervals and the balance
+band; the distribution of game lengths; how games end; survival by role; kills and
+grails by role; steals and teamkills by role.
 """
 
 from __future__ import annotations
@@ -20,16 +21,22 @@ def plot(summary: dict[str, Any], path: str | Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(13, 9), dpi=80)
-    fig.subplots_adjust(left=0.1, right=0.98, top=0.92, bottom=0.07, wspace=0.28, hspace=0.3)
+    fig = Figure(figsize=(17, 10), dpi=72)
     FigureCanvasAgg(fig)
-    (ax_win, ax_len), (ax_surv, ax_kill) = fig.subplots(2, 2)
+    (ax_win, ax_len, ax_end), (ax_surv, ax_kill, ax_steal) = fig.subplots(2, 3)
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.92, bottom=0.07, wspace=0.45, hspace=0.3)
     fig.suptitle(
         f"Wolf Howl Tavern — {summary['games']} simulated games, {summary['players']} players "
         f"(seed {summary['seed']!r})"
     )
     _wins(ax_win, summary)
     _lengths(ax_len, summary)
+    ends = summary["end_reasons"]
+    ax_end.bar(list(ends), list(ends.values()), color="#777777")
+    for i, v in enumerate(ends.values()):
+        ax_end.annotate(f"{v / summary['games']:.0%}", (i, v), textcoords="offset points", xytext=(-8, 4))
+    ax_end.set_ylabel("games")
+    ax_end.set_title(f"How games end ({summary['shared_wins']} shared wins)")
     roles = summary["roles"]
     labels = [f"{r['class_id']} ({r['faction'][0].upper()})" for r in roles]
     colours = [FACTION_COLOURS.get(r["faction"], "grey") for r in roles]
@@ -50,6 +57,15 @@ def plot(summary: dict[str, Any], path: str | Path) -> Path:
     ax_kill.set_xlabel("per seat per game")
     ax_kill.set_title("Kills and grails by role")
     ax_kill.legend(loc="lower right")
+    ax_steal.barh([y - height / 2 for y in ys], [r["steals"] for r in roles], height, label="steals", color=colours)
+    ax_steal.barh(
+        [y + height / 2 for y in ys], [r["teamkills"] for r in roles], height, label="teamkills", color="#999999"
+    )
+    ax_steal.set_yticks(list(ys), labels)
+    ax_steal.invert_yaxis()
+    ax_steal.set_xlabel("per seat per game")
+    ax_steal.set_title("Steals and teamkills by role")
+    ax_steal.legend(loc="lower right")
     out = Path(path)
     fig.savefig(out, format="png")
     return out

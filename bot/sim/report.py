@@ -151,7 +151,7 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"[bold]{n} games[/] at {summary['players']} players, seed {summary['seed']!r}"
         + (f" — {speed:.1f} games/s on {summary['jobs']} process(es)" if speed else "")
     )
-    wins = Table(title="Faction wins (a shared win counts for each sharer)")
+    wins = Table(title="Faction wins", caption="a shared win counts for each sharer")
     for col in ("faction", "wins", "rate", "95% interval"):
         wins.add_column(col, justify="right" if col != "faction" else "left")
     for f in FACTIONS:

@@ -19,6 +19,12 @@ from bot.sim.knowledge import Knowledge
 from engine import Audience, Event, GameState, Phase, Submission, advance, new_game
 from engine.view import sheet, table
 
+# Enum members looked up once: attribute access on an Enum class is slow in the hot loop.
+PRIVATE = Audience.PRIVATE
+PUBLIC = Audience.PUBLIC
+DAY = Phase.DAY
+DUSK = Phase.DUSK
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -51,7 +57,7 @@ def ai_rng(seed: str, seat: int) -> random.Random:
 
 def visible(event: Event, seat: int) -> bool:
     """The events a seat may see: public ones and its own private ones."""
-    return event.audience is Audience.PUBLIC or (event.audience is Audience.PRIVATE and event.seat == seat)
+    return event.audience is PUBLIC or (event.audience is PRIVATE and event.seat == seat)
 
 
 def observe(k: Knowledge, state: GameState, events: Sequence[Event], with_sheet: bool) -> None:
@@ -69,9 +75,9 @@ def observe(k: Knowledge, state: GameState, events: Sequence[Event], with_sheet:
 
 def ask(ai: BaselineAI, k: Knowledge, phase: Phase) -> list[Submission]:
     """The AI's submissions for ``phase``."""
-    if phase is Phase.DAY:
+    if phase is DAY:
         return [ai.grail_number(k)]
-    if phase is Phase.DUSK:
+    if phase is DUSK:
         subs = ai.dusk(k)
         k.note_sent(subs)
         return subs
@@ -79,9 +85,15 @@ def ask(ai: BaselineAI, k: Knowledge, phase: Phase) -> list[Submission]:
     return [vote] if vote is not None else []
 
 
-def play_game(seed: str, players: int = 15, start: GameState | None = None) -> GameResult:
+def play_game(
+    seed: str,
+    players: int = 15,
+    start: GameState | None = None,
+    record: list[dict[int, list[Submission]]] | None = None,
+) -> GameResult:
     """Play one whole game between baseline AIs and summarise it. ``start`` replaces the
-    dealt table with a given one (tests); it is played in place."""
+    dealt table with a given one (tests); it is played in place. ``record`` collects
+    every phase's submissions (to replay the game through the engine alone)."""
     state = start if start is not None else new_game([f"P{i}" for i in range(1, players + 1)], seed)
     players = len(state.players)
     seats = range(1, players + 1)
@@ -95,20 +107,22 @@ def play_game(seed: str, players: int = 15, start: GameState | None = None) -> G
     while not state.over:
         phase = state.phase
         subs: dict[int, list[Submission]] = {}
-        dusk = phase is Phase.DUSK
+        dusk = phase is DUSK
         for k, ai in zip(know, ais, strict=True):
             if not k.alive[k.seat]:
                 continue
             if dusk and k.hp > 0:
                 k.update_sheet(sheet(state, k.seat))
             subs[k.seat] = ask(ai, k, phase)
+        if record is not None:
+            record.append(subs)
         events = advance(state, subs, seed, inplace=True).events
         left = False
         for e in events:
             aud = e.audience
-            if aud is Audience.PRIVATE:
+            if aud is PRIVATE:
                 know[e.seat - 1].see(e)  # type: ignore[operator]
-            elif aud is Audience.PUBLIC:
+            elif aud is PUBLIC:
                 left = left or e.kind == "PlayerLeft"
                 for k in know:
                     k.see(e)

@@ -55,6 +55,17 @@ class Plan:
     def chance(self, p: float) -> bool:
         return self.ai.rng.random() < p
 
+    def hurt_friend(self) -> int:
+        """A known friend that the vote hurt and this player has not healed since (the
+        only damage to others a player ever learns of); 0 if none. Counts the heal."""
+        k = self.k
+        healed: dict[int, int] = self.ai.notes.setdefault("healed", {})
+        for s in k.others_alive():
+            if k.vote_damage[s] > healed.get(s, 0) and k.is_friend(s):
+                healed[s] = k.vote_damage[s]
+                return s
+        return 0
+
     def attack(self, skill: str = "attack", target: int = 0) -> Action:
         t = target or self.top
         self.ai.last_target = t
@@ -99,13 +110,14 @@ def warrior(p: Plan) -> Orders | None:
 def wizard(p: Plan) -> Orders | None:
     if not p.top:
         return None
-    toggles = _toggles(("mage_armor", p.hurt))
+    # Mage armour costs Will, which only the Wizard's own Hold Person would miss.
+    armour = frozenset({"mage_armor"})
     likely = [s for s in p.ranked[:3] if p.k.p_enemy(s) >= 0.6]
     if p.can("fireball") and p.k.round >= 2 and (len(likely) >= 2 or p.hurt):
-        return Orders((Action("fireball", tuple(likely or [p.top])),), toggles)
+        return Orders((Action("fireball", tuple(likely or [p.top])),), armour)
     if p.sure(p.top) and p.chance(0.15):
-        return Orders((p.attack("hold_person"),), toggles)
-    return Orders((p.attack("magic_missile"),), toggles)
+        return Orders((p.attack("hold_person"),))
+    return Orders((p.attack("magic_missile"),), armour)
 
 
 @cache
@@ -166,7 +178,8 @@ def druid(p: Plan) -> Orders | None:
     if p.can("wild_shape") and p.k.round >= 2 and (p.sure(p.top) or p.k.round >= 4):
         return Orders((p.attack("wild_shape"),), toggles)
     if p.chance(0.15):
-        return Orders((p.attack("entangle"),), toggles)
+        # No attack roll: the bark costs nothing tonight.
+        return Orders((p.attack("entangle"),), frozenset({"barkskin"}))
     return Orders((p.attack(),), toggles)
 
 
@@ -175,16 +188,19 @@ def cleric(p: Plan) -> Orders | None:
     actions: list[Action] = []
     if k.hp <= 2 and p.can("divine_intervention"):
         actions.append(Action("divine_intervention", (k.seat,)))
-    toggles = _toggles(("shield_of_faith", p.hurt))
+    # The shield costs AB: worth it when hurt, free on a night without an attack.
+    attacking = False
     if k.max_hp - k.hp >= 3:
         actions.append(Action("cure_wounds", (k.seat,)))
     else:
-        hurt_friends = [s for s in k.others_alive() if k.is_friend(s) and k.vote_damage[s]]
-        if hurt_friends and p.chance(0.3):
-            actions.append(Action("cure_wounds", (hurt_friends[0],)))
+        friend = p.hurt_friend()
+        if friend:
+            actions.append(Action("cure_wounds", (friend,)))
         elif p.top:
             actions.append(p.attack())
-    return Orders(tuple(actions), toggles) if actions or toggles else None
+            attacking = True
+    toggles = _toggles(("shield_of_faith", p.hurt or not attacking))
+    return Orders(tuple(actions), toggles)
 
 
 def barbarian(p: Plan) -> Orders | None:
@@ -245,7 +261,10 @@ def paladin(p: Plan) -> Orders | None:
     actions: list[Action] = []
     if k.max_hp - k.hp >= 2:
         actions.append(Action("lay_on_hands", (k.seat,)))
-    toggles = _toggles(("divine_guard", p.hurt))
+    elif friend := p.hurt_friend():
+        actions.append(Action("lay_on_hands", (friend,)))
+    # Divine Guard forbids plain attacks only; Smite Evil is always the better blow.
+    toggles = frozenset({"divine_guard"})
     if p.top:
         actions.append(p.attack("smite_evil"))
     return Orders(tuple(actions), toggles) if actions or toggles else None
