@@ -14,7 +14,7 @@ role is known rules that role out for every other seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -101,7 +101,7 @@ class Knowledge:
         "won_grail_round",
     )
 
-    def __init__(self, sheet: Mapping[str, Any], table: list[Mapping[str, Any]]) -> None:
+    def __init__(self, sheet: Mapping[str, Any], table: Sequence[Mapping[str, Any]]) -> None:
         self.seat: int = int(sheet["seat"])
         self.class_id: str = str(sheet["class_id"])
         self.faction: str = str(sheet["faction"])
