@@ -3,6 +3,8 @@ current state and return it normalised, or raise a typed RuleViolation."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.classes import ClassSpec, class_spec
 from engine.errors import (
     ActionEconomyError,
@@ -82,6 +84,7 @@ def validate_identification(state: GameState, p: Player, ident: Identification) 
     return Identification(tuple(guesses))
 
 
+@cache
 def _values_of(what: str) -> frozenset[str]:
     from engine.classes import catalogue
 
