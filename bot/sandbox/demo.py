@@ -172,8 +172,6 @@ class Printer:
             self.message(m)
 
     def private(self, game: Any) -> None:
-        from bot.sandbox import play_reader as reader
-
         for p in game.players:
             seat = f"seat {p.seat}" if p.seat else "no seat"
             self.console.rule(f"[bold]{p.name}[/] ({seat}, {p.locale}) — private messages")
@@ -181,11 +179,7 @@ class Printer:
                 self.console.print(
                     "[dim](DMs closed to the bot: news waits in /inbox; what /inbox showed:)[/]"
                 )
-                inbox = [
-                    m
-                    for m in self.tavern.emu.ephemerals_for(p.user)
-                    if reader.match("reply.inbox.title", m.content or "")
-                ]
+                inbox = p.inbox_messages
                 for m in inbox:
                     self.message(m)
                 continue
@@ -256,17 +250,8 @@ class Printer:
             return f"#{ch.name}" if ch and ch.name else match.group(0)
 
         def stamp(match: re.Match[str]) -> str:
-            # <t:…:R> is relative to the reader's now: the game clock when it was posted.
-            posted = (
-                self.clock.start.timestamp()
-                + (m.timestamp - self.started).total_seconds() * self.clock.speed
-            )
-            seconds = int(match.group(1)) - posted
-            return (
-                f"in {max(0, round(seconds / 60))} min"
-                if seconds >= 0
-                else f"{round(-seconds / 60)} min ago"
-            )
+            # Discord shows <t:…> in the reader's own time zone: here, the game clock's.
+            return datetime.fromtimestamp(int(match.group(1))).astimezone().strftime("%H:%M")
 
         text = re.sub(r"<@!?(\d+)>", mention, text)
         text = re.sub(r"<#(\d+)>", channel, text)

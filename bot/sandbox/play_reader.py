@@ -291,8 +291,13 @@ def private_facts(message: Message) -> list[Fact]:
 
 
 def sheet_intro_seat(message: Message) -> int | None:
-    got = match("reply.post.sheet_intro", message.content or "")
-    return int(got["seat"]) if got and got["seat"].isdigit() else None
+    """The seat in "🐺 Your character for game #1 (seat 3)…" (the DM's text, or an embed
+    of its own when /inbox shows it)."""
+    for text in [message.content or "", *(str(e.get("description") or "") for e in message.embeds)]:
+        got = match("reply.post.sheet_intro", text)
+        if got and got["seat"].isdigit():
+            return int(got["seat"])
+    return None
 
 
 def read_sheet(message: Message, seat: int | None = None) -> dict[str, Any] | None:

@@ -121,7 +121,11 @@ class Person:
             self.stats.failed += 1
             self.journal.append("  no answer")
             return Reply(result, [], "", True)
-        messages = [m for m in [result.message, *result.followups] if m is not None]
+        messages: list[Message] = []
+        for m in [result.message, *result.followups]:
+            # After a deferral the first followup fills the original "thinking" message.
+            if m is not None and all(m.id != x.id for x in messages):
+                messages.append(m)
         text = "\n".join(reader.message_text(m) for m in messages)
         error = any(reader.is_error(m) for m in messages)
         if error:
@@ -238,8 +242,8 @@ class Player(Person):
         self.private = Cursor(
             tavern.index, dm.id, lambda m: m.author.id == bot_id and m.interaction_id is None
         )
-        self.inbox_seen = 0
         self.ping_pending = False
+        self.inbox_messages: list[Message] = []  # what /inbox showed, in order
         self.seat: int | None = None
         self.table: list[dict[str, Any]] | None = None
         self.sheet: dict[str, Any] | None = None
@@ -296,6 +300,9 @@ class Player(Person):
             self.pending.append((self.round, fact))
 
     def _private(self, m: Message) -> None:
+        seat = reader.sheet_intro_seat(m)
+        if seat is not None and self.seat is None:
+            self.seat = seat
         sheet = reader.read_sheet(m, self.seat)
         if sheet is not None:
             self._take_sheet(sheet)
@@ -308,28 +315,24 @@ class Player(Person):
             self.pending.append((self.news_round or self.round, fact))
 
     async def _read_inbox(self) -> None:
-        reply = await self.command("inbox")
-        self.ping_pending = False
-        if reply.error:
-            return
-        head = next(
-            (
-                reader.match("reply.inbox.title", m.content or "")
-                for m in reply.messages
-                if m.content
-            ),
-            None,
-        )
-        count = int(head["count"]) if head and head["count"].isdigit() else 0
-        embeds = [e for m in reply.messages for e in m.embeds]
-        fresh = (
-            embeds[len(embeds) - min(len(embeds), count - self.inbox_seen) :]
-            if count > self.inbox_seen
-            else []
-        )
-        self.inbox_seen = count
-        for e in fresh:
-            self._private(Message(id=0, channel_id=0, guild_id=None, author=self.user, embeds=[e]))
+        """/inbox shows the messages not seen yet (a page at a time) and marks them seen;
+        "use /inbox again" means there are more."""
+        for _ in range(20):
+            reply = await self.command("inbox")
+            self.inbox_messages.extend(reply.messages)
+            self.ping_pending = False
+            if reply.error:
+                return
+            heads = [m.content or "" for m in reply.messages if m.content]
+            if not any(reader.match("reply.inbox.title", h) for h in heads):
+                return  # empty, or nothing new
+            for m in reply.messages:
+                for e in m.embeds:
+                    self._private(
+                        Message(id=0, channel_id=0, guild_id=None, author=m.author, embeds=[e])
+                    )
+            if not any(reader.match("reply.inbox.more", h) for h in heads):
+                return
 
     def _take_sheet(self, sheet: dict[str, Any]) -> None:
         if sheet.get("seat"):

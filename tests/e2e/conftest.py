@@ -62,11 +62,7 @@ def snapshot(tavern: Tavern, game: TableGame) -> Played:
     """Everything a test may want about ``game``, copied out of the running world."""
     seats = []
     for p in game.players:
-        inbox = [
-            m
-            for m in tavern.emu.ephemerals_for(p.user)
-            if reader.match("reply.inbox.title", m.content or "")
-        ]
+        inbox = list(p.inbox_messages)
         seats.append(
             Seat(
                 p.user,
