@@ -18,7 +18,11 @@ VISIBLE_MEMORY = ("spell_points", "companion_hp", "cleave_round", "grappling")
 
 def sheet(state: GameState, seat: int) -> dict[str, Any]:
     """The player's own sheet, JSON-safe."""
-    p = state.player(seat)
+    actual = state.player(seat)
+    # R9: the numbers shown must not betray a state the player was not told of (a Monk's
+    # hold, a Bard's Prelude): compute them as if only its self-given states existed.
+    p = actual.clone()
+    p.conditions = {k: c for k, c in actual.conditions.items() if c.source == seat}
     spec = class_spec(p.class_id)
     return {
         "seat": p.seat,
