@@ -165,7 +165,7 @@ class GameStep(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))  # start, advance, remove, replace
+    kind: Mapped[str] = mapped_column(String(16))  # start, advance, remove, replace, end
     round: Mapped[int] = mapped_column(Integer)
     phase: Mapped[str] = mapped_column(String(16))
     inputs: Mapped[dict[str, Any]]
@@ -179,7 +179,9 @@ class OutboxMessage(Base):
     """One outgoing message, written in the transaction that caused it. ``payload`` is
     data (events, a template key), never rendered text: the Discord layer renders it.
     Status: pending -> sent, or -> inbox when a DM cannot reach the player, or -> failed
-    for a channel that stays unreachable."""
+    for a channel that stays unreachable. ``discord_message_id``: the Discord message it
+    became, recorded with the "sent" mark (NULL for older rows and senders that give
+    none). ``read_at``: when the recipient was shown it by ``/inbox``."""
 
     __tablename__ = "outbox"
     __table_args__ = (
@@ -201,3 +203,4 @@ class OutboxMessage(Base):
     created_at: Mapped[datetime]
     sent_at: Mapped[datetime | None]
     read_at: Mapped[datetime | None]
+    discord_message_id: Mapped[int | None] = mapped_column(BigInteger)

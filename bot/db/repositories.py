@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -39,6 +39,21 @@ async def get_game(session: AsyncSession, game_id: int) -> Game | None:
 async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
     stmt = select(Game).where(Game.active_channel_id == channel_id)
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def latest_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
+    """The channel's most recent game, live or finished."""
+    stmt = select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def live_games(session: AsyncSession, moderator_id: int | None = None) -> list[Game]:
+    """Every live game (lobby, running, paused), oldest first; only those of one
+    moderator when ``moderator_id`` is given."""
+    stmt = select(Game).where(Game.active_channel_id.is_not(None))
+    if moderator_id is not None:
+        stmt = stmt.where(Game.moderator_id == moderator_id)
+    return list((await session.execute(stmt.order_by(Game.id))).scalars())
 
 
 async def live_membership(session: AsyncSession, user_id: int) -> GamePlayer | None:
@@ -121,6 +136,22 @@ async def find_submission(
         Submission.kind == kind,
     )
     return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def delete_submission(
+    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int, kind: str
+) -> bool:
+    """Delete one stored submission; False when there was none."""
+    res = await session.execute(
+        delete(Submission).where(
+            Submission.game_id == game_id,
+            Submission.round == round_no,
+            Submission.phase == phase,
+            Submission.seat == seat,
+            Submission.kind == kind,
+        )
+    )
+    return bool(getattr(res, "rowcount", 0))
 
 
 async def seats_that_sent(

@@ -100,10 +100,11 @@ class WolfBot(commands.Bot):
     async def resync_quiet_dead(self) -> None:
         """After a restart, make the game channels' overwrites match who is dead (a death
         announced while the bot was down, or an end it did not see)."""
-        from bot.discord import gaps, permissions
+        import bot.service as service
+        from bot.discord import permissions
 
         try:
-            for info in await gaps.live_games(self.db):
+            for info in await service.live_games(self.db):
                 if self.get_guild(info.guild_id) is not None:
                     await permissions.sync_quiet_dead(self, info)
         except Exception:

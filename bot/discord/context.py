@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import bot.service as service
-from bot.discord import gaps
 from bot.discord.errors import ReplyError
 from bot.i18n import normalize_locale
 from bot.service.errors import NoActiveGameError
@@ -55,7 +54,7 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     try:
         return await service.active_game_of(bot.db, interaction.user.id)
     except NoActiveGameError:
-        mine = await gaps.games_moderated_by(bot.db, interaction.user.id)
+        mine = await service.games_moderated_by(bot.db, interaction.user.id)
         if len(mine) == 1:
             return mine[0]
         if not mine:

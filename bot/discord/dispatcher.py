@@ -11,11 +11,14 @@ records each result.
 * Closed DMs (error 50007): the message goes to the player's inbox (``/inbox``) and the
   game channel gets a ping that says nothing of the content.
 * Never twice: each send carries a nonce derived from the idempotency key, with
-  ``enforce_nonce``, so Discord itself drops a repeat sent within minutes. A message sent
-  whose "delivered" mark failed is remembered (``journal``) and marked, not resent.
-  After a crash between the send and the mark, the message comes back with
-  ``attempts > 1``: the sender then looks for it among the bot's recent messages in the
-  destination (same text, sent after the message was created) before sending again.
+  ``enforce_nonce``, so Discord itself drops a repeat sent within minutes. The
+  "delivered" mark records the Discord message id; a message sent whose mark failed is
+  remembered (``journal``, with its id) and marked, not resent. A message that comes
+  back with ``attempts > 1`` (its lease expired: a crash, or a dispatcher that stalled)
+  is reconciled before any new send: first the database, where another dispatcher may
+  have recorded it delivered with its id meanwhile; then, for a crash between the send
+  and the mark, the bot's recent messages in the destination (same text, sent after the
+  message was created).
 * Order: a message that fails holds back the later ones to the same recipient in the
   batch (they stay leased and come back after the earlier one's retry).
 """
@@ -92,7 +95,9 @@ class DiscordSender:
         rendered = render_outgoing(message, info)
         target = await self._destination(message)
         if message.attempts > 1:
-            earlier = await self._already_sent(target, rendered, message)
+            earlier = await self._recorded(message)
+            if earlier is None:
+                earlier = await self._already_sent(target, rendered, message)
             if earlier is not None:
                 log.info("outbox %s was delivered before (message %s)", message.key, earlier)
                 return earlier
@@ -150,6 +155,15 @@ class DiscordSender:
                 log.info("outbox %s: %s, retrying in %.1fs", message.key, exc, delay)
                 await self.sleep(delay)
         raise AssertionError("unreachable")
+
+    async def _recorded(self, message: OutgoingMessage) -> int | None:
+        """The Discord message id another dispatcher recorded for this one, if it has
+        been marked delivered meanwhile (a lease that expired while it was sending)."""
+        try:
+            return await service.delivered_message_id(self.bot.db, message.key)
+        except Exception:
+            log.info("could not look up outbox %s; searching the history", message.key, exc_info=True)
+            return None
 
     async def _already_sent(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int | None:
         """The id of the bot's own message in ``target`` that is this one, if an earlier
@@ -230,7 +244,7 @@ class Dispatcher:
 
     async def _mark_delivered(self, key: str) -> None:
         try:
-            await service.mark_delivered(self.db, key)
+            await service.mark_delivered(self.db, key, self.journal.get(key))
         except Exception:
             log.warning("could not mark outbox %s delivered; will retry the mark, not the send", key, exc_info=True)
         else:

@@ -70,18 +70,32 @@ def _panel_view(game_id: int, locale: str) -> discord.ui.View:
     return view
 
 
+# The title of a channel post of events by the step that produced them (an advance is
+# titled by the phase it closed: the grail at Day, the dawn at Dusk, the morning's
+# announcement). Posts written before the outbox named the step are advances.
+STEP_TITLES = {
+    "remove": "reply.post.removed_title",
+    "replace": "reply.post.replaced_title",
+    "end": "reply.post.ended_title",
+}
+
+
 def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     events = [Event.from_dict(e) for e in p.get("events", [])]
     names = names_of(info) if info else {}
     round_no = int(p.get("round", 0))
     phase = str(p.get("phase", ""))
+    step = str(p.get("step") or "advance")
     if msg.recipient_kind == "user":
         return Rendered(embeds=[private_embed(events, round_no, loc, names)])
     out = Rendered(roster_changed=any(e.kind in ("PlayerLeft", "GameEnded") for e in events))
+    if step == "end":
+        # Only the scoreboard follows: say first that a moderator ended it, and how it is scored.
+        out.embeds.append(discord.Embed(title=t("reply.post.ended_title", loc), description=t("reply.post.ended_body", loc), colour=PHASE_COLOUR["over"]))
     if any(e.kind != "GameEnded" for e in events):
         embed = announcement_embed(events, round_no, loc, names, dawn=phase == "dusk")
-        if p.get("step") == "remove":
-            embed.title = t("reply.post.removed_title", loc, round=round_no)
+        if step in STEP_TITLES:
+            embed.title = t(STEP_TITLES[step], loc, round=round_no)
         elif phase == "day":
             embed.title = t("reply.post.day_title", loc, round=round_no)
         out.embeds.append(embed)

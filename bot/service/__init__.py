@@ -14,31 +14,52 @@ from bot.service.games import (
     active_game_of,
     create_game,
     game_in_channel,
+    games_moderated_by,
     get_game,
     join_game,
+    latest_game_in_channel,
     leave_game,
+    live_games,
     start_game,
 )
 from bot.service.moderation import (
     cancel_game,
+    end_game,
     extend_deadline,
     pause_game,
     remove_player,
     replace_player,
     resume_game,
+    update_settings,
 )
 from bot.service.outbox import (
     OutgoingMessage,
     claim_due_messages,
+    delivered_message_id,
     mark_delivered,
     mark_failed,
+    mark_inbox_read,
     mark_undeliverable,
     read_inbox,
 )
-from bot.service.submissions import submit, submit_grail, submit_payload, submit_vote
-from bot.service.types import GameInfo, GameSettings, Receipt, StepResult, UserRef
+from bot.service.pieces import add_action, add_guess, toggle_skill
+from bot.service.submissions import (
+    submit,
+    submit_grail,
+    submit_payload,
+    submit_vote,
+    withdraw_submission,
+)
+from bot.service.types import (
+    GameInfo,
+    GameSettings,
+    PhaseStatus,
+    Receipt,
+    StepResult,
+    UserRef,
+)
 from bot.service.verify import VerifyReport, verify_log
-from bot.service.views import PlayerView, player_view
+from bot.service.views import PlayerView, phase_status, player_view
 
 __all__ = [
     "Dispatcher",
@@ -46,6 +67,7 @@ __all__ = [
     "GameSettings",
     "MemorySender",
     "OutgoingMessage",
+    "PhaseStatus",
     "PlayerView",
     "Receipt",
     "Sender",
@@ -55,22 +77,31 @@ __all__ = [
     "UserRef",
     "VerifyReport",
     "active_game_of",
+    "add_action",
+    "add_guess",
     "advance_if_due",
     "advance_phase",
     "cancel_game",
     "claim_due_messages",
     "create_game",
+    "delivered_message_id",
+    "end_game",
     "export_game",
     "extend_deadline",
     "game_in_channel",
+    "games_moderated_by",
     "get_game",
     "join_game",
+    "latest_game_in_channel",
     "leave_game",
+    "live_games",
     "mark_delivered",
     "mark_failed",
+    "mark_inbox_read",
     "mark_undeliverable",
     "next_wakeup",
     "pause_game",
+    "phase_status",
     "player_view",
     "read_inbox",
     "remind_if_due",
@@ -84,5 +115,8 @@ __all__ = [
     "submit_grail",
     "submit_payload",
     "submit_vote",
+    "toggle_skill",
+    "update_settings",
     "verify_log",
+    "withdraw_submission",
 ]

@@ -158,12 +158,26 @@ async def mail_for(
     return mail, holders
 
 
-def mail_events(mail: Mail, holders: dict[int, GamePlayer], events: list[engine.Event], round_no: int, phase: str) -> None:
+STEP_KINDS = ("advance", "remove", "replace", "end")
+
+
+def mail_events(
+    mail: Mail,
+    holders: dict[int, GamePlayer],
+    events: list[engine.Event],
+    round_no: int,
+    phase: str,
+    *,
+    step: str,
+) -> None:
     """The public events in one channel post; each seat's private events in one DM to
-    whoever holds the seat. Audit events go nowhere (they stay in the log)."""
+    whoever holds the seat. Audit events go nowhere (they stay in the log). ``step``
+    (advance, remove, replace, end) says what produced them, for the post's title."""
+    assert step in STEP_KINDS, step
+    head = {"type": "events", "step": step, "round": round_no, "phase": phase}
     public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
     if public:
-        mail.public({"type": "events", "round": round_no, "phase": phase, "events": public})
+        mail.public(head | {"events": public})
     by_seat: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         if e.audience is engine.Audience.PRIVATE and e.seat is not None:
@@ -171,7 +185,7 @@ def mail_events(mail: Mail, holders: dict[int, GamePlayer], events: list[engine.
     for seat, evs in sorted(by_seat.items()):
         holder = holders.get(seat)
         if holder is not None:
-            mail.private(holder.user_id, {"type": "events", "round": round_no, "phase": phase, "seat": seat, "events": evs})
+            mail.private(holder.user_id, head | {"seat": seat, "events": evs})
 
 
 def mail_phase_started(mail: Mail, game: Game) -> None:

@@ -24,11 +24,12 @@ class Undeliverable(Exception):
 
 
 class Sender(Protocol):
-    async def send(self, message: OutgoingMessage) -> None:
-        """Deliver ``message`` or raise: :class:`Undeliverable` when it never can be,
-        any other exception for a passing failure (it will be retried). Must pass
-        ``message.nonce`` on as Discord's message ``nonce`` with ``enforce_nonce`` so
-        that a repeat after a crash is dropped."""
+    async def send(self, message: OutgoingMessage) -> int | None:
+        """Deliver ``message`` and return the Discord message id it became (None if the
+        sender has none), or raise: :class:`Undeliverable` when it never can be
+        delivered, any other exception for a passing failure (it will be retried). Must
+        pass ``message.nonce`` on as Discord's message ``nonce`` with ``enforce_nonce``
+        so that a repeat after a crash is dropped."""
         ...
 
 
@@ -56,7 +57,7 @@ class Dispatcher:
         report = DispatchReport()
         for message in await claim_due_messages(self.db, limit=self.batch):
             try:
-                await self.sender.send(message)
+                message_id = await self.sender.send(message)
             except Undeliverable as exc:
                 await mark_undeliverable(self.db, message.key, str(exc))
                 report.inbox += 1
@@ -64,7 +65,7 @@ class Dispatcher:
                 await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}")
                 report.retry += 1
             else:
-                await mark_delivered(self.db, message.key)
+                await mark_delivered(self.db, message.key, message_id)
                 report.sent += 1
         return report
 
@@ -84,23 +85,26 @@ class Dispatcher:
 @dataclass
 class MemorySender:
     """A Sender that keeps what it receives, dropping repeats of a key (as Discord does
-    with an enforced nonce). ``closed_dms`` are users who do not accept DMs."""
+    with an enforced nonce). ``closed_dms`` are users who do not accept DMs. The
+    "message id" of a delivery is its position in ``delivered`` (from 1); a repeat
+    gets the id of the first delivery, as Discord answers an enforced nonce."""
 
     delivered: list[OutgoingMessage] = field(default_factory=list)
     closed_dms: set[int] = field(default_factory=set)
     repeats: int = 0
 
     def __post_init__(self) -> None:
-        self._keys: set[str] = set()
+        self._keys: dict[str, int] = {}
 
-    async def send(self, message: OutgoingMessage) -> None:
+    async def send(self, message: OutgoingMessage) -> int:
         if message.recipient_kind == "user" and message.recipient_id in self.closed_dms:
             raise Undeliverable("cannot send messages to this user")
         if message.key in self._keys:
             self.repeats += 1
-            return
-        self._keys.add(message.key)
+            return self._keys[message.key]
         self.delivered.append(message)
+        self._keys[message.key] = len(self.delivered)
+        return len(self.delivered)
 
     def to(self, recipient_id: int) -> list[OutgoingMessage]:
         return [m for m in self.delivered if m.recipient_id == recipient_id]

@@ -1,4 +1,5 @@
-"""Game lifecycle: create a game in a channel, join and leave its lobby, start it.
+"""Game lifecycle: create a game in a channel, join and leave its lobby, start it; and
+finding games (by id, by channel, by player, by moderator, all live ones).
 
 Permission checks (is the caller a moderator?) are the Discord layer's job; the service
 records who the moderator is.
@@ -216,3 +217,24 @@ async def active_game_of(db: Database, user_id: int) -> GameInfo:
         game = await repo.get_game(s, m.game_id)
         assert game is not None
         return await info_of(s, game)
+
+
+async def latest_game_in_channel(db: Database, channel_id: int) -> GameInfo | None:
+    """The channel's most recent game, live or finished (for the log of the game that
+    just ended there); None when the channel never had one."""
+    async with db.read() as s:
+        game = await repo.latest_game_in_channel(s, check_id(channel_id, "channel"))
+        return None if game is None else await info_of(s, game)
+
+
+async def games_moderated_by(db: Database, user_id: int) -> list[GameInfo]:
+    """The live games (lobby, running, paused) this user moderates, oldest first."""
+    async with db.read() as s:
+        return [await info_of(s, g) for g in await repo.live_games(s, moderator_id=check_id(user_id, "user"))]
+
+
+async def live_games(db: Database) -> list[GameInfo]:
+    """Every live game (lobby, running, paused), oldest first (e.g. to resync the
+    channels' permissions after a restart)."""
+    async with db.read() as s:
+        return [await info_of(s, g) for g in await repo.live_games(s)]

@@ -1,11 +1,13 @@
-"""What a moderator does besides advancing: pause, resume, extend the deadline, replace
-or remove a player, cancel the game. (Whether the caller is a moderator is checked by the
-Discord layer.) Every change and its announcement are written in one transaction."""
+"""What a moderator does besides advancing: change the settings, pause, resume, extend
+the deadline, replace or remove a player, end the game early (scored) or cancel it.
+(Whether the caller is a moderator is checked by the Discord layer.) Every change and its
+announcement are written in one transaction; a refusal writes nothing."""
 
 from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import Any
 
 import engine
 import engine.view
@@ -24,17 +26,59 @@ from bot.service.common import (
     mail_phase_started,
     mail_seed_reveal,
     require_running,
+    settings_of,
     state_of,
 )
 from bot.service.errors import (
     AlreadyInGameError,
     BadArgumentError,
     GameFinishedError,
+    GameNotRunningError,
     NotPausedError,
     SeatGoneError,
     SeatNotFoundError,
 )
-from bot.service.types import MAX_PHASE_SECONDS, GameInfo, StepResult, UserRef
+from bot.service.types import (
+    MAX_PHASE_SECONDS,
+    RULE_SETTINGS,
+    GameInfo,
+    GameSettings,
+    StepResult,
+    UserRef,
+)
+
+
+async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInfo:
+    """Change some of a game's settings (``GameSettings`` field names and values).
+
+    In the lobby anything may change (``max_players`` not below the players who have
+    joined). Once the classes are dealt, the rule settings (``RULE_SETTINGS``:
+    max_players, vote_tie_rule, reveal_on_death, win_score) are fixed: changing one is
+    refused with BadArgumentError naming it (giving its current value is fine). The
+    others take effect from the next phase: the open phase keeps the deadline and
+    reminder it was given (``extend_deadline`` moves those); the language is used for
+    every message written from now on, early advance from the next submission.
+    An unknown setting or a bad value is refused with BadArgumentError; an over or
+    cancelled game with GameFinishedError."""
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status in ("over", "cancelled"):
+            raise GameFinishedError(game_id=game.id)
+        current = settings_of(game)
+        updated = GameSettings.build(**(current.model_dump() | changes))
+        if game.status == "lobby":
+            joined = len(await repo.lobby(s, game.id))
+            if updated.max_players < joined:
+                raise BadArgumentError(field="max_players", reason=f"{joined} players have already joined")
+        else:
+            fixed = sorted(k for k in RULE_SETTINGS if getattr(updated, k) != getattr(current, k))
+            if fixed:
+                raise BadArgumentError(field=fixed[0], reason="fixed once the game has started")
+        if updated != current:
+            game.settings = updated.model_dump()
+            game.language = updated.language
+            await s.flush()
+        return await info_of(s, game)
 
 
 async def pause_game(db: Database, game_id: int) -> GameInfo:
@@ -158,13 +202,44 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
             events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
         )
         mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-        mail_events(mail, holders, outcome.events, round_no, phase)
+        mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
         _vacate(holders[seat], "removed", now)
         if outcome.state.over:
             await finish(s, game, now, "over", outcome.state.end_reason)
             mail_seed_reveal(mail, game)
         await s.flush()
-        return _result(game, seq, "remove", mail.count, round_no, phase)
+        return _result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
+
+
+async def end_game(db: Database, game_id: int) -> StepResult:
+    """A moderator ends a running or paused game now. It is scored like a natural end
+    (``engine.end_game``: +2 per living member, the most points win; reason
+    ``stopped``); the open phase's submissions are not resolved. The end is an ``end``
+    step of the game log, written with the messages a natural end sends (the scoreboard
+    and private news in one step, then the seed), so ``wolfhowl verify`` replays it.
+
+    In the lobby there is nothing to score: GameNotRunningError (``cancel_game`` closes
+    a lobby); an over or cancelled game: GameFinishedError."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status in ("over", "cancelled"):
+            raise GameFinishedError(game_id=game.id)
+        if game.status not in ("running", "paused"):
+            raise GameNotRunningError(game_id=game.id)
+        outcome = engine.end_game(state_of(game))
+        round_no, phase = game.round, str(game.phase)
+        apply_state(game, outcome.state)
+        seq = add_step(
+            s, game, kind="end", round_no=round_no, phase=phase, inputs={},
+            events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
+        )
+        await finish(s, game, now, "over", outcome.state.end_reason)
+        mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
+        mail_events(mail, holders, outcome.events, round_no, phase, step="end")
+        mail_seed_reveal(mail, game)
+        await s.flush()
+        return _result(game, seq, "end", mail.count, round_no, phase, outcome.events)
 
 
 async def cancel_game(db: Database, game_id: int, reason: str = "cancelled") -> GameInfo:
@@ -203,7 +278,13 @@ def _vacate(holder: GamePlayer, status: str, now: datetime) -> None:
 
 
 def _result(
-    game: Game, seq: int, kind: str, messages: int, round_no: int | None = None, phase: str | None = None
+    game: Game,
+    seq: int,
+    kind: str,
+    messages: int,
+    round_no: int | None = None,
+    phase: str | None = None,
+    events: list[engine.Event] | None = None,
 ) -> StepResult:
     return StepResult(
         game_id=game.id,
@@ -216,4 +297,5 @@ def _result(
         status=game.status,
         deadline=game.phase_deadline,
         messages=messages,
+        events=[e.to_dict() for e in events or [] if e.audience is engine.Audience.PUBLIC],
     )

@@ -4,11 +4,16 @@ the same transaction as the state change that caused it, and delivered afterward
 Writing side: :class:`Mail` collects the messages of one step of a game, each with an
 idempotency key ``g<game>:<seq>:r<round>:<phase>:<audience>:<recipient>:<n>`` that is
 unique for the whole database. Delivery side: ``claim_due_messages`` leases due rows to
-one dispatcher, which then calls ``mark_delivered``, ``mark_undeliverable`` (a DM that
-cannot reach the player goes to their inbox) or ``mark_failed`` (retried later). A lease
-that expires because the dispatcher died is claimed again: delivery is at least once, and
-the Sender passes the idempotency key on (Discord's message nonce) so that a repeat
-is dropped by the receiver.
+one dispatcher, which then calls ``mark_delivered`` (with the Discord message id it got),
+``mark_undeliverable`` (a DM that cannot reach the player goes to their inbox) or
+``mark_failed`` (retried later). A lease that expires because the dispatcher died is
+claimed again: delivery is at least once, and the Sender passes the idempotency key on
+(Discord's message nonce) so that a repeat is dropped by the receiver. Before sending a
+message again, a sender can ask ``delivered_message_id`` whether another dispatcher has
+meanwhile recorded it as delivered.
+
+Inbox side: ``read_inbox`` lists a user's undeliverable DMs (unread first),
+``mark_inbox_read`` marks the ones shown.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ class OutgoingMessage:
     payload: dict[str, Any]
     attempts: int
     created_at: datetime
+    # When the recipient was shown it in /inbox (None: unread, or not an inbox message).
+    read_at: datetime | None = None
 
     @property
     def nonce(self) -> str:
@@ -59,6 +66,7 @@ class OutgoingMessage:
             row.payload,
             row.attempts,
             row.created_at,
+            row.read_at,
         )
 
 
@@ -145,15 +153,32 @@ async def claim_due_messages(
         return [OutgoingMessage.of(r) for r in rows]
 
 
-async def mark_delivered(db: Database, key: str) -> bool:
-    """The message reached its recipient. False if it was already marked (a repeat)."""
+async def mark_delivered(db: Database, key: str, message_id: int | None = None) -> bool:
+    """The message reached its recipient, as Discord message ``message_id`` when the
+    sender knows it. False if it was already marked (a repeat): the first mark stands."""
+    if message_id is not None and (
+        not isinstance(message_id, int) or isinstance(message_id, bool) or not 0 < message_id < 2**63
+    ):
+        raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
         res = await s.execute(
             update(OutboxMessage)
             .where(OutboxMessage.idempotency_key == key, OutboxMessage.status == "pending")
-            .values(status="sent", sent_at=db.now(), last_error=None)
+            .values(status="sent", sent_at=db.now(), last_error=None, discord_message_id=message_id)
         )
         return bool(getattr(res, "rowcount", 0) == 1)
+
+
+async def delivered_message_id(db: Database, key: str) -> int | None:
+    """The Discord message ``key`` became, if it has been marked delivered with one (by
+    any dispatcher); None otherwise. A sender about to send a message again (its lease
+    expired) asks this first: another dispatcher may have delivered it meanwhile."""
+    async with db.read() as s:
+        stmt = select(OutboxMessage.discord_message_id).where(
+            OutboxMessage.idempotency_key == key, OutboxMessage.status == "sent"
+        )
+        found = (await s.execute(stmt)).scalar_one_or_none()
+        return None if found is None else int(found)
 
 
 async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
@@ -187,27 +212,66 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
         return True
 
 
-async def read_inbox(db: Database, user_id: int, *, mark_read: bool = True) -> list[OutgoingMessage]:
-    """The messages that could not reach this user by DM, oldest first; marks them read."""
+def _check_user(user_id: Any) -> int:
     if not isinstance(user_id, int) or isinstance(user_id, bool) or not 0 < user_id < 2**63:
         raise BadArgumentError(field="user", reason="not a valid id")
-    async with db.transaction() as s:
-        stmt = (
-            select(OutboxMessage)
-            .where(
-                OutboxMessage.recipient_kind == "user",
-                OutboxMessage.recipient_id == user_id,
-                OutboxMessage.status == "inbox",
-            )
-            .order_by(OutboxMessage.id)
-        )
+    return user_id
+
+
+def _inbox_of(user_id: int) -> Any:
+    return select(OutboxMessage).where(
+        OutboxMessage.recipient_kind == "user",
+        OutboxMessage.recipient_id == user_id,
+        OutboxMessage.status == "inbox",
+    )
+
+
+async def read_inbox(
+    db: Database, user_id: int, *, unread_only: bool = False, mark_read: bool = True
+) -> list[OutgoingMessage]:
+    """The messages that could not reach this user by DM: the unread ones first, then
+    (unless ``unread_only``) those already read, each group oldest first. Each carries
+    its ``read_at`` as it was before this call. With ``mark_read`` every one listed is
+    marked read; a caller that shows only some of them passes ``mark_read=False`` and
+    then calls :func:`mark_inbox_read` with the keys it showed."""
+    _check_user(user_id)
+    stmt = _inbox_of(user_id)
+    if unread_only:
+        stmt = stmt.where(OutboxMessage.read_at.is_(None))
+    stmt = stmt.order_by(OutboxMessage.read_at.is_not(None), OutboxMessage.id)
+    unit = db.transaction() if mark_read else db.read()
+    async with unit as s:
         rows = list((await s.execute(stmt)).scalars())
+        messages = [OutgoingMessage.of(r) for r in rows]
         if mark_read:
             now = db.now()
             for row in rows:
                 if row.read_at is None:
                     row.read_at = now
-        return [OutgoingMessage.of(r) for r in rows]
+        return messages
+
+
+async def mark_inbox_read(db: Database, user_id: int, keys: list[str]) -> int:
+    """Mark these messages of ``user_id``'s inbox read (those shown to them); returns how
+    many were unread. Keys of other users' messages are ignored."""
+    _check_user(user_id)
+    if not isinstance(keys, list | tuple) or not all(isinstance(k, str) for k in keys):
+        raise BadArgumentError(field="keys", reason="idempotency keys")
+    if not keys:
+        return 0
+    async with db.transaction() as s:
+        res = await s.execute(
+            update(OutboxMessage)
+            .where(
+                OutboxMessage.recipient_kind == "user",
+                OutboxMessage.recipient_id == user_id,
+                OutboxMessage.status == "inbox",
+                OutboxMessage.read_at.is_(None),
+                OutboxMessage.idempotency_key.in_(list(keys)),
+            )
+            .values(read_at=db.now())
+        )
+        return int(getattr(res, "rowcount", 0) or 0)
 
 
 async def pending_count(db: Database) -> int:

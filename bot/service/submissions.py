@@ -5,16 +5,21 @@ a resubmission of the same kind in the same phase replaces the earlier one.
 A submission and a phase advance of the same game never interleave: both lock the game
 row first. So a submission arriving as the phase closes is either stored before the
 advance reads the phase's submissions (and counted), or sees the next phase and is
-refused with PhaseClosedError — never carried over.
+refused with PhaseClosedError — never carried over. A submission can also be withdrawn
+(``withdraw_submission``); orders and identifications can be sent a piece at a time
+(``bot.service.pieces``).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Submission
+from bot.db.models import Game, Submission
 from bot.db.session import Database
 from bot.service.common import (
     check_expected,
@@ -30,8 +35,10 @@ from bot.service.errors import (
     NoActiveGameError,
     PhaseClosedError,
     RuleRefusedError,
+    ServiceError,
 )
 from bot.service.types import KIND_PHASE, PHASE_ORDER, REQUIRED_KIND, Receipt
+from engine.errors import WrongPhaseError
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
@@ -65,70 +72,134 @@ async def submit(
     check_expected(expected_round, expected_phase)
     now = db.now()
     async with db.transaction() as s:
-        if game_id is None:
-            membership = await repo.live_membership(s, user_id)
-            if membership is None:
-                raise NoActiveGameError()
-            game_id = membership.game_id
-        game = await locked_game(s, game_id)
-        require_running(game)
-        holder = await seat_of(s, game, user_id)
-        seat = holder.seat
-        assert seat is not None and game.phase is not None
-        expected = (
-            expected_round if expected_round is not None else game.round,
-            expected_phase or game.phase,
-        )
-        if expected != (game.round, game.phase):
-            raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
-        state = state_of(game)
-        try:
-            normal = engine.validate(state, seat, submission)
-        except engine.RuleViolation as exc:
-            closed = closed_phase_before(game.round, game.phase)
-            if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE[submission.kind] == closed[1]:
-                raise PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}") from None
-            raise RuleRefusedError(exc) from None
-        payload = normal.to_dict()
-        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
-        replaced = row is not None
-        if row is None:
-            row = Submission(
-                game_id=game.id,
-                round=game.round,
-                phase=game.phase,
-                seat=seat,
-                kind=normal.kind,
-                user_id=user_id,
-                payload=payload,
-                revision=1,
-                created_at=now,
-                updated_at=now,
-            )
-            s.add(row)
-        else:
-            row.payload = payload
-            row.user_id = user_id
-            row.revision += 1
-            row.updated_at = now
-        await s.flush()
-        all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state)
-        if all_sent and settings_of(game).early_advance and game.phase_deadline and game.phase_deadline > now:
-            # Durable: the scheduler advances at its next tick, even after a restart.
-            game.phase_deadline = now
-            game.reminder_due_at = None
-        return Receipt(
+        game, seat = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
+        normal = validated(state_of(game), game, seat, submission)
+        return await store(s, game, seat, user_id, normal, now)
+
+
+async def withdraw_submission(
+    db: Database,
+    user_id: int,
+    kind: str,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+    expected_phase: str | None = None,
+) -> bool:
+    """Delete what ``user_id`` has sent of ``kind`` (grail, identify, orders, vote) in the
+    open phase, so that it is not resolved and no longer counts as sent for the early
+    advance. True if something was withdrawn, False if nothing had been sent.
+
+    ``expected_round``/``expected_phase`` pin the phase as for :func:`submit`
+    (PhaseClosedError when another is open). Without a pin, outside the kind's phase:
+    PhaseClosedError if that phase has just closed, else RuleRefusedError (wrong
+    phase). Once the deadline has passed the phase still closes at the next tick, with
+    whatever is left: like any late change, the withdrawal counts if it came first."""
+    check_id(user_id, "user")
+    if kind not in KIND_PHASE:
+        raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
+    check_expected(expected_round, expected_phase)
+    async with db.transaction() as s:
+        game, seat = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
+        assert game.phase is not None
+        if KIND_PHASE[kind] != game.phase:
+            wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
+            raise refusal(wrong, game, kind)
+        return await repo.delete_submission(s, game.id, game.round, game.phase, seat, kind)
+
+
+async def locked_seat(
+    s: AsyncSession,
+    user_id: int,
+    game_id: int | None,
+    expected_round: int | None,
+    expected_phase: str | None,
+) -> tuple[Game, int]:
+    """Lock the caller's game (their one live game when ``game_id`` is None), check it is
+    running, that they hold a seat and that the open phase is the one they expect; the
+    game row and their seat."""
+    if game_id is None:
+        membership = await repo.live_membership(s, user_id)
+        if membership is None:
+            raise NoActiveGameError()
+        game_id = membership.game_id
+    game = await locked_game(s, game_id)
+    require_running(game)
+    holder = await seat_of(s, game, user_id)
+    assert holder.seat is not None and game.phase is not None
+    expected = (
+        expected_round if expected_round is not None else game.round,
+        expected_phase or game.phase,
+    )
+    if expected != (game.round, game.phase):
+        raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
+    return game, holder.seat
+
+
+def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
+    """The error for a submission of ``kind`` the engine refused: "phase closed" when it
+    was meant for the phase that has just closed, else the engine's own reason."""
+    assert game.phase is not None
+    closed = closed_phase_before(game.round, game.phase)
+    if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE.get(kind) == closed[1]:
+        return PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}")
+    return RuleRefusedError(exc)
+
+
+def validated(state: engine.GameState, game: Game, seat: int, submission: engine.Submission) -> engine.Submission:
+    """The engine's normal form of ``submission`` from ``seat`` now, or the refusal."""
+    try:
+        return engine.validate(state, seat, submission)
+    except engine.RuleViolation as exc:
+        raise refusal(exc, game, submission.kind) from None
+
+
+async def store(
+    s: AsyncSession, game: Game, seat: int, user_id: int, normal: engine.Submission, now: datetime
+) -> Receipt:
+    """Store a validated submission (replacing this phase's one of the same kind) and
+    move the deadline to now when everyone has sent and early advance is on."""
+    assert game.phase is not None
+    payload = normal.to_dict()
+    row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
+    replaced = row is not None
+    if row is None:
+        row = Submission(
             game_id=game.id,
             round=game.round,
             phase=game.phase,
             seat=seat,
             kind=normal.kind,
-            submission=payload,
-            replaced=replaced,
-            revision=row.revision,
-            all_sent=all_sent,
-            deadline=game.phase_deadline,
+            user_id=user_id,
+            payload=payload,
+            revision=1,
+            created_at=now,
+            updated_at=now,
         )
+        s.add(row)
+    else:
+        row.payload = payload
+        row.user_id = user_id
+        row.revision += 1
+        row.updated_at = now
+    await s.flush()
+    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state_of(game))
+    if all_sent and settings_of(game).early_advance and game.phase_deadline and game.phase_deadline > now:
+        # Durable: the scheduler advances at its next tick, even after a restart.
+        game.phase_deadline = now
+        game.reminder_due_at = None
+    return Receipt(
+        game_id=game.id,
+        round=game.round,
+        phase=game.phase,
+        seat=seat,
+        kind=normal.kind,
+        submission=payload,
+        replaced=replaced,
+        revision=row.revision,
+        all_sent=all_sent,
+        deadline=game.phase_deadline,
+    )
 
 
 async def _everyone_sent(s: Any, game_id: int, round_no: int, phase: str, state: engine.GameState) -> bool:

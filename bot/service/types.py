@@ -18,6 +18,9 @@ REQUIRED_KIND = {"day": "grail", "dusk": "orders", "morning": "vote"}
 KIND_PHASE = {"grail": "day", "identify": "dusk", "orders": "dusk", "vote": "morning"}
 LANGUAGES = ("en-US", "zh-CN")
 MAX_PHASE_SECONDS = 7 * 86400
+# Settings that decide how the engine resolves phases (or who may sit): fixed once the
+# classes are dealt. The others (lengths, reminders, early advance, language) may change.
+RULE_SETTINGS = frozenset({"max_players", "vote_tie_rule", "reveal_on_death", "win_score"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +122,16 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseStatus:
+    """Who has sent which kinds of submission in the open phase: ``sent`` maps a seat to
+    the kinds it has sent (``"grail"``, ``"orders"``...), never their content. Empty
+    outside a running or paused game."""
+
+    game: GameInfo
+    sent: dict[int, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class Receipt:
     """What a player gets back for a submission. ``replaced``: an earlier submission of
     the same kind this phase was overwritten. ``all_sent``: everyone has now sent."""
@@ -137,8 +150,9 @@ class Receipt:
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
-    """One state change of a running game (an advance, a removal, a replacement).
-    ``events``: the public events only, safe to show anyone."""
+    """One state change of a running game (an advance, a removal, a replacement, a
+    moderator's end): ``kind`` is the step's kind in the game log. ``events``: the public
+    events only, safe to show anyone."""
 
     game_id: int
     seq: int

@@ -1,5 +1,6 @@
 """Replaying an exported game log: from the revealed seed and the stored submissions,
-the engine must produce exactly the recorded deal, rolls, events and states."""
+the engine must produce exactly the recorded deal, rolls, events and states. Every kind
+of step is replayed: the start, advances, removals, replacements and a moderator's end."""
 
 from __future__ import annotations
 
@@ -105,6 +106,9 @@ def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> VerifyReport
             elif st["kind"] == "replace":
                 state = state.clone()
                 state.player(int(inputs["seat"])).name = str(inputs["name"])
+            elif st["kind"] == "end":
+                outcome = engine.end_game(state)
+                state, out_events, out_rolls = outcome.state, outcome.events, outcome.rolls
             else:
                 raise LogFormatError(f"unknown step kind {st['kind']!r}")
         except engine.RuleViolation as exc:

@@ -1,6 +1,7 @@
 """What a player may see of their own game: their sheet (class, HP, the states they know
 of, whether they hold the grail) and what they have sent this phase. Nothing about any
-other seat beyond the public table."""
+other seat beyond the public table. And what a moderator may see of the open phase: who
+has sent which kinds of submission, never what."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.common import check_id, info_of
 from bot.service.errors import GameNotFoundError, NoActiveGameError, NotInGameError
-from bot.service.types import GameInfo
+from bot.service.types import GameInfo, PhaseStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +62,18 @@ async def player_view(db: Database, user_id: int, game_id: int | None = None) ->
             for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
                 sent[row.kind] = row.payload
         return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent)
+
+
+async def phase_status(db: Database, game_id: int) -> PhaseStatus:
+    """The public view of ``game_id`` and, for a running or paused game, the kinds of
+    submission each seat has sent in the open phase (kinds only, never their content)."""
+    async with db.read() as s:
+        game = await repo.get_game(s, check_id(game_id, "game"))
+        if game is None:
+            raise GameNotFoundError(game_id=game_id)
+        info = await info_of(s, game)
+        sent: dict[int, list[str]] = {}
+        if game.status in ("running", "paused") and game.phase:
+            for row in await repo.phase_submissions(s, game.id, game.round, game.phase):
+                sent.setdefault(row.seat, []).append(row.kind)
+        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import bot.service as service
 from tests.bot.conftest import Table, reply_text, start_bot
 
 
@@ -145,12 +146,23 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     end_id = message.custom_ids()[0]
     assert end_id.startswith("wh:end:")
+    assert "scored as if it had ended naturally" in reply_text(confirm)
     ended = await (await table.emu.click(table.mod, message, end_id)).wait(10)
     assert "ended" in reply_text(ended)
     await table.delivered()
     assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
-    public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    posts = table.emu.channel_messages(table.channel, include_ephemeral=False)
+    public = table.texts(posts)
     assert any("Seed:" in t for t in public)
+    # Scored, not cancelled: the moderator's end, then the scoreboard with its chart.
+    board = next(m for m in posts if any("Game over" in (e.get("title") or "") for e in m.embeds))
+    titles = [e.get("title") or "" for e in board.embeds]
+    assert titles[0] == "🛑 A moderator has ended the game" and "a moderator ended the game" in table.texts([board])[0]
+    assert board.attachments and board.attachments[0].filename == "scoreboard.png"
+    info = await service.get_game(table.db, int(end_id.rsplit(":", 1)[1]))
+    assert info.status == "over" and info.winners
+    again = await (await table.emu.click(table.mod, message, end_id)).wait(10)
+    assert "has ended" in reply_text(again)
     log = await table.run(table.mod, "game log")
     files = [a for m in [log.message, *log.followups] if m for a in m.attachments]
     assert files and files[0].filename.endswith(".json")
@@ -299,11 +311,20 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     assert toggle.name[loc] in on and ("🔁" in on)
     off = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.id}, dm=True))
     assert "🔁" not in off
-    # Someone attacks, then clears the night's orders with /orders clear.
+    # Someone attacks, then clears the night's orders with /orders clear: withdrawn,
+    # so nothing of that kind counts as sent any more.
     attacker = table.players[1]
     await table.run(attacker, "act attack", {"player": "#1"}, dm=True)
+    assert "orders" in (await service.phase_status(table.db, info.id)).sent.get(2, ())
     cleared = reply_text(await table.run(attacker, "orders", {"clear": "orders"}, dm=True))
-    assert "nothing (cleared)" in cleared
+    assert "Night orders: withdrawn" in cleared and "Night orders: nothing yet" in cleared
+    assert "orders" not in (await service.phase_status(table.db, info.id)).sent.get(2, ())
+    again = reply_text(await table.run(attacker, "orders", {"clear": "orders"}, dm=True))
+    assert "there was nothing to withdraw" in again
+    # "Nothing tonight" sends empty orders instead: they count as sent.
+    passed = reply_text(await table.run(attacker, "orders", {"clear": "pass"}, dm=True))
+    assert "nothing (cleared)" in passed
+    assert "orders" in (await service.phase_status(table.db, info.id)).sent.get(2, ())
 
 
 async def test_create_checks_the_bots_permissions_and_explains(table: Table):
@@ -339,3 +360,68 @@ async def test_the_end_scoreboard_with_its_chart_and_the_seed(table: Table):
     # Everyone has their voice back, and the log is there for the moderator.
     log = await table.run(table.mod, "game log")
     assert [a.filename for m in [log.message, *log.followups] if m for a in m.attachments]
+
+
+async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_started_game(table: Table):
+    lobby, join_id = await open_lobby(table)
+    confirm = await table.run(table.mod, "game end")
+    assert "Nobody has been dealt a class yet" in reply_text(confirm)
+    message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
+    cancel_id = message.custom_ids()[0]
+    assert cancel_id.startswith("wh:cancel:")
+    for p in table.players[:6]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    # The lobby was confirmed for cancelling; the game has started since: refused.
+    stale = await (await table.emu.click(table.mod, message, cancel_id)).wait(10)
+    assert "has started since" in reply_text(stale)
+    game_id = int(cancel_id.rsplit(":", 1)[1])
+    assert (await service.get_game(table.db, game_id)).status == "running"
+    # A fresh lobby in the other channel, ended from its own /game end: cancelled.
+    general = next(c for c in table.guild.channels.values() if c.name == "general")
+    await table.run(table.mod, "game create", channel=general)
+    confirm = await table.run(table.mod, "game end", channel=general)
+    message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
+    done = await (await table.emu.click(table.mod, message, message.custom_ids()[0])).wait(10)
+    assert "cancelled" in reply_text(done)
+    other = await service.latest_game_in_channel(table.db, general.id)
+    assert other is not None and other.status == "cancelled"
+
+
+async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Table):
+    grace = table.players[6]
+    lobby, join_id = await open_lobby(table, day="2h", reminder="30m")
+    for p in [*table.players[:5], grace]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    await table.delivered()
+    first = reply_text(await table.run(grace, "inbox"))
+    assert "1 new message(s) that could not reach you by DM (1 in all)" in first and "Keep it secret" in first
+    await all_read(table, grace.id)
+    # Seen: the next look says nothing is new and shows it again as already seen.
+    seen = reply_text(await table.run(grace, "inbox"))
+    assert "No new messages. The last 1 of the 1 you have already seen" in seen and "Keep it secret" in seen
+    # The reminder grace gets for not having sent goes to the inbox too: only it is new.
+    table.clock.advance(90 * 60)
+    for _ in range(100):
+        table.bot.wake_scheduler()
+        await table.delivered()
+        if await service.read_inbox(table.db, grace.id, unread_only=True, mark_read=False):
+            break
+        await asyncio.sleep(0.05)
+    waiting = await service.read_inbox(table.db, grace.id, unread_only=True, mark_read=False)
+    assert [m.payload["type"] for m in waiting] == ["reminder"]
+    news = reply_text(await table.run(grace, "inbox"))
+    assert "1 new message(s) that could not reach you by DM (2 in all)" in news
+    assert "Reminder" in news and "Keep it secret" not in news
+    await all_read(table, grace.id)
+    assert "No new messages" in reply_text(await table.run(grace, "inbox"))
+
+
+async def all_read(table: Table, user_id: int) -> None:
+    """/inbox marks what it showed read just after its reply went out: wait for it."""
+    for _ in range(100):
+        if not await service.read_inbox(table.db, user_id, unread_only=True, mark_read=False):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the inbox was not marked read")

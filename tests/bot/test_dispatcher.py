@@ -8,8 +8,10 @@ from typing import Any
 
 import discord
 import pytest
+from sqlalchemy import select
 
 import bot.service as service
+from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff, nonce_for
 from bot.service.outbox import pending_count
@@ -161,19 +163,65 @@ async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, cloc
     real = service.mark_delivered
     calls = {"n": 0}
 
-    async def flaky(db_: Any, key: str) -> bool:
+    async def flaky(db_: Any, key: str, message_id: int | None = None) -> bool:
         calls["n"] += 1
         if calls["n"] <= 3:
             raise ConnectionError("database unavailable")
-        return await real(db_, key)
+        return await real(db_, key, message_id)
 
     monkeypatch.setattr(service, "mark_delivered", flaky)
     await dispatcher.run_once()
     assert len(dispatcher.journal) == 3 and await pending_count(db) == 3
+    journaled = dict(dispatcher.journal)
     clock.advance(3600)  # the leases expire: the unmarked messages are claimed again
     await dispatcher.run_once()
     assert dispatcher.journal == {} and await pending_count(db) == 0
     assert len(all_sent(bot)) == 8  # nothing was sent twice
+    # The late marks recorded the ids the sends got.
+    for key, message_id in journaled.items():
+        assert message_id is not None and await service.delivered_message_id(db, key) == message_id
+
+
+async def test_the_delivered_mark_records_the_discord_message_id(db: Database, fake) -> None:
+    bot, _, dispatcher = fake
+    game_id = await started(db, 6)
+    await dispatcher.run_once()
+    info = await service.get_game(db, game_id)
+    async with db.read() as s:
+        rows = (await s.execute(select(OutboxMessage).order_by(OutboxMessage.id))).scalars().all()
+    assert len(rows) == 8 and all(r.status == "sent" for r in rows)
+    table_post = bot.channels[info.channel_id].sent[0]
+    assert rows[0].discord_message_id == table_post.id
+    sheet = next(r for r in rows if r.recipient_id == user(1).id)
+    assert sheet.discord_message_id == bot.dms[user(1).id].sent[0].id
+
+
+async def test_a_message_another_dispatcher_delivered_meanwhile_is_not_resent(db: Database, fake, clock) -> None:
+    """A dispatcher that stalls while sending loses its lease; a second one claims the
+    messages, and by the time it would send them, the first has marked them delivered
+    with their ids: the second finds them in the database, without reading any history."""
+    bot, sleeps, second = fake
+    await started(db, 6)
+    stalled = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
+    claimed = await service.claim_due_messages(db)
+    ids = {m.key: await stalled.send(m) for m in claimed}
+    clock.advance(3600)
+    reclaimed = await service.claim_due_messages(db)
+    assert [m.key for m in reclaimed] == [m.key for m in claimed] and all(m.attempts == 2 for m in reclaimed)
+    for key, message_id in ids.items():
+        assert await service.mark_delivered(db, key, message_id)
+    for target in [*bot.channels.values(), *bot.dms.values()]:
+        target.nonces.clear()  # Discord no longer remembers the nonces either
+        target.history = None  # type: ignore[assignment,method-assign]  # must not be needed
+    for m in reclaimed:
+        assert await second.sender.send(m) == ids[m.key]
+    assert len(all_sent(bot)) == 8
+    assert not await service.mark_delivered(db, reclaimed[0].key, ids[reclaimed[0].key])
+
+
+async def test_mark_delivered_refuses_a_bad_message_id(db: Database) -> None:
+    with pytest.raises(service.ServiceError):
+        await service.mark_delivered(db, "g1:1:r0:start:public:channel:0", 0)
 
 
 async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_resent(db: Database, fake, clock) -> None:

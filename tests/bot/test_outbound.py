@@ -8,11 +8,11 @@ import dataclasses
 import bot.service as service
 from bot.db.session import Database
 from bot.discord.outbound import render_outgoing
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, t
 from bot.render import words
 from bot.service.outbox import mark_delivered
 from engine.classes import catalogue
-from tests.service.helpers import play_to_end, started
+from tests.service.helpers import play_to_end, send_all, started
 
 
 def text_of(rendered) -> str:
@@ -86,3 +86,33 @@ def check_private_news_goes_only_to_its_seat(whole_game):
         if m.recipient_kind == "user" and m.payload["type"] == "events":
             assert holder[m.payload["seat"]] == m.recipient_id
             assert all(e["audience"] == "private" and e["seat"] == m.payload["seat"] for e in m.payload["events"])
+
+
+async def test_events_posts_are_titled_by_their_step(db: Database):
+    """The outbox names the step of every events post; the channel post says whether a
+    phase closed, a moderator removed a player or ended the game."""
+    game_id = await started(db, 7, seed="title-seed-01")
+    await service.remove_player(db, game_id, 7)
+    for _ in range(3):  # Day, Dusk and Morning of round 1 (the vote is public)
+        await send_all(db, game_id)
+        await service.advance_phase(db, game_id)
+    await service.end_game(db, game_id)
+    info = await service.get_game(db, game_id)
+    posts = [m for m in await service.claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
+    steps = [m.payload["step"] for m in posts]
+    assert steps[0] == "remove" and steps[-1] == "end" and set(steps[1:-1]) == {"advance"}
+    assert any(m.payload["phase"] == "morning" for m in posts[1:-1])
+    advance_titles = {"day": ("reply.post.day_title", {"round": 1}), "dusk": ("post.dawn_title", {"round": 1}), "morning": ("post.announcement_title", {"round": 1})}
+    for locale in LOCALES:
+        titles = [[e.title for e in render_outgoing(dataclasses.replace(m, locale=locale), info).embeds] for m in posts]
+        assert titles[0][0] == t("reply.post.removed_title", locale)
+        for m, ts in zip(posts[1:-1], titles[1:-1], strict=True):
+            key, params = advance_titles[m.payload["phase"]]
+            assert ts[0] == t(key, locale, **params)
+        end = render_outgoing(dataclasses.replace(posts[-1], locale=locale), info)
+        assert titles[-1][0] == t("reply.post.ended_title", locale) and end.embeds[0].description == t("reply.post.ended_body", locale)
+        assert end.attachments and end.attachments[0][0] == "scoreboard.png"
+        assert t("end_reason.stopped", locale) in (end.embeds[1].description or "")
+    # A post written before the outbox named its step reads as an advance.
+    legacy = dataclasses.replace(posts[-2], payload={k: v for k, v in posts[-2].payload.items() if k != "step"})
+    assert render_outgoing(legacy, info).embeds[0].title == render_outgoing(posts[-2], info).embeds[0].title

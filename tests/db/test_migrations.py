@@ -1,5 +1,6 @@
 """Schema and migrations on both databases: an empty database upgrades to head and
-downgrades back; the models and the migrations agree (autogenerate finds nothing)."""
+downgrades back, one revision at a time too; the models and the migrations agree
+(autogenerate finds nothing); shards migrating at once on PostgreSQL take turns."""
 
 from __future__ import annotations
 
@@ -22,16 +23,21 @@ from tests.conftest import drop_pg_database, scratch_pg_database
 TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox"}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
-        return
+@pytest.fixture
+def empty_pg_url():
+    """A new empty PostgreSQL database (skipped, saying why, when no server answers)."""
     admin, url = scratch_pg_database()
     try:
         yield url
     finally:
         drop_pg_database(admin, url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
+    return request.getfixturevalue("empty_pg_url")
 
 
 async def _tables(url: str) -> set[str]:
@@ -43,10 +49,19 @@ async def _tables(url: str) -> set[str]:
         await engine.dispose()
 
 
+async def _columns(url: str, table: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return {c["name"] for c in await conn.run_sync(lambda c: inspect(c).get_columns(table))}
+    finally:
+        await engine.dispose()
+
+
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0001"
+    assert await current(empty_url) == head_revision() == "0002"
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -56,11 +71,23 @@ async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await _tables(empty_url) >= TABLES
 
 
-async def test_concurrent_upgrades_do_not_collide(empty_url: str) -> None:
-    if empty_url.startswith("sqlite"):
-        pytest.skip("the advisory lock is PostgreSQL's; SQLite serialises on its file lock")
-    await asyncio.gather(*(upgrade(empty_url) for _ in range(3)))
-    assert await current(empty_url) == head_revision()
+async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> None:
+    await upgrade(empty_url, "0001")
+    assert "discord_message_id" not in await _columns(empty_url, "outbox")
+    await upgrade(empty_url)
+    assert await current(empty_url) == "0002"
+    assert {"discord_message_id", "read_at"} <= await _columns(empty_url, "outbox")
+    await downgrade(empty_url, "-1")
+    assert await current(empty_url) == "0001"
+    columns = await _columns(empty_url, "outbox")
+    assert "discord_message_id" not in columns and "read_at" in columns
+
+
+async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
+    # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
+    # serialises on its file lock, there is nothing to test there).
+    await asyncio.gather(*(upgrade(empty_pg_url) for _ in range(3)))
+    assert await current(empty_pg_url) == head_revision()
 
 
 async def test_models_match_migrations(db_url: str) -> None:
@@ -81,7 +108,7 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert "0001 (up to date)" in capsys.readouterr().out
+    assert "0002 (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert db_cli.run(Namespace(action="upgrade", revision=None, url="mysql://x/y")) == 1

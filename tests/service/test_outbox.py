@@ -1,10 +1,12 @@
-"""The outbox: delivered once and in order, marked; a DM that cannot reach a player goes
-to their inbox; passing failures are retried; a dead dispatcher's lease expires."""
+"""The outbox: delivered once and in order, marked with the Discord message id; a DM that
+cannot reach a player goes to their inbox, read unread-first and marked read; passing
+failures are retried; a dead dispatcher's lease expires."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 from sqlalchemy import select
 
 from bot.db.models import OutboxMessage
@@ -14,9 +16,13 @@ from bot.service import (
     MemorySender,
     OutgoingMessage,
     claim_due_messages,
+    delivered_message_id,
     mark_delivered,
+    mark_inbox_read,
     read_inbox,
+    run_due,
 )
+from bot.service import errors as E
 from bot.service.outbox import MAX_ATTEMPTS, pending_count
 from tests.service.helpers import started, user
 
@@ -30,7 +36,11 @@ async def test_dispatcher_delivers_everything_in_order(db: Database) -> None:
     assert len({m.key for m in sender.delivered}) == len({m.nonce for m in sender.delivered}) == 8
     assert all(len(m.nonce) == 25 for m in sender.delivered)
     assert (await Dispatcher(db, sender).drain()).total == 0
-    assert not await mark_delivered(db, sender.delivered[0].key)  # already sent
+    assert not await mark_delivered(db, sender.delivered[0].key, 99)  # already sent: the first mark stands
+    # Each mark recorded the message id the sender got.
+    assert [await delivered_message_id(db, m.key) for m in sender.delivered] == list(range(1, 9))
+    claimed_only = await claim_due_messages(db)  # nothing left; an unknown key has no id
+    assert claimed_only == [] and await delivered_message_id(db, "g9:1:r0:start:public:channel:0") is None
 
 
 async def test_closed_dms_go_to_the_inbox(db: Database) -> None:
@@ -94,3 +104,32 @@ async def test_a_lease_expires_when_the_dispatcher_dies(db: Database, clock) -> 
     again = await claim_due_messages(db, limit=100)
     assert [m.key for m in again] == [m.key for m in claimed]
     assert all(m.attempts == 2 for m in again)
+
+
+async def test_the_inbox_lists_unread_first_and_marks_what_was_shown(db: Database, clock) -> None:
+    await started(db, 6, day_seconds=7200, reminder_lead_seconds=3600)
+    closed = user(2).id
+    sender = MemorySender(closed_dms={closed})
+    await Dispatcher(db, sender).drain()
+    clock.advance(3601)
+    await run_due(db)  # the reminder: seat 2 has not sent, its DM goes to the inbox too
+    await Dispatcher(db, sender).drain()
+    everything = await read_inbox(db, closed, mark_read=False)
+    assert [m.payload["type"] for m in everything] == ["sheet", "reminder"]
+    assert all(m.read_at is None for m in everything)
+    # Shown: the sheet only. Then the reminder is the unread one and comes first.
+    assert await mark_inbox_read(db, closed, [everything[0].key]) == 1
+    assert await mark_inbox_read(db, closed, [everything[0].key]) == 0  # already read
+    listed = await read_inbox(db, closed, mark_read=False)
+    assert [m.payload["type"] for m in listed] == ["reminder", "sheet"]
+    assert listed[0].read_at is None and listed[1].read_at == clock.now
+    assert [m.key for m in await read_inbox(db, closed, unread_only=True, mark_read=False)] == [everything[1].key]
+    # Another user's keys mark nothing; the default read marks all it lists.
+    assert await mark_inbox_read(db, user(1).id, [everything[1].key]) == 0
+    assert len(await read_inbox(db, closed, unread_only=True)) == 1
+    assert await read_inbox(db, closed, unread_only=True) == []
+    assert len(await read_inbox(db, closed)) == 2
+    with pytest.raises(E.BadArgumentError):
+        await mark_inbox_read(db, closed, "all")  # type: ignore[arg-type]
+    with pytest.raises(E.BadArgumentError):
+        await read_inbox(db, 0)

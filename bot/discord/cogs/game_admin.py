@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 import bot.service as service
-from bot.discord import gaps, permissions
+from bot.discord import permissions
 from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
@@ -162,7 +162,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
         )  # fmt: skip
         if given:
-            info = await gaps.update_settings(ctx.db, info.id, **given)
+            info = await service.update_settings(ctx.db, info.id, **given)
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
@@ -225,17 +225,24 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @game.command(name=L("cmd.name.end"), description=L("cmd.desc.game_end"))
     async def end(interaction: discord.Interaction) -> None:
+        # A running or paused game ends scored; a lobby is cancelled. The button carries
+        # which of the two was confirmed, and does only that.
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         view = discord.ui.View(timeout=None)
-        view.add_item(EndButton(info.id, ctx.locale))
-        await ctx.send(embed=notice_embed(t("reply.end_confirm", ctx.locale, game=info.id), colour=0xB45309), view=view)
+        if info.status == "lobby":
+            view.add_item(CancelButton(info.id, ctx.locale))
+            text = t("reply.cancel_confirm", ctx.locale, game=info.id)
+        else:
+            view.add_item(EndButton(info.id, ctx.locale))
+            text = t("reply.end_confirm", ctx.locale, game=info.id)
+        await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
 
     @game.command(name=L("cmd.name.status"), description=L("cmd.desc.game_status"))
     async def status(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
-        st = await gaps.phase_status(ctx.db, info.id)
+        st = await service.phase_status(ctx.db, info.id)
         await ctx.send(embed=status_embed(st.game, st.sent, ctx.locale))
 
     @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
@@ -246,7 +253,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if game_id is not None:
             info = await service.get_game(ctx.db, game_id)
         elif interaction.guild_id is not None and interaction.channel_id is not None:
-            found = await gaps.latest_game_in_channel(ctx.db, interaction.channel_id)
+            found = await service.latest_game_in_channel(ctx.db, interaction.channel_id)
             if found is None:
                 raise ReplyError("reply.error.no_game_here")
             info = found
@@ -282,7 +289,8 @@ def _ref(user: discord.abc.User) -> Any:
 
 
 class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:end:(?P<game>\d+)"):
-    """The confirmation of /game end; checks the moderator again when pressed."""
+    """The confirmation of /game end for a running or paused game: the game ends now,
+    scored like a natural end. Checks the moderator again when pressed."""
 
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
         super().__init__(discord.ui.Button(label=t("ui.end_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:end:{game_id}"))
@@ -297,13 +305,45 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:en
             ctx = await Ctx.begin(interaction)
             info = await service.get_game(ctx.db, self.game_id)
             await require_moderator(ctx.bot, interaction, info)
-            info = await service.cancel_game(ctx.db, self.game_id, "cancelled")
-            ctx.bot.wake_dispatcher()
-            await _close_lobby_post(ctx, info)
-            await permissions.sync_quiet_dead(ctx.bot, info)
-            await ctx.send(embed=notice_embed(t("reply.ended", ctx.locale, game=info.id)))
+            await service.end_game(ctx.db, self.game_id)
+            await _after_end(ctx, self.game_id, t("reply.ended", ctx.locale, game=self.game_id))
 
         await guarded(interaction, run)
 
 
-ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton]
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:cancel:(?P<game>\d+)"):
+    """The confirmation of /game end for a lobby: the game is cancelled, if it is still
+    in the lobby (once started, /game end must be confirmed again, as a scored end)."""
+
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.cancel_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:cancel:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> CancelButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            ctx = await Ctx.begin(interaction)
+            info = await service.get_game(ctx.db, self.game_id)
+            await require_moderator(ctx.bot, interaction, info)
+            if info.status in ("running", "paused"):
+                raise ReplyError("reply.error.end_started", game=info.id)
+            await service.cancel_game(ctx.db, self.game_id, "cancelled")
+            await _after_end(ctx, self.game_id, t("reply.cancelled", ctx.locale, game=self.game_id))
+
+        await guarded(interaction, run)
+
+
+async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
+    """The end is written: deliver its posts, close the lobby post, give the dead their
+    voice back, and tell the moderator."""
+    ctx.bot.wake_dispatcher()
+    info = await service.get_game(ctx.db, game_id)
+    await _close_lobby_post(ctx, info)
+    await permissions.sync_quiet_dead(ctx.bot, info)
+    await ctx.send(embed=notice_embed(text))
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton, CancelButton]

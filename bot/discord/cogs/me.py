@@ -1,5 +1,6 @@
 """``/me`` (my sheet, HP, the states I know of, the grail, what I know and what I have
-sent) and ``/inbox`` (the private messages that could not reach me by DM)."""
+sent) and ``/inbox`` (the private messages that could not reach me by DM: the new ones
+first, marked read once shown)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,46 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     return [embed]
 
 
+INBOX_PAGE = 10  # new messages shown by one /inbox
+INBOX_PAGE_SEEN = 5  # already seen ones shown when there is nothing new
+EMBEDS_PER_MESSAGE = 10
+CHARS_PER_MESSAGE = 6000  # Discord's limit on the text of all embeds of one message
+
+
+async def inbox_embeds(ctx: Ctx, messages: list[Any]) -> list[discord.Embed]:
+    """The inbox messages as embeds, each in the reader's language (attachments, such as
+    the scoreboard's chart, are left out: the channel has them)."""
+    infos: dict[int, Any] = {}
+    embeds: list[discord.Embed] = []
+    for m in messages:
+        if m.game_id is not None and m.game_id not in infos:
+            try:
+                infos[m.game_id] = await service.get_game(ctx.db, m.game_id)
+            except service.ServiceError:
+                infos[m.game_id] = None
+        rendered = render_outgoing(m, infos.get(m.game_id) if m.game_id else None, locale=ctx.locale)
+        if rendered.content:
+            embeds.append(discord.Embed(description=rendered.content, colour=INFO_COLOUR))
+        for e in rendered.embeds:
+            if e.image and e.image.url and e.image.url.startswith("attachment://"):
+                e.set_image(url=None)
+            embeds.append(e)
+    return embeds
+
+
+def embed_chunks(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
+    """Embeds grouped into messages Discord accepts (at most 10, 6000 characters)."""
+    chunks: list[list[discord.Embed]] = []
+    size = 0
+    for e in embeds:
+        if not chunks or len(chunks[-1]) == EMBEDS_PER_MESSAGE or size + len(e) > CHARS_PER_MESSAGE:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(e)
+        size += len(e)
+    return chunks
+
+
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @top_level("me")
     async def me(interaction: discord.Interaction) -> None:
@@ -65,22 +106,27 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @top_level("inbox")
     async def inbox(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        messages = await service.read_inbox(ctx.db, interaction.user.id)
+        messages = await service.read_inbox(ctx.db, interaction.user.id, mark_read=False)
         if not messages:
             await ctx.send(embed=discord.Embed(description=t("reply.inbox.empty", ctx.locale), colour=INFO_COLOUR))
             return
-        infos: dict[int, Any] = {}
-        embeds: list[discord.Embed] = []
-        for m in messages[-20:]:
-            if m.game_id is not None and m.game_id not in infos:
-                infos[m.game_id] = await service.get_game(ctx.db, m.game_id)
-            rendered = render_outgoing(m, infos.get(m.game_id) if m.game_id else None, locale=ctx.locale)
-            if rendered.content:
-                embeds.append(discord.Embed(description=rendered.content, colour=INFO_COLOUR))
-            embeds.extend(rendered.embeds)
-        head = t("reply.inbox.title", ctx.locale, count=len(messages))
-        for i in range(0, len(embeds), 10):
-            await ctx.send(content=head if i == 0 else None, embeds=embeds[i : i + 10])
+        # Unread come first (oldest first): show those, a page at a time; with nothing
+        # new, the last few already seen.
+        unread = [m for m in messages if m.read_at is None]
+        if unread:
+            shown = unread[:INBOX_PAGE]
+            head = t("reply.inbox.title", ctx.locale, new=len(unread), count=len(messages))
+        else:
+            shown = messages[-INBOX_PAGE_SEEN:]
+            head = t("reply.inbox.nothing_new", ctx.locale, shown=len(shown), count=len(messages))
+        embeds = await inbox_embeds(ctx, shown)
+        for i, chunk in enumerate(embed_chunks(embeds)):
+            await ctx.send(content=head if i == 0 else None, embeds=chunk)
+        # Marked read once shown (a reply that failed leaves them new for next time), and
+        # before "use /inbox again", so that the next page is the next one.
+        await service.mark_inbox_read(ctx.db, interaction.user.id, [m.key for m in shown if m.read_at is None])
+        if len(unread) > len(shown):
+            await ctx.send(content=t("reply.inbox.more", ctx.locale, count=len(unread) - len(shown)))
 
     for command in (me, inbox):
         tree.add_command(command)

@@ -17,15 +17,19 @@ from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
 from bot.discord.players import parse_player, player_choices
-from bot.discord.replies import names_of, receipt_embed
+from bot.discord.replies import names_of, notice_embed, receipt_embed, sent_embed
 from bot.discord.translator import L
-from bot.discord.views.panel import show_panel
+from bot.discord.views.panel import panel_view, show_panel
+from bot.i18n import t
 from bot.service.types import Receipt
 from bot.service.views import PlayerView
 
+# Withdrawing deletes what was sent (it no longer counts as sent); "nothing tonight"
+# sends empty orders, which count as sent: the way to pass, even wounded.
 CLEAR_CHOICES = [
     app_commands.Choice(name=L("cmd.choice.clear_orders"), value="orders"),
     app_commands.Choice(name=L("cmd.choice.clear_identify"), value="identify"),
+    app_commands.Choice(name=L("cmd.choice.pass_night"), value="pass"),
 ]
 
 
@@ -137,9 +141,19 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     async def orders(interaction: discord.Interaction, clear: app_commands.Choice[str] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         pv = await _view(ctx)
-        if clear is not None:
-            await submit.clear(ctx.bot, pv, interaction.user.id, clear.value)
-        await show_panel(interaction, pv.game.id)
+        if clear is None:
+            await show_panel(interaction, pv.game.id)
+            return
+        if clear.value == "pass":
+            await _receipt(ctx, pv, await submit.pass_night(ctx.bot, pv, interaction.user.id))
+            return
+        withdrawn = await submit.clear(ctx.bot, pv, interaction.user.id, clear.value)
+        key = "reply.orders.cleared" if withdrawn else "reply.orders.nothing_to_clear"
+        note = notice_embed(t(key, ctx.locale, what=t(f"reply.kind.{clear.value}", ctx.locale)))
+        # What is left, with the panel, in the same message.
+        pv = await _view(ctx)
+        class_id = pv.sheet["class_id"] if pv.sheet else None
+        await ctx.send(embeds=[note, sent_embed(pv.sent, pv.game, class_id, ctx.locale)], view=panel_view(pv, ctx.locale))
 
     for command in (grail, identify, vote, orders):
         tree.add_command(command)

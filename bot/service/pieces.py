@@ -1,0 +1,162 @@
+"""Night orders and identifications a piece at a time.
+
+Each is one submission for the engine (a night's ``Orders``, a Dusk's
+``Identification``), but players send them piece by piece (``/act attack``, then
+``/act skill``, then ``/identify``). Each use case here reads what the player has stored
+this phase, adds one piece and stores the whole again, all under the game's row lock: two
+pieces sent at the same moment are applied one after the other, so neither is lost. The
+engine validates the whole resulting submission; if it refuses, the piece is refused and
+the stored submission stays as it was.
+
+``expected_round`` pins the Dusk the piece is meant for (a panel knows it; a command
+pins the Dusk the player was looking at): when another phase is open, PhaseClosedError.
+Without a pin, a piece sent outside Dusk gets the engine's "wrong phase" (or "phase
+closed" right after the Dusk closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import engine
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.service.common import check_expected, check_id, state_of
+from bot.service.errors import BadArgumentError
+from bot.service.submissions import locked_seat, store, validated
+from bot.service.types import Receipt
+
+# The engine accepts "let go of the one I grapple" only as the night's first action.
+RELEASE = "release"
+
+S = TypeVar("S", engine.Orders, engine.Identification)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked_action(action: Any) -> engine.Action:
+    if not isinstance(action, engine.Action):
+        raise BadArgumentError(field="action", reason="not an action")
+    if not isinstance(action.skill, str) or not 1 <= len(action.skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    targets = tuple(action.targets) if isinstance(action.targets, tuple | list) else None
+    if targets is None or len(targets) > 15 or not all(_is_int(t) for t in targets):
+        raise BadArgumentError(field="targets", reason="seat numbers")
+    if action.amount is not None and not _is_int(action.amount):
+        raise BadArgumentError(field="amount", reason="a whole number")
+    return engine.Action(action.skill, targets, action.amount)
+
+
+def _checked_guess(guess: Any) -> engine.Guess:
+    if not isinstance(guess, engine.Guess):
+        raise BadArgumentError(field="guess", reason="not a guess")
+    if not _is_int(guess.target):
+        raise BadArgumentError(field="target", reason="a seat number")
+    if not isinstance(guess.what, str) or not isinstance(guess.value, str) or len(guess.value) > 64:
+        raise BadArgumentError(field="guess", reason="a trait, class or faction")
+    return guess
+
+
+async def add_action(
+    db: Database,
+    user_id: int,
+    action: engine.Action,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+) -> Receipt:
+    """Add one action to the caller's orders for tonight. Ordering a skill already in the
+    orders replaces that action in its place; a new one goes last (``release``, which
+    the rules accept only first, goes first). Toggles are kept."""
+    piece = _checked_action(action)
+
+    def build(current: engine.Orders) -> engine.Orders:
+        actions = list(current.actions)
+        same = next((i for i, a in enumerate(actions) if a.skill == piece.skill), None)
+        if same is not None:
+            actions[same] = piece
+        elif piece.skill == RELEASE:
+            actions.insert(0, piece)
+        else:
+            actions.append(piece)
+        return engine.Orders(tuple(actions), current.toggles)
+
+    return await _amend(db, user_id, engine.Orders(), build, game_id, expected_round)
+
+
+async def toggle_skill(
+    db: Database,
+    user_id: int,
+    skill: str,
+    *,
+    on: bool | None = None,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+) -> Receipt:
+    """Switch a toggle skill on (``on=True``) or off (``on=False``) for tonight, or flip
+    it (``on=None``). The actions are kept."""
+    if not isinstance(skill, str) or not 1 <= len(skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    if on is not None and not isinstance(on, bool):
+        raise BadArgumentError(field="on", reason="true, false or none")
+
+    def build(current: engine.Orders) -> engine.Orders:
+        want = skill not in current.toggles if on is None else on
+        toggles = current.toggles | {skill} if want else current.toggles - {skill}
+        return engine.Orders(current.actions, frozenset(toggles))
+
+    return await _amend(db, user_id, engine.Orders(), build, game_id, expected_round)
+
+
+async def add_guess(
+    db: Database,
+    user_id: int,
+    guess: engine.Guess,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+) -> Receipt:
+    """Add one guess ("seat ``target`` is ``value``") to the caller's identifications for
+    this Dusk. A guess of the same kind about the same seat is replaced in its place."""
+    piece = _checked_guess(guess)
+
+    def build(current: engine.Identification) -> engine.Identification:
+        guesses = list(current.guesses)
+        same = next((i for i, g in enumerate(guesses) if (g.target, g.what) == (piece.target, piece.what)), None)
+        if same is not None:
+            guesses[same] = piece
+        else:
+            guesses.append(piece)
+        return engine.Identification(tuple(guesses))
+
+    return await _amend(db, user_id, engine.Identification(()), build, game_id, expected_round)
+
+
+async def _amend(
+    db: Database,
+    user_id: int,
+    empty: S,
+    build: Callable[[S], S],
+    game_id: int | None,
+    expected_round: int | None,
+) -> Receipt:
+    """Under the game's lock: the stored submission of ``empty``'s kind (or ``empty``),
+    changed by ``build``, validated whole and stored."""
+    check_id(user_id, "user")
+    check_expected(expected_round, None)
+    now = db.now()
+    async with db.transaction() as s:
+        pin = "dusk" if expected_round is not None else None
+        game, seat = await locked_seat(s, user_id, game_id, expected_round, pin)
+        assert game.phase is not None
+        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, empty.kind)
+        current = empty
+        if row is not None:
+            stored = engine.submission_from_dict(row.payload)
+            if isinstance(stored, type(empty)):
+                current = stored
+        normal = validated(state_of(game), game, seat, build(current))
+        return await store(s, game, seat, user_id, normal, now)

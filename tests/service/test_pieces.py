@@ -1,0 +1,228 @@
+"""Night orders and identifications a piece at a time: each piece is added under the
+game's lock and the whole is validated by the engine, so pieces sent at the same moment
+(asyncio.gather on real connections, both databases) are all kept, and a piece the rules
+refuse leaves what was stored untouched. And withdrawing a submission."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+import engine
+from bot.db.models import GameStep, Submission
+from bot.db.session import Database
+from bot.service import (
+    Receipt,
+    add_action,
+    add_guess,
+    advance_phase,
+    get_game,
+    phase_status,
+    player_view,
+    submit,
+    submit_grail,
+    toggle_skill,
+    withdraw_submission,
+)
+from bot.service import errors as E
+from tests.service.helpers import current_state, started, user
+
+Piece = Callable[[], Awaitable[Receipt]]
+
+
+async def at_dusk(db: Database, n: int = 8, seed: str = "pieces-seed-01") -> int:
+    game_id = await started(db, n, seed=seed)
+    await advance_phase(db, game_id)  # a Day without numbers: nobody is hurt
+    assert (await get_game(db, game_id)).phase == "dusk"
+    return game_id
+
+
+def _valid(state: engine.GameState, seat: int, sub: engine.Submission) -> bool:
+    try:
+        engine.validate(state, seat, sub)
+    except engine.RuleViolation:
+        return False
+    return True
+
+
+def action_pieces(state: engine.GameState, seat: int) -> list[engine.Action]:
+    """Every single action ``seat`` may order tonight on its own (first targets only)."""
+    others = [p.seat for p in state.players if p.alive and p.seat != seat]
+    spec = engine.class_spec(state.player(seat).class_id)
+    out = [engine.Action("attack", (others[0],))]
+    for s in spec.skills:
+        if s.mode != "active":
+            continue
+        pool = [seat, *others] if s.target_self else others
+        targets = tuple(pool[: s.targets[0]])
+        amount = None if s.amount is None else s.amount[0]
+        out.append(engine.Action(s.id, targets, amount))
+    return [a for a in out if _valid(state, seat, engine.Orders((a,)))]
+
+
+def orders_pair(state: engine.GameState, seat: int) -> tuple[Any, Any] | None:
+    """Two different pieces of tonight's orders that the rules accept together and each
+    alone: (action, action) when the class has a free action, else (action, toggle)."""
+    actions = action_pieces(state, seat)
+    for a, b in itertools.combinations(actions, 2):
+        if _valid(state, seat, engine.Orders((a, b))):
+            return a, b
+    spec = engine.class_spec(state.player(seat).class_id)
+    for a in actions:
+        for s in spec.skills:
+            toggle = frozenset({s.id})
+            if s.mode == "toggle" and all(_valid(state, seat, engine.Orders(x, toggle)) for x in ((a,), ())):
+                return a, s.id
+    return None
+
+
+def guess_pair(state: engine.GameState, seat: int) -> tuple[engine.Guess, engine.Guess] | None:
+    others = [p.seat for p in state.players if p.alive and p.seat != seat]
+    spec = engine.class_spec(state.player(seat).class_id)
+    values = {"trait": [t.value for t in engine.Trait], "faction": [f.value for f in engine.Faction], "class": list(engine.catalogue())}
+    singles = [
+        engine.Guess(target, slot.what, value)
+        for slot in spec.identify
+        for value in (slot.values or values[slot.what])
+        for target in others[:2]
+    ]
+    for g, h in itertools.combinations(singles, 2):
+        if (g.target, g.what) != (h.target, h.what) and _valid(state, seat, engine.Identification((g, h))):
+            return g, h
+    return None
+
+
+def send(db: Database, uid: int, game_id: int, piece: Any, pin: int | None = 1) -> Piece:
+    if isinstance(piece, engine.Action):
+        return lambda: add_action(db, uid, piece, game_id=game_id, expected_round=pin)
+    if isinstance(piece, engine.Guess):
+        return lambda: add_guess(db, uid, piece, game_id=game_id, expected_round=pin)
+    return lambda: toggle_skill(db, uid, piece, on=True, game_id=game_id, expected_round=pin)
+
+
+async def test_pieces_sent_at_the_same_moment_are_all_kept(db: Database) -> None:
+    game_id = await at_dusk(db)
+    state = await current_state(db, game_id)
+    info = await get_game(db, game_id)
+    plan: dict[int, list[Any]] = {}
+    for p in info.players:
+        pieces = [*(orders_pair(state, p.seat) or ()), *(guess_pair(state, p.seat) or ())]
+        if pieces:
+            plan[p.user_id] = pieces
+    assert sum(len(v) for v in plan.values()) >= 12, plan  # enough to race
+    assert sum(1 for v in plan.values() if len(v) == 4) >= 2, plan
+    calls = [send(db, uid, game_id, piece) for uid, pieces in plan.items() for piece in pieces]
+    for round_trip in range(2):  # the second time, every piece replaces itself
+        results = await asyncio.gather(*(c() for c in calls), return_exceptions=True)
+        assert all(isinstance(r, Receipt) for r in results), results
+        for uid, pieces in plan.items():
+            sent = (await player_view(db, uid, game_id)).sent
+            orders, ident = sent.get("orders", {}), sent.get("identify", {})
+            have = {a["skill"] for a in orders.get("actions", [])} | set(orders.get("toggles", []))
+            have |= {(g["target"], g["what"], g["value"]) for g in ident.get("guesses", [])}
+            want = {x.skill if isinstance(x, engine.Action) else (x.target, x.what, x.value) if isinstance(x, engine.Guess) else x for x in pieces}
+            assert want <= have, (round_trip, uid, pieces, sent)
+            assert len(orders.get("actions", [])) == sum(isinstance(x, engine.Action) for x in pieces)
+
+
+async def test_a_piece_the_rules_refuse_leaves_the_orders_as_they_were(db: Database) -> None:
+    game_id = await at_dusk(db)
+    state = await current_state(db, game_id)
+    seat = next(p.seat for p in state.players if any(a.skill != "attack" and engine.class_spec(p.class_id).skill(a.skill).cost == "standard" for a in action_pieces(state, p.seat)))
+    standard = next(a for a in action_pieces(state, seat) if a.skill != "attack" and engine.class_spec(state.player(seat).class_id).skill(a.skill).cost == "standard")
+    uid = user(seat).id
+    first = await add_action(db, uid, engine.Action("attack", (seat % 8 + 1,)), game_id=game_id, expected_round=1)
+    assert first.kind == "orders" and not first.replaced and first.revision == 1
+    with pytest.raises(E.RuleRefusedError) as err:
+        await add_action(db, uid, standard, game_id=game_id, expected_round=1)  # a second standard action
+    assert err.value.key == "error.actions"
+    assert (await player_view(db, uid, game_id)).sent["orders"] == first.submission
+    # Ordering the same skill again replaces it in its place.
+    again = await add_action(db, uid, engine.Action("attack", ((seat + 1) % 8 + 1,)), game_id=game_id)
+    assert again.replaced and again.revision == 2
+    assert [a["targets"] for a in again.submission["actions"]] == [[(seat + 1) % 8 + 1]]
+    # Toggles: flipped on, kept when an action is added, switched off.
+    toggle = next(s.id for s in engine.class_spec(state.player(seat).class_id).skills if s.mode == "toggle")
+    on = await toggle_skill(db, uid, toggle, game_id=game_id)
+    if toggle in on.submission["toggles"]:
+        assert (await toggle_skill(db, uid, toggle, game_id=game_id)).submission["toggles"] == []
+    with pytest.raises(E.BadArgumentError):
+        await add_action(db, uid, {"skill": "attack"}, game_id=game_id)  # type: ignore[arg-type]
+    with pytest.raises(E.BadArgumentError):
+        await add_action(db, uid, engine.Action("attack", ("2",)), game_id=game_id)  # type: ignore[arg-type]
+    with pytest.raises(E.BadArgumentError):
+        await add_guess(db, uid, ("2", "trait", "combat"), game_id=game_id)  # type: ignore[arg-type]
+    with pytest.raises(E.RuleRefusedError) as err:
+        await add_guess(db, uid, engine.Guess(seat, "trait", "combat"), game_id=game_id)  # oneself
+    assert err.value.key == "error.self_target"
+
+
+async def test_a_piece_after_its_dusk_closed_is_refused_never_carried_over(db: Database) -> None:
+    game_id = await started(db, 6)
+    with pytest.raises(E.RuleRefusedError) as err:  # during the Day: not yet
+        await add_action(db, user(1).id, engine.Action("attack", (2,)), game_id=game_id)
+    assert err.value.key == "error.wrong_phase"
+    await advance_phase(db, game_id)
+    await add_action(db, user(1).id, engine.Action("attack", (2,)), game_id=game_id, expected_round=1)
+    await advance_phase(db, game_id)  # Dusk 1 closes
+    for call in (
+        add_action(db, user(1).id, engine.Action("attack", (3,)), game_id=game_id, expected_round=1),
+        add_action(db, user(1).id, engine.Action("attack", (3,))),  # no pin: just closed
+        add_guess(db, user(1).id, engine.Guess(3, "trait", "combat"), expected_round=1),
+        toggle_skill(db, user(1).id, "rage", expected_round=1),
+    ):
+        with pytest.raises(E.PhaseClosedError) as closed:
+            await call
+        assert closed.value.params == {"round": 1, "phase": "phase.dusk"}
+    async with db.read() as s:
+        rows = (await s.execute(select(Submission))).scalars().all()
+    assert [(r.round, r.phase, r.seat, r.kind) for r in rows] == [(1, "dusk", 1, "orders")]
+    with pytest.raises(E.NoActiveGameError):
+        await add_action(db, 4242, engine.Action("attack", (2,)))
+
+
+async def test_a_withdrawn_submission_is_not_resolved_and_not_counted_as_sent(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=3600)
+    deadline = (await get_game(db, game_id)).deadline
+    for i in range(2, 7):
+        await submit_grail(db, user(i).id, 10 * i, game_id=game_id)
+    assert await withdraw_submission(db, user(2).id, "grail", game_id=game_id, expected_round=1, expected_phase="day")
+    assert not await withdraw_submission(db, user(2).id, "grail", game_id=game_id)  # nothing left
+    assert 2 not in (await phase_status(db, game_id)).sent
+    last = await submit_grail(db, user(1).id, 5, game_id=game_id)
+    assert not last.all_sent and last.deadline == deadline  # seat 2 no longer counts
+    # Refusals write nothing.
+    with pytest.raises(E.BadArgumentError):
+        await withdraw_submission(db, user(3).id, "everything", game_id=game_id)
+    with pytest.raises(E.RuleRefusedError) as err:
+        await withdraw_submission(db, user(3).id, "orders", game_id=game_id)
+    assert err.value.key == "error.wrong_phase"
+    with pytest.raises(E.PhaseClosedError):
+        await withdraw_submission(db, user(3).id, "grail", game_id=game_id, expected_round=1, expected_phase="dusk")
+    with pytest.raises(E.NotInGameError):
+        await withdraw_submission(db, 4242, "grail", game_id=game_id)
+    assert sorted((await phase_status(db, game_id)).sent) == [1, 3, 4, 5, 6]
+    result = await advance_phase(db, game_id)
+    async with db.read() as s:
+        step = (await s.execute(select(GameStep).where(GameStep.seq == result.seq))).scalar_one()
+    assert sorted(step.inputs["submissions"]) == ["1", "3", "4", "5", "6"]
+    # Right after the Day closed, withdrawing its number says so.
+    with pytest.raises(E.PhaseClosedError):
+        await withdraw_submission(db, user(3).id, "grail", game_id=game_id)
+
+
+async def test_withdraw_then_send_again_moves_the_deadline_for_early_advance(db: Database, clock) -> None:
+    game_id = await at_dusk(db, 6, seed="pieces-seed-02")
+    for i in range(1, 7):
+        await submit(db, user(i).id, engine.Orders(), game_id=game_id)
+    assert (await get_game(db, game_id)).deadline == clock.now  # everyone sent: early advance
+    clock.advance(1)
+    assert await withdraw_submission(db, user(4).id, "orders", expected_round=1, expected_phase="dusk")
+    state = await current_state(db, game_id)
+    receipt = await add_action(db, user(4).id, action_pieces(state, 4)[0], expected_round=1)
+    assert receipt.all_sent and receipt.revision == 1 and not receipt.replaced

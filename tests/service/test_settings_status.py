@@ -1,0 +1,139 @@
+"""What a moderator reads and changes besides the phases: the phase status (kinds only),
+the settings (anything in the lobby, not the rules once dealt), and finding games by
+channel, by moderator and all live ones."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+import engine
+from bot.db.session import Database
+from bot.service import (
+    UserRef,
+    advance_phase,
+    cancel_game,
+    claim_due_messages,
+    create_game,
+    games_moderated_by,
+    get_game,
+    latest_game_in_channel,
+    live_games,
+    phase_status,
+    start_game,
+    submit,
+    submit_grail,
+    update_settings,
+)
+from bot.service import errors as E
+from tests.service.helpers import (
+    CHANNEL,
+    GUILD,
+    MODERATOR,
+    current_state,
+    lobby,
+    play_to_end,
+    started,
+    user,
+)
+
+
+async def test_phase_status_says_which_kinds_each_seat_sent_never_what(db: Database) -> None:
+    lobby_id = await lobby(db, 6)
+    assert (await phase_status(db, lobby_id)).sent == {}
+    await start_game(db, lobby_id)
+    await submit_grail(db, user(1).id, 42)
+    await submit_grail(db, user(2).id, 7)
+    status = await phase_status(db, lobby_id)
+    assert status.game.phase == "day" and status.sent == {1: ("grail",), 2: ("grail",)}
+    await advance_phase(db, lobby_id)
+    await submit(db, user(3).id, engine.Orders())
+    await submit(db, user(3).id, engine.Identification(()))
+    status = await phase_status(db, lobby_id)
+    assert status.sent == {3: ("identify", "orders")}
+    assert all(isinstance(k, str) for kinds in status.sent.values() for k in kinds)
+    await play_to_end(db, lobby_id)
+    assert (await phase_status(db, lobby_id)).sent == {}
+    with pytest.raises(E.GameNotFoundError):
+        await phase_status(db, 999)
+
+
+async def test_in_the_lobby_any_setting_may_change(db: Database) -> None:
+    game_id = await lobby(db, 6)
+    info = await update_settings(
+        db, game_id, max_players=8, vote_tie_rule="nobody", reveal_on_death=True, win_score=20,
+        language="zh-CN", day_seconds=3600,
+    )  # fmt: skip
+    s = info.settings
+    assert (s.max_players, s.vote_tie_rule, s.reveal_on_death, s.win_score, s.language, s.day_seconds) == (
+        8, "nobody", True, 20, "zh-CN", 3600,
+    )  # fmt: skip
+    assert (await get_game(db, game_id)).settings == s
+    await start_game(db, game_id)
+    messages = await claim_due_messages(db, limit=100)
+    assert {m.locale for m in messages if m.recipient_kind == "channel"} == {"zh-CN"}
+    state_settings = (await current_state(db, game_id)).settings
+    assert state_settings.vote_tie_rule is engine.VoteTieRule.NOBODY and state_settings.win_score == 20
+
+
+async def test_bad_settings_are_refused_naming_the_field_and_change_nothing(db: Database) -> None:
+    game_id = await lobby(db, 7)
+    before = (await get_game(db, game_id)).settings
+    for changes, field in (
+        ({"colour": "red"}, "colour"),
+        ({"day_seconds": 10}, "day_seconds"),
+        ({"vote_tie_rule": "coin"}, "vote_tie_rule"),
+        ({"max_players": 6}, "max_players"),  # seven have joined
+        ({"day_seconds": 3600, "max_players": 99}, "max_players"),  # all or nothing
+    ):
+        with pytest.raises(E.BadArgumentError) as err:
+            await update_settings(db, game_id, **changes)
+        assert err.value.params["field"] == field, changes
+    assert (await get_game(db, game_id)).settings == before
+
+
+async def test_once_dealt_the_rules_are_fixed_and_the_rest_applies_from_the_next_phase(db: Database, clock) -> None:
+    game_id = await started(db, 6, day_seconds=3600, dusk_seconds=3600)
+    info = await get_game(db, game_id)
+    for rule, value in (("max_players", 8), ("vote_tie_rule", "all"), ("reveal_on_death", True), ("win_score", 30)):
+        with pytest.raises(E.BadArgumentError) as err:
+            await update_settings(db, game_id, **{rule: value, "dusk_seconds": 60})
+        assert err.value.params == {"field": rule, "reason": "fixed once the game has started"}
+    assert (await get_game(db, game_id)).settings == info.settings  # nothing written
+    # Giving a rule its current value is no change.
+    same = await update_settings(db, game_id, vote_tie_rule=info.settings.vote_tie_rule, dusk_seconds=7200)
+    assert same.settings.dusk_seconds == 7200
+    # The open Day keeps its deadline; the Dusk gets the new length.
+    assert same.deadline == info.deadline
+    clock.advance(10)
+    after = await advance_phase(db, game_id)
+    assert after.phase == "dusk" and after.deadline == clock.now + timedelta(seconds=7200)
+    await update_settings(db, game_id, language="zh-CN", early_advance=False)
+    assert (await get_game(db, game_id)).settings.language == "zh-CN"
+    await cancel_game(db, game_id)
+    with pytest.raises(E.GameFinishedError):
+        await update_settings(db, game_id, day_seconds=600)
+
+
+async def test_finding_games_by_channel_moderator_and_all_live(db: Database) -> None:
+    assert await latest_game_in_channel(db, CHANNEL) is None
+    first = await lobby(db, 0)
+    await cancel_game(db, first)
+    second = await lobby(db, 0)
+    assert (await latest_game_in_channel(db, CHANNEL)).id == second
+    await cancel_game(db, second)
+    latest = await latest_game_in_channel(db, CHANNEL)
+    assert latest is not None and latest.id == second and latest.status == "cancelled"
+    # Two live games of the moderator, one of someone else, one finished.
+    a = await lobby(db, 0, channel=CHANNEL + 1)
+    b = await started(db, 6, channel=CHANNEL + 2)
+    other = await create_game(db, guild_id=GUILD, channel_id=CHANNEL + 3, moderator=UserRef(77, "Other"))
+    assert [g.id for g in await games_moderated_by(db, MODERATOR.id)] == [a, b]
+    assert [g.id for g in await games_moderated_by(db, 77)] == [other.id]
+    assert await games_moderated_by(db, 78) == []
+    assert [g.id for g in await live_games(db)] == [a, b, other.id]
+    with pytest.raises(E.BadArgumentError):
+        await games_moderated_by(db, 0)
+    with pytest.raises(E.BadArgumentError):
+        await latest_game_in_channel(db, -5)
