@@ -16,13 +16,29 @@ from tests.engine.helpers import ScriptedDice, kinds, night, table
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 KNOW = (2, 1)  # Bardic Knowledge picks seat 2 (a warrior: one trait, no second roll)
 
+# Balance numbers come from the class data, so a tuning pass needs no test change.
+SPEC = class_spec("bard")
+
+
+def skill(skill_id):
+    found = SPEC.skill(skill_id)
+    assert found is not None, skill_id
+    return found
+
+
+HP = SPEC.hp
+FINALE = int(skill("hypnotic_finale").params["damage"])
+SONG_WILL = int(skill("countersong").params["will_defense"])
+SONG_AB = int(skill("countersong").params["ab_mod"])
+WARRIOR_HP = class_spec("warrior").hp
+
 
 def orders(*actions, toggles=()):
     return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():
-    # bard: AB 55, AC 20, Will 60, 7 HP; warriors: AB 75, AC 20, Will 20, 10 HP
+    # bard: AB 55, AC 20, Will 60; warriors: AB 75, AC 20, Will 20 (HP: the class data)
     return table(("bard", "chaotic"), ("warrior", "lawful"), ("warrior", "neutral"))
 
 
@@ -66,7 +82,7 @@ def test_hypnotic_prelude_costs_two_ab():
     # Warrior 2 in Prelude: AB 73 - 20 = 53; 54 misses (it would hit at 55).
     d = ScriptedDice([*INIT, (100, 54), KNOW])
     night(st, d, {2: orders(Action("attack", (1,)))})
-    assert st.player(1).hp == 7
+    assert st.player(1).hp == HP
 
 
 # -- Hypnotic Finale -----------------------------------------------------------------------
@@ -78,7 +94,7 @@ def test_hypnotic_finale_hurts_every_listener_and_ends_the_state():
     st.grail_holder = 1
     d = ScriptedDice([*INIT, KNOW])  # no roll: fixed damage, nobody else has the grail
     night(st, d, {1: orders(Action("hypnotic_finale"))})
-    assert st.player(2).hp == 8 and st.player(3).hp == 8
+    assert st.player(2).hp == st.player(3).hp == WARRIOR_HP - FINALE
     assert not st.player(2).conditions and not st.player(3).conditions
     assert st.player(1).grails_banked == 1
     assert not d.script
@@ -89,11 +105,11 @@ def test_hypnotic_finale_steals_back_from_a_listener():
     prelude(st, 2, 3)
     st.grail_holder = 1
     # Order: 2, 3, 1. Warrior 2 (in Prelude: AB 73, need 53) hits the Bard (10), d3 1,
-    # steals (50). The Bard's Finale: 2 damage each, then steals it back (50).
+    # steals (50). The Bard's Finale: its fixed damage to each, then steals it back (50).
     d = ScriptedDice([(20, 1), (20, 20), (20, 10), (100, 10), (3, 1), (100, 50), (100, 50), KNOW])
     events = night(st, d, {1: orders(Action("hypnotic_finale")), 2: orders(Action("attack", (1,)))})
     assert st.player(1).grails_banked == 1
-    assert st.player(2).hp == 8 and st.player(3).hp == 8
+    assert st.player(2).hp == st.player(3).hp == WARRIOR_HP - FINALE
     assert st.scores == {"lawful": 2, "neutral": 0, "chaotic": 2}
     assert [e.data["thief"] for e in events if e.kind == "StealRolled"] == [2, 1]
     assert not d.script
@@ -104,18 +120,24 @@ def test_hypnotic_finale_fizzles_without_the_grail():
     prelude(st, 2)
     events = night(st, ScriptedDice([*INIT, KNOW]), {1: orders(Action("hypnotic_finale"))})
     assert "SkillFizzled" in kinds(events)
-    assert st.player(2).hp == 10 and st.player(2).has(State.HYPNOTIC_PRELUDE)
+    assert st.player(2).hp == WARRIOR_HP and st.player(2).has(State.HYPNOTIC_PRELUDE)
 
 
 # -- Countersong ---------------------------------------------------------------------------
 
 
-def test_countersong_makes_will_checks_against_the_bard_harder():
+@pytest.mark.parametrize("song", [True, False])
+def test_countersong_makes_will_checks_against_the_bard_harder(song):
     st = table(("bard", "chaotic"), ("wizard", "lawful"), ("warrior", "neutral"))
-    # Wizard Hold Person: 80 - 60 = 20 normally; with Countersong 80 - 90 = -10: a 1 fails.
-    d = ScriptedDice([*INIT, (100, 1), KNOW])
-    night(st, d, {1: orders(toggles={"countersong"}), 2: orders(Action("hold_person", (1,)))})
-    assert not st.player(1).has(State.DAZED)
+    # Wizard Hold Person: Will 80 - 60 = 20 normally; Countersong adds its Will defense to
+    # the Bard's 60: the roll just above that need fails, and holds without the song.
+    need = class_spec("wizard").will - (SPEC.will + SONG_WILL)
+    roll = max(1, need + 1)
+    assert roll <= class_spec("wizard").will - SPEC.will
+    d = ScriptedDice([*INIT, (100, roll), KNOW])
+    toggles = {"countersong"} if song else set()
+    night(st, d, {1: orders(toggles=toggles), 2: orders(Action("hold_person", (1,)))})
+    assert st.player(1).has(State.DAZED) is not song
 
 
 @pytest.mark.parametrize(("roll", "held"), [(40, True), (41, False)])
@@ -127,12 +149,14 @@ def test_countersong_leaves_the_bards_own_checks_alone(roll, held):
     assert st.player(2).has(State.HYPNOTIC_PRELUDE) is held
 
 
-def test_countersong_costs_ten_ab():
+def test_countersong_costs_its_ab():
     st = trio()
-    # AB 55 - 10 - 20 = 25: 26 misses; warrior 2 does not counter (51).
-    d = ScriptedDice([*INIT, (100, 26), (100, 51), KNOW])
-    night(st, d, {1: orders(Action("attack", (2,)), toggles={"countersong"})})
-    assert st.player(2).hp == 10
+    # AB 55 - 20 = 35, less the song's AB: one above that misses; warrior 2 does not counter (51).
+    need = SPEC.ab + SONG_AB - 20
+    d = ScriptedDice([*INIT, (100, need + 1), (100, 51), KNOW])
+    events = night(st, d, {1: orders(Action("attack", (2,)), toggles={"countersong"})})
+    assert [e.data["need"] for e in events if e.kind == "AttackRolled"] == [need]
+    assert st.player(2).hp == WARRIOR_HP
     assert not d.script
 
 
@@ -169,7 +193,7 @@ def test_suggestion_turns_the_subjects_orders_into_an_attack_on_the_victim():
     # need 55, 1 hits, d3 2.
     d = ScriptedDice([*INIT, (100, 40), (100, 1), (3, 2), KNOW])
     night(st, d, {1: orders(Action("suggestion", (2, 3))), 2: orders(Action("attack", (1,)))})
-    assert st.player(3).hp == 8 and st.player(1).hp == 7
+    assert st.player(3).hp == WARRIOR_HP - 2 and st.player(1).hp == HP
     assert "suggestion" in st.player(1).used_once
     assert not d.script
     with pytest.raises(SkillUnavailableError):
@@ -180,7 +204,7 @@ def test_suggestion_resisted_leaves_the_orders_alone():
     st = trio()
     d = ScriptedDice([*INIT, (100, 41), (100, 1), (3, 2), KNOW])
     night(st, d, {1: orders(Action("suggestion", (2, 3))), 2: orders(Action("attack", (1,)))})
-    assert st.player(1).hp == 5 and st.player(3).hp == 10
+    assert st.player(1).hp == HP - 2 and st.player(3).hp == WARRIOR_HP
 
 
 def test_suggestion_on_a_subject_that_already_acted_is_spent_without_a_roll():

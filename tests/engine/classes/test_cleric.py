@@ -11,19 +11,38 @@ from tests.engine.helpers import ScriptedDice, kinds, night, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 
+# Balance numbers come from the class data, so a tuning pass needs no test change.
+SPEC = class_spec("cleric")
+
+
+def skill(skill_id):
+    found = SPEC.skill(skill_id)
+    assert found is not None, skill_id
+    return found
+
+
+HP = SPEC.hp
+CURE_DIE = int(skill("cure_wounds").params["die"])
+CURE_MOD = int(skill("cure_wounds").params["heal_mod"])
+SHIELD_ARMOR = int(skill("shield_of_faith").params["armor_mod"])
+SHIELD_AB = int(skill("shield_of_faith").params["ab_mod"])
+GRAIL_CURE = int(skill("consecrated_grail").params["cure_bonus"])
+GRAIL_HEAL = int(skill("consecrated_grail").params["heal"])
+WARRIOR = class_spec("warrior")
+
 
 def orders(*actions, toggles=()):
     return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():
-    # cleric: AB 55, AC 20, 8 HP; warriors: AB 75, AC 20, 10 HP
+    # cleric: AB 55, AC 20; warriors: AB 75, AC 20 (HP: the class data)
     return table(("cleric", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"))
 
 
 def test_data_is_complete_in_both_languages():
     spec = class_spec("cleric")
-    assert (spec.hp, spec.armor, spec.dex) == (8, 15, 5)
+    assert (spec.armor, spec.dex) == (15, 5)  # HP is a balance number, read below
     for s in spec.skills:
         assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
 
@@ -31,30 +50,32 @@ def test_data_is_complete_in_both_languages():
 # -- Cure Wounds -------------------------------------------------------------------------
 
 
-def test_cure_wounds_heals_d3_plus_one():
+def test_cure_wounds_heals_its_die_plus_its_bonus():
     st = trio()
     st.player(2).hp = 4
-    d = ScriptedDice([*INIT, (3, 2)])
+    d = ScriptedDice([*INIT, (CURE_DIE, 2)])
     events = night(st, d, {1: orders(Action("cure_wounds", (2,)))})
-    assert st.player(2).hp == 7
+    assert st.player(2).hp == 4 + 2 + CURE_MOD
     assert any(e.kind == "Healed" and e.seat == 2 and e.audience is Audience.PRIVATE for e in events)
     assert not d.script
 
 
 def test_cure_wounds_on_yourself_stops_at_the_maximum():
     st = trio()
-    st.player(1).hp = 6
+    st.player(1).hp = HP - 2
     validate(st, 1, orders(Action("cure_wounds", (1,))))  # self allowed
-    night(st, ScriptedDice([*INIT, (3, 3)]), {1: orders(Action("cure_wounds", (1,)))})
-    assert st.player(1).hp == 8
+    assert 3 + CURE_MOD > 2  # the heal would go past the maximum
+    events = night(st, ScriptedDice([*INIT, (CURE_DIE, 3)]), {1: orders(Action("cure_wounds", (1,)))})
+    assert st.player(1).hp == HP
+    assert [e.data["amount"] for e in events if e.kind == "Healed"] == [2]
 
 
 def test_cure_wounds_makes_a_wounded_player_recover_before_its_wound_roll():
     st = trio()
     st.player(2).hp = 0
-    d = ScriptedDice([*INIT, (3, 1)])  # no wound roll for 2: it is no longer wounded
+    d = ScriptedDice([*INIT, (CURE_DIE, 1)])  # no wound roll for 2: it is no longer wounded
     night(st, d, {1: orders(Action("cure_wounds", (2,)))})
-    assert st.player(2).hp == 2 and not st.player(2).wounded
+    assert st.player(2).hp == 1 + CURE_MOD and not st.player(2).wounded
     assert not d.script
 
 
@@ -71,21 +92,34 @@ def test_cure_wounds_on_the_dead_fizzles():
 # -- Shield of Faith ---------------------------------------------------------------------
 
 
-def test_shield_of_faith_adds_ten_armor():
+def test_shield_of_faith_adds_its_armor():
     st = trio()
-    # AB 75 vs AC 30: need 45; 46 misses (it would hit without the shield).
-    d = ScriptedDice([*INIT, (100, 46)])
-    night(st, d, {1: orders(toggles={"shield_of_faith"}), 2: orders(Action("attack", (1,)))})
-    assert st.player(1).hp == 8
+    # AB 75 vs AC 20 + the shield: one above that need misses (it would hit without the shield).
+    need = WARRIOR.ab - (SPEC.armor + SPEC.dex + SHIELD_ARMOR)
+    d = ScriptedDice([*INIT, (100, need + 1)])
+    events = night(st, d, {1: orders(toggles={"shield_of_faith"}), 2: orders(Action("attack", (1,)))})
+    assert [e.data["need"] for e in events if e.kind == "AttackRolled"] == [need]
+    assert st.player(1).hp == HP
     assert not d.script
 
 
-def test_shield_of_faith_costs_ten_ab():
+def test_without_the_shield_the_same_roll_hits():
     st = trio()
-    # 55 - 10 - 20 = 25: 26 misses; the warrior's reflexes do not fire (51).
-    d = ScriptedDice([*INIT, (100, 26), (100, 51)])
-    night(st, d, {1: orders(Action("attack", (2,)), toggles={"shield_of_faith"})})
-    assert st.player(2).hp == 10
+    need = WARRIOR.ab - (SPEC.armor + SPEC.dex + SHIELD_ARMOR)
+    d = ScriptedDice([*INIT, (100, need + 1), (3, 2)])
+    night(st, d, {2: orders(Action("attack", (1,)))})
+    assert st.player(1).hp == HP - 2
+    assert not d.script
+
+
+def test_shield_of_faith_costs_its_ab():
+    st = trio()
+    # 55 - 20, less the shield's AB: one above misses; the warrior's reflexes do not fire (51).
+    need = SPEC.ab + SHIELD_AB - (WARRIOR.armor + WARRIOR.dex)
+    d = ScriptedDice([*INIT, (100, need + 1), (100, 51)])
+    events = night(st, d, {1: orders(Action("attack", (2,)), toggles={"shield_of_faith"})})
+    assert [e.data["need"] for e in events if e.kind == "AttackRolled"] == [need]
+    assert st.player(2).hp == WARRIOR.hp
     assert not d.script
 
 
@@ -161,18 +195,18 @@ def test_divine_intervention_is_free_beside_cure_wounds():
 def test_consecrated_grail_boosts_cure_and_heals_the_cleric_at_night_end():
     st = trio()
     st.grail_holder = 1
-    st.player(1).hp = 5
+    st.player(1).hp = HP - 1 - GRAIL_HEAL
     st.player(2).hp = 2
-    night(st, ScriptedDice([*INIT, (3, 1)]), {1: orders(Action("cure_wounds", (2,)))})
-    assert st.player(2).hp == 6  # 1 + 1 + 2
-    assert st.player(1).hp == 6  # + 1 at the end
+    night(st, ScriptedDice([*INIT, (CURE_DIE, 1)]), {1: orders(Action("cure_wounds", (2,)))})
+    assert st.player(2).hp == 2 + 1 + CURE_MOD + GRAIL_CURE
+    assert st.player(1).hp == HP - 1  # healed at the end
 
 
 def test_consecrated_grail_needs_the_grail():
     st = trio()
-    st.player(1).hp = 5
+    st.player(1).hp = HP - 1 - GRAIL_HEAL
     night(st, ScriptedDice(INIT))
-    assert st.player(1).hp == 5
+    assert st.player(1).hp == HP - 1 - GRAIL_HEAL
 
 
 # -- Identification ----------------------------------------------------------------------
