@@ -12,7 +12,7 @@ refused with PhaseClosedError — never carried over. A submission can also be w
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -184,10 +184,15 @@ async def store(
         row.updated_at = now
     await s.flush()
     all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state_of(game))
-    if all_sent and settings_of(game).early_advance and game.phase_deadline and game.phase_deadline > now:
-        # Durable: the scheduler advances at its next tick, even after a restart.
-        game.phase_deadline = now
-        game.reminder_due_at = None
+    settings = settings_of(game)
+    if all_sent and settings.early_advance and game.phase_deadline:
+        # Durable: the scheduler advances at the (new) deadline, even after a restart. A
+        # Dusk keeps a short grace so the last player's further pieces still count.
+        grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0
+        early = now + timedelta(seconds=grace)
+        if game.phase_deadline > early:
+            game.phase_deadline = early
+            game.reminder_due_at = None
     return Receipt(
         game_id=game.id,
         round=game.round,

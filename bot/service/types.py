@@ -54,6 +54,9 @@ class GameSettings(BaseModel):
     vote_tie_rule: Literal["roll", "nobody", "all"] = "roll"
     reveal_on_death: bool = False
     early_advance: bool = True
+    # Dusk orders arrive a piece at a time (/act, /identify): when everyone has sent, the
+    # Dusk still waits this long so the last player can finish theirs.
+    dusk_grace_seconds: int = Field(default=60, ge=0, le=3600)
     language: Literal["en-US", "zh-CN"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
 

@@ -1,18 +1,13 @@
 """Two players fill the grail-number form (the order panel's "Grail number…" button) at
 the same moment, as happens every Day at a busy table.
 
-Known bug, kept here as a strict xfail so that it shows the day it is fixed: the form's
-custom id is ``wh:grailmodal:<game>:<round>`` for every player, and discord.py keeps
-open forms by custom id alone, so the second opening replaces the first; the first
-player's submission is then read by the second player's form object, and one of the two
-numbers is lost or recorded for the wrong player. Fix: put the user id in the modal's
-custom id (or answer modal submits without a stored Modal object)."""
+discord.py keeps open forms by custom id alone, so a form id shared by the whole table
+(``wh:grailmodal:<game>:<round>``) let the second opening replace the first and one number
+land on the wrong player. The form's id now carries the user's id; this test guards it."""
 
 from __future__ import annotations
 
 import asyncio
-
-import pytest
 
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
@@ -52,9 +47,6 @@ async def scenario() -> dict[str, str]:
         return shown
 
 
-@pytest.mark.xfail(
-    strict=True, reason="grail form custom id shared by all players (see the module docstring)"
-)
 def test_two_players_fill_the_grail_form_at_once():
     shown = run(scenario())
     first, second = list(shown.values())

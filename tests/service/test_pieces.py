@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from bot.service import (
     withdraw_submission,
 )
 from bot.service import errors as E
+from bot.service.types import GameSettings
 from tests.service.helpers import current_state, started, user
 
 Piece = Callable[[], Awaitable[Receipt]]
@@ -220,7 +222,10 @@ async def test_withdraw_then_send_again_moves_the_deadline_for_early_advance(db:
     game_id = await at_dusk(db, 6, seed="pieces-seed-02")
     for i in range(1, 7):
         await submit(db, user(i).id, engine.Orders(), game_id=game_id)
-    assert (await get_game(db, game_id)).deadline == clock.now  # everyone sent: early advance
+    # everyone sent: early advance, after the Dusk's grace for the last player's pieces
+    grace = timedelta(seconds=GameSettings().dusk_grace_seconds)
+    assert grace.total_seconds() > 0
+    assert (await get_game(db, game_id)).deadline == clock.now + grace
     clock.advance(1)
     assert await withdraw_submission(db, user(4).id, "orders", expected_round=1, expected_phase="dusk")
     state = await current_state(db, game_id)

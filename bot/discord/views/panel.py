@@ -143,12 +143,14 @@ class GrailButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh
         return cls(int(match["game"]), int(match["round"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: interaction.response.send_modal(GrailModal(self.game_id, self.round_no, locale_of(interaction))))
+        await guarded(interaction, lambda: interaction.response.send_modal(GrailModal(self.game_id, self.round_no, locale_of(interaction), interaction.user.id)))
 
 
 class GrailModal(discord.ui.Modal):
-    def __init__(self, game_id: int, round_no: int, locale: str) -> None:
-        super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}", timeout=None)
+    def __init__(self, game_id: int, round_no: int, locale: str, user_id: int) -> None:
+        # The user's id in the custom id: discord.py keeps open forms by custom id, so a
+        # form shared by the whole table would let one player's number land in another's.
+        super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}:{user_id}", timeout=None)
         self.game_id, self.round_no = game_id, round_no
         self.number: discord.ui.TextInput[GrailModal] = discord.ui.TextInput(label=t("ui.grail_label", locale), min_length=1, max_length=3, placeholder="1–100")
         self.add_item(self.number)
