@@ -9,6 +9,8 @@ import math
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 import engine
 import engine.view
 from bot.db import repositories as repo
@@ -143,13 +145,10 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
     in the game from now on. The one who left is free to join other games."""
     user = newcomer.checked()
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadArgumentError(field="seat", reason="a seat number")
+    _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game = await locked_game(s, game_id)
-        if game.status not in ("running", "paused"):
-            raise GameFinishedError(game_id=game.id)
+        game = await _locked_live_game(s, game_id)
         state = state_of(game)
         holders = await repo.seat_holders(s, game.id)
         _check_seat(state, holders, seat)
@@ -184,13 +183,10 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
 async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
     """Remove a player: the seat leaves the game as if dead, with no points to anyone.
     May end the game."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadArgumentError(field="seat", reason="a seat number")
+    _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game = await locked_game(s, game_id)
-        if game.status not in ("running", "paused"):
-            raise GameFinishedError(game_id=game.id)
+        game = await _locked_live_game(s, game_id)
         state = state_of(game)
         holders = await repo.seat_holders(s, game.id)
         _check_seat(state, holders, seat)
@@ -260,6 +256,19 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled") -> 
             mail_seed_reveal(mail, game)
         await s.flush()
         return await info_of(s, game)
+
+
+def _check_seat_argument(seat: object) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadArgumentError(field="seat", reason="a seat number")
+
+
+async def _locked_live_game(s: AsyncSession, game_id: int) -> Game:
+    """Lock a game that has been dealt and not finished (running or paused)."""
+    game = await locked_game(s, game_id)
+    if game.status not in ("running", "paused"):
+        raise GameFinishedError(game_id=game.id)
+    return game
 
 
 def _check_seat(state: engine.GameState, holders: dict[int, GamePlayer], seat: int) -> None:
