@@ -169,3 +169,13 @@ def inflict(night: Night, target: Player, state: str, until_round: int | None, s
     target.conditions[state] = Condition(until_round, source)
     night.emit(audit("StateInflicted", target=target.seat, state=state, until_round=until_round, source=source))
     return True
+
+
+def spell_target(night: Night, caster: Player, seat: int, why: str) -> Player | None:
+    """R3 for spells and songs: one aimed at a player who has died before it resolves
+    fizzles (the action is spent, nothing else is)."""
+    target = night.player(seat)
+    if not target.alive:
+        night.emit(audit("SpellFizzled", caster=caster.seat, target=seat, why=why))
+        return None
+    return target

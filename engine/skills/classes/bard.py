@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.classes import class_spec
 from engine.events import audit, private
 from engine.model import Player, State
-from engine.night.combat import damage_roll, deal, inflict, opposed, steal
+from engine.night.combat import damage_roll, deal, inflict, opposed, spell_target, steal
 from engine.night.context import Night
 from engine.skills.base import Skill, skill
 from engine.submissions import Action, Orders
@@ -20,14 +20,6 @@ def _own_check_bonus(night: Night, actor: Player) -> int:
     return -added if isinstance(added, int) else 0
 
 
-def _target(night: Night, actor: Player, seat: int, why: str) -> Player | None:
-    """R3: a song on a player who has died before it resolves fizzles."""
-    target = night.player(seat)
-    if not target.alive:
-        night.emit(audit("SpellFizzled", caster=actor.seat, target=seat, why=why))
-        return None
-    return target
-
 
 @skill("bard", "hypnotic_prelude")
 class HypnoticPrelude(Skill):
@@ -35,7 +27,7 @@ class HypnoticPrelude(Skill):
     ends it. R9: nobody is told whether it took hold."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = _target(night, actor, action.targets[0], "hypnotic_prelude")
+        target = spell_target(night, actor, action.targets[0], "hypnotic_prelude")
         if target is None:
             return
         ok = opposed(night, actor, target, "will", "hypnotic-prelude", bonus=_own_check_bonus(night, actor))
@@ -99,8 +91,8 @@ class Suggestion(Skill):
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         subject_seat, victim_seat = action.targets
-        subject = _target(night, actor, subject_seat, "suggestion")
-        victim = _target(night, actor, victim_seat, "suggestion")
+        subject = spell_target(night, actor, subject_seat, "suggestion")
+        victim = spell_target(night, actor, victim_seat, "suggestion")
         if subject is None or victim is None:
             return
         if night.turn(subject.seat).acted:

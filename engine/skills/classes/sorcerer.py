@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.classes import class_spec
 from engine.events import audit, private
 from engine.model import GameState, Player, State
-from engine.night.combat import damage_roll, deal, inflict, opposed, plain
+from engine.night.combat import damage_roll, deal, inflict, opposed, plain, spell_target
 from engine.night.context import Night
 from engine.skills.base import Skill, skill, skills_of
 from engine.submissions import Action, Orders
@@ -51,14 +51,6 @@ def _pay(night: Night, actor: Player, wanted: int) -> int:
     return paid
 
 
-def _target(night: Night, actor: Player, seat: int, why: str) -> Player | None:
-    """R3: a spell on a player who has died fizzles before it costs any point."""
-    target = night.player(seat)
-    if not target.alive:
-        night.emit(audit("SpellFizzled", caster=actor.seat, target=seat, why=why))
-        return None
-    return target
-
 
 @skill("sorcerer", "chaos_bolt")
 class ChaosBolt(Skill):
@@ -85,7 +77,7 @@ class ChaosBolt(Skill):
         _refill(night, owner)
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = _target(night, actor, action.targets[0], "chaos_bolt")
+        target = spell_target(night, actor, action.targets[0], "chaos_bolt")
         if target is None:
             return
         spent = _pay(night, actor, action.amount or 0)
@@ -104,7 +96,7 @@ class ChaosBolt(Skill):
 @skill("sorcerer", "frighten")
 class Frighten(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = _target(night, actor, action.targets[0], "frighten")
+        target = spell_target(night, actor, action.targets[0], "frighten")
         if target is None:
             return
         spent = _pay(night, actor, action.amount or 0)

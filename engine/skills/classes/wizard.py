@@ -4,19 +4,10 @@ from __future__ import annotations
 
 from engine.events import audit
 from engine.model import Player, State
-from engine.night.combat import damage_roll, deal, inflict, opposed, plain
+from engine.night.combat import damage_roll, deal, inflict, opposed, plain, spell_target
 from engine.night.context import Night
 from engine.skills.base import Skill, skill, skills_of
 from engine.submissions import Action
-
-
-def _target(night: Night, actor: Player, seat: int, why: str) -> Player | None:
-    """R3: a spell on a player who has died before it resolves fizzles (the action is spent)."""
-    target = night.player(seat)
-    if not target.alive:
-        night.emit(audit("SpellFizzled", caster=actor.seat, target=seat, why=why))
-        return None
-    return target
 
 
 def _surge(night: Night, actor: Player, name: str) -> int:
@@ -32,7 +23,7 @@ class MagicMissile(Skill):
     damage the Wizard deals, so Fatigued still takes 1 off (at least 1)."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = _target(night, actor, action.targets[0], "magic_missile")
+        target = spell_target(night, actor, action.targets[0], "magic_missile")
         if target is None:
             return
         bonus = _surge(night, actor, "missile_damage")
@@ -47,7 +38,7 @@ class HoldPerson(Skill):
     Dazed (the hold, not the daze, stops it acting)."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = _target(night, actor, action.targets[0], "hold_person")
+        target = spell_target(night, actor, action.targets[0], "hold_person")
         if target is None:
             return
         ok = opposed(night, actor, target, "will", "hold-person", bonus=_surge(night, actor, "check_bonus"))
@@ -82,7 +73,7 @@ class Fireball(Skill):
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         for seat in action.targets:
-            target = _target(night, actor, seat, "fireball")
+            target = spell_target(night, actor, seat, "fireball")
             if target is None:
                 continue
             dodged = plain(night, target, "reflex", f"fireball-reflex:{target.seat}")
