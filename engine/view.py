@@ -6,6 +6,8 @@ yourself, never the others)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from engine.classes import class_spec
@@ -16,20 +18,29 @@ from engine.stats import armor, attack_bonus, dex_bonus, save
 VISIBLE_MEMORY = ("spell_points", "companion_hp", "cleave_round", "grappling")
 
 
+@cache
+def _static(class_id: str) -> tuple[list[str], list[tuple[str, list[str], str]], list[dict[str, Any]]]:
+    """The parts of a sheet that only depend on the class (built once per class)."""
+    spec = class_spec(class_id)
+    skills: list[tuple[str, list[str], str]] = [(s.id, list(s.kinds), s.cost) for s in spec.skills]
+    return [t.value for t in spec.traits], skills, [s.model_dump() for s in spec.identify]
+
+
 def sheet(state: GameState, seat: int) -> dict[str, Any]:
     """The player's own sheet, JSON-safe."""
     actual = state.player(seat)
     # R9: the numbers shown must not betray a state the player was not told of (a Monk's
     # hold, a Bard's Prelude): compute them as if only its self-given states existed.
-    p = actual.clone()
-    p.conditions = {k: c for k, c in actual.conditions.items() if c.source == seat}
+    # (A shallow copy: nothing below writes to it.)
+    p = replace(actual, conditions={k: c for k, c in actual.conditions.items() if c.source == seat})
     spec = class_spec(p.class_id)
+    traits, skills, identify = _static(p.class_id)
     return {
         "seat": p.seat,
         "name": p.name,
         "class_id": p.class_id,
         "faction": p.faction.value,
-        "traits": [t.value for t in spec.traits],
+        "traits": list(traits),
         "hp": p.hp,
         "max_hp": p.max_hp,
         "alive": p.alive,
@@ -45,10 +56,10 @@ def sheet(state: GameState, seat: int) -> dict[str, Any]:
         "holds_grail": state.grail_holder == seat,
         "grails_banked": p.grails_banked,
         "skills": [
-            {"id": s.id, "kinds": list(s.kinds), "cost": s.cost, "used": s.id in p.used_once}
-            for s in spec.skills
+            {"id": sid, "kinds": list(kinds), "cost": cost, "used": sid in p.used_once}
+            for sid, kinds, cost in skills
         ],
-        "identify": [s.model_dump() for s in spec.identify],
+        "identify": [dict(slot, values=list(slot["values"])) for slot in identify],
         "memory": {k: p.memory[k] for k in VISIBLE_MEMORY if k in p.memory},
         "confirmed": list(p.memory.get("confirmed", [])),
     }
