@@ -116,8 +116,14 @@ async def demo(args: argparse.Namespace) -> int:
     stats = Stats()
     t0 = time.perf_counter()
     started = datetime.now().astimezone()
+    # With the moderator closing phases, deadlines are minutes away: the scheduler may doze.
+    bot_options = {} if args.deadlines else {"scheduler_max_sleep": 5.0}
     async with Tavern(
-        database_url=args.database, clock=clock, seed=seed, guild_locale=args.lang
+        database_url=args.database,
+        clock=clock,
+        seed=seed,
+        guild_locale=args.lang,
+        bot_options=bot_options,
     ) as tavern:
         seating = tavern.seat_table(TableSpec(players=args.players, closed_dms=closed))
         with console.status("opening the tavern…") as status:

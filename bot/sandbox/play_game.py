@@ -144,11 +144,13 @@ class TableGame:
         self, round_no: int, phase: str, players: list[Player] | None = None
     ) -> None:
         """Every living player (or ``players``) does its part; then, in moderator mode,
-        the moderator looks at /game status and closes the phase."""
+        the moderator closes the phase (after a look at /game status at Dusk, the phase
+        where people are most often slow)."""
         chosen = self.players if players is None else players
         await asyncio.gather(*(p.turn(phase, round_no) for p in chosen if p.alive and not p.over))
         if self.options.advance == "moderator" and players is None:
-            await self.moderator.status()
+            if phase == "dusk":
+                await self.moderator.status()
             await self.moderator.advance()
 
     async def play(self) -> GameReport:

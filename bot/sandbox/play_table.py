@@ -97,12 +97,67 @@ def seeded_games(seed: str | None) -> Iterator[None]:
         games.secrets = original  # type: ignore[attr-defined]
 
 
+class Watcher:
+    """Many waits, one waiter: every emulator event wakes each task waiting on the
+    emulator's notifier, so hundreds of scripted people each waiting for their own
+    answer would cost hundreds of task switches per event. Here one task sweeps all the
+    pending conditions on each event and completes the futures whose condition holds."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+        self._waits: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def until(
+        self, predicate: Callable[[], T | None], timeout: float, what: str = "condition"
+    ) -> T:
+        """The first truthy value of ``predicate`` (checked at every emulator event, and
+        every quarter second); TimeoutError after ``timeout`` seconds."""
+        value = predicate()
+        if value:
+            return value
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waits.append((predicate, fut))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="sandbox-watcher")
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), timeout)
+        except TimeoutError:
+            fut.cancel()
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}") from None
+
+    def _sweep(self) -> bool:
+        keep = []
+        for predicate, fut in self._waits:
+            if fut.done():
+                continue
+            try:
+                value = predicate()
+            except Exception as exc:
+                fut.set_exception(exc)
+                continue
+            if value:
+                fut.set_result(value)
+            else:
+                keep.append((predicate, fut))
+        self._waits = keep
+        return not keep
+
+    async def _run(self) -> None:
+        while self._waits:
+            with contextlib.suppress(TimeoutError):
+                await self.emu.ctx.notifier.wait_for(
+                    self._sweep, 3600.0, what="the watcher", poll=0.25
+                )
+
+
 class MessageIndex:
     """The emulator's recorded messages filed by channel, updated incrementally (each
     recorder event is looked at once, however many readers wait)."""
 
-    def __init__(self, emu: Emulator) -> None:
+    def __init__(self, emu: Emulator, watcher: Watcher | None = None) -> None:
         self.emu = emu
+        self.watcher = watcher or Watcher(emu)
         self._cursor = 0
         self.by_channel: dict[int, list[Message]] = defaultdict(list)
 
@@ -124,7 +179,7 @@ class MessageIndex:
             self.update()
             return predicate()
 
-        return await self.emu.ctx.notifier.wait_for(check, timeout, what=what, poll=0.25)
+        return await self.watcher.until(check, timeout, what)
 
 
 class Cursor:
@@ -211,12 +266,12 @@ class Tavern:
         self.db: Any = None
         self._task: asyncio.Task[None] | None = None
         self._stack = contextlib.ExitStack()
-        self.index = MessageIndex(self.emu)
+        self.watcher = Watcher(self.emu)
+        self.index = MessageIndex(self.emu, self.watcher)
         self.guild: Guild | None = None
         self.owner: User | None = None
         self.moderators: Any = None
         self.starts = 0
-        self.form_lock = asyncio.Lock()
 
     # -- lifecycle -----------------------------------------------------------------
     async def __aenter__(self) -> Tavern:

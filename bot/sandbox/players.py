@@ -18,6 +18,7 @@ there are ephemeral). Chinese-speaking players type the commands' Chinese names.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 import time
@@ -46,7 +47,8 @@ class Stats:
     final: list[float] = field(default_factory=list)  # ... to the final answer
     interactions: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)  # interactions per command or component
-    failed: int = 0  # "This interaction failed" (no answer within 3 s)
+    failed: int = 0  # "This interaction failed": not acknowledged within 3 s
+    late: int = 0  # acknowledged, but no final answer within the person's patience
     refusals: list[tuple[str, str, str]] = field(default_factory=list)  # (who, what, text)
 
 
@@ -92,6 +94,7 @@ class Person:
         self.locale = user.locale
         self.name = user.global_name or user.username
         self.journal: list[str] = []  # what this person did, in order (for reports and tests)
+        self.answer_timeout = 15.0  # how long they wait for the answer once acknowledged
 
     def where(self, in_dm: bool | None = None) -> dict[str, Any]:
         dm = self.in_dm if in_dm is None else in_dm
@@ -105,22 +108,25 @@ class Person:
         self.stats.interactions += 1
         kind = what.split(":")[1] if what.startswith("wh:") else what
         self.stats.by_kind[kind] = self.stats.by_kind.get(kind, 0) + 1
-        try:
-            await self.emu.wait_for(
-                lambda: result.acknowledged or result.failed,
-                timeout,
-                f"an answer to {what}",
-                poll=None,
+        with contextlib.suppress(TimeoutError):
+            await self.tavern.watcher.until(
+                lambda: result.acknowledged or result.failed, timeout, f"an answer to {what}"
             )
-            if not result.acknowledged:
-                raise InteractionFailed(f"no answer to {what} within the interaction deadline")
-            self.stats.ack.append(time.perf_counter() - t0)
-            await result.wait(timeout)
-            self.stats.final.append(time.perf_counter() - t0)
-        except (InteractionFailed, TimeoutError):
+        if not result.acknowledged:
+            # Discord would show "This interaction failed".
             self.stats.failed += 1
             self.journal.append("  no answer")
             return Reply(result, [], "", True)
+        self.stats.ack.append(time.perf_counter() - t0)
+        try:
+            await self.tavern.watcher.until(
+                result.is_final, self.answer_timeout, f"the answer to {what}"
+            )
+        except TimeoutError:
+            self.stats.late += 1
+            self.journal.append("  acknowledged, but no answer")
+            return Reply(result, [], "", True)
+        self.stats.final.append(time.perf_counter() - t0)
         messages: list[Message] = []
         for m in [result.message, *result.followups]:
             # After a deferral the first followup fills the original "thinking" message.
@@ -177,12 +183,27 @@ class Person:
     async def complete(
         self, path: str, focused: str, typed: str, options: dict[str, Any] | None = None
     ) -> list[dict[str, Any]]:
+        """Type ``typed`` into an option and read the list the bot offers (empty if it
+        offers none in time: the person then just types on)."""
         self.stats.interactions += 1
         self.stats.by_kind["autocomplete"] = self.stats.by_kind.get("autocomplete", 0) + 1
-        return await self.emu.autocomplete(
-            self.user, command_path(path, self.locale), focused=focused, value=typed,
-            options=options or {}, **self.where(),
-        )  # fmt: skip
+        t0 = time.perf_counter()
+        try:
+            choices = await self.emu.autocomplete(
+                self.user,
+                command_path(path, self.locale),
+                focused=focused,
+                value=typed,
+                options=options or {},
+                **self.where(),
+            )
+        except (InteractionFailed, TimeoutError):
+            self.stats.failed += 1
+            self.journal.append(f"  no list for {path} {focused}")
+            return []
+        self.stats.ack.append(time.perf_counter() - t0)
+        self.stats.final.append(time.perf_counter() - t0)
+        return choices
 
 
 class Moderator(Person):
@@ -205,7 +226,13 @@ class Moderator(Person):
         return await self.command("game status")
 
     async def advance(self) -> Reply:
-        return await self.command("phase advance")
+        """/phase advance; tried again if the bot did not even acknowledge it (a busy
+        bot: the moderator presses again, and a repeat is refused as already done)."""
+        for _ in range(3):
+            reply = await self.command("phase advance")
+            if reply.result is None or reply.result.acknowledged:
+                break
+        return reply
 
 
 class Player(Person):
@@ -468,7 +495,7 @@ class Player(Person):
         how = self.rng.random()
         if self.lean:
             return str(seat)
-        if how < 0.25:
+        if how < 0.15:
             name = self._seat_name(seat)
             for c in await self.complete(path, option, name[:2], others):
                 if c["name"].startswith(f"#{seat} "):
@@ -509,15 +536,10 @@ class Player(Person):
         if self.style == "clicker":
             found = await self._by_panel("wh:grail:")
             if found:
-                # One form open at a time at the table: the bot's grail form has the same
-                # custom id for every player, and discord.py keeps open forms by custom id
-                # only, so two players filling it at once get each other's numbers (see
-                # tests/e2e/test_bad_input.py::test_two_players_fill_the_grail_form_at_once).
-                async with self.tavern.form_lock:
-                    form = await self.click(*found)
-                    if form.result is not None and form.result.modal:
-                        field_id = _text_input_id(form.result.modal)
-                        return not (await self.submit_form(form, {field_id: str(number)})).error
+                form = await self.click(*found)
+                if form.result is not None and form.result.modal:
+                    field_id = _text_input_id(form.result.modal)
+                    return not (await self.submit_form(form, {field_id: str(number)})).error
         return not (await self.command("grail", {"number": number})).error
 
     async def send_vote(self, seat: int) -> bool:
@@ -545,7 +567,7 @@ class Player(Person):
 
         typed = words.guess_value(g.what, g.value, self.locale)
         guess = want if self.lean else typed
-        if self.rng.random() < 0.4 and not self.lean:
+        if self.rng.random() < 0.25 and not self.lean:
             # Start typing the thing's name and take it from the list.
             choices = await self.complete("identify", "guess", typed[:2], {"player": player})
             guess = next((str(c["value"]) for c in choices if c["value"] == want), typed)
@@ -569,7 +591,7 @@ class Player(Person):
         if spec is None or how < 0.2:
             return skill
         name = spec.name["zh-CN" if self.locale.startswith("zh") else "en-US"]  # type: ignore[index]
-        if how < 0.45:
+        if how < 0.35:
             for c in await self.complete("act skill", "skill", name[:3]):
                 if c["value"] == skill:
                     return skill
