@@ -195,6 +195,31 @@ def row(r: dict[str, Any]) -> str:
     )
 
 
+async def pg_scratch(server: str) -> tuple[str, str]:
+    """(maintenance URL, URL of a new empty database) on ``server``."""
+    import uuid
+
+    import asyncpg
+
+    name = f"wolfhowl_bench_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(server, timeout=10)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return server, server.rsplit("/", 1)[0] + f"/{name}"
+
+
+async def pg_drop(server: str, url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(server, timeout=10)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -210,6 +235,13 @@ def main() -> int:
     parser.add_argument("--seed", default="load")
     parser.add_argument("--database", help="database URL (default: a temporary SQLite file per K)")
     parser.add_argument(
+        "--postgres",
+        metavar="SERVER",
+        nargs="?",
+        const="postgresql://postgres@127.0.0.1:5432/test",
+        help="a scratch PostgreSQL database per K on this server (default 127.0.0.1:5432), dropped after",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print one JSON object per K instead of the table"
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -223,9 +255,17 @@ def main() -> int:
     for k in (int(x) for x in args.games.split(",")):
         cmd = [sys.executable, __file__, "--child", "--games", str(k), "--players", str(args.players),
                "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
-        if args.database:
+        scratch = None
+        if args.postgres:
+            scratch = asyncio.run(pg_scratch(args.postgres))
+            cmd += ["--database", scratch[1]]
+        elif args.database:
             cmd += ["--database", args.database]
-        out = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True)
+        finally:
+            if scratch is not None:
+                asyncio.run(pg_drop(*scratch))
         if out.returncode != 0:
             print(f"K={k}: failed\n{out.stderr[-2000:]}", file=sys.stderr)
             return 1
