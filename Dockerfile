@@ -19,9 +19,10 @@ RUN mkdir -p engine bot && touch engine/__init__.py bot/__init__.py \
 COPY engine ./engine
 COPY bot ./bot
 COPY migrations ./migrations
-COPY alembic.ini config.example.toml ./
-# Editable, so the migrations stay beside the code where `wolfhowl db` finds them.
-RUN pip install --no-deps -e . \
+COPY config.example.toml ./
+# The wheel carries the migrations (bot/db/migrations links to migrations/); the source
+# tree is not needed once it is installed.
+RUN pip install --no-deps . && rm -rf build engine bot migrations *.egg-info \
     && useradd --system --create-home --uid 10001 wolfhowl \
     && mkdir -p /app/var && chown wolfhowl:wolfhowl /app/var
 

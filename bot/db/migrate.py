@@ -24,8 +24,9 @@ _PG_MIGRATION_LOCK = 0x574F4C46  # "WOLF"
 
 
 def migrations_dir() -> Path:
-    """The ``migrations/`` folder at the project root."""
-    return Path(__file__).resolve().parents[2] / "migrations"
+    """The alembic scripts: ``bot/db/migrations`` links to the top-level ``migrations/``
+    in a checkout and is a copy of it in an installed wheel."""
+    return Path(__file__).resolve().parent / "migrations"
 
 
 def alembic_config(url: str | URL | None = None) -> AlembicConfig:

@@ -112,3 +112,21 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert db_cli.run(Namespace(action="upgrade", revision=None, url="mysql://x/y")) == 1
+
+
+def test_the_installed_package_carries_the_migrations():
+    """`wolfhowl db upgrade` must work from a wheel, not only from a checkout: the scripts
+    are found under bot/db/migrations (a link to migrations/ here) and the wheel's
+    package data names every one of them."""
+    import tomllib
+
+    from bot.db.migrate import migrations_dir
+
+    root = Path(__file__).resolve().parents[2]
+    found = migrations_dir()
+    assert found.resolve() == (root / "migrations").resolve()
+    scripts = sorted(p.relative_to(found).as_posix() for p in found.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    assert "env.py" in scripts and any(s.startswith("versions/0001") for s in scripts)
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bot"]
+    for script in scripts:
+        assert any(Path("db/migrations", script).match(p) for p in patterns), script
