@@ -2,40 +2,34 @@
 
 The Chinese terms are the original rules' own (圣杯, 指认, 标准动作, 自由动作, 先攻, 受伤...),
 so the generated rules document, the scenario tool and anything else that prints rules
-terms say the same words as the source. Class and skill names are not here: they live in
-the class data (``engine/data/classes/*.toml``) and are read from the catalogue.
+terms say the same words as the source. Factions, traits and states are the bot's own
+words (``bot/i18n``); class and skill names live in the class data
+(``engine/data/classes/*.toml``). What only the documents need (long skill kinds, costs
+with an article, saves, phases, audiences) is here.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from bot.i18n import t
+from bot.i18n.catalog import catalogue
+
 Lang = Literal["en", "zh"]
 
 LOCALES: dict[Lang, Literal["en-US", "zh-CN"]] = {"en": "en-US", "zh": "zh-CN"}
 
-FACTIONS: dict[str, dict[Lang, str]] = {
-    "lawful": {"en": "Lawful", "zh": "守序"},
-    "neutral": {"en": "Neutral", "zh": "中立"},
-    "chaotic": {"en": "Chaotic", "zh": "混乱"},
-}
 
-TRAITS: dict[str, dict[Lang, str]] = {
-    "combat": {"en": "Combat", "zh": "战斗"},
-    "spellcasting": {"en": "Spellcasting", "zh": "施法"},
-    "holy": {"en": "Holy", "zh": "神圣"},
-    "agility": {"en": "Agility", "zh": "敏捷"},
-}
+def _from_catalogue(section: str) -> dict[str, dict[Lang, str]]:
+    """One section of the bot's message catalogue (``bot/i18n``) as a term table, so the
+    rules documents name factions, traits and states exactly as the bot does."""
+    found = [key.split(".", 1)[1] for key in catalogue("en-US") if key.startswith(f"{section}.")]
+    return {k: {lang: t(f"{section}.{k}", loc) for lang, loc in LOCALES.items()} for k in found}
 
-STATES: dict[str, dict[Lang, str]] = {
-    "dazed": {"en": "Dazed", "zh": "眩晕"},
-    "shaken": {"en": "Shaken", "zh": "震慑"},
-    "grappled": {"en": "Grappled", "zh": "被擒抱"},
-    "fatigued": {"en": "Fatigued", "zh": "疲惫"},
-    "hypnotic_prelude": {"en": "Hypnotic Prelude", "zh": "催眠序曲"},
-    "wounded": {"en": "Wounded", "zh": "受伤"},
-    "dead": {"en": "Dead", "zh": "死亡"},
-}
+
+FACTIONS = _from_catalogue("faction")
+TRAITS = _from_catalogue("trait")
+STATES = _from_catalogue("state")
 
 # Skill kinds (技能种类) as SkillSpec.kinds names them.
 KINDS: dict[str, dict[Lang, str]] = {
