@@ -22,6 +22,10 @@ from engine.night.resolve import resolve_night
 from engine.submissions import GrailNumber, Identification, Orders, Submission, Vote
 from engine.validate import validate
 
+# Enum members looked up once: attribute access on an Enum class is slow in hot paths.
+DAY, DUSK, MORNING = Phase.DAY, Phase.DUSK, Phase.MORNING
+PUBLIC = Audience.PUBLIC
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -58,24 +62,24 @@ def advance(
                 valid.setdefault(seat, []).append(validate(st, seat, sub))
             except RuleViolation as exc:
                 events.append(audit("SubmissionDropped", seat=seat, submission=sub.kind, key=exc.key))
-    if st.phase is Phase.DAY:
+    if st.phase is DAY:
         numbers = {s: x.number for s, subs in valid.items() for x in subs if isinstance(x, GrailNumber)}
         allocate_grail(st, dice, events, numbers)
         if not check_end(st, events):
-            st.phase = Phase.DUSK
-    elif st.phase is Phase.DUSK:
+            st.phase = DUSK
+    elif st.phase is DUSK:
         idents = {s: x for s, subs in valid.items() for x in subs if isinstance(x, Identification)}
         orders = {s: x for s, subs in valid.items() for x in subs if isinstance(x, Orders)}
         resolve_night(st, dice, events, idents, orders)
         _departures_by_seat(events)
         if not check_end(st, events):
-            st.phase = Phase.MORNING
+            st.phase = MORNING
     else:
         votes = {s: x.target for s, subs in valid.items() for x in subs if isinstance(x, Vote)}
         count_votes(st, dice, events, votes)
         if not check_end(st, events):
             st.round += 1
-            st.phase = Phase.DAY
+            st.phase = DAY
     return Outcome(st, events, dice.rolls)
 
 
@@ -104,7 +108,7 @@ def end_game(state: GameState) -> Outcome:
 def _departures_by_seat(events: list[Event]) -> None:
     """Public departures of a night go out in seat order, so their order cannot betray
     the initiative order."""
-    idx = [i for i, e in enumerate(events) if e.audience is Audience.PUBLIC]
+    idx = [i for i, e in enumerate(events) if e.audience is PUBLIC]
     ordered = sorted((events[i] for i in idx), key=lambda e: (e.kind != "PlayerLeft", e.data.get("seat") or 0))
     for i, e in zip(idx, ordered, strict=True):
         events[i] = e

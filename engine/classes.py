@@ -150,5 +150,7 @@ def missing_classes() -> list[str]:
     return sorted({c for row in FACTION_ROWS.values() for c in row} - set(catalogue()))
 
 
+@cache
 def class_spec(class_id: str) -> ClassSpec:
+    """One class's data (cached: the night looks classes up thousands of times a game)."""
     return catalogue()[class_id]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 
@@ -39,10 +40,13 @@ def derive_seed(game_seed: str, round_no: int, phase: str) -> int:
 class Dice:
     """A seeded roller that records every roll it makes."""
 
-    __slots__ = ("_rng", "rolls")
+    __slots__ = ("_below", "rolls")
 
     def __init__(self, seed: int | str) -> None:
-        self._rng = random.Random(seed)
+        # ``randint(1, die)`` is ``1 + _randbelow(die)`` in CPython's random module: the
+        # same numbers from the same stream, without randrange's argument checks on every
+        # roll (tests/engine/test_determinism.py holds the two to the same results).
+        self._below: Callable[[int], int] = random.Random(seed)._randbelow  # type: ignore[attr-defined]
         self.rolls: list[Roll] = []
 
     @classmethod
@@ -50,7 +54,7 @@ class Dice:
         return cls(derive_seed(game_seed, round_no, phase))
 
     def roll(self, die: int, who: int | None, why: str, need: int | None = None) -> int:
-        result = self._rng.randint(1, die)
+        result = 1 + self._below(die)
         self.rolls.append(Roll(who, why, die, result, need))
         return result
 

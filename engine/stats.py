@@ -15,18 +15,23 @@ if TYPE_CHECKING:
     from engine.night.context import Night
 
 STATE_AB = {State.DAZED: -10, State.FATIGUED: -5, State.HYPNOTIC_PRELUDE: -2}
+# Enum members looked up once: attribute access on an Enum class is slow in hot paths.
+DAZED, GRAPPLED, SHAKEN = State.DAZED, State.GRAPPLED, State.SHAKEN
+# The memory key of each save's permanent modifier.
+SAVE_MOD = {which: f"{which}_mod" for which in ("will", "reflex", "fortitude")}
 
 
 def dex_bonus(p: Player, night: Night | None = None) -> int:
     """Dexterity bonus (RULES: lost when Dazed or Grappled, −5 when Shaken, not below 0)."""
-    if (p.has(State.DAZED) or p.has(State.GRAPPLED)) and not any(
+    conditions = p.conditions
+    if (DAZED in conditions or GRAPPLED in conditions) and not any(
         s.keeps_dex(night, p) for s in hooks_for(p.class_id, "keeps_dex")
     ):
         return 0
     value = class_spec(p.class_id).dex + p.dex_mod
     if night is not None:
         value += night.turn(p.seat).dex
-    if p.has(State.SHAKEN):
+    if SHAKEN in conditions:
         value -= 5
     return max(0, value)
 
@@ -45,9 +50,10 @@ def armor_class(p: Player, night: Night | None = None) -> int:
 def attack_bonus(p: Player, night: Night | None = None) -> int:
     """AB before target-specific skill bonuses."""
     value = class_spec(p.class_id).ab + p.ab_mod
-    for state, mod in STATE_AB.items():
-        if p.has(state):
-            value += mod
+    if p.conditions:
+        for state, mod in STATE_AB.items():
+            if state in p.conditions:
+                value += mod
     if night is not None:
         value += night.turn(p.seat).ab
     return value
@@ -60,8 +66,7 @@ def initiative_modifier(p: Player, night: Night | None = None) -> int:
 
 def save(p: Player, which: str, night: Night | None = None) -> int:
     """Will, Reflex or Fortitude, with the night's changes."""
-    spec = class_spec(p.class_id)
-    value = int(getattr(spec, which)) + int(p.memory.get(f"{which}_mod", 0))
+    value = int(getattr(class_spec(p.class_id), which)) + int(p.memory.get(SAVE_MOD[which], 0))
     if night is not None:
         value += night.turn(p.seat).saves.get(which, 0)
     return value

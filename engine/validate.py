@@ -24,7 +24,7 @@ from engine.errors import (
 )
 from engine.model import FACTIONS, GameState, Phase, Player, Trait
 from engine.night.resolve import RELEASE
-from engine.skills.base import skills_of
+from engine.skills.base import hooks_for, skills_of
 from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Submission, Vote
 
 PHASE_OF = {GrailNumber: Phase.DAY, Identification: Phase.DUSK, Orders: Phase.DUSK, Vote: Phase.MORNING}
@@ -187,7 +187,7 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         raise ActionEconomyError(reason="reason.one_standard")
     if standard + free > 2:
         raise ActionEconomyError(reason="reason.two_actions")
-    for sk in skills.values():
+    for sk in hooks_for(p.class_id, "check_orders"):
         refusal = sk.check_orders(state, p, orders)
         if refusal is not None:
             raise SkillUnavailableError(skill=sk.skill_id, reason=refusal)

@@ -28,11 +28,12 @@ def _static(class_id: str) -> tuple[list[str], list[tuple[str, list[str], str]],
 
 def sheet(state: GameState, seat: int) -> dict[str, Any]:
     """The player's own sheet, JSON-safe."""
-    actual = state.player(seat)
+    p = state.player(seat)
     # R9: the numbers shown must not betray a state the player was not told of (a Monk's
     # hold, a Bard's Prelude): compute them as if only its self-given states existed.
-    # (A shallow copy: nothing below writes to it.)
-    p = replace(actual, conditions={k: c for k, c in actual.conditions.items() if c.source == seat})
+    # (A shallow copy, and only when there is something to hide: nothing below writes.)
+    if any(c.source != seat for c in p.conditions.values()):
+        p = replace(p, conditions={k: c for k, c in p.conditions.items() if c.source == seat})
     spec = class_spec(p.class_id)
     traits, skills, identify = _static(p.class_id)
     return {
@@ -52,7 +53,7 @@ def sheet(state: GameState, seat: int) -> dict[str, Any]:
         "will": save(p, "will"),
         "reflex": save(p, "reflex"),
         "fortitude": save(p, "fortitude"),
-        "known_states": sorted(k for k, c in p.conditions.items() if c.source == seat),
+        "known_states": sorted(p.conditions),
         "holds_grail": state.grail_holder == seat,
         "grails_banked": p.grails_banked,
         "skills": [

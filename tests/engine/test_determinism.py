@@ -53,3 +53,10 @@ def test_phase_dice_are_independent_of_other_phases():
     xs = [a.roll(100, None, "x") for _ in range(5)]
     assert xs == [b.roll(100, None, "x") for _ in range(5)]
     assert xs != [c.roll(100, None, "x") for _ in range(5)]
+
+
+def test_dice_roll_the_numbers_randint_rolls():
+    # Dice draws through random's _randbelow for speed; it must stay randint's stream.
+    dice, rng = Dice("same-stream"), random.Random("same-stream")
+    for die in [1, 2, 3, 4, 6, 8, 10, 12, 20, 100, 7, 15] * 50:
+        assert dice.roll(die, None, "t") == rng.randint(1, die)
