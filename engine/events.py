@@ -35,16 +35,20 @@ class Event:
         return cls(d["kind"], Audience(d["audience"]), d.get("seat"), dict(d.get("data", {})))
 
 
+# Enum members looked up once: a game builds hundreds of events.
+_PUBLIC, _PRIVATE, _AUDIT = Audience.PUBLIC, Audience.PRIVATE, Audience.AUDIT
+
+
 def public(kind: str, **data: Any) -> Event:
-    return Event(kind, Audience.PUBLIC, None, data)
+    return Event(kind, _PUBLIC, None, data)
 
 
 def private(seat: int, kind: str, **data: Any) -> Event:
-    return Event(kind, Audience.PRIVATE, seat, data)
+    return Event(kind, _PRIVATE, seat, data)
 
 
 def audit(kind: str, **data: Any) -> Event:
-    return Event(kind, Audience.AUDIT, None, data)
+    return Event(kind, _AUDIT, None, data)
 
 
 # Kinds the public channel may ever carry (RULES: vote counts, departures, a faction wiped

@@ -56,6 +56,9 @@ class State(StrEnum):
     HYPNOTIC_PRELUDE = "hypnotic_prelude"
 
 
+_OVER = Phase.OVER  # read on every submission and phase: an Enum class lookup is slow
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     vote_tie_rule: VoteTieRule = VoteTieRule.ROLL
@@ -218,7 +221,7 @@ class GameState:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def clone(self) -> GameState:
         return GameState(

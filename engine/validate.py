@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.classes import ClassSpec, class_spec
+from engine.classes import ClassSpec, IdentifySlot, class_spec
 from engine.errors import (
     ActionEconomyError,
     BadTargetError,
@@ -81,6 +81,8 @@ def validate_identification(state: GameState, p: Player, ident: Identification) 
             guesses.append(g)
     if not _fits_slots(spec, guesses):
         raise IdentificationError(reason="reason.identify_rule")
+    if type(ident.guesses) is tuple and len(guesses) == len(ident.guesses):
+        return ident  # already in normal form: no repeats, a tuple
     return Identification(tuple(guesses))
 
 
@@ -98,27 +100,24 @@ def _values_of(what: str) -> frozenset[str]:
 def _fits_slots(spec: ClassSpec, guesses: list[Guess]) -> bool:
     """Can every guess be placed in a slot that allows it, each slot taking at most
     ``count`` distinct names? Small backtracking: at most a handful of guesses."""
-    capacity = [s.count for s in spec.identify]
-    used: list[set[int]] = [set() for _ in spec.identify]
+    return _place(spec.identify, guesses, 0, [[] for _ in spec.identify])
 
-    def place(i: int) -> bool:
-        if i == len(guesses):
+
+def _place(slots: tuple[IdentifySlot, ...], guesses: list[Guess], i: int, taken: list[list[int]]) -> bool:
+    """Place guesses ``i:`` given the seats each slot has ``taken`` so far."""
+    if i == len(guesses):
+        return True
+    g = guesses[i]
+    for slot, seats in zip(slots, taken, strict=True):
+        if slot.what != g.what or (slot.values and g.value not in slot.values):
+            continue
+        if len(seats) >= slot.count or g.target in seats:
+            continue
+        seats.append(g.target)
+        if _place(slots, guesses, i + 1, taken):
             return True
-        g = guesses[i]
-        for k, slot in enumerate(spec.identify):
-            if slot.what != g.what or (slot.values and g.value not in slot.values):
-                continue
-            if capacity[k] == 0 or g.target in used[k]:
-                continue
-            capacity[k] -= 1
-            used[k].add(g.target)
-            if place(i + 1):
-                return True
-            capacity[k] += 1
-            used[k].discard(g.target)
-        return False
-
-    return place(0)
+        seats.pop()
+    return False
 
 
 def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
@@ -191,6 +190,8 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         refusal = sk.check_orders(state, p, orders)
         if refusal is not None:
             raise SkillUnavailableError(skill=sk.skill_id, reason=refusal)
+    if type(orders.actions) is tuple and all(type(a.targets) is tuple for a in orders.actions):
+        return orders  # already in normal form
     return Orders(tuple(_normal(a) for a in orders.actions), orders.toggles)
 
 

@@ -143,10 +143,11 @@ def play_game(
                     dropped += 1
         if left:
             public_table = table(state)
+        round_no, phase_name = state.round, state.phase.value
         for k in know:
             if left:
                 k.update_table(public_table)
-            k.set_phase(state.round, state.phase.value)
+            k.set_phase(round_no, phase_name)
     return GameResult(
         seed=seed,
         rounds=state.round,
