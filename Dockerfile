@@ -30,4 +30,7 @@ USER wolfhowl
 # The SQLite database lives here unless WOLFHOWL_DATABASE_URL names PostgreSQL.
 VOLUME ["/app/var"]
 
+# The bot runs as PID 1 with no SIGTERM handler, so the kernel drops docker stop's SIGTERM
+# and Docker kills the bot 10 s later; SIGINT ends discord.py's run() cleanly (exit 0).
+STOPSIGNAL SIGINT
 CMD ["sh", "-c", "wolfhowl db upgrade && exec wolfhowl run --no-migrate"]
