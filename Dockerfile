@@ -30,7 +30,5 @@ USER wolfhowl
 # The SQLite database lives here unless WOLFHOWL_DATABASE_URL names PostgreSQL.
 VOLUME ["/app/var"]
 
-# The bot runs as PID 1 with no SIGTERM handler, so the kernel drops docker stop's SIGTERM
-# and Docker kills the bot 10 s later; SIGINT ends discord.py's run() cleanly (exit 0).
-STOPSIGNAL SIGINT
+# `docker stop` sends SIGTERM: the bot (PID 1 after the exec) closes cleanly on it.
 CMD ["sh", "-c", "wolfhowl db upgrade && exec wolfhowl run --no-migrate"]

@@ -9,9 +9,16 @@ file), overridden by ``WOLFHOWL_*`` environment variables; the token from
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
 
 
 class RedactToken(logging.Filter):
@@ -58,6 +65,28 @@ def configure_logging(level: str, token: str) -> None:
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
 
 
+async def serve(bot: WolfBot, token: str) -> None:
+    """Run until the connection ends or a stop signal arrives. SIGTERM (``docker stop``,
+    systemd, Kubernetes) and SIGINT (Ctrl-C) both close the bot cleanly: background tasks
+    stopped, the gateway closed, the database disposed; a phase advance or a delivery in
+    flight is one transaction, so a harder stop loses nothing either."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signame: str) -> None:
+        logging.getLogger("wolfhowl").info("%s received: closing", signame)
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # Windows has no add_signal_handler
+            loop.add_signal_handler(sig, stop, sig.name)
+    async with bot:
+        await bot.start(token)
+    for task in closing:
+        await task
+
+
 def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
@@ -89,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
 
     bot = WolfBot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token))
     except discord.LoginFailure:
         logging.getLogger("wolfhowl").error("Discord refused the token (check WOLFHOWL_TOKEN)")
         return 1
