@@ -1,38 +1,94 @@
 """Engine speed: complete 15-player games per second on one core, baseline AI included.
 
-    .venv/bin/python bench/engine.py [--games N] [--seed S] [--split] [--profile]
+    .venv/bin/python bench/engine.py [--games N] [--seed S] [--split] [--profile] [--compiled]
 
 Plays N whole games in this one process (one core) and prints the rate, by wall clock and
 by CPU time. ``--split`` then replays the very same submissions through ``engine.advance``
 alone (the engine's share) and times the views and the AI separately; ``--profile``
-prints the functions where the time goes (cProfile).
+prints the functions where the time goes (cProfile). ``--compiled`` also compiles a copy
+of the engine and the simulator with mypyc in a temporary directory (never the installed
+code), plays the same games there and checks that every result is the same.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
+import os
+import pickle
 import pstats
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# A compiled run (``--compiled``) points WHT_BENCH_ROOT at its build directory.
+sys.path.insert(0, os.environ.get("WHT_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent))
 
 from bot.sim import runner
-from bot.sim.runner import game_seed, play_game
+from bot.sim.runner import GameResult, game_seed, play_game
 from engine import Submission, advance, new_game
 
+REPO = Path(__file__).resolve().parent.parent
 PLAYERS = 15
 TARGET = 500
+# What --compiled builds with mypyc: the engine and the simulator's hot modules. Not
+# engine/classes.py (pydantic models), engine/skills (decorated Skill subclasses must stay
+# interpreted, so their base does too) nor bot/sim/knowledge.py (an exception subclass).
+COMPILED = [
+    *(f"engine/{m}.py" for m in ("__init__", "advance", "day", "dice", "ending", "errors", "events", "health", "messages",
+                                  "model", "morning", "scoring", "setup", "stats", "submissions", "validate", "view")),
+    *(f"engine/night/{m}.py" for m in ("__init__", "combat", "context", "identify", "initiative", "resolve")),
+    *(f"bot/sim/{m}.py" for m in ("ai", "tactics", "runner")),
+]
 
 
-def timed_games(games: int, seed: str) -> tuple[float, float]:
-    """Wall and CPU seconds for ``games`` whole games."""
+def timed_games(games: int, seed: str, results: list[GameResult] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds for ``games`` whole games (their results into ``results``)."""
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
-        play_game(game_seed(seed, i), PLAYERS)
+        r = play_game(game_seed(seed, i), PLAYERS)
+        if results is not None:
+            results.append(r)
     return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def plain(results: list[GameResult]) -> list[tuple[object, ...]]:
+    """Results as plain tuples: mypyc's build of the slotted GameResult does not pickle."""
+    return [dataclasses.astuple(r) for r in results]
+
+
+def build_compiled(dest: Path) -> None:
+    """Copy the engine and the simulator to ``dest`` and compile them there with mypyc."""
+    shutil.copytree(REPO / "engine", dest / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "bot").mkdir()
+    shutil.copy(REPO / "bot" / "__init__.py", dest / "bot")
+    shutil.copytree(REPO / "bot" / "sim", dest / "bot" / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "mypy.ini").write_text("[mypy]\npython_version = 3.11\nignore_missing_imports = True\n")
+    done = subprocess.run([sys.executable, "-m", "mypyc", *COMPILED], cwd=dest, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"mypyc failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+
+
+def compiled_run(games: int, seed: str, results: list[GameResult]) -> int:
+    """Build, then play the same games in a child process on the compiled modules; True
+    when every game's result equals the interpreted run's."""
+    with tempfile.TemporaryDirectory(prefix="wht-mypyc-") as tmp:
+        build = Path(tmp)
+        print(f"compiling {len(COMPILED)} modules with mypyc ...", flush=True)
+        build_compiled(build)
+        out = build / "results.pickle"
+        env = dict(os.environ, WHT_BENCH_ROOT=str(build))
+        cmd = [sys.executable, __file__, "--games", str(games), "--seed", seed, "--results", str(out)]
+        done = subprocess.run(cmd, env=env)
+        if done.returncode != 0:
+            return done.returncode
+        same = pickle.loads(out.read_bytes()) == plain(results)
+    print(f"compiled results identical to the interpreted run's ({games} games): {'yes' if same else 'NO'}")
+    return 0 if same else 1
 
 
 def split(games: int, seed: str) -> dict[str, float]:
@@ -82,12 +138,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="bench", help="seed of the run (default 'bench')")
     parser.add_argument("--split", action="store_true", help="time the engine, the views and the AI apart")
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
+    parser.add_argument("--compiled", action="store_true", help="then the same games on a mypyc build (temporary)")
+    parser.add_argument("--results", type=Path, help=argparse.SUPPRESS)  # the compiled child's results
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be 1 or more")
     play_game(game_seed("warm-up", 0), PLAYERS)  # imports, class data, caches
-    wall, cpu = timed_games(args.games, args.seed)
-    print(f"{args.games} complete {PLAYERS}-player games, baseline AI, one core (Python {sys.version.split()[0]})")
+    results: list[GameResult] = []
+    wall, cpu = timed_games(args.games, args.seed, results)
+    built = sum(1 for m in sys.modules.values() if getattr(m, "__file__", None) and m.__file__.endswith(".so")
+                and m.__name__.startswith(("engine", "bot.sim")))
+    kind = f"mypyc-compiled ({built} modules)" if built else "interpreted"
+    print(f"{args.games} complete {PLAYERS}-player games, baseline AI, one core (Python {sys.version.split()[0]}, {kind})")
     print(f"games per second (wall clock): {args.games / wall:.1f}")
     print(f"games per second (CPU time):   {args.games / cpu:.1f}   target {TARGET}")
     print(f"per game: {1000 * cpu / args.games:.2f} ms CPU")
@@ -102,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         timed_games(min(args.games, 200), args.seed)
         prof.disable()
         pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    if args.results is not None:
+        args.results.write_bytes(pickle.dumps(plain(results)))
+    if args.compiled:
+        return compiled_run(args.games, args.seed, results)
     return 0
 
 
