@@ -43,6 +43,13 @@ async def game_for(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
     return await service.active_game_of(bot.db, interaction.user.id)
 
 
+async def view_for(bot: WolfBot, interaction: discord.Interaction) -> PlayerView:
+    """The caller's own view of the game a player command is about (as :func:`game_for`
+    chooses it), read at once."""
+    here = interaction.channel_id if interaction.guild_id is not None else None
+    return await service.player_view_here(bot.db, interaction.user.id, here)
+
+
 async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
     """The game a moderator command is about: this channel's; in a DM, the one the caller
     plays in or moderates."""
@@ -100,8 +107,7 @@ class ViewCache:
         if hit and now - hit[0] < self.ttl:
             return hit[1]
         try:
-            info = await game_for(bot, interaction)
-            view = await service.player_view(bot.db, interaction.user.id, info.id)
+            view = await view_for(bot, interaction)
         except service.ServiceError:
             return None
         self._by_user[interaction.user.id] = (now, view)
@@ -136,6 +142,10 @@ class Ctx:
 
     async def game(self) -> GameInfo:
         return await game_for(self.bot, self.interaction)
+
+    async def view(self) -> PlayerView:
+        """The caller's own view of the game (see :func:`view_for`)."""
+        return await view_for(self.bot, self.interaction)
 
     async def send(
         self,

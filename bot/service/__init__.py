@@ -59,7 +59,7 @@ from bot.service.types import (
     UserRef,
 )
 from bot.service.verify import VerifyReport, verify_log
-from bot.service.views import PlayerView, phase_status, player_view
+from bot.service.views import PlayerView, phase_status, player_view, player_view_here
 
 __all__ = [
     "Dispatcher",
@@ -103,6 +103,7 @@ __all__ = [
     "pause_game",
     "phase_status",
     "player_view",
+    "player_view_here",
     "read_inbox",
     "remind_if_due",
     "remove_player",

@@ -204,10 +204,12 @@ def mail_seed_reveal(mail: Mail, game: Game) -> None:
     mail.public({"type": "seed_revealed", "seed": game.secret_seed, "seed_sha256": game.seed_sha256})
 
 
-async def info_of(session: AsyncSession, game: Game) -> GameInfo:
-    """The public view of a game (no classes, no factions, no seed before the end)."""
+async def info_of(session: AsyncSession, game: Game, state: engine.GameState | None = None) -> GameInfo:
+    """The public view of a game (no classes, no factions, no seed before the end).
+    ``state``: the game's state when the caller has already decoded it."""
     if game.state is not None:
-        state = engine.GameState.from_dict(game.state)
+        if state is None:
+            state = engine.GameState.from_dict(game.state)
         holders = await repo.seat_holders(session, game.id)
         players = tuple(
             SeatInfo(p.seat, holders[p.seat].user_id if p.seat in holders else 0, p.name, p.alive)

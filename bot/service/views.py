@@ -8,8 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 import engine.view
 from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
 from bot.service.common import check_id, info_of
 from bot.service.errors import GameNotFoundError, NoActiveGameError, NotInGameError
@@ -50,18 +53,42 @@ async def player_view(db: Database, user_id: int, game_id: int | None = None) ->
         game = await repo.get_game(s, check_id(game_id, "game"))
         if game is None:
             raise GameNotFoundError(game_id=game_id)
-        m = await repo.member(s, game.id, user_id)
-        if m is None or m.status in ("replaced", "removed"):
-            raise NotInGameError(game_id=game.id)
-        info = await info_of(s, game)
-        if game.state is None or m.seat is None:
-            return PlayerView(info, None, None, {})
-        state = engine.GameState.from_dict(game.state)
-        sent: dict[str, dict[str, Any]] = {}
-        if game.status in ("running", "paused") and game.phase:
-            for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
-                sent[row.kind] = row.payload
-        return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent)
+        return await _view_of(s, game, await repo.member(s, game.id, user_id))
+
+
+async def player_view_here(db: Database, user_id: int, channel_id: int | None) -> PlayerView:
+    """The caller's own view of the game a command is about, in one read: the live game
+    of ``channel_id`` (a server channel) when it has one, else the caller's one live game
+    (NoActiveGameError when none). The same answer as looking the game up and then
+    calling :func:`player_view`, without loading the game twice."""
+    check_id(user_id, "user")
+    async with db.read() as s:
+        game = None
+        if channel_id is not None:
+            game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
+        if game is None:
+            m = await repo.live_membership(s, user_id)
+            if m is None:
+                raise NoActiveGameError()
+            game = await repo.get_game(s, m.game_id)
+            assert game is not None
+        else:
+            m = await repo.member(s, game.id, user_id)
+        return await _view_of(s, game, m)
+
+
+async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerView:
+    if m is None or m.status in ("replaced", "removed"):
+        raise NotInGameError(game_id=game.id)
+    state = None if game.state is None else engine.GameState.from_dict(game.state)
+    info = await info_of(s, game, state)
+    if state is None or m.seat is None:
+        return PlayerView(info, None, None, {})
+    sent: dict[str, dict[str, Any]] = {}
+    if game.status in ("running", "paused") and game.phase:
+        for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
+            sent[row.kind] = row.payload
+    return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent)
 
 
 async def phase_status(db: Database, game_id: int) -> PhaseStatus:

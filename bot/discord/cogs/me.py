@@ -99,8 +99,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @top_level("me")
     async def me(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await ctx.game()
-        pv = await service.player_view(ctx.db, interaction.user.id, info.id)
+        pv = await ctx.view()
         await ctx.send(embeds=me_embeds(pv, ctx.locale))
 
     @top_level("inbox")

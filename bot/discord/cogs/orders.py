@@ -34,8 +34,7 @@ CLEAR_CHOICES = [
 
 
 async def _view(ctx: Ctx) -> PlayerView:
-    info = await ctx.game()
-    return await submit.view_of(ctx.bot, ctx.interaction.user.id, info.id)
+    return await ctx.view()
 
 
 async def _receipt(ctx: Ctx, pv: PlayerView, receipt: Receipt) -> None:
