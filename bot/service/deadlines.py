@@ -68,8 +68,7 @@ async def run_due(db: Database) -> DueReport:
     """Advance every game whose deadline has passed and send the reminders due."""
     now = db.now()
     async with db.read() as s:
-        due = await repo.due_game_ids(s, now)
-        remind = await repo.reminder_game_ids(s, now)
+        due, remind = await repo.due_work(s, now)
     report = DueReport()
     for game_id in due:
         try:
