@@ -89,6 +89,14 @@ class DiscordSender:
         self.bot = bot
         self.sleep = sleep
         self._pinged: set[tuple[int, int, str]] = set()
+        # The games' public views, read once per dispatcher pass (see ``new_pass``).
+        self._infos: dict[int, GameInfo | None] = {}
+
+    def new_pass(self) -> None:
+        """A new batch was claimed: forget the games read for the last one (a batch of a
+        phase's announcements and DMs of one game then reads the game once, not once a
+        message)."""
+        self._infos.clear()
 
     async def send(self, message: OutgoingMessage) -> int:
         info = await self._info(message.game_id)
@@ -109,10 +117,14 @@ class DiscordSender:
     async def _info(self, game_id: int | None) -> GameInfo | None:
         if game_id is None:
             return None
+        if game_id in self._infos:
+            return self._infos[game_id]
         try:
-            return await service.get_game(self.bot.db, game_id)
+            info: GameInfo | None = await service.get_game(self.bot.db, game_id)
         except service.ServiceError:
-            return None
+            info = None
+        self._infos[game_id] = info
+        return info
 
     async def _destination(self, message: OutgoingMessage) -> discord.abc.Messageable:
         try:
@@ -258,6 +270,9 @@ class Dispatcher:
         report = DispatchReport()
         await self.flush_journal()
         held: set[tuple[str, int]] = set()
+        new_pass = getattr(self.sender, "new_pass", None)
+        if new_pass is not None:
+            new_pass()
         for message in await service.claim_due_messages(self.db, limit=self.batch):
             where = (message.recipient_kind, message.recipient_id)
             if message.key in self.journal:
