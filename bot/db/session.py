@@ -4,12 +4,18 @@ and units of work around it.
 SQLite is opened in WAL mode with foreign keys on and a busy timeout, and every writing
 transaction starts with ``BEGIN IMMEDIATE``: it takes the database's write lock at once,
 so two writers queue on the busy timeout instead of both reading and then failing to
-upgrade their lock. On PostgreSQL the service locks the game row (``SELECT … FOR
+upgrade their lock. Within one process the writers also queue in order on an asyncio
+lock before they take a connection: SQLite's busy handler polls with sleeps of up to
+100 ms, so under load a writer waiting on it idles while the lock is free, and every
+waiter holds a pooled connection the readers then lack. The busy timeout still orders
+writers from other processes. On PostgreSQL the service locks the game row (``SELECT … FOR
 UPDATE``) at the start of each writing unit of work instead; see ``bot.service``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -89,6 +95,10 @@ class Database:
         self._reader = async_sessionmaker(
             self.engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
         )
+        # One writer queue per event loop (a handle may outlive a test's loop).
+        self._writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @property
     def dialect(self) -> str:
@@ -101,8 +111,30 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A writing unit of work: commits when the block ends, rolls back on any error."""
-        async with self._writer() as session, session.begin():
-            yield session
+        if self.dialect != "sqlite":
+            async with self._writer() as session, session.begin():
+                yield session
+            return
+        loop = asyncio.get_running_loop()
+        queue = self._writers.get(loop)
+        if queue is None:
+            queue = self._writers[loop] = asyncio.Lock()
+        # Past the busy timeout, go on without the queue and let SQLite decide (as it
+        # did before there was one): a writer stuck behind another never hangs forever.
+        held = True
+        if queue.locked():
+            try:
+                await asyncio.wait_for(queue.acquire(), SQLITE_BUSY_TIMEOUT_MS / 1000)
+            except TimeoutError:
+                held = False
+        else:
+            await queue.acquire()
+        try:
+            async with self._writer() as session, session.begin():
+                yield session
+        finally:
+            if held:
+                queue.release()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
