@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from bot.sim.knowledge import Knowledge, guess_mask
@@ -148,7 +149,7 @@ class BaselineAI:
                 gain, value = best_guess(c, friends, key)
                 if gain > 0.0:
                     options.append((gain * (1.0 + 0.3 * rng.random()), value, seats))
-            options.sort(key=lambda o: o[0], reverse=True)
+            options.sort(key=itemgetter(0), reverse=True)
             left = int(slot["count"])
             for _, value, seats in options:
                 picked = seats if len(seats) <= left else _pick(rng, seats, left)

@@ -60,10 +60,12 @@ def attack(
     if not target.alive or not attacker.able:
         night.emit(audit("AttackFizzled", attacker=attacker.seat, target=target.seat, why=why))
         return FIZZLED
-    swing = Swing(why, ab_mod, damage_override, damage_bonus, die, deal_damage)
-    for s in hooks_for(target.class_id, "intercept"):
-        if s.intercept(night, target, attacker, swing):
-            return _made(night, attacker, target, AttackResult(hit=False, intercepted=True))
+    intercepts = hooks_for(target.class_id, "intercept")
+    if intercepts:  # the Swing is only built for a target that can take the attack over
+        swing = Swing(why, ab_mod, damage_override, damage_bonus, die, deal_damage)
+        for s in intercepts:
+            if s.intercept(night, target, attacker, swing):
+                return _made(night, attacker, target, AttackResult(hit=False, intercepted=True))
     ab = attack_bonus(attacker, night) + ab_mod
     for s in hooks_for(attacker.class_id, "attack_bonus"):
         ab += s.attack_bonus(night, attacker, target)
