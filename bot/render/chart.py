@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import functools
 import io
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+from typing import Any
 
 from bot.render import words
 
 COLOURS = {"lawful": "#3B82F6", "neutral": "#9CA3AF", "chaotic": "#DC2626"}
 
 
+@functools.cache
+def _pyplot() -> Any:
+    """matplotlib, imported the first time a chart is drawn: it costs the bot about a
+    second and tens of megabytes at start-up, for one picture at the end of a game."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def scoreboard_png(scores: dict[str, int], winners: list[str], locale: str | None) -> bytes:
     """A bar chart of the final scores, winners outlined."""
+    plt = _pyplot()
     factions = ["lawful", "neutral", "chaotic"]
     fig, ax = plt.subplots(figsize=(4.8, 3.0), dpi=110)
     try:
