@@ -1,7 +1,8 @@
 """The bot under load: K games at once on the local Discord emulator.
 
     .venv/bin/python bench/bot_load.py [--games 1,10,100] [--players 6] [--window 60]
-                                       [--rounds 1] [--database URL] [--json]
+                                       [--rounds 1] [--database URL | --postgres [SERVER]]
+                                       [--split-process] [--json]
 
 For each K (each in a fresh process, so the memory figures are its own) the real bot
 runs on a temporary SQLite database (or ``--database``) against the emulator, with K
@@ -17,8 +18,12 @@ latency (to the final reply), p50 and p99; unanswered interactions; the time fro
 deadline to the last message delivered (worst phase), and how many messages that was;
 peak resident memory of the process (bot, emulator and players together) and CPU time.
 
-Everything shares one process and one event loop: the figures are for the bot *and*
-the emulator *and* the players on one core, so they overstate the bot's own cost.
+By default everything shares one process and one event loop: the figures are for the
+bot *and* the emulator *and* the players on one core, so they overstate the bot's own
+cost. With ``--split-process`` the bot runs in a process of its own (``split_bot.py``)
+and talks to the emulator over its ports: peak RSS and CPU are then the bot process's
+alone (the harness's CPU is in the JSON as ``harness_cpu_s``), and the bot no longer
+waits behind the players for the event loop.
 """
 
 from __future__ import annotations
@@ -81,7 +86,13 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     clock = GameClock(1.0)
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    async with Tavern(database_url=args.database, clock=clock, seed=args.seed) as tavern:
+    if args.split_process:
+        from split_bot import SplitTavern
+
+        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed)
+    else:
+        venue = Tavern(database_url=args.database, clock=clock, seed=args.seed)
+    async with venue as tavern:
         setup = Stats()
         options = GameOptions(
             day="1h", dusk="1h", morning="1h", advance="deadline", phase_timeout=600
@@ -119,8 +130,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             # The deadline of every live game passes at once.
             before = len(tavern.emu.messages)
             t0_wall, t0 = time.time(), time.perf_counter()
-            clock.skip(PHASE_HOURS + 60)
-            tavern.bot.wake_scheduler()
+            if args.split_process:
+                await tavern.bot.skip(PHASE_HOURS + 60)
+            else:
+                clock.skip(PHASE_HOURS + 60)
+                tavern.bot.wake_scheduler()
             nxt_phase = NEXT_PHASE[phase]
             nxt_round = round_no + (nxt_phase == "day")
             still = []
@@ -148,6 +162,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         errors = len(tavern.emu.server_errors)
     # Percentiles over every interaction: one never acknowledged counts as infinitely late.
     acks = stats.ack + [float("inf")] * stats.failed
+    own = {
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpu_s": time.process_time() - cpu0,
+    }
+    bot_usage = getattr(venue, "bot_usage", None) or own
     return {
         "games": args.games,
         "players": args.players,
@@ -168,8 +187,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         if deadlines
         else 0.0,
         "games_over": over,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "cpu_s": time.process_time() - cpu0,
+        "peak_rss_mb": bot_usage["peak_rss_mb"],
+        "cpu_s": bot_usage["cpu_s"],
+        "split_process": bool(args.split_process),
+        "harness_cpu_s": own["cpu_s"] if args.split_process else None,
+        "harness_peak_rss_mb": own["peak_rss_mb"] if args.split_process else None,
         "wall_s": time.perf_counter() - wall0,
         "emulator_errors": errors,
     }
@@ -244,6 +266,11 @@ def main() -> int:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object per K instead of the table"
     )
+    parser.add_argument(
+        "--split-process",
+        action="store_true",
+        help="run the bot in its own process (RSS and CPU are then the bot's alone)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -255,6 +282,8 @@ def main() -> int:
     for k in (int(x) for x in args.games.split(",")):
         cmd = [sys.executable, __file__, "--child", "--games", str(k), "--players", str(args.players),
                "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
+        if args.split_process:
+            cmd.append("--split-process")
         scratch = None
         if args.postgres:
             scratch = asyncio.run(pg_scratch(args.postgres))

@@ -1,0 +1,166 @@
+"""The bot in its own process for ``bench/bot_load.py --split-process``.
+
+:class:`SplitTavern` is a :class:`bot.sandbox.play_table.Tavern` whose bot is not an
+object in the harness's event loop but a child process (``python bench/split_bot.py``)
+that runs the unmodified :class:`bot.discord.client.WolfBot` against the emulator over
+its real HTTP and websocket ports, on the same database. The emulator and the scripted
+players stay in the harness process, so the child's CPU time and peak memory are the
+bot's own.
+
+The harness talks to the child over its stdin, one command a line: ``skip SECONDS``
+(move the bot's game clock on, then wake its scheduler), ``wake`` (wake its outbox
+dispatcher), ``stop`` (close the bot; the child then prints its own resource usage as
+one JSON line and exits). The child prints ``ready`` once the bot is connected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.sandbox.play_table import GameClock, Tavern, seeded_games
+
+
+class RemoteBot:
+    """The harness's handle on the bot process: what the benchmark asks of ``tavern.bot``."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.usage: dict[str, float] = {}
+
+    async def _say(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{line}\n".encode())
+        await self.proc.stdin.drain()
+
+    def wake_dispatcher(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"wake\n")
+
+    async def skip(self, seconds: float) -> None:
+        """Move the bot's clock on by ``seconds`` and wake its scheduler."""
+        await self._say(f"skip {seconds}")
+
+    async def stop(self) -> None:
+        await self._say("stop")
+        assert self.proc.stdout is not None
+        out = await asyncio.wait_for(self.proc.stdout.read(), 60)
+        await self.proc.wait()
+        lines = out.decode().strip().splitlines()
+        if lines:
+            self.usage = json.loads(lines[-1])
+
+
+class SplitTavern(Tavern):
+    """A Tavern whose bot runs in a child process (see the module docstring)."""
+
+    def __init__(self, *, seed: str | None = None, **kwargs: Any) -> None:
+        super().__init__(seed=seed, **kwargs)
+        self.remote: RemoteBot | None = None
+
+    async def start_bot(self, timeout: float = 60.0) -> None:
+        from bot.db.session import Database
+
+        assert self.remote is None, "the bot is already running"
+        cmd = [sys.executable, __file__, "--api", self.emu.api_url, "--gateway", self.emu.gateway_url,
+               "--database", self.database_url, "--config", json.dumps(self.config().model_dump(mode="json"))]  # fmt: skip
+        if self.seed is not None:
+            cmd += ["--seed", self.seed]
+        proc = await asyncio.create_subprocess_exec(
+            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+        if line.strip() != b"ready":
+            raise RuntimeError(f"the bot process did not start ({line!r})")
+        self.remote = RemoteBot(proc)
+        self.bot = self.remote
+        # The harness's own handle, to see when the outbox has drained.
+        self.db = Database(self.database_url)
+        self.starts += 1
+
+    async def stop_bot(self) -> None:
+        if self.remote is None:
+            return
+        remote, db = self.remote, self.db
+        self.remote = self.bot = self.db = None
+        try:
+            await remote.stop()
+        finally:
+            self.bot_usage = remote.usage
+            if db is not None:
+                await db.dispose()
+
+
+# -- the bot process ----------------------------------------------------------------
+
+
+async def serve(args: argparse.Namespace) -> dict[str, float]:
+    from bot.db.session import Database
+    from bot.discord.client import WolfBot
+    from bot.discord.config import DiscordConfig
+    from bot.discord.run import point_discord_to
+
+    point_discord_to(args.api, args.gateway)
+    config = DiscordConfig(**json.loads(args.config))
+    clock = GameClock(1.0)
+    cpu0 = time.process_time()
+    with seeded_games(args.seed):
+        bot = WolfBot(config, db=Database(args.database, clock=clock))
+        task = asyncio.create_task(bot.start(config.token), name="wolfhowl-bot")
+        # As the Tavern does: the readiness waiter runs after start() has begun the login.
+        waiter = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, waiter}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        if waiter not in done:
+            waiter.cancel()
+            if task.done():
+                task.result()
+            raise TimeoutError("the bot did not become ready")
+        print("ready", flush=True)
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        while line := (await reader.readline()).decode().split():
+            if line[0] == "skip":
+                clock.skip(float(line[1]))
+                bot.wake_scheduler()
+            elif line[0] == "wake":
+                bot.wake_dispatcher()
+            elif line[0] == "stop":
+                break
+        usage = {
+            "cpu_s": time.process_time() - cpu0,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+        logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
+        await bot.close()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+    return usage
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--api", required=True)
+    parser.add_argument("--gateway", required=True)
+    parser.add_argument("--database", required=True)
+    parser.add_argument("--config", required=True, help="DiscordConfig fields as JSON")
+    parser.add_argument("--seed")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    print(json.dumps(asyncio.run(serve(args))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
