@@ -158,5 +158,6 @@ async def _amend(
             stored = engine.submission_from_dict(row.payload)
             if isinstance(stored, type(empty)):
                 current = stored
-        normal = validated(state_of(game), game, seat, build(current))
-        return await store(s, game, seat, user_id, normal, now)
+        state = state_of(game)
+        normal = validated(state, game, seat, build(current))
+        return await store(s, game, seat, user_id, normal, now, state)

@@ -73,8 +73,9 @@ async def submit(
     now = db.now()
     async with db.transaction() as s:
         game, seat = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
-        normal = validated(state_of(game), game, seat, submission)
-        return await store(s, game, seat, user_id, normal, now)
+        state = state_of(game)
+        normal = validated(state, game, seat, submission)
+        return await store(s, game, seat, user_id, normal, now, state)
 
 
 async def withdraw_submission(
@@ -155,10 +156,17 @@ def validated(state: engine.GameState, game: Game, seat: int, submission: engine
 
 
 async def store(
-    s: AsyncSession, game: Game, seat: int, user_id: int, normal: engine.Submission, now: datetime
+    s: AsyncSession,
+    game: Game,
+    seat: int,
+    user_id: int,
+    normal: engine.Submission,
+    now: datetime,
+    state: engine.GameState | None = None,
 ) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
-    move the deadline to now when everyone has sent and early advance is on."""
+    move the deadline to now when everyone has sent and early advance is on. ``state``:
+    the game's state when the caller has already decoded it."""
     assert game.phase is not None
     payload = normal.to_dict()
     row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
@@ -183,7 +191,7 @@ async def store(
         row.revision += 1
         row.updated_at = now
     await s.flush()
-    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state_of(game))
+    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state or state_of(game))
     settings = settings_of(game)
     if all_sent and settings.early_advance and game.phase_deadline:
         # Durable: the scheduler advances at the (new) deadline, even after a restart. A

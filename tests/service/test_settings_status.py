@@ -21,6 +21,8 @@ from bot.service import (
     latest_game_in_channel,
     live_games,
     phase_status,
+    player_view,
+    player_view_here,
     start_game,
     submit,
     submit_grail,
@@ -137,3 +139,20 @@ async def test_finding_games_by_channel_moderator_and_all_live(db: Database) -> 
         await games_moderated_by(db, 0)
     with pytest.raises(E.BadArgumentError):
         await latest_game_in_channel(db, -5)
+
+
+async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: Database) -> None:
+    game_id = await started(db, 6)
+    await submit_grail(db, user(2).id, 41)
+    expected = await player_view(db, user(2).id, game_id)
+    # In the game's channel, by DM (no channel), and from a channel with no game.
+    for where in (CHANNEL, None, 424242):
+        here = await player_view_here(db, user(2).id, where)
+        assert here == expected and here.sent == {"grail": {"kind": "grail", "number": 41}}
+    other = await started(db, 6, channel=CHANNEL + 1, first=20, seed="other-seed")
+    # In another game's channel a player of this one is not at that table.
+    with pytest.raises(E.NotInGameError):
+        await player_view_here(db, user(2).id, CHANNEL + 1)
+    assert (await player_view_here(db, user(20).id, None)).game.id == other
+    with pytest.raises(E.NoActiveGameError):
+        await player_view_here(db, 999_999, None)
