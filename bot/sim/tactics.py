@@ -263,11 +263,12 @@ def paladin(p: Plan) -> Orders | None:
         actions.append(Action("lay_on_hands", (k.seat,)))
     elif friend := p.hurt_friend():
         actions.append(Action("lay_on_hands", (friend,)))
-    # Divine Guard forbids plain attacks only; Smite Evil is always the better blow.
-    toggles = frozenset({"divine_guard"})
-    if p.top:
+    # Divine Guard forbids every attack, Smite Evil included: guard when hurt or when
+    # there is nobody to smite, smite otherwise.
+    guard = p.hurt or not p.top
+    if not guard:
         actions.append(p.attack("smite_evil"))
-    return Orders(tuple(actions), toggles) if actions or toggles else None
+    return Orders(tuple(actions), _toggles(("divine_guard", guard)))
 
 
 TACTICS: dict[str, Tactic] = {

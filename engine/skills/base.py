@@ -157,9 +157,9 @@ def _load_all() -> None:
     import engine.skills.classes  # noqa: F401
 
 
-def no_plain_attack_with(skill_id: str, orders: Orders) -> str | None:
-    """For toggles that forbid plain attacks: refuse such orders at Dusk rather than let
-    the attack be spent silently at night."""
-    if skill_id in orders.toggles and any(a.skill == "attack" for a in orders.actions):
+def no_attack_with(skill_id: str, orders: Orders, attacks: tuple[str, ...] = ("attack",)) -> str | None:
+    """For toggles that forbid attacking (the plain attack and any ``attacks`` skills):
+    refuse such orders at Dusk rather than let the attack be spent silently at night."""
+    if skill_id in orders.toggles and any(a.skill in attacks for a in orders.actions):
         return "reason.no_attack_tonight"
     return None

@@ -8,13 +8,15 @@ from engine.health import heal
 from engine.model import GameState, Player, State
 from engine.night.combat import attack
 from engine.night.context import Night
-from engine.skills.base import Skill, no_plain_attack_with, skill
+from engine.skills.base import Skill, no_attack_with, skill
 from engine.submissions import Action, Orders
 
 
 @skill("paladin", "smite_evil")
 class SmiteEvil(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
+        if night.turn(actor.seat).cannot_attack:  # Divine Guard (refused at Dusk already)
+            return
         target = night.player(action.targets[0])
         bonus = int(self.param("damage_mod")) if target.faction.value == self.param("evil") else 0
         attack(
@@ -43,10 +45,10 @@ class AuraOfCourage(Skill):
 
 @skill("paladin", "divine_guard")
 class DivineGuard(Skill):
-    """Plain attacks only: Smite Evil is a skill and still allowed."""
+    """A real choice: guard (and heal) tonight, or attack. Smite Evil is an attack too."""
 
     def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
-        return no_plain_attack_with(self.skill_id, orders)
+        return no_attack_with(self.skill_id, orders, ("attack", "smite_evil"))
 
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):

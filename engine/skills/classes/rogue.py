@@ -8,7 +8,7 @@ from engine.events import audit
 from engine.model import GameState, Player, State
 from engine.night.combat import steal
 from engine.night.context import Night
-from engine.skills.base import Skill, no_plain_attack_with, skill
+from engine.skills.base import Skill, no_attack_with, skill
 from engine.stats import dex_bonus, save
 from engine.submissions import Action, Orders
 
@@ -50,7 +50,7 @@ class HideInShadows(Skill):
     """The −20 to attacks on you is an AC bonus against attacks; spells are not attacks."""
 
     def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
-        return no_plain_attack_with(self.skill_id, orders)
+        return no_attack_with(self.skill_id, orders)
 
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):

@@ -9,7 +9,7 @@ import pytest
 
 from engine.classes import ClassSpec, SkillSpec, class_spec
 from engine.dice import Dice
-from engine.errors import IdentificationError, SelfTargetError
+from engine.errors import IdentificationError, SelfTargetError, SkillUnavailableError
 from engine.events import Audience, Event
 from engine.model import State
 from engine.night.combat import inflict
@@ -172,11 +172,23 @@ def test_divine_guard_armour_bonus_and_no_plain_attack() -> None:
     assert len(dice.rolls) == 3
 
 
-def test_divine_guard_still_allows_smite_evil() -> None:
+def test_divine_guard_refuses_smite_evil_at_dusk_but_not_lay_on_hands() -> None:
     state = table(("paladin", "lawful"), ("warrior", "neutral"))
-    dice = ScriptedDice([(20, 1), (20, 20), (100, 100), (100, 100), (100, 100)])
+    with pytest.raises(SkillUnavailableError) as refused:
+        validate(state, 1, orders(smite(2), toggles=("divine_guard",)))
+    assert refused.value.params["reason"] == "reason.no_attack_tonight"
+    with pytest.raises(SkillUnavailableError):
+        validate(state, 1, orders(hit(2), toggles=("divine_guard",)))
+    assert validate(state, 1, orders(Action("lay_on_hands", (1,)), toggles=("divine_guard",)))
+    assert validate(state, 1, orders(smite(2)))
+
+
+def test_divine_guard_a_smite_that_slipped_through_is_not_rolled() -> None:
+    state = table(("paladin", "lawful"), ("warrior", "neutral"))
+    dice = ScriptedDice([(20, 1), (20, 20), (100, 100)])
     events = night(state, dice, {1: orders(smite(2), toggles=("divine_guard",)), 2: orders(hit(1))})
-    assert needs(events) == [WARRIOR.ab - (ac(SPEC) + GUARD_ARMOR), SPEC.ab + SMITE_AB - ac(WARRIOR)]
+    assert needs(events) == [WARRIOR.ab - (ac(SPEC) + GUARD_ARMOR)]
+    assert len(dice.rolls) == 3 and state.player(2).hp == WARRIOR.hp
 
 
 def test_grail_knight_ab_bonus_and_each_damage_reduced_down_to_0() -> None:
