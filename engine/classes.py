@@ -136,11 +136,16 @@ def catalogue() -> Mapping[str, ClassSpec]:
     """All classes, loaded once and validated; raises ClassDataError on bad data."""
     folder = resources.files("engine") / "data" / "classes"
     out: dict[str, ClassSpec] = {}
+    seen_skills: dict[str, str] = {}  # skill ids are unique: errors and logs name a skill by id
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             spec = parse_class(entry.read_text(encoding="utf-8"), entry.name)
             if spec.id != entry.name.removesuffix(".toml"):
                 raise ClassDataError(f"{entry.name}: id {spec.id!r} does not match the file name")
+            for s in spec.skills:
+                if s.id in seen_skills:
+                    raise ClassDataError(f"{entry.name}: skill id {s.id!r} is also {seen_skills[s.id]}'s")
+                seen_skills[s.id] = spec.id
             out[spec.id] = spec
     return out
 
@@ -148,6 +153,13 @@ def catalogue() -> Mapping[str, ClassSpec]:
 def missing_classes() -> list[str]:
     """Classes of the roster with no data file (tests require none)."""
     return sorted({c for row in FACTION_ROWS.values() for c in row} - set(catalogue()))
+
+
+@cache
+def skill_names() -> Mapping[str, Localized]:
+    """Every skill id of every class with its name in each language (skill ids are
+    unique across classes)."""
+    return {s.id: s.name for spec in catalogue().values() for s in spec.skills}
 
 
 @cache

@@ -23,7 +23,15 @@ class RuleViolation(ValueError):
         return self.text("en-US")
 
     def text(self, locale: str = "en-US") -> str:
-        return render(self.key, locale, **self.params)
+        params = self.params
+        skill = params.get("skill")
+        if isinstance(skill, str):
+            from engine.classes import skill_names  # (engine.classes imports this module)
+
+            names = skill_names().get(skill)
+            if names:
+                params = {**params, "skill": names["zh-CN" if locale.lower().startswith("zh") else "en-US"]}
+        return render(self.key, locale, **params)
 
 
 class WrongPhaseError(RuleViolation):

@@ -98,3 +98,13 @@ def test_every_error_key_has_both_languages():
     for cls in vars(E).values():
         if isinstance(cls, type) and issubclass(cls, E.RuleViolation):
             assert cls.key in MESSAGES, cls
+
+
+def test_a_refusal_names_the_skill_in_the_players_language_not_by_id():
+    st = table(("paladin", "lawful"), ("warrior", "neutral"))
+    with pytest.raises(E.SkillUnavailableError) as refused:
+        validate(st, 1, Orders((Action("smite_evil", (2,)),), frozenset({"divine_guard"})))
+    assert refused.value.text("en-US").startswith("You cannot use Divine Guard now")
+    assert "神圣守护" in refused.value.text("zh-CN") and "divine_guard" not in refused.value.text("zh-CN")
+    # A skill no class has is shown as typed.
+    assert "“dragon-breath”" in E.UnknownSkillError(skill="dragon-breath").text("en-US")

@@ -164,7 +164,7 @@ def test_rule_refusals_show_the_engines_text() -> None:
 def test_rule_refusals_of_skills_and_identification() -> None:
     found = problems(two('orders = [{ skill = "cleave", targets = [2] }]\nidentify = [{ target = 2, faction = "neutral" }]'))
     assert found[0].startswith("players[1].identify: Your identification rule does not allow that")
-    assert found[1].startswith("players[1].orders: You cannot use cleave now")
+    assert found[1].startswith("players[1].orders: You cannot use Cleave now")
 
 
 def test_guess_must_name_one_thing() -> None:
