@@ -38,6 +38,8 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
     k = event.kind
     if k == "GrailTaken" and d.get("from_body"):
         return t("event.GrailTakenFromBody", locale)
+    if k == "SpellPoints" and not d.get("gained"):
+        return t("event.SpellPointsLeft", locale, **d)
     if k == "DamageTaken" and d.get("cause") == "vote":
         return t("event.DamageTakenVote", locale, **d)
     if k == "IdentificationAnswered":

@@ -59,3 +59,15 @@ def test_every_literal_key_the_bot_uses_exists():
 def test_nested_keys_translate_in_the_same_language(loc):
     text = t("error.wrong_phase", loc, expected="phase.day", phase="phase.dusk")
     assert "{" not in text and "phase." not in text
+
+
+def test_spell_points_news_mentions_the_grails_gain_only_when_there_was_one():
+    from bot.render.events import render_event
+    from engine.events import private
+
+    plain = private(3, "SpellPoints", points=2, cap=6, gained=0)
+    assert render_event(plain, "en-US", {}) == "🔮 Spell points after the night: 2/6."
+    assert "+" not in render_event(plain, "zh-CN", {})
+    grail = private(3, "SpellPoints", points=4, cap=6, gained=2)
+    assert "Font of Power: +2" in render_event(grail, "en-US", {})
+    assert "力量之泉+2" in render_event(grail, "zh-CN", {})
