@@ -110,6 +110,7 @@ async def serve(args: argparse.Namespace) -> dict[str, float]:
     from bot.discord.client import WolfBot
     from bot.discord.config import DiscordConfig
     from bot.discord.run import point_discord_to
+    from bot.sandbox.ready import start_until_ready
 
     point_discord_to(args.api, args.gateway)
     config = DiscordConfig(**json.loads(args.config))
@@ -117,15 +118,7 @@ async def serve(args: argparse.Namespace) -> dict[str, float]:
     cpu0 = time.process_time()
     with seeded_games(args.seed):
         bot = WolfBot(config, db=Database(args.database, clock=clock))
-        task = asyncio.create_task(bot.start(config.token), name="wolfhowl-bot")
-        # As the Tavern does: the readiness waiter runs after start() has begun the login.
-        waiter = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({task, waiter}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
-        if waiter not in done:
-            waiter.cancel()
-            if task.done():
-                task.result()
-            raise TimeoutError("the bot did not become ready")
+        task = await start_until_ready(bot, config.token, timeout=60)
         print("ready", flush=True)
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()

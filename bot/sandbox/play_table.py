@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from bot.sandbox import Channel, Emulator, Guild, Message, User
 from bot.sandbox import permissions as perm
+from bot.sandbox.ready import start_until_ready
 
 log = logging.getLogger("wolfhowl.sandbox.table")
 T = TypeVar("T")
@@ -323,16 +324,7 @@ class Tavern:
             else Database(self.database_url)
         )
         self.bot = WolfBot(self.config(), db=self.db)
-        self._task = asyncio.create_task(self.bot.start(self.emu.token), name="wolfhowl-bot")
-        waiter = asyncio.create_task(self.bot.wait_until_ready())
-        done, _ = await asyncio.wait(
-            {self._task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        if waiter not in done:
-            waiter.cancel()
-            if self._task.done():
-                self._task.result()
-            raise TimeoutError("the bot did not become ready")
+        self._task = await start_until_ready(self.bot, self.emu.token, timeout)
         self.starts += 1
 
     async def stop_bot(self) -> None:

@@ -16,6 +16,7 @@ from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.sandbox import Channel, Emulator, Guild, Message, User
 from bot.sandbox import permissions as perm
+from bot.sandbox.ready import start_until_ready
 from tests.conftest import FakeClock, wipe
 
 
@@ -79,15 +80,7 @@ def reply_text(result: Any) -> str:
 
 async def start_bot(client: WolfBot, token: str) -> asyncio.Task[None]:
     """Connect ``client`` to the emulator and wait until it is ready."""
-    task = asyncio.create_task(client.start(token))
-    waiter = asyncio.create_task(client.wait_until_ready())
-    done, _ = await asyncio.wait({task, waiter}, timeout=15, return_when=asyncio.FIRST_COMPLETED)
-    if waiter not in done:
-        waiter.cancel()
-        if task.done():
-            task.result()
-        raise TimeoutError("bot did not become ready")
-    return task
+    return await start_until_ready(client, token, timeout=15)
 
 
 @pytest.fixture

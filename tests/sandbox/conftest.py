@@ -11,6 +11,7 @@ import pytest
 
 from bot.sandbox import Emulator, Guild, User
 from bot.sandbox import permissions as perm
+from bot.sandbox.ready import start_until_ready
 
 from .botkit import SandboxBot
 
@@ -48,15 +49,7 @@ def world(emu: Emulator) -> World:
 
 async def run_bot(emu: Emulator, bot: SandboxBot) -> asyncio.Task[None]:
     """Starts ``bot`` against the emulator and waits for on_ready."""
-    task = asyncio.create_task(bot.start(emu.token))
-    waiter = asyncio.create_task(bot.wait_until_ready())
-    done, _ = await asyncio.wait({task, waiter}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-    if waiter not in done:
-        waiter.cancel()
-        if task.done():
-            task.result()  # re-raise the startup error
-        raise TimeoutError("bot did not become ready")
-    return task
+    return await start_until_ready(bot, emu.token, timeout=10)
 
 
 @pytest.fixture

@@ -1,0 +1,24 @@
+"""Start a discord.py client and wait until it is ready (READY received, ``on_ready``
+dispatched), surfacing a start-up error instead of hanging: the harness, the tests and
+the load bench all start the bot this way."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+
+async def start_until_ready(client: discord.Client, token: str, timeout: float = 15.0) -> asyncio.Task[None]:
+    """``client.start(token)`` as a task, returned once the client is ready. Raises the
+    start-up error if ``start`` fails first, ``TimeoutError`` if ``timeout`` passes."""
+    task = asyncio.create_task(client.start(token), name=f"{type(client).__name__}-start")
+    # Created after start() has begun logging in, as wait_until_ready() requires.
+    waiter = asyncio.create_task(client.wait_until_ready())
+    done, _ = await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if waiter not in done:
+        waiter.cancel()
+        if task.done():
+            task.result()  # re-raise the start-up error
+        raise TimeoutError(f"{type(client).__name__} did not become ready within {timeout:g} s")
+    return task
