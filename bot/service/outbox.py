@@ -138,10 +138,16 @@ async def claim_due_messages(
     if not 1 <= limit <= 1000 or lease_seconds < 1:
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
+    due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
+    # Most polls find nothing: look first without the write lock (SQLite) or a
+    # transaction that locks rows (PostgreSQL); the claim below checks again.
+    async with db.read() as s:
+        if (await s.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
+            return []
     async with db.transaction() as s:
         stmt = (
             select(OutboxMessage)
-            .where(OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
+            .where(*due)
             .order_by(OutboxMessage.id)
             .limit(limit)
             .with_for_update(skip_locked=True)

@@ -133,3 +133,23 @@ async def test_the_inbox_lists_unread_first_and_marks_what_was_shown(db: Databas
         await mark_inbox_read(db, closed, "all")  # type: ignore[arg-type]
     with pytest.raises(E.BadArgumentError):
         await read_inbox(db, 0)
+
+
+async def test_an_idle_poll_does_not_wait_for_the_sqlite_write_lock(sqlite_url: str, clock) -> None:
+    """With nothing due, a dispatcher's poll reads and returns: it must not queue behind
+    a writer (here another process's open write transaction) just to find nothing."""
+    import asyncio
+    import sqlite3
+
+    from tests.conftest import wipe
+
+    db = Database(sqlite_url, clock=clock)
+    await wipe(db)
+    other = sqlite3.connect(sqlite_url.split("///", 1)[1], isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # holds the write lock until the rollback
+        assert await asyncio.wait_for(claim_due_messages(db), 10) == []
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        await db.dispose()
