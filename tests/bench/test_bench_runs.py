@@ -1,0 +1,44 @@
+"""The benchmarks still run and print their figures (tiny sizes: this checks that they
+work, not how fast anything is; the figures live in docs/performance.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_engine_bench_prints_games_per_second_and_the_split():
+    out = bench("bench/engine.py", "--games", "2", "--split")
+    assert "2 complete 15-player games" in out
+    rate = float(out.split("games per second (CPU time):", 1)[1].split()[0])
+    assert rate > 0
+    for part in ("engine (new_game + advance, replayed)", "views", "AI decisions"):
+        assert part in out
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["one-process", "split-process"])
+def test_bot_load_bench_plays_a_game_and_reports_every_column(split: bool):
+    args = ["bench/bot_load.py", "--games", "1", "--window", "2", "--json"]
+    out = bench(*args, *(["--split-process"] if split else []))
+    row = json.loads(out.strip().splitlines()[-1])
+    assert row["games"] == 1 and row["players"] == 6 and row["split_process"] is split
+    assert row["interactions"] > 0 and row["deadline_messages"] > 0
+    assert row["emulator_errors"] == 0
+    for key in ("ack_p50_ms", "ack_p99_ms", "deadline_to_last_s", "peak_rss_mb", "cpu_s"):
+        assert row[key] >= 0
+    if split:
+        assert row["harness_cpu_s"] is not None
