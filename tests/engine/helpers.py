@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.classes import class_spec
+from engine.classes import SkillSpec, class_spec
 from engine.dice import Dice
 from engine.events import Event
 from engine.model import Faction, GameState, Phase, Player, Settings
@@ -57,3 +57,15 @@ def night(state: GameState, dice: Dice, orders: dict[int, Orders] | None = None,
 
 def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+def skill_of(class_id: str, skill_id: str) -> SkillSpec:
+    """A class's skill from the class data (tests read balance numbers from it, so a
+    tuning pass needs no test change)."""
+    found = class_spec(class_id).skill(skill_id)
+    assert found is not None, f"{class_id}.{skill_id}"
+    return found
+
+
+def param_of(class_id: str, skill_id: str, name: str) -> int:
+    return int(skill_of(class_id, skill_id).params[name])

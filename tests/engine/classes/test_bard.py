@@ -5,13 +5,13 @@ roll when there is only one), then a die for the trait when that class has sever
 
 import pytest
 
-from engine.classes import class_spec
+from engine.classes import SkillSpec, class_spec
 from engine.errors import IdentificationError, MalformedSubmissionError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import Condition, State
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 KNOW = (2, 1)  # Bardic Knowledge picks seat 2 (a warrior: one trait, no second roll)
@@ -20,10 +20,8 @@ KNOW = (2, 1)  # Bardic Knowledge picks seat 2 (a warrior: one trait, no second 
 SPEC = class_spec("bard")
 
 
-def skill(skill_id):
-    found = SPEC.skill(skill_id)
-    assert found is not None, skill_id
-    return found
+def skill(skill_id: str) -> SkillSpec:
+    return skill_of("bard", skill_id)
 
 
 HP = SPEC.hp

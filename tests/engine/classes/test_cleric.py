@@ -2,12 +2,12 @@
 
 import pytest
 
-from engine.classes import class_spec
+from engine.classes import SkillSpec, class_spec
 from engine.errors import IdentificationError, SkillUnavailableError
 from engine.events import Audience
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 
@@ -15,10 +15,8 @@ INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 SPEC = class_spec("cleric")
 
 
-def skill(skill_id):
-    found = SPEC.skill(skill_id)
-    assert found is not None, skill_id
-    return found
+def skill(skill_id: str) -> SkillSpec:
+    return skill_of("cleric", skill_id)
 
 
 HP = SPEC.hp

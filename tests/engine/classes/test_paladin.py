@@ -16,7 +16,7 @@ from engine.night.combat import inflict
 from engine.night.context import Night
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, param_of, skill_of, table
 
 # Balance numbers come from the class data, so a tuning pass needs no test change; the
 # tests still pin exact outcomes, and fail if the engine ignores a parameter.
@@ -24,13 +24,11 @@ SPEC = class_spec("paladin")
 
 
 def skill(skill_id: str) -> SkillSpec:
-    found = SPEC.skill(skill_id)
-    assert found is not None
-    return found
+    return skill_of("paladin", skill_id)
 
 
 def param(skill_id: str, name: str) -> int:
-    return int(skill(skill_id).params[name])
+    return param_of("paladin", skill_id, name)
 
 
 HP = SPEC.hp

@@ -7,22 +7,20 @@ from __future__ import annotations
 
 import pytest
 
-from engine.classes import ClassSpec, class_spec
+from engine.classes import class_spec
 from engine.errors import IdentificationError, SkillUnavailableError
 from engine.events import Event
 from engine.model import State
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, param_of, table
 
 # Balance numbers come from the class data, so a tuning pass needs no test change.
 SPEC = class_spec("ranger")
 
 
-def param(skill_id: str, name: str, spec: ClassSpec = SPEC) -> int:
-    skill = spec.skill(skill_id)
-    assert skill is not None
-    return int(skill.params[name])
+def param(skill_id: str, name: str, class_id: str = "ranger") -> int:
+    return param_of(class_id, skill_id, name)
 
 
 FAVORED_AB = param("favored_enemy", "ab_mod")
@@ -114,7 +112,7 @@ def test_sharpshooter_ignores_armour_and_cannot_steal() -> None:
 def test_sharpshooter_ignores_tonights_armour_bonus_too() -> None:
     state = table(("ranger", "chaotic"), ("warrior", "lawful"), ("paladin", "lawful"))
     # Divine Guard raises the armour 15; still only the Dex 5 counts. A miss (66).
-    assert param("divine_guard", "armor_mod", PALADIN) > 0
+    assert param("divine_guard", "armor_mod", "paladin") > 0
     dice = ScriptedDice([(20, 15), (20, 5), (20, 1), (100, 66)])
     events = night(
         state, dice, {1: orders(Action("sharpshooter", (3,))), 3: orders(toggles=("divine_guard",))}

@@ -2,13 +2,13 @@
 
 import pytest
 
-from engine.classes import class_spec
+from engine.classes import SkillSpec, class_spec
 from engine.errors import ActionEconomyError, IdentificationError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import State
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 
@@ -17,10 +17,8 @@ INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 SPEC = class_spec("sorcerer")
 
 
-def skill(skill_id):
-    found = SPEC.skill(skill_id)
-    assert found is not None, skill_id
-    return found
+def skill(skill_id: str) -> SkillSpec:
+    return skill_of("sorcerer", skill_id)
 
 
 HP = SPEC.hp
