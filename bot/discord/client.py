@@ -21,6 +21,9 @@ from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 
 log = logging.getLogger("wolfhowl.discord")
+# How long a shutdown waits for a scheduler tick or a delivery batch in flight to finish
+# (docker stop allows 10 s before it kills).
+STOP_GRACE = 5.0
 
 
 def intents() -> discord.Intents:
@@ -111,11 +114,18 @@ class WolfBot(commands.Bot):
             log.warning("quiet dead: the start-up check failed", exc_info=True)
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Stop the background loops between two passes (cancelling only what is still
+        busy after ``STOP_GRACE`` seconds), close the gateway, then the database."""
+        self.scheduler.stop()
+        self.dispatcher.stop()
+        if self._tasks:
+            _, busy = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
+            for task in busy:
+                log.warning("%s still busy after %.0f s: cancelled", task.get_name(), STOP_GRACE)
+                task.cancel()
+            for task in self._tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         self._tasks = []
         await super().close()
         await self.db.dispose()

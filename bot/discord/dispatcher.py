@@ -26,7 +26,6 @@ records each result.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import random
@@ -39,6 +38,7 @@ import discord
 
 import bot.service as service
 from bot.discord import permissions
+from bot.discord.background import BackgroundLoop
 from bot.discord.outbound import Rendered, render_outgoing
 from bot.i18n import t
 from bot.service.dispatch import Undeliverable
@@ -240,19 +240,16 @@ class DispatchReport:
         return self.sent + self.inbox + self.retry
 
 
-class Dispatcher:
+class Dispatcher(BackgroundLoop):
     """Claims due outbox messages and delivers them (see the module docstring)."""
 
     def __init__(self, db: Any, sender: Any, *, batch: int = 25) -> None:
+        super().__init__()
         self.db = db
         self.sender = sender
         self.batch = batch
         # Sent, not yet marked delivered (the database was unavailable): key -> message id.
         self.journal: dict[str, int | None] = {}
-        self._wake = asyncio.Event()
-
-    def wake(self) -> None:
-        self._wake.set()
 
     async def _mark_delivered(self, key: str) -> None:
         try:
@@ -302,8 +299,9 @@ class Dispatcher:
         return report
 
     async def run_forever(self, interval: float) -> None:
-        """Deliver what is due, then sleep until woken or ``interval`` passes."""
-        while True:
+        """Deliver what is due, then pause until woken or ``interval`` passes; ends after
+        ``stop()``, once the batch in hand is delivered and marked."""
+        while self.running:
             try:
                 report = await self.run_once()
             except asyncio.CancelledError:
@@ -313,6 +311,4 @@ class Dispatcher:
                 report = DispatchReport()
             if report.total:
                 continue  # there may be more due right now
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=interval)
+            await self.pause(interval)

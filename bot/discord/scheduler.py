@@ -11,13 +11,13 @@ with early advance on moves the deadline to now in the database and wakes the lo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import bot.service as service
+from bot.discord.background import BackgroundLoop
 
 log = logging.getLogger("wolfhowl.discord.scheduler")
 
@@ -30,7 +30,7 @@ def sleep_for(now: datetime, wakeup: datetime | None, *, max_sleep: float, min_s
     return max(min_sleep, min(max_sleep, seconds))
 
 
-class Scheduler:
+class Scheduler(BackgroundLoop):
     def __init__(
         self,
         db: Any,
@@ -39,14 +39,11 @@ class Scheduler:
         max_sleep: float = 30.0,
         min_sleep: float = 0.5,
     ) -> None:
+        super().__init__()
         self.db = db
         self.on_work = on_work
         self.max_sleep = max_sleep
         self.min_sleep = min_sleep
-        self._wake = asyncio.Event()
-
-    def wake(self) -> None:
-        self._wake.set()
 
     async def tick(self) -> Any:
         """Advance what is due and send the reminders due; returns the service's report."""
@@ -61,8 +58,8 @@ class Scheduler:
         return sleep_for(self.db.now(), await service.next_wakeup(self.db), max_sleep=self.max_sleep, min_sleep=self.min_sleep)
 
     async def run_forever(self) -> None:
-        while True:
-            self._wake.clear()
+        """Tick, then pause until the next thing is due or a wake; ends after ``stop()``."""
+        while self.running:
             try:
                 await self.tick()
                 delay = await self.delay()
@@ -71,5 +68,4 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler tick failed")
                 delay = self.max_sleep
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            await self.pause(delay)

@@ -3,6 +3,7 @@ deadline advances the game, when reminders go out, and that a restart loses noth
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import bot.service as service
@@ -72,3 +73,36 @@ async def test_paused_games_do_not_advance(db: Database, clock):
     await service.pause_game(db, game_id)
     clock.advance(7200)
     assert (await Scheduler(db).tick()).advanced == []
+
+
+async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Database, clock, monkeypatch):
+    """Shutting down never cuts a tick (one transaction) in half, and a loop asleep for
+    its full ``max_sleep`` ends at once when stopped."""
+    game_id = await started(db, 6, day_seconds=600)
+    clock.advance(601)
+    entered, release, finished = asyncio.Event(), asyncio.Event(), []
+    real_run_due = service.run_due
+
+    async def gated_run_due(database: Database):
+        entered.set()
+        await release.wait()
+        finished.append(await real_run_due(database))
+        return finished[-1]
+
+    monkeypatch.setattr(service, "run_due", gated_run_due)
+    scheduler = Scheduler(db, max_sleep=3600)
+    loop = asyncio.create_task(scheduler.run_forever())
+    await entered.wait()
+    scheduler.stop()
+    release.set()
+    await asyncio.wait_for(loop, 10)  # a guard against hanging, not a timing claim
+    assert not loop.cancelled()
+    assert [s.game_id for s in finished[0].advanced] == [game_id]
+    assert len(finished) == 1  # no tick after the stop
+
+    idle = Scheduler(db, max_sleep=3600)
+    idle_loop = asyncio.create_task(idle.run_forever())
+    while len(finished) < 2:  # its first tick is done: it now sleeps for an hour
+        await asyncio.sleep(0)
+    idle.stop()
+    await asyncio.wait_for(idle_loop, 10)

@@ -1,0 +1,35 @@
+"""What the bot's background loops (the scheduler and the outbox dispatcher) share: a
+pause between passes that a ``wake()`` cuts short, and a ``stop()`` that ends the loop
+between two passes, so a pass in flight (one database transaction, one delivery) always
+finishes and no connection is abandoned half-way when the bot shuts down."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+
+class BackgroundLoop:
+    def __init__(self) -> None:
+        self._wake = asyncio.Event()
+        self._stopping = False
+
+    @property
+    def running(self) -> bool:
+        """False once ``stop()`` was called: the loop ends before its next pass."""
+        return not self._stopping
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+
+    async def pause(self, seconds: float) -> None:
+        """Sleep up to ``seconds``; return early when woken or stopped."""
+        if self._stopping:
+            return
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds)
