@@ -54,6 +54,7 @@ class WolfBot(commands.Bot):
         )
         self._tasks: list[asyncio.Task[None]] = []
         self._resynced = False
+        self.stop_grace = STOP_GRACE
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -115,13 +116,14 @@ class WolfBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the background loops between two passes (cancelling only what is still
-        busy after ``STOP_GRACE`` seconds), close the gateway, then the database."""
+        busy after ``stop_grace`` seconds), close the gateway, then the database."""
         self.scheduler.stop()
         self.dispatcher.stop()
         if self._tasks:
-            _, busy = await asyncio.wait(self._tasks, timeout=STOP_GRACE)
+            _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
             for task in busy:
-                log.warning("%s still busy after %.0f s: cancelled", task.get_name(), STOP_GRACE)
+                if self.stop_grace:
+                    log.warning("%s still busy after %.0f s: cancelled", task.get_name(), self.stop_grace)
                 task.cancel()
             for task in self._tasks:
                 with contextlib.suppress(asyncio.CancelledError, Exception):

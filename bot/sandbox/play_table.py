@@ -327,18 +327,23 @@ class Tavern:
         self._task = await start_until_ready(self.bot, self.emu.token, timeout)
         self.starts += 1
 
-    async def stop_bot(self) -> None:
-        """Stop the bot as a deploy would (close the gateway, cancel its tasks)."""
+    async def stop_bot(self, *, crash: bool = False) -> None:
+        """Stop the bot as a deploy would: its scheduler and dispatcher finish the pass in
+        hand, then the gateway and the database close. With ``crash`` it dies instead:
+        both are cancelled wherever they are, so messages it had claimed stay leased to
+        it and a new process must take them over once the lease runs out."""
         if self.bot is None:
             return
         bot, task = self.bot, self._task
         self.bot, self._task, self.db = None, None, None
-        # WolfBot.close() cancels its scheduler and dispatcher wherever they are; one
-        # cancelled inside a database read leaves a connection whose reset SQLAlchemy
-        # then logs as an error. Harmless at exit, and not ours: keep the log quiet.
+        if crash:
+            bot.stop_grace = 0
+        # A task cancelled inside a database read leaves a connection whose reset
+        # SQLAlchemy then logs as an error: expected of a crash, so keep the log quiet.
         pool_log = logging.getLogger("sqlalchemy.pool")
         level = pool_log.level
-        pool_log.setLevel(logging.CRITICAL)
+        if crash:
+            pool_log.setLevel(logging.CRITICAL)
         try:
             await bot.close()
             if task is not None:

@@ -2,10 +2,11 @@
 nothing the players sent is lost, nothing is sent twice, old buttons still work.
 
 Three stops: (1) in the middle of a Day, after half the players sent their number;
-(2) right after a phase advance, while the outbox is being delivered — the new process
-takes over the messages the old one had leased once their lease (60 s of the bot's
-clock, skipped ahead here) runs out; (3) in the middle of a Dusk, between pieces of the
-players' orders. Then the game is played to its end."""
+(2) in the middle of a Dusk, between pieces of the players' orders; (3) a crash right
+after a phase advance, while the outbox is being delivered — the new process takes over
+the messages the dead one had leased once their lease (60 s of the bot's clock, skipped
+ahead here) runs out. The first two are deploys (the bot finishes the pass in hand, then
+closes); the third kills it mid-pass. Then the game is played to its end."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ async def scenario() -> Restarted:
         shown_after = {p.name: (await p.command("orders")).text for p in players[:3] if p.alive}
         await game.play_phase(1, "dusk", players[3:])
 
-        # (3) The night resolves; the bot dies as soon as the first private news is out.
+        # (3) The night resolves; the bot crashes as soon as the first private news is out.
         news = {p.user.id for p in players}
         first = len(tavern.emu.messages)
         advanced = await game.moderator.advance()
@@ -98,7 +99,7 @@ async def scenario() -> Restarted:
 
         dm_ids = {tavern.emu.dm_channel(p.user).id for p in players if p.user.id in news}
         await tavern.emu.wait_for(a_news_dm, 10, "the first private news")
-        await tavern.stop_bot()
+        await tavern.stop_bot(crash=True)
         clock.skip(61)  # the dead process's leases run out
         await tavern.start_bot()
 
