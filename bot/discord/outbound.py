@@ -87,7 +87,7 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     phase = str(p.get("phase", ""))
     step = str(p.get("step") or "advance")
     if msg.recipient_kind == "user":
-        return Rendered(embeds=[private_embed(events, round_no, loc, names)])
+        return Rendered(embeds=[private_embed(events, round_no, loc, names, phase if step == "advance" else "")])
     out = Rendered(roster_changed=any(e.kind in ("PlayerLeft", "GameEnded") for e in events))
     if step == "end":
         # Only the scoreboard follows: say first that a moderator ended it, and how it is scored.

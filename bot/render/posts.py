@@ -64,7 +64,13 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
     return embed
 
 
-def private_embed(events: list[Event], round_no: int, locale: str | None, names: dict[int, str]) -> discord.Embed:
-    """One player's news from one phase, in one message."""
+# A player's news is titled by the phase whose close produced it (the grail at Day, the
+# night's results at Dusk, the vote at Morning); news from a moderator's step is not.
+PRIVATE_TITLES = {"day": "post.private_title_day", "dusk": "post.private_title_dusk", "morning": "post.private_title_morning"}
+
+
+def private_embed(events: list[Event], round_no: int, locale: str | None, names: dict[int, str], phase: str = "") -> discord.Embed:
+    """One player's news from one phase, in one message; ``phase`` is the phase that closed."""
     lines = [render_event(e, locale, names) for e in events]
-    return discord.Embed(title=t("post.private_title", locale, round=round_no), description="\n".join(lines)[:4096], colour=0x4B5563)
+    title = t(PRIVATE_TITLES.get(phase, "post.private_title"), locale, round=round_no)
+    return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=0x4B5563)

@@ -57,6 +57,18 @@ def match(key: str, text: str, locales: Iterable[str] = LOCALES) -> dict[str, st
     return None
 
 
+NEWS_TITLES = ("post.private_title_day", "post.private_title_dusk", "post.private_title_morning", "post.private_title")
+
+
+def news_title(text: str) -> dict[str, str] | None:
+    """The round (and nothing else) of a private news embed's title, whichever phase's."""
+    for key in NEWS_TITLES:
+        got = match(key, text)
+        if got:
+            return got
+    return None
+
+
 def text_of(key: str, locale: str) -> str:
     return i18n_catalogue(locale)[key]
 

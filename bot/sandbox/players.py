@@ -335,7 +335,7 @@ class Player(Person):
             self._take_sheet(sheet)
             return
         for e in m.embeds:
-            got = reader.match("post.private_title", str(e.get("title") or ""))
+            got = reader.news_title(str(e.get("title") or ""))
             if got and got["round"].isdigit():
                 self.news_round = int(got["round"])
         for fact in reader.private_facts(m):

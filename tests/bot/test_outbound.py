@@ -44,6 +44,7 @@ async def test_a_whole_games_messages(db: Database, clock):
         check_every_message_renders_without_gaps(game, locale)
     check_public_posts_reveal_no_class_no_number_and_no_seed_before_the_end(game)
     check_private_news_goes_only_to_its_seat(game)
+    check_private_news_is_titled_by_the_phase_that_closed(game)
 
 
 def check_every_message_renders_without_gaps(whole_game, locale):
@@ -86,6 +87,21 @@ def check_private_news_goes_only_to_its_seat(whole_game):
         if m.recipient_kind == "user" and m.payload["type"] == "events":
             assert holder[m.payload["seat"]] == m.recipient_id
             assert all(e["audience"] == "private" and e["seat"] == m.payload["seat"] for e in m.payload["events"])
+
+
+def check_private_news_is_titled_by_the_phase_that_closed(whole_game):
+    """The grail won reads as Day news, a night's hits as Night news, the vote's damage as
+    Morning news; what a moderator's step sends has the plain title."""
+    info, messages = whole_game
+    news = [m for m in messages if m.recipient_kind == "user" and m.payload["type"] == "events"]
+    assert any(e["kind"] == "GrailWon" for m in news if m.payload["phase"] == "day" for e in m.payload["events"])
+    assert {"day", "dusk"} <= {m.payload["phase"] for m in news}
+    by_phase = {"day": "post.private_title_day", "dusk": "post.private_title_dusk", "morning": "post.private_title_morning"}
+    for locale in LOCALES:
+        for m in news:
+            key = by_phase[m.payload["phase"]] if m.payload.get("step", "advance") == "advance" else "post.private_title"
+            title = render_outgoing(dataclasses.replace(m, locale=locale), info).embeds[0].title
+            assert title == t(key, locale, round=m.payload["round"])
 
 
 async def test_events_posts_are_titled_by_their_step(db: Database):

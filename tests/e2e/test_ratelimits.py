@@ -74,7 +74,7 @@ async def scenario() -> Burst:
         )
         news_to = sum(
             1 for p in game.players
-            if any(reader.match("post.private_title", str(e.get("title") or "")) for m in tavern.dms(p.user) for e in m.embeds)
+            if any(reader.news_title(str(e.get("title") or "")) for m in tavern.dms(p.user) for e in m.embeds)
         )  # fmt: skip
         return Burst(
             stats=stats,

@@ -202,7 +202,7 @@ def night_one_answers(messages: list[Message]) -> int:
     count = 0
     for m in messages:
         for e in m.embeds:
-            title = reader.match("post.private_title", str(e.get("title") or ""))
+            title = reader.news_title(str(e.get("title") or ""))
             if (
                 title
                 and title["round"] == "1"
