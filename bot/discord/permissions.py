@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
+from bot.render import words
 from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def bot_missing(channel: discord.abc.GuildChannel) -> tuple[list[str], list[str]
 
 
 def permission_names(names: Iterable[str], locale: str) -> str:
-    return ", ".join(t(f"ui.perm.{n}", locale) for n in names)
+    return words.listing((t(f"ui.perm.{n}", locale) for n in names), locale)
 
 
 def find_dead_channel(guild: discord.Guild, game_channel_id: int) -> discord.TextChannel | None:

@@ -65,14 +65,14 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
         )
     lines = []
     for a in payload.get("actions") or []:
-        targets = ", ".join(label(x) for x in a.get("targets") or [])
+        targets = words.listing((label(x) for x in a.get("targets") or []), locale)
         line = t("reply.sub.action", locale, skill=skill_label(class_id, a["skill"], locale), targets=targets or "—")
         if a.get("amount") is not None:
             line += " " + t("reply.sub.amount", locale, amount=a["amount"])
         lines.append(line)
     toggles = payload.get("toggles") or []
     if toggles:
-        lines.append(t("reply.sub.toggles", locale, skills=", ".join(skill_label(class_id, s, locale) for s in toggles)))
+        lines.append(t("reply.sub.toggles", locale, skills=words.listing((skill_label(class_id, s, locale) for s in toggles), locale)))
     return "\n".join(lines) or t("reply.sub.none", locale)
 
 
@@ -129,7 +129,7 @@ def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: st
         embed.add_field(name=t("reply.players", locale, count=len(info.players)), value=player_list(info) or "—", inline=False)
     gone = [p for p in info.players if p.seat is not None and not p.alive]
     if gone:
-        embed.add_field(name=t("reply.status.gone", locale), value=", ".join(f"#{p.seat} {p.name}" for p in gone)[:1024], inline=False)
+        embed.add_field(name=t("reply.status.gone", locale), value=words.listing((f"#{p.seat} {p.name}" for p in gone), locale)[:1024], inline=False)
     return embed
 
 

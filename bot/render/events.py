@@ -82,11 +82,11 @@ def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -
     counts = d.get("counts") or []
     if not counts:
         return t("event.VotesNone", locale)
-    listing = ", ".join(f"{words.seat_label(c['seat'], names)} ×{c['votes']}" for c in counts)
+    listing = words.listing((f"{words.seat_label(c['seat'], names)} ×{c['votes']}" for c in counts), locale)
     line = t("event.VotesCounted", locale, counts=listing)
     hurt = d.get("hurt") or []
     if hurt:
-        line += "\n" + t("event.VoteHurt", locale, names=", ".join(words.seat_label(s, names) for s in hurt))
+        line += "\n" + t("event.VoteHurt", locale, names=words.listing((words.seat_label(s, names) for s in hurt), locale))
     else:
         line += "\n" + t("event.VoteNobodyHurt", locale)
     return line

@@ -49,15 +49,15 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
         status.append(t("sheet.grail", loc))
     for key, value in sheet["memory"].items():
         status.append(t(f"memory.{key}", loc, value=value))
-    embed.add_field(name=t("sheet.traits", loc) + ": " + ", ".join(words.trait(x, loc) for x in sheet["traits"]), value="\n".join(status), inline=False)
+    embed.add_field(name=t("sheet.traits", loc) + ": " + words.listing((words.trait(x, loc) for x in sheet["traits"]), loc), value="\n".join(status), inline=False)
     embed.add_field(name=t("sheet.identify", loc), value=identify_rule(sheet, loc), inline=False)
     for s in sheet["skills"]:
         skill = spec.skill(s["id"])
         assert skill is not None
-        kinds = ", ".join(t(f"kind.{k}", loc) for k in s["kinds"])
+        kinds = words.listing((t(f"kind.{k}", loc) for k in s["kinds"]), loc)
         cost = t(f"cost.{s['cost']}", loc) if "active" in s["kinds"] else "—"
         name = skill.name[loc] + (" " + t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
         embed.add_field(name=f"{name} · {kinds} · {cost}", value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
     if sheet["known_states"]:
-        embed.add_field(name=t("sheet.states", loc), value=", ".join(words.state(s, loc) for s in sheet["known_states"]), inline=False)
+        embed.add_field(name=t("sheet.states", loc), value=words.listing((words.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
     return embed

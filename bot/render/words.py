@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bot.i18n import normalize_locale, t
 from engine.classes import catalogue, class_spec
 
@@ -35,6 +37,11 @@ def guess_value(what: str, value: str, locale: str | None) -> str:
     if what == "faction":
         return faction(value, locale)
     return class_name(value, locale)
+
+
+def listing(items: Iterable[str], locale: str | None) -> str:
+    """Items as a list in running text: "a, b, c" in English, "a、b、c" in Chinese."""
+    return t("ui.list_sep", locale).join(items)
 
 
 def seat_label(seat: int, names: dict[int, str]) -> str:

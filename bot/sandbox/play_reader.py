@@ -224,7 +224,7 @@ def public_facts(message: Message) -> list[Fact]:
             continue
         got = match("event.VoteHurt", line)
         if got:
-            hurt = [s for s in (seat_of_label(x) for x in got["names"].split(",")) if s]
+            hurt = [s for s in (seat_of_label(x) for x in re.split("[,、]", got["names"])) if s]
             out.append(Fact("VotesCounted", {"hurt": hurt}))
     return out
 

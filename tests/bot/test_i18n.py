@@ -71,3 +71,14 @@ def test_spell_points_news_mentions_the_grails_gain_only_when_there_was_one():
     grail = private(3, "SpellPoints", points=4, cap=6, gained=2)
     assert "Font of Power: +2" in render_event(grail, "en-US", {})
     assert "力量之泉+2" in render_event(grail, "zh-CN", {})
+
+
+def test_lists_in_running_text_use_each_languages_separator():
+    from bot.render.events import render_event
+    from engine.events import public
+
+    votes = public("VotesCounted", counts=[{"seat": 2, "votes": 3}, {"seat": 5, "votes": 3}], hurt=[2, 5])
+    names = {2: "bob", 5: "小红"}
+    assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob ×3, #5 小红 ×3"
+    zh = render_event(votes, "zh-CN", names)
+    assert "#2 bob ×3、#5 小红 ×3" in zh and "#2 bob、#5 小红" in zh and ", " not in zh

@@ -68,15 +68,15 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
         "sheet.stats", loc, hp=spec.hp, max_hp=spec.hp, ab=spec.ab, armor=spec.armor, dex=spec.dex, damage=spec.damage
     )
     saves = t("sheet.saves", loc, will=spec.will, reflex=spec.reflex, fortitude=spec.fortitude)
-    embed.add_field(name=t("sheet.traits", loc) + ": " + ", ".join(words.trait(x.value, loc) for x in spec.traits), value=f"{stats}\n{saves}", inline=False)
-    embed.add_field(name=t("rules.factions", loc), value=", ".join(words.faction(f, loc) for f in factions) or "—", inline=False)
+    embed.add_field(name=t("sheet.traits", loc) + ": " + words.listing((words.trait(x.value, loc) for x in spec.traits), loc), value=f"{stats}\n{saves}", inline=False)
+    embed.add_field(name=t("rules.factions", loc), value=words.listing((words.faction(f, loc) for f in factions), loc) or "—", inline=False)
     ident = []
     for slot in spec.identify:
         what = " / ".join(words.guess_value(slot.what, v, loc) for v in slot.values) if slot.values else t("sheet.any_value", loc, what=t(f"what.{slot.what}", loc))
         ident.append(t("sheet.identify_slot", loc, count=slot.count, what=what))
     embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
     for s in spec.skills:
-        kinds = ", ".join(t(f"kind.{k}", loc) for k in s.kinds)
+        kinds = words.listing((t(f"kind.{k}", loc) for k in s.kinds), loc)
         cost = " · " + t(f"cost.{s.cost}", loc) if s.mode == "active" else ""
         embed.add_field(name=f"{s.name[loc]} · {kinds}{cost}"[:256], value=s.text[loc][:1024], inline=False)  # type: ignore[index]
     return embed
