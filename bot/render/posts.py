@@ -43,7 +43,9 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
     key = "post.scoreboard_title" if len(winners) == 1 else "post.scoreboard_title_shared"
     embed = discord.Embed(title=t(key, locale, winners=" & ".join(winners)), colour=PHASE_COLOUR["over"])
     embed.description = t("post.scoreboard_reason", locale, reason=t(f"end_reason.{ended['reason']}", locale))
-    scores = "\n".join(f"{words.faction(f, locale)}: **{v}**" for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1]))
+    scores = "\n".join(
+        t("post.score_line", locale, faction=words.faction(f, locale), score=v) for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1])
+    )
     embed.add_field(name=t("post.scoreboard_scores", locale), value=scores, inline=False)
     roster = [
         t(

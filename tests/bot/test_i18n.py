@@ -82,3 +82,11 @@ def test_lists_in_running_text_use_each_languages_separator():
     assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob ×3, #5 小红 ×3"
     zh = render_event(votes, "zh-CN", names)
     assert "#2 bob ×3、#5 小红 ×3" in zh and "#2 bob、#5 小红" in zh and ", " not in zh
+
+
+def test_the_scoreboard_reads_naturally_in_both_languages():
+    from bot.render.posts import scoreboard_embed
+
+    ended = {"scores": {"lawful": 7, "neutral": 15}, "winners": ["neutral"], "reason": "score", "roster": []}
+    assert scoreboard_embed(ended, "en-US", None, None).fields[0].value == "Neutral: **15**\nLawful: **7**"
+    assert scoreboard_embed(ended, "zh-CN", None, None).fields[0].value == "中立：**15**\n守序：**7**"
