@@ -49,7 +49,7 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
         status.append(t("sheet.grail", loc))
     for key, value in sheet["memory"].items():
         status.append(t(f"memory.{key}", loc, value=value))
-    embed.add_field(name=t("sheet.traits", loc) + ": " + words.listing((words.trait(x, loc) for x in sheet["traits"]), loc), value="\n".join(status), inline=False)
+    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((words.trait(x, loc) for x in sheet["traits"]), loc)), value="\n".join(status), inline=False)
     embed.add_field(name=t("sheet.identify", loc), value=identify_rule(sheet, loc), inline=False)
     for s in sheet["skills"]:
         skill = spec.skill(s["id"])

@@ -68,7 +68,7 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
         "sheet.stats", loc, hp=spec.hp, max_hp=spec.hp, ab=spec.ab, armor=spec.armor, dex=spec.dex, damage=spec.damage
     )
     saves = t("sheet.saves", loc, will=spec.will, reflex=spec.reflex, fortitude=spec.fortitude)
-    embed.add_field(name=t("sheet.traits", loc) + ": " + words.listing((words.trait(x.value, loc) for x in spec.traits), loc), value=f"{stats}\n{saves}", inline=False)
+    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((words.trait(x.value, loc) for x in spec.traits), loc)), value=f"{stats}\n{saves}", inline=False)
     embed.add_field(name=t("rules.factions", loc), value=words.listing((words.faction(f, loc) for f in factions), loc) or "—", inline=False)
     ident = []
     for slot in spec.identify:
