@@ -50,7 +50,7 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
             t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale))
             for g in confirmed
         ]
-        return t("event.IdentificationAnswered", locale, confirmed="; ".join(parts))
+        return t("event.IdentificationAnswered", locale, confirmed=words.clauses(parts, locale))
     if k == "PlayerLeft":
         if "class_id" in d:
             return t(
@@ -71,7 +71,7 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
             t("event.SpeakWithDeadLine", locale, name=words.seat_label(x["seat"], names), faction=words.faction(x["faction"], locale))
             for x in d.get("dead", [])
         ]
-        return t("event.SpeakWithDead", locale, dead="; ".join(lines))
+        return t("event.SpeakWithDead", locale, dead=words.clauses(lines, locale))
     key = f"event.{k}"
     if not has_key(key):
         return t("event.Unknown", locale, kind=k)

@@ -44,6 +44,11 @@ def listing(items: Iterable[str], locale: str | None) -> str:
     return t("ui.list_sep", locale).join(items)
 
 
+def clauses(items: Iterable[str], locale: str | None) -> str:
+    """Whole statements in one line: "a; b" in English, "a；b" in Chinese."""
+    return t("ui.clause_sep", locale).join(items)
+
+
 def seat_label(seat: int, names: dict[int, str]) -> str:
     name = names.get(seat)
     return f"#{seat} {name}" if name else f"#{seat}"

@@ -75,13 +75,18 @@ def test_spell_points_news_mentions_the_grails_gain_only_when_there_was_one():
 
 def test_lists_in_running_text_use_each_languages_separator():
     from bot.render.events import render_event
-    from engine.events import public
+    from engine.events import private, public
 
     votes = public("VotesCounted", counts=[{"seat": 2, "votes": 3}, {"seat": 5, "votes": 3}], hurt=[2, 5])
     names = {2: "bob", 5: "小红"}
     assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob ×3, #5 小红 ×3"
     zh = render_event(votes, "zh-CN", names)
     assert "#2 bob ×3、#5 小红 ×3" in zh and "#2 bob、#5 小红" in zh and ", " not in zh
+    confirmed = [{"target": 2, "what": "faction", "value": "chaotic"}, {"target": 5, "what": "trait", "value": "agility"}]
+    answer = private(1, "IdentificationAnswered", confirmed=confirmed, asked=2)
+    assert render_event(answer, "en-US", names).count("; ") == 1
+    zh_answer = render_event(answer, "zh-CN", names)
+    assert zh_answer.count("；") == 1 and ";" not in zh_answer
 
 
 def test_the_scoreboard_reads_naturally_in_both_languages():

@@ -48,9 +48,10 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, deadline=deadline_line(info.deadline, locale))]
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
         if kind in pv.sent:
-            status.append(f"**{t(f'reply.kind.{kind}', locale)}**: " + describe_submission(kind, pv.sent[kind], names, sheet["class_id"], locale).replace("\n", "; "))
+            what = words.clauses(describe_submission(kind, pv.sent[kind], names, sheet["class_id"], locale).splitlines(), locale)
         else:
-            status.append(f"**{t(f'reply.kind.{kind}', locale)}**: " + t("reply.orders.nothing", locale))
+            what = t("reply.orders.nothing", locale)
+        status.append(t("reply.me.sent_line", locale, kind=t(f"reply.kind.{kind}", locale), what=what))
     embed.add_field(name=t("reply.me.sent", locale), value="\n".join(status)[:1024], inline=False)
     return [embed]
 
