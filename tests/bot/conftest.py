@@ -16,6 +16,7 @@ from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.sandbox import Channel, Emulator, Guild, Message, User
 from bot.sandbox import permissions as perm
+from bot.sandbox.play_table import seeded_games
 from bot.sandbox.ready import start_until_ready
 from tests.conftest import FakeClock, wipe
 
@@ -84,11 +85,13 @@ async def start_bot(client: WolfBot, token: str) -> asyncio.Task[None]:
 
 
 @pytest.fixture
-async def table(sqlite_url: str, clock: FakeClock) -> AsyncIterator[Table]:
+async def table(sqlite_url: str, clock: FakeClock, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
+    """Each test deals the same classes and rolls the same dice every run (the games'
+    seeds derive from the test's id), so a failure replays; tests differ from each other."""
     db = Database(sqlite_url, clock=clock)
     await wipe(db)
     async with Emulator(heartbeat_interval=0.5) as emu:
-        with emu.patch_discord():
+        with emu.patch_discord(), seeded_games(request.node.nodeid):
             owner = emu.create_user("owner")
             guild = emu.create_guild("Wolf Howl Tavern", owner=owner, channels=("tavern", "general"))
             channel = next(c for c in guild.channels.values() if c.name == "tavern")
