@@ -1,0 +1,56 @@
+"""Who may run moderator commands (bot/discord/checks.py): the game's creator, a member
+with Manage Server, or a member with the configured moderator role — named or by id, in
+the game channel or from a DM, where Discord sends no member and the bot looks the caller
+up in the game's server. Anyone else is refused and nothing changes."""
+
+from __future__ import annotations
+
+import bot.service as service
+from tests.bot.conftest import Table, reply_text
+from tests.bot.test_bot_e2e import started_game
+
+
+async def phase_of(table: Table, game_id: int) -> str | None:
+    return (await service.get_game(table.db, game_id)).phase
+
+
+async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_dm(table: Table):
+    role = table.emu.create_role(table.guild, "Game Masters")  # no permissions of its own
+    alice, bob = table.players[0], table.players[1]
+    table.emu.give_role(table.guild, alice, role)
+    game_id = await started_game(table)
+    assert await phase_of(table, game_id) == "day"
+
+    # Before the role is configured, holding it means nothing.
+    refused = await table.run(alice, "phase advance")
+    assert "只有管理员" in reply_text(refused)  # alice reads Chinese
+    assert await phase_of(table, game_id) == "day"
+
+    table.bot.config.moderator_role = "game masters"  # names match regardless of case
+    assert "只有管理员" not in reply_text(await table.run(alice, "phase advance"))
+    assert await phase_of(table, game_id) == "dusk"
+    # From a DM (alice plays in the game, so the DM is about it): looked up in the server.
+    await table.run(alice, "phase advance", dm=True)
+    assert await phase_of(table, game_id) == "morning"
+
+    # bob has neither the role nor Manage Server: refused in the channel and in a DM.
+    for where in ({}, {"dm": True}):
+        answer = await table.run(bob, "phase advance", **where)
+        assert "Only a moderator" in reply_text(answer), where
+    assert await phase_of(table, game_id) == "morning"
+
+
+async def test_the_configured_role_by_id_and_a_role_taken_away(table: Table):
+    role = table.emu.create_role(table.guild, "Referees")
+    carol = table.players[2]
+    table.emu.give_role(table.guild, carol, role)
+    table.bot.config.moderator_role = str(role.id)
+    game_id = await started_game(table)
+    status = reply_text(await table.run(carol, "game status"))
+    assert "Only a moderator" not in status and "Day" in status
+    await table.run(carol, "phase advance", dm=True)
+    assert await phase_of(table, game_id) == "dusk"
+    # Once the setting names another role, carol's role no longer moderates.
+    table.bot.config.moderator_role = str(role.id + 1)
+    assert "Only a moderator" in reply_text(await table.run(carol, "phase advance", dm=True))
+    assert await phase_of(table, game_id) == "dusk"
