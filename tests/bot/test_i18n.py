@@ -95,3 +95,14 @@ def test_the_scoreboard_reads_naturally_in_both_languages():
     ended = {"scores": {"lawful": 7, "neutral": 15}, "winners": ["neutral"], "reason": "score", "roster": []}
     assert scoreboard_embed(ended, "en-US", None, None).fields[0].value == "Neutral: **15**\nLawful: **7**"
     assert scoreboard_embed(ended, "zh-CN", None, None).fields[0].value == "中立：**15**\n守序：**7**"
+
+
+def test_a_morning_with_no_votes_or_a_tie_that_hurts_nobody_says_so():
+    from bot.render.events import render_event
+    from engine.events import public
+
+    tie = public("VotesCounted", counts=[{"seat": 2, "votes": 2}, {"seat": 5, "votes": 2}], hurt=[])
+    none = public("VotesCounted", counts=[], hurt=[])
+    for locale in ("en-US", "zh-CN"):
+        assert render_event(tie, locale, {}).splitlines()[1] == t("event.VoteNobodyHurt", locale)
+        assert render_event(none, locale, {}) == t("event.VotesNone", locale)
