@@ -31,8 +31,10 @@ QUIET = ("manage_channels", "manage_roles")
 QUIET_DENY = {"send_messages": False, "send_messages_in_threads": False, "add_reactions": False, "create_public_threads": False}
 
 
-def marker(game_channel_id: int) -> str:
-    return f"[wolfhowl:dead-of:{game_channel_id}]"
+def marker(game_channel_id: int, *, off: bool = False) -> str:
+    """The tag in the dead channel's topic that ties it to its game channel; ``off`` while
+    the moderator has quiet dead switched off (the channel stays, with its history)."""
+    return f"[wolfhowl:{'dead-off' if off else 'dead-of'}:{game_channel_id}]"
 
 
 def missing(perms: discord.Permissions, names: Iterable[str]) -> list[str]:
@@ -52,8 +54,8 @@ def permission_names(names: Iterable[str], locale: str) -> str:
     return words.listing((t(f"ui.perm.{n}", locale) for n in names), locale)
 
 
-def find_dead_channel(guild: discord.Guild, game_channel_id: int) -> discord.TextChannel | None:
-    mark = marker(game_channel_id)
+def find_dead_channel(guild: discord.Guild, game_channel_id: int, *, off: bool = False) -> discord.TextChannel | None:
+    mark = marker(game_channel_id, off=off)
     for channel in guild.text_channels:
         if channel.topic and mark in channel.topic:
             return channel
@@ -66,6 +68,10 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     found = find_dead_channel(guild, game_channel.id)
     if found is not None:
         return found
+    switched_off = find_dead_channel(guild, game_channel.id, off=True)
+    if switched_off is not None and switched_off.topic:  # on again: the same channel
+        topic = switched_off.topic.replace(marker(game_channel.id, off=True), marker(game_channel.id))
+        return await switched_off.edit(topic=topic, reason="Wolf Howl Tavern: quiet dead")
     overwrites: dict[discord.Role | discord.Member, discord.PermissionOverwrite] = {
         guild.default_role: discord.PermissionOverwrite(view_channel=False),
         guild.me: discord.PermissionOverwrite(view_channel=True, send_messages=True, embed_links=True, read_message_history=True),
@@ -77,11 +83,22 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     )
 
 
-async def disable_quiet_dead(guild: discord.Guild, game_channel_id: int) -> None:
-    """Unmark the dead channel (it stays, with its history)."""
-    found = find_dead_channel(guild, game_channel_id)
-    if found is not None and found.topic:
-        await found.edit(topic=found.topic.replace(marker(game_channel_id), "").strip() or None)
+async def disable_quiet_dead(game_channel: discord.TextChannel) -> None:
+    """Quiet dead off: give everyone this game silenced their voice back (found by our
+    overwrite's signature), then mark the dead channel as switched off (it stays, with its
+    history, and is used again if quiet dead is switched back on)."""
+    guild = game_channel.guild
+    found = find_dead_channel(guild, game_channel.id)
+    if found is None:
+        return
+    for target, ow in list(game_channel.overwrites.items()):
+        if isinstance(target, discord.Role) or not _ours(ow):
+            continue
+        member = await _member(guild, target.id)
+        if member is not None:
+            await unsilence(game_channel, member)
+    if found.topic:
+        await found.edit(topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)))
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
@@ -118,14 +135,17 @@ def _ours(ow: discord.PermissionOverwrite) -> bool:
     return all(getattr(ow, k) is False for k in QUIET_DENY)
 
 
-async def sync_quiet_dead(bot: WolfBot, info: GameInfo, also_dead: Iterable[int] = ()) -> None:
+async def sync_quiet_dead(
+    bot: WolfBot, info: GameInfo, also_dead: Iterable[int] = (), dead_channel: discord.TextChannel | None = None
+) -> None:
     """Silence the departed of ``info`` (and ``also_dead``: user ids of removed players,
-    whose seats no longer name them); at the end, give everyone their voice back."""
+    whose seats no longer name them); at the end, give everyone their voice back.
+    ``dead_channel``: one just created (not yet in the cache), else found by its topic."""
     guild = bot.get_guild(info.guild_id)
     if guild is None:
         return
     game_channel = guild.get_channel(info.channel_id)
-    dead_channel = find_dead_channel(guild, info.channel_id)
+    dead_channel = dead_channel or find_dead_channel(guild, info.channel_id)
     if not isinstance(game_channel, discord.TextChannel) or dead_channel is None:
         return
     finished = info.status in ("over", "cancelled")

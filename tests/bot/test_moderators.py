@@ -54,3 +54,35 @@ async def test_the_configured_role_by_id_and_a_role_taken_away(table: Table):
     table.bot.config.moderator_role = str(role.id + 1)
     assert "Only a moderator" in reply_text(await table.run(carol, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"
+
+
+async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_back(table: Table):
+    from bot.sandbox import permissions as perm
+
+    def marked(tag: str) -> list:
+        return [c for c in table.guild.channels.values() if c.topic and f"[wolfhowl:{tag}:{table.channel.id}]" in c.topic]
+
+    for name in ("heidi", "ivan", "judy", "mallory", "niaj"):  # a table of 12: two kicks do not end it
+        newcomer = table.emu.create_user(name)
+        table.emu.add_member(table.guild, newcomer)
+        table.players.append(newcomer)
+    game_id = await started_game(table, n=12)
+    alice, bob = table.players[0], table.players[1]
+    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.delivered()
+    assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+    off = reply_text(await table.run(table.mod, "game settings", {"quiet_dead": False}))
+    assert "The dead stay quiet: no" in off
+    assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+    assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
+    # The dead channel stays, with its history, marked as switched off.
+    assert marked("dead-of") == [] and len(marked("dead-off")) == 1
+    # On again: the same channel, and the next departure is silenced.
+    on = reply_text(await table.run(table.mod, "game settings", {"quiet_dead": True}))
+    assert "The dead stay quiet: yes" in on
+    assert len(marked("dead-of")) == 1 and marked("dead-off") == []
+    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.delivered()
+    assert (await service.get_game(table.db, game_id)).status == "running"  # (the end gives voices back)
+    assert not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
+    assert table.emu.permissions_of(table.players[2], table.channel) & perm.SEND_MESSAGES

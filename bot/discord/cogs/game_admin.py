@@ -65,19 +65,21 @@ def overrides(**given: Any) -> dict[str, Any]:
     return out
 
 
-async def _quiet_dead(ctx: Ctx, info: GameInfo, channel: discord.abc.GuildChannel, want: bool) -> str | None:
-    """Set up (or drop) the dead channel; a note for the moderator when it cannot be."""
+async def _quiet_dead(ctx: Ctx, info: GameInfo, channel: discord.abc.GuildChannel, want: bool) -> tuple[str | None, bool]:
+    """Set up (or drop) the dead channel: a note for the moderator (why it cannot be, or
+    where it is) and whether the dead now stay quiet. Dropping it gives the silenced their
+    voice back; setting it up mid-game silences the dead still seated."""
     if not isinstance(channel, discord.TextChannel):
-        return None
+        return None, False
     if not want:
-        if permissions.find_dead_channel(channel.guild, channel.id) is not None:
-            await permissions.disable_quiet_dead(channel.guild, channel.id)
-        return None
+        await permissions.disable_quiet_dead(channel)
+        return None, False
     _, quiet_missing = permissions.bot_missing(channel)
     if quiet_missing:
-        return t("reply.quiet_dead.missing", ctx.locale, permissions=permissions.permission_names(quiet_missing, ctx.locale))
+        return t("reply.quiet_dead.missing", ctx.locale, permissions=permissions.permission_names(quiet_missing, ctx.locale)), False
     dead = await permissions.ensure_dead_channel(channel, info.settings.language)
-    return t("reply.quiet_dead.on", ctx.locale, channel=dead.mention)
+    await permissions.sync_quiet_dead(ctx.bot, info, dead_channel=dead)  # the dead so far, mid-game
+    return t("reply.quiet_dead.on", ctx.locale, channel=dead.mention), True
 
 
 async def _moderated(ctx: Ctx) -> GameInfo:
@@ -122,7 +124,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         settings = GameSettings.from_config(ctx.bot.config, **given)
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
-        note = await _quiet_dead(ctx, info, channel, want_quiet)
+        note, _ = await _quiet_dead(ctx, info, channel, want_quiet)
         await channel.send(embed=lobby_embed(info, info.settings.language), view=lobby_view(info))
         reply = settings_embed(info, ctx.locale)
         reply.title = t("reply.created", ctx.locale, game=info.id)
@@ -166,9 +168,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
-        if quiet_dead is not None and channel is not None:
-            note = await _quiet_dead(ctx, info, channel, quiet_dead)
         quiet = permissions.find_dead_channel(guild, info.channel_id) is not None if guild else None
+        if quiet_dead is not None and channel is not None:
+            note, quiet = await _quiet_dead(ctx, info, channel, quiet_dead)
         reply = settings_embed(info, ctx.locale, quiet)
         if note:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
