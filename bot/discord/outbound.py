@@ -138,7 +138,7 @@ def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, lo
     if msg.recipient_kind == "user":
         text = t("reply.post.reminder_private", loc, phase=phase, round=p.get("round"), deadline=deadline)
         return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
-    text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, missing=p.get("missing", 0))
+    text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, count=p.get("missing", 0))
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))])
 
 

@@ -4,6 +4,9 @@ Catalogues are ``bot/i18n/<locale>.toml``; nested tables form dotted keys
 (``[event] GrailWon = "..."`` is ``event.GrailWon``). The engine's own error texts
 (``error.*``, ``reason.*``, ``phase.*``) come from :mod:`engine.messages`, so a rule
 error reads the same in the bot as in the engine's tests.
+
+Plurals: where a language says "1 name" but "2 names", its catalogue has ``<key>_one``
+beside ``<key>``, used when the ``count`` parameter is 1. Chinese needs none.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from engine.messages import MESSAGES as ENGINE_MESSAGES
 
 LOCALES = ("en-US", "zh-CN")
+SINGULAR = "_one"  # suffix of a key's form for a count of 1 (see the module docstring)
 DEFAULT_LOCALE = "en-US"
 
 
@@ -65,7 +69,8 @@ def t(key: str, locale: str | None = None, **params: Any) -> str:
     value is itself a catalogue key is translated first (reasons, phase names)."""
     loc = normalize_locale(locale)
     cat = catalogue(loc)
-    template = cat.get(key)
+    template = cat.get(key + SINGULAR) if params.get("count") == 1 else None
+    template = template or cat.get(key)
     if template is None:
         template = catalogue(DEFAULT_LOCALE).get(key, key)
     plain = {k: v for k, v in params.items() if not (isinstance(v, str) and v in cat)}

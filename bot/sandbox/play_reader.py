@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import LOCALES
+from bot.i18n.catalog import SINGULAR
 from bot.i18n.catalog import catalogue as i18n_catalogue
 from bot.render import words
 from bot.sandbox.state import Message
@@ -49,11 +50,15 @@ def pattern(key: str, locale: str) -> re.Pattern[str]:
 
 
 def match(key: str, text: str, locales: Iterable[str] = LOCALES) -> dict[str, str] | None:
-    """The parameters of ``key``'s text if ``text`` is exactly that message."""
+    """The parameters of ``key``'s text if ``text`` is exactly that message (in its plural
+    or, where the language has one, its singular form)."""
     for loc in locales:
-        m = pattern(key, loc).fullmatch(text.strip())
-        if m:
-            return m.groupdict()
+        for form in (key, key + SINGULAR):
+            if form not in i18n_catalogue(loc):
+                continue
+            m = pattern(form, loc).fullmatch(text.strip())
+            if m:
+                return m.groupdict()
     return None
 
 

@@ -17,15 +17,33 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def singular_forms(names: set[str]) -> set[str]:
+    return {k for k in names if k.endswith("_one")}
+
+
 def test_both_languages_have_the_same_keys():
+    """Except the singular forms (``<key>_one``), which a language has only where its
+    grammar needs them, and never without the key itself."""
     en, zh = keys("en-US"), keys("zh-CN")
-    assert en - zh == set(), f"missing in zh-CN: {sorted(en - zh)}"
-    assert zh - en == set(), f"missing in en-US: {sorted(zh - en)}"
+    assert en - zh - singular_forms(en) == set(), f"missing in zh-CN: {sorted(en - zh)}"
+    assert zh - en - singular_forms(zh) == set(), f"missing in en-US: {sorted(zh - en)}"
+    for names in (en, zh):
+        assert {k.removesuffix("_one") for k in singular_forms(names)} <= names
+
+
+def test_a_count_of_one_takes_the_singular_where_the_language_has_one():
+    assert t("sheet.identify_slot", "en-US", count=1, what="Combat") == "1 name for Combat"
+    assert t("sheet.identify_slot", "en-US", count=2, what="Combat") == "2 names for Combat"
+    assert t("sheet.identify_slot", "zh-CN", count=1, what="战斗") == "1个ID指认战斗"
+    assert t("reply.inbox.more", "en-US", count=1).startswith("📬 1 more new message:")
 
 
 def test_both_languages_use_the_same_placeholders():
     en, zh = catalogue("en-US"), catalogue("zh-CN")
     for key in en:
+        if key in singular_forms(set(en)):  # may spell the count out, nothing more
+            assert placeholders(en[key]) <= placeholders(en[key.removesuffix("_one")]), key
+            continue
         assert placeholders(en[key]) == placeholders(zh[key]), key
 
 
