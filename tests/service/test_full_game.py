@@ -53,3 +53,53 @@ def test_verify_refuses_bad_files(tmp_path: Path, content: str, capsys: pytest.C
     assert verify_cli.run(Namespace(log=tmp_path / "missing.json")) == 2
 
 
+
+
+async def test_verify_catches_every_kind_of_tampering(db: Database) -> None:
+    """Whatever is changed in a finished game's log — the seed, a player's submission, a
+    roll, an event, the stored state — the replay names the first step that disagrees."""
+    import copy
+
+    game_id = await started(db, 6, seed="tamper-seed-01")
+    await play_to_end(db, game_id)
+    log = await export_game(db, game_id)
+    assert verify_log(log).ok
+
+    def tampered(change) -> str:
+        bad = copy.deepcopy(log)
+        change(bad)
+        report = verify_log(bad)
+        assert not report.ok
+        return report.summary()
+
+    def other_seed(bad):
+        bad["game"]["seed"] = "tamper-seed-02"
+
+    assert "seed: its SHA-256 is not the one published at the start" in tampered(other_seed)
+
+    day = next(s for s in log["steps"] if s["kind"] == "advance" and s["phase"] == "day")
+
+    def other_number(bad):
+        subs = next(s for s in bad["steps"] if s["seq"] == day["seq"])["inputs"]["submissions"]
+        grail = next(x for entries in subs.values() for x in entries if x.get("kind") == "grail")
+        grail["number"] = 101 - grail["number"] if grail["number"] != 50 else 7
+
+    assert f"step {day['seq']} (advance" in tampered(other_number)
+
+    def extra_roll(bad):
+        step = next(s for s in bad["steps"] if s["rolls"])
+        step["rolls"].append(dict(step["rolls"][-1]))
+
+    assert "rolls in the log" in tampered(extra_roll)
+
+    def other_event(bad):
+        step = next(s for s in bad["steps"] if s["events"])
+        step["events"][0]["seat"] = (step["events"][0].get("seat") or 0) + 1
+
+    assert "event #1 differs" in tampered(other_event)
+
+    def other_score(bad):
+        last = bad["steps"][-1]["state"]
+        last["scores"] = {k: v + 1 for k, v in last["scores"].items()}
+
+    assert "state field 'scores' differs" in tampered(other_score)
