@@ -1,0 +1,42 @@
+"""The class files (engine/data/classes/*.toml) are data an engineer edits by hand: a
+mistake in one is refused at load with the file and the field named, never half-loaded."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from engine.classes import ClassDataError, catalogue, parse_class
+
+WARRIOR = (resources.files("engine") / "data" / "classes" / "warrior.toml").read_text(encoding="utf-8")
+
+
+def test_every_shipped_class_loads_and_the_warrior_is_the_sources():
+    assert len(catalogue()) == 11
+    warrior = parse_class(WARRIOR, "warrior.toml")
+    assert (warrior.hp, warrior.ab, warrior.armor, warrior.dex) == (10, 75, 15, 5)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda s: s.replace("hp = 10", "hp = ten"), "warrior.toml: "),  # not TOML
+        (lambda s: s.replace("hp = 10", "hp = 0"), "warrior.toml: hp: "),
+        (lambda s: s.replace("armor = 15", "armor = 12"), "warrior.toml: armor: "),
+        (lambda s: s.replace('traits = ["combat"]', "traits = []"), "warrior.toml: traits: "),
+        (lambda s: s.replace(', "zh-CN" = "战士"', ""), "warrior.toml: name: "),
+        (lambda s: s.replace('id = "combat_reflexes"', 'id = "cleave"'), "skill ids repeat"),
+        (lambda s: s.replace('id = "combat_reflexes"', 'id = "attack"'), "'attack' is reserved"),
+        (lambda s: s.replace("grail = true", "grail = false"), "at least one grail skill"),
+        (lambda s: s.replace('mode = "passive"\ncost = "none"\nparams = { chance = 50', 'mode = "passive"\ncost = "none"\ntargets = [1, 1]\nparams = { chance = 50'), "only active skills take targets"),
+        (lambda s: s.replace("targets = [1, 1]", "targets = [2, 1]", 1), "must be 0 <= min <= max <= 3"),
+        (lambda s: s + '\nsurprise = "field"\n', "surprise"),
+    ],
+)
+def test_a_mistake_in_a_class_file_is_refused_naming_the_file_and_the_field(change, named):
+    text = change(WARRIOR)
+    assert text != WARRIOR, "the change must apply to the shipped file"
+    with pytest.raises(ClassDataError) as err:
+        parse_class(text, "warrior.toml")
+    assert str(err.value).startswith("warrior.toml: ") and named in str(err.value), str(err.value)
