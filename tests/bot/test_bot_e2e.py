@@ -397,7 +397,7 @@ async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Tab
     await table.run(table.mod, "game start")
     await table.delivered()
     first = reply_text(await table.run(grace, "inbox"))
-    assert "1 new message(s) that could not reach you by DM (1 in all)" in first and "Keep it secret" in first
+    assert "1 new message that could not reach you by DM (1 in all)" in first and "Keep it secret" in first
     await all_read(table, grace.id)
     # Seen: the next look says nothing is new and shows it again as already seen.
     seen = reply_text(await table.run(grace, "inbox"))
@@ -413,7 +413,7 @@ async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Tab
     waiting = await service.read_inbox(table.db, grace.id, unread_only=True, mark_read=False)
     assert [m.payload["type"] for m in waiting] == ["reminder"]
     news = reply_text(await table.run(grace, "inbox"))
-    assert "1 new message(s) that could not reach you by DM (2 in all)" in news
+    assert "1 new message that could not reach you by DM (2 in all)" in news
     assert "Reminder" in news and "Keep it secret" not in news
     await all_read(table, grace.id)
     assert "No new messages" in reply_text(await table.run(grace, "inbox"))

@@ -115,7 +115,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         unread = [m for m in messages if m.read_at is None]
         if unread:
             shown = unread[:INBOX_PAGE]
-            head = t("reply.inbox.title", ctx.locale, new=len(unread), count=len(messages))
+            head = t("reply.inbox.title", ctx.locale, count=len(unread), total=len(messages))
         else:
             shown = messages[-INBOX_PAGE_SEEN:]
             head = t("reply.inbox.nothing_new", ctx.locale, shown=len(shown), count=len(messages))
