@@ -17,6 +17,7 @@ from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
+from bot.discord.orphans import cancel_orphaned
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 
@@ -100,6 +101,12 @@ class WolfBot(commands.Bot):
         if not self._resynced:
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync_quiet_dead(), name="wolfhowl-quiet-dead"))
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await cancel_orphaned(self, lambda info: info.channel_id == channel.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await cancel_orphaned(self, lambda info: info.guild_id == guild.id)
 
     async def resync_quiet_dead(self) -> None:
         """After a restart, make the game channels' overwrites match who is dead (a death

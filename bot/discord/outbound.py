@@ -25,6 +25,7 @@ from bot.render.posts import (
     scoreboard_embed,
 )
 from bot.render.sheet import sheet_embed
+from bot.service.moderation import CHANNEL_GONE
 from bot.service.outbox import OutgoingMessage
 from bot.service.types import GameInfo
 from engine.events import Event
@@ -154,6 +155,17 @@ def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | N
     return render
 
 
+def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """In the channel: a moderator cancelled it. By DM: its channel is gone (with the seed,
+    which could not be posted)."""
+    if p.get("reason") != CHANNEL_GONE:
+        return _simple("reply.post.cancelled")(p, msg, info, loc)
+    text = t("reply.post.cancelled_channel_gone", loc, game=p.get("game", msg.game_id))
+    if p.get("seed"):
+        text += "\n" + t("post.seed", loc, seed=p["seed"], sha=p.get("seed_sha256", ""))
+    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])])
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -165,7 +177,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "game_resumed": _simple("post.resumed"),
     "deadline_extended": _simple("post.extended"),
     "player_replaced": _simple("reply.post.replaced"),
-    "game_cancelled": _simple("reply.post.cancelled"),
+    "game_cancelled": _cancelled,
 }
 
 

@@ -70,6 +70,14 @@ class WorldBuilder:
         """Invites the bot later (sends GUILD_CREATE to a connected bot)."""
         return self.ctx.guild_ops.add_bot(guild, permissions)
 
+    def remove_bot(self, guild: Guild) -> None:
+        """Kicks the bot from ``guild`` (sends GUILD_DELETE to a connected bot)."""
+        self.ctx.guild_ops.remove_bot(guild)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A member with Manage Channels deletes ``channel`` (sends CHANNEL_DELETE)."""
+        self.ctx.guild_ops.delete_channel(channel)
+
     def add_member(
         self, guild: Guild, user: User, *, roles: Iterable[Role] = (), nick: str | None = None
     ) -> Member:

@@ -55,6 +55,17 @@ class GuildOps:
         self._ctx.gateway.dispatch_guild_create(guild)
         return member
 
+    def remove_bot(self, guild: Guild) -> None:
+        """The bot is kicked (or the server deleted): GUILD_DELETE without ``unavailable``,
+        then its member and managed role go; REST calls for the guild get 10004."""
+        bot = self._ctx.bot
+        self._ctx.gateway.dispatch(
+            "GUILD_DELETE", {"id": str(guild.id)}, guild_id=guild.id, intent=INTENT_GUILDS
+        )
+        guild.members.pop(bot.id, None)
+        for role_id in [r.id for r in guild.roles.values() if r.bot_id == bot.id]:
+            del guild.roles[role_id]
+
     def add_member(
         self, guild: Guild, user: User, role_ids: list[int] | None = None, nick: str | None = None
     ) -> Member:

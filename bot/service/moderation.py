@@ -238,9 +238,15 @@ async def end_game(db: Database, game_id: int) -> StepResult:
         return _result(game, seq, "end", mail.count, round_no, phase, outcome.events)
 
 
-async def cancel_game(db: Database, game_id: int, reason: str = "cancelled") -> GameInfo:
+# The end reason of a game cancelled because its channel (or the whole server) is gone.
+CHANNEL_GONE = "channel_gone"
+
+
+async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, channel_gone: bool = False) -> GameInfo:
     """End a game that has not finished (in the lobby, running or paused) with no
-    winner. The seed is revealed if the roles had been dealt."""
+    winner. The seed is revealed if the roles had been dealt. With ``channel_gone`` (the
+    game's channel was deleted, or the bot removed from the server) nothing is posted
+    there: each seat holder and the moderator are told by DM, with the seed."""
     if not isinstance(reason, str) or not 1 <= len(reason) <= 32:
         raise BadArgumentError(field="reason", reason="1 to 32 characters")
     now = db.now()
@@ -250,10 +256,17 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled") -> 
             raise GameFinishedError(game_id=game.id)
         started = game.state is not None
         await finish(s, game, now, "cancelled", reason)
-        mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase or "lobby"), now=now)
-        mail.public({"type": "game_cancelled", "reason": reason})
-        if started:
-            mail_seed_reveal(mail, game)
+        mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase or "lobby"), now=now)
+        if channel_gone:
+            notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
+            if started:
+                notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
+            for user_id in sorted({p.user_id for p in holders.values()} | {game.moderator_id}):
+                mail.private(user_id, notice)
+        else:
+            mail.public({"type": "game_cancelled", "reason": reason})
+            if started:
+                mail_seed_reveal(mail, game)
         await s.flush()
         return await info_of(s, game)
 

@@ -1,0 +1,40 @@
+"""Games whose channel is gone: the channel deleted, or the bot removed from the server.
+
+Nothing could be posted there any more and nobody could see the game go on, so the game
+is cancelled (no winner) and each seat holder and the moderator are told by DM, with the
+seed (``service.cancel_game(..., channel_gone=True)``). A channel or server that is only
+unavailable for a while (a Discord outage) is not gone: discord.py reports that as
+another event, which is not handled here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import bot.service as service
+from bot.service.moderation import CHANNEL_GONE
+from bot.service.types import GameInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+log = logging.getLogger("wolfhowl.discord.orphans")
+
+
+async def cancel_orphaned(bot: WolfBot, gone: Callable[[GameInfo], bool]) -> list[int]:
+    """Cancel every live game for which ``gone`` holds; the ids cancelled."""
+    cancelled = []
+    for info in await service.live_games(bot.db):
+        if not gone(info):
+            continue
+        try:
+            await service.cancel_game(bot.db, info.id, CHANNEL_GONE, channel_gone=True)
+        except service.ServiceError:  # it ended meanwhile
+            continue
+        log.info("game %s cancelled: channel %s or server %s is gone", info.id, info.channel_id, info.guild_id)
+        cancelled.append(info.id)
+    if cancelled:
+        bot.wake_dispatcher()
+    return cancelled

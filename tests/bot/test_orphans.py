@@ -1,0 +1,54 @@
+"""A game whose channel disappears — deleted by someone, or the bot kicked from the server
+— is cancelled, and the players and the moderator learn it by DM, with the seed; other
+games go on."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import bot.service as service
+from tests.bot.conftest import Table, reply_text
+from tests.bot.test_bot_e2e import started_game
+
+
+def dm_texts(table: Table, user) -> list[str]:
+    return table.texts(table.emu.dms(user))
+
+
+async def test_deleting_the_game_channel_cancels_the_game_and_tells_everyone_by_dm(table: Table):
+    game_id = await started_game(table)
+    alice, bob = table.players[0], table.players[1]
+    before = {p.username: len(table.emu.dms(p)) for p in (alice, bob, table.mod)}
+    table.emu.delete_channel(table.channel)
+    await table.emu.wait_for(lambda: len(table.emu.dms(table.mod)) > before["gm"], 10, "the moderator's DM")
+    await table.delivered()
+    info = await service.get_game(table.db, game_id)
+    assert info.status == "cancelled" and not info.winners
+    seed = (await service.export_game(table.db, game_id))["game"]["seed"]
+    assert hashlib.sha256(seed.encode()).hexdigest() == info.seed_sha256
+    for who, lang_word in ((bob, "its channel was deleted"), (table.mod, "its channel was deleted"), (alice, "游戏频道已被删除")):
+        news = dm_texts(table, who)[before.get(who.username, 0):]
+        assert any(lang_word in t and seed in t for t in news), (who.username, news)
+    # The players are free: a new game elsewhere is possible, and their commands say so.
+    assert "not in any game" in reply_text(await table.run(bob, "me", dm=True))
+
+
+async def test_the_bot_kicked_from_the_server_cancels_its_games_there_only(table: Table):
+    """Once kicked, the bot shares no server with the players, so Discord refuses its DMs
+    (50007): the notice waits in each one's inbox, as any undeliverable DM does."""
+    game_id = await started_game(table)
+    other_guild = table.emu.create_guild("Elsewhere", owner=table.mod, channels=("hall",))
+    table.emu.remove_bot(other_guild)  # not this game's server: nothing happens to it
+    await table.delivered()
+    assert (await service.get_game(table.db, game_id)).status == "running"
+    table.emu.remove_bot(table.guild)
+    for _ in range(200):
+        if (await service.get_game(table.db, game_id)).status == "cancelled":
+            break
+        await asyncio.sleep(0.05)
+    await table.delivered()
+    assert (await service.get_game(table.db, game_id)).status == "cancelled"
+    for who in (table.mod, *table.players[:6]):
+        notices = [m for m in await service.read_inbox(table.db, who.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
+        assert len(notices) == 1 and notices[0].payload["seed"], who.username
