@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import bot.service as service
 import engine
+from bot.discord.errors import ReplyError
+from bot.render import words
+from bot.render.sheet import identify_rule
+from bot.service.errors import RuleRefusedError
 from bot.service.types import Receipt
 from bot.service.views import PlayerView
 
@@ -58,11 +62,26 @@ async def send_vote(bot: WolfBot, user_id: int, game_id: int, seat: int, round_n
 
 
 async def add_guess(
-    bot: WolfBot, view: PlayerView, user_id: int, target: int, what: str, value: str, round_no: int | None = None
+    bot: WolfBot,
+    view: PlayerView,
+    user_id: int,
+    target: int,
+    what: str,
+    value: str,
+    round_no: int | None = None,
+    *,
+    locale: str = "en-US",
 ) -> Receipt:
-    """Add "seat ``target`` is ``value``" to this Dusk's identification."""
+    """Add "seat ``target`` is ``value``" to this Dusk's identification. A guess outside
+    the class's rule is refused with the rule itself, in ``locale``."""
     guess = engine.Guess(target, what, value)  # type: ignore[arg-type]  # the engine checks ``what``
-    receipt = await service.add_guess(bot.db, user_id, guess, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+    try:
+        receipt = await service.add_guess(bot.db, user_id, guess, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+    except RuleRefusedError as exc:
+        if exc.params.get("reason") != "reason.identify_rule" or view.sheet is None:
+            raise
+        rule = words.clauses(identify_rule(view.sheet, locale).splitlines(), locale)
+        raise ReplyError("reply.error.identify_rule", rule=rule) from None
     return _sent(bot, receipt)
 
 

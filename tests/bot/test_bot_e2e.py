@@ -426,3 +426,26 @@ async def all_read(table: Table, user_id: int) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the inbox was not marked read")
+
+
+async def test_a_guess_outside_the_class_rule_is_refused_with_the_rule(table: Table):
+    """Naming more players than the class may, each night, is refused with what the class
+    may name, in the player's language; the guesses already sent stay."""
+    from bot.render.sheet import identify_rule
+    from bot.service.views import player_view
+
+    game_id = await started_game(table)
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    bob = table.players[1]
+    sheet = (await player_view(table.db, bob.id, game_id)).sheet
+    slot = sheet["identify"][0]
+    value = slot["values"][0] if slot["values"] else {"trait": "combat", "class": "warrior", "faction": "lawful"}[slot["what"]]
+    answers = []
+    for seat in (1, 3, 4, 5, 6):
+        answers.append(reply_text(await table.run(bob, "identify", {"player": str(seat), "guess": f"{slot['what']}:{value}"}, dm=True)))
+    refused = [a for a in answers if "does not fit" in a]
+    assert refused, answers
+    rule_lines = identify_rule(sheet, "en-US").splitlines()
+    assert all(line in refused[0] for line in rule_lines) and "/orders clear:" in refused[0]
+    assert "Identifications: " in reply_text(await table.run(bob, "orders", dm=True))

@@ -84,7 +84,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         pv = await _view(ctx)
         seat = _seat(player, pv)
         what, value = parse_guess(guess, pv.sheet)
-        await _receipt(ctx, pv, await submit.add_guess(ctx.bot, pv, interaction.user.id, seat, what, value))
+        await _receipt(ctx, pv, await submit.add_guess(ctx.bot, pv, interaction.user.id, seat, what, value, locale=ctx.locale))
 
     @groups.act.command(name=L("cmd.name.attack"), description=L("cmd.desc.act_attack"))
     @app_commands.rename(player=L("cmd.name.player"))

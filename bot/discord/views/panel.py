@@ -333,7 +333,7 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     async def act(self, interaction: discord.Interaction) -> None:
         what, _, value = self.item.values[0].partition(":")
         pv = await self.player_view(interaction)
-        await submit.add_guess(interaction.client, pv, interaction.user.id, self.seat, what, value, round_no=self.round_no)  # type: ignore[arg-type]
+        await submit.add_guess(interaction.client, pv, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))  # type: ignore[arg-type]
 
 
 class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
