@@ -154,7 +154,7 @@ def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern) 
     console.rule()
     console.print(
         f"[bold]{'game over' if report.over else 'NOT FINISHED'}[/] — winners: [bold]{winners}[/]; "
-        f"{report.rounds} round(s), {report.phases} phases in {wall:.1f}s. "
+        f"{report.rounds} round{'' if report.rounds == 1 else 's'}, {report.phases} phases in {wall:.1f}s. "
         f"{stats.interactions} interactions ({stats.failed} unanswered, {len(stats.refusals)} refused), "
         f"acknowledged in {p50:.0f} ms (p50) / {p99:.0f} ms (p99). "
         f"Emulator errors: {len(tavern.emu.server_errors)}."

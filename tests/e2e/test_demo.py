@@ -1,0 +1,45 @@
+"""`wolfhowl demo`, the README's main command, as a user runs it: a separate process that
+plays a whole game on the built-in local Discord and prints it, in either language."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def demo(*args: str) -> str:
+    """The demo's output, printed wide enough that no line wraps."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "demo", "--players", "6", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ, "COLUMNS": "300"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms():
+    out = demo("--seed", "demo-test-1", "--show-dms")
+    assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
+    assert "the game channel as everyone sees it" in out
+    assert "🐺 The game begins" in out and "Game over" in out and "Seed: " in out
+    assert out.count("— private messages") == 6  # each player's DMs, with --show-dms
+    assert "Keep it secret." in out
+    # The same seed plays the same game.
+    again = demo("--seed", "demo-test-1", "--show-dms", "--quiet")
+    result = re.compile(r"winners: .*?; \d+ rounds?, \d+ phases")
+    assert result.search(out) and result.search(out).group() == result.search(again).group()
+
+
+@pytest.mark.parametrize("lang", ["zh-CN"])
+def test_the_demo_in_chinese(lang: str):
+    out = demo("--seed", "demo-test-2", "--lang", lang)
+    assert "🐺 游戏开始" in out and "游戏结束" in out and "种子：" in out
+    assert "The game begins" not in out  # public posts follow the game's language
