@@ -20,6 +20,7 @@ from bot.discord.errors import WolfTree
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
+from bot.service.types import GameInfo
 
 log = logging.getLogger("wolfhowl.discord")
 # How long a shutdown waits for a scheduler tick or a delivery batch in flight to finish
@@ -100,7 +101,7 @@ class WolfBot(commands.Bot):
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
         if not self._resynced:
             self._resynced = True
-            self._tasks.append(asyncio.create_task(self.resync_quiet_dead(), name="wolfhowl-quiet-dead"))
+            self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await cancel_orphaned(self, lambda info: info.channel_id == channel.id)
@@ -108,18 +109,27 @@ class WolfBot(commands.Bot):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await cancel_orphaned(self, lambda info: info.guild_id == guild.id)
 
-    async def resync_quiet_dead(self) -> None:
-        """After a restart, make the game channels' overwrites match who is dead (a death
-        announced while the bot was down, or an end it did not see)."""
+    async def resync(self) -> None:
+        """After a (re)start, catch up with what happened while the bot was down: cancel
+        the games whose channel was deleted meanwhile, then make the game channels'
+        overwrites match who is dead (a death announced while the bot was down, or an end
+        it did not see)."""
         import bot.service as service
         from bot.discord import permissions
 
         try:
+            await cancel_orphaned(self, self.channel_deleted)
             for info in await service.live_games(self.db):
                 if self.get_guild(info.guild_id) is not None:
                     await permissions.sync_quiet_dead(self, info)
         except Exception:
-            log.warning("quiet dead: the start-up check failed", exc_info=True)
+            log.warning("the start-up check of the live games failed", exc_info=True)
+
+    def channel_deleted(self, info: GameInfo) -> bool:
+        """The game's server is here and whole (not in an outage), and its channel is not
+        in it. A server the bot no longer sees proves nothing: it may still be loading."""
+        guild = self.get_guild(info.guild_id)
+        return guild is not None and not guild.unavailable and guild.get_channel(info.channel_id) is None
 
     async def close(self) -> None:
         """Stop the background loops between two passes (cancelling only what is still

@@ -1,4 +1,5 @@
-"""Games whose channel is gone: the channel deleted, or the bot removed from the server.
+"""Games whose channel is gone: the channel deleted (seen live or at the next start), or the
+bot removed from the server.
 
 Nothing could be posted there any more and nobody could see the game go on, so the game
 is cancelled (no winner) and each seat holder and the moderator are told by DM, with the

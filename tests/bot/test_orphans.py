@@ -52,3 +52,30 @@ async def test_the_bot_kicked_from_the_server_cancels_its_games_there_only(table
     for who in (table.mod, *table.players[:6]):
         notices = [m for m in await service.read_inbox(table.db, who.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
         assert len(notices) == 1 and notices[0].payload["seed"], who.username
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_found_at_start_up(table: Table):
+    from bot.db.session import Database
+    from bot.discord.client import WolfBot
+    from tests.bot.conftest import start_bot
+
+    game_id = await started_game(table)
+    other = table.emu.create_text_channel(table.guild, "annex")
+    await table.run(table.mod, "game create", channel=other)  # a lobby whose channel stays
+    kept = await service.game_in_channel(table.db, other.id)
+    await table.bot.close()
+    table.emu.delete_channel(table.channel)  # nobody is connected to see it go
+    fresh = WolfBot(table.bot.config, db=Database(table.bot.config.database_url, clock=table.clock))
+    task = await start_bot(fresh, table.emu.token)
+    table.bot = fresh
+    try:
+        for _ in range(200):
+            if (await service.get_game(table.db, game_id)).status == "cancelled":
+                break
+            await asyncio.sleep(0.05)
+        assert (await service.get_game(table.db, game_id)).status == "cancelled"
+        assert (await service.get_game(table.db, kept.id)).status == "lobby"
+        await table.delivered()
+        assert any("its channel was deleted" in t for t in dm_texts(table, table.mod))
+    finally:
+        task.cancel()
