@@ -26,6 +26,7 @@ records each result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
@@ -39,6 +40,7 @@ import discord
 import bot.service as service
 from bot.discord import permissions
 from bot.discord.background import BackgroundLoop
+from bot.discord.errors import error_embed
 from bot.discord.outbound import Rendered, render_outgoing
 from bot.i18n import t
 from bot.service.dispatch import Undeliverable
@@ -89,6 +91,9 @@ class DiscordSender:
         self.bot = bot
         self.sleep = sleep
         self._pinged: set[tuple[int, int, str]] = set()
+        # Games whose moderator was told the bot cannot post in the game channel; cleared
+        # by the next post that goes through, so a later problem is reported again.
+        self._warned: set[int] = set()
         # The games' public views, read once per dispatcher pass (see ``new_pass``).
         self._infos: dict[int, GameInfo | None] = {}
 
@@ -110,6 +115,8 @@ class DiscordSender:
                 log.info("outbox %s was delivered before (message %s)", message.key, earlier)
                 return earlier
         sent = await self._send_with_retries(target, rendered, message)
+        if message.recipient_kind == "channel" and message.game_id:
+            self._warned.discard(message.game_id)
         if rendered.roster_changed and message.recipient_kind == "channel" and message.game_id:
             await self._sync_dead(message.game_id)
         return sent
@@ -155,6 +162,8 @@ class DiscordSender:
                 if exc.code == CANNOT_DM and message.recipient_kind == "user":
                     await self._ping(message)
                     raise Undeliverable(f"DMs closed ({exc.code})") from exc
+                if message.recipient_kind == "channel":
+                    await self._warn_moderator(message)
                 raise
             except discord.NotFound as exc:
                 if exc.code in GONE_CODES:
@@ -213,6 +222,22 @@ class DiscordSender:
         except discord.HTTPException:
             log.warning("could not ping user %s about their inbox", message.recipient_id, exc_info=True)
 
+    async def _warn_moderator(self, message: OutgoingMessage) -> None:
+        """The game channel refuses the bot (a permission taken away): tell the game's
+        moderator by DM, once until a post goes through again. The post itself is retried
+        as usual and goes out, in order, once the permissions are back."""
+        info = await self._info(message.game_id)
+        if info is None or info.id in self._warned:
+            return
+        self._warned.add(info.id)
+        log.warning("game %s: the bot may not post in channel %s", info.id, info.channel_id)
+        try:
+            moderator = self.bot.get_user(info.moderator_id) or await self.bot.fetch_user(info.moderator_id)
+            text = t("reply.post.cannot_post", info.settings.language, channel=f"<#{info.channel_id}>", game=info.id)
+            await moderator.send(embed=error_embed(text), nonce=nonce_for(f"{message.key}:warn"))
+        except discord.HTTPException:
+            log.warning("could not tell the moderator of game %s", info.id, exc_info=True)
+
     async def _sync_dead(self, game_id: int) -> None:
         try:
             info = await service.get_game(self.bot.db, game_id)
@@ -267,6 +292,7 @@ class Dispatcher(BackgroundLoop):
         report = DispatchReport()
         await self.flush_journal()
         held: set[tuple[str, int]] = set()
+        held_back: list[str] = []
         new_pass = getattr(self.sender, "new_pass", None)
         if new_pass is not None:
             new_pass()
@@ -276,8 +302,9 @@ class Dispatcher(BackgroundLoop):
                 await self._mark_delivered(message.key)
                 report.sent += 1
                 continue
-            if where in held:
+            if where in held:  # an earlier message to the same place failed: keep the order
                 report.held += 1
+                held_back.append(message.key)
                 continue
             try:
                 message_id = await self.sender.send(message)
@@ -296,6 +323,9 @@ class Dispatcher(BackgroundLoop):
                 self.journal[message.key] = message_id
                 await self._mark_delivered(message.key)
                 report.sent += 1
+        if held_back:
+            with contextlib.suppress(Exception):  # else their lease runs out, which is as good
+                await service.release(self.db, held_back)
         return report
 
     async def run_forever(self, interval: float) -> None:

@@ -41,6 +41,7 @@ from bot.service.outbox import (
     mark_inbox_read,
     mark_undeliverable,
     read_inbox,
+    release,
 )
 from bot.service.pieces import add_action, add_guess, toggle_skill
 from bot.service.submissions import (
@@ -105,6 +106,7 @@ __all__ = [
     "player_view",
     "player_view_here",
     "read_inbox",
+    "release",
     "remind_if_due",
     "remove_player",
     "replace_player",

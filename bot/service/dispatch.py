@@ -15,6 +15,7 @@ from bot.service.outbox import (
     mark_delivered,
     mark_failed,
     mark_undeliverable,
+    release,
 )
 
 
@@ -53,20 +54,29 @@ class Dispatcher:
         self.batch = batch
 
     async def run_once(self) -> DispatchReport:
-        """Deliver what is due now (one batch)."""
+        """Deliver what is due now (one batch). After a failure, the batch's later
+        messages to the same place are given back untried, to follow it in order."""
         report = DispatchReport()
+        failed: set[tuple[str, int]] = set()
+        held_back: list[str] = []
         for message in await claim_due_messages(self.db, limit=self.batch):
+            where = (message.recipient_kind, message.recipient_id)
+            if where in failed:
+                held_back.append(message.key)
+                continue
             try:
                 message_id = await self.sender.send(message)
             except Undeliverable as exc:
                 await mark_undeliverable(self.db, message.key, str(exc))
                 report.inbox += 1
             except Exception as exc:
+                failed.add(where)
                 await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}")
                 report.retry += 1
             else:
                 await mark_delivered(self.db, message.key, message_id)
                 report.sent += 1
+        await release(self.db, held_back)
         return report
 
     async def drain(self, max_batches: int = 1000) -> DispatchReport:

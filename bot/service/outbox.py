@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
@@ -129,12 +130,18 @@ class Mail:
         self.count += 1
 
 
+# The PostgreSQL advisory lock that serializes outbox claims ("wolfhowl" in ASCII).
+CLAIM_LOCK = 0x776F6C66686F776C
+
+
 async def claim_due_messages(
     db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS
 ) -> list[OutgoingMessage]:
     """Lease up to ``limit`` due messages (oldest first) to the caller for
     ``lease_seconds``. Concurrent dispatchers get disjoint sets (SKIP LOCKED on
-    PostgreSQL; the write lock on SQLite)."""
+    PostgreSQL; the write lock on SQLite). A message waits while an earlier one to the
+    same channel or user is still pending and not due (backing off after a failure, or
+    leased to a dispatcher): each destination gets its messages in order."""
     if not 1 <= limit <= 1000 or lease_seconds < 1:
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
@@ -145,9 +152,21 @@ async def claim_due_messages(
         if (await s.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
             return []
     async with db.transaction() as s:
+        if db.dialect == "postgresql":
+            # One claim at a time, so that each sees the leases the others committed (the
+            # order rule below needs them; SQLite's write lock gives the same).
+            await s.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
+        earlier = aliased(OutboxMessage)
+        blocked = exists().where(
+            earlier.recipient_kind == OutboxMessage.recipient_kind,
+            earlier.recipient_id == OutboxMessage.recipient_id,
+            earlier.status == "pending",
+            earlier.id < OutboxMessage.id,
+            earlier.next_attempt_at > now,
+        )
         stmt = (
             select(OutboxMessage)
-            .where(*due)
+            .where(*due, ~blocked)
             .order_by(OutboxMessage.id)
             .limit(limit)
             .with_for_update(skip_locked=True)
@@ -157,6 +176,21 @@ async def claim_due_messages(
             row.attempts += 1
             row.next_attempt_at = now + timedelta(seconds=lease_seconds)
         return [OutgoingMessage.of(r) for r in rows]
+
+
+async def release(db: Database, keys: list[str]) -> int:
+    """Give back claimed messages that were not attempted (held behind an earlier one
+    that failed): due again at once, their attempt not counted, so they follow the
+    earlier one as soon as it goes. The number released."""
+    if not keys:
+        return 0
+    async with db.transaction() as s:
+        res = await s.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.idempotency_key.in_(keys), OutboxMessage.status == "pending")
+            .values(next_attempt_at=db.now(), attempts=OutboxMessage.attempts - 1)
+        )
+        return int(getattr(res, "rowcount", 0) or 0)
 
 
 async def mark_delivered(db: Database, key: str, message_id: int | None = None) -> bool:

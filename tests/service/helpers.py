@@ -8,11 +8,14 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service import (
     GameSettings,
+    OutgoingMessage,
     UserRef,
     advance_phase,
+    claim_due_messages,
     create_game,
     get_game,
     join_game,
+    mark_delivered,
     start_game,
     submit,
 )
@@ -92,3 +95,12 @@ async def play_to_end(db: Database, game_id: int, max_steps: int = 300) -> int:
         if result.over:
             return n
     raise AssertionError("the game did not end")
+
+
+async def take_due(db: Database, limit: int = 1000) -> list[OutgoingMessage]:
+    """What a dispatcher would deliver now: claimed and marked delivered. (Claimed and not
+    marked, they would hold back the later messages to the same place.)"""
+    messages = await claim_due_messages(db, limit=limit)
+    for m in messages:
+        await mark_delivered(db, m.key)
+    return messages

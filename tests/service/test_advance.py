@@ -14,13 +14,12 @@ from bot.db.models import GameStep
 from bot.db.session import Database
 from bot.service import advance_phase, export_game, get_game, submit_grail
 from bot.service import errors as E
-from bot.service.outbox import claim_due_messages
-from tests.service.helpers import current_state, send_all, started, user
+from tests.service.helpers import current_state, send_all, started, take_due, user
 
 
 async def test_day_advance_writes_state_step_and_messages(db: Database, clock) -> None:
     game_id = await started(db, 6)
-    await claim_due_messages(db, limit=100)  # the start's messages, out of the way
+    await take_due(db, limit=100)  # the start's messages, out of the way
     for seat in range(1, 7):
         await submit_grail(db, user(seat).id, seat * 10)
     clock.advance(5)
@@ -34,7 +33,7 @@ async def test_day_advance_writes_state_step_and_messages(db: Database, clock) -
         step = (await s.execute(select(GameStep).where(GameStep.seq == 2))).scalar_one()
     assert step.kind == "advance" and step.inputs["submissions"]["3"] == [{"kind": "grail", "number": 30}]
     assert any(e["kind"] == "GrailAllocated" for e in step.events)
-    msgs = await claim_due_messages(db, limit=100)
+    msgs = await take_due(db, limit=100)
     assert msgs[-1].payload["type"] == "phase_started" and msgs[-1].payload["phase"] == "dusk"
     # The mean is 35: seats 3 and 4 tie; the grail winner alone is told, by DM.
     won = [m for m in msgs if m.recipient_kind == "user"]
@@ -55,7 +54,7 @@ async def test_messages_respect_audiences_through_a_game(db: Database) -> None:
             break
     info = await get_game(db, game_id)
     seat_of_user = {p.user_id: p.seat for p in info.players}
-    for m in await claim_due_messages(db, limit=1000):
+    for m in await take_due(db, limit=1000):
         for e in m.payload.get("events", []):
             assert e["audience"] != "audit"
             if m.recipient_kind == "channel":
@@ -85,7 +84,7 @@ async def test_the_end_frees_everyone_and_reveals_the_seed(db: Database) -> None
     async with db.read() as s:
         assert await repo.live_membership(s, user(1).id) is None
         assert await repo.live_game_in_channel(s, info.channel_id) is None
-    msgs = await claim_due_messages(db, limit=1000)
+    msgs = await take_due(db, limit=1000)
     assert msgs[-1].payload == {"game_id": game_id, "type": "seed_revealed", "seed": "ending-seed-1", "seed_sha256": info.seed_sha256}
     with pytest.raises(E.GameFinishedError):
         await advance_phase(db, game_id)

@@ -18,7 +18,6 @@ from bot.service import (
     active_game_of,
     advance_phase,
     cancel_game,
-    claim_due_messages,
     create_game,
     end_game,
     export_game,
@@ -39,6 +38,7 @@ from tests.service.helpers import (
     play_to_end,
     send_all,
     started,
+    take_due,
     user,
 )
 
@@ -54,7 +54,7 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
         await send_all(db, game_id)
         await advance_phase(db, game_id)
     await submit_grail(db, user(1).id, 50)  # sent in the open phase: not resolved
-    await claim_due_messages(db, limit=1000)
+    await take_due(db, limit=1000)
     result = await end_game(db, game_id)
     assert (result.kind, result.status, result.over) == ("end", "over", True)
     assert (result.closed_round, result.closed_phase) == (2, "day")
@@ -64,7 +64,7 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
     assert info.status == "over" and info.winners and info.deadline is None
     assert list(info.winners) == ended[0]["data"]["winners"]
     # The scoreboard post (step "end") and the seed, as a natural end sends them.
-    mail = await claim_due_messages(db, limit=1000)
+    mail = await take_due(db, limit=1000)
     assert [(m.recipient_kind, m.payload["type"]) for m in mail] == [("channel", "events"), ("channel", "seed_revealed")]
     assert mail[0].payload["step"] == "end" and mail[0].payload["events"][-1]["kind"] == "GameEnded"
     assert all(e["audience"] == "public" for e in mail[0].payload["events"])
@@ -133,9 +133,9 @@ async def test_every_events_post_names_its_step(db: Database) -> None:
     game_id = await started(db, 7, seed="step-seed-01")
     await remove_player(db, game_id, 7)
     await play_to_end(db, game_id)
-    steps = {m.payload.get("step") for m in await claim_due_messages(db, limit=1000) if m.payload["type"] == "events"}
+    steps = {m.payload.get("step") for m in await take_due(db, limit=1000) if m.payload["type"] == "events"}
     assert steps == {"remove", "advance"}
     other = await started(db, 6, channel=CHANNEL + 9, first=30, seed="step-seed-02")
-    await claim_due_messages(db, limit=1000)
+    await take_due(db, limit=1000)
     await end_game(db, other)
-    assert {m.payload.get("step") for m in await claim_due_messages(db, limit=1000) if m.payload["type"] == "events"} == {"end"}
+    assert {m.payload.get("step") for m in await take_due(db, limit=1000) if m.payload["type"] == "events"} == {"end"}

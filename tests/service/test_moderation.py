@@ -19,8 +19,7 @@ from bot.service import (
     verify_log,
 )
 from bot.service import errors as E
-from bot.service.outbox import claim_due_messages
-from tests.service.helpers import current_state, lobby, play_to_end, started, user
+from tests.service.helpers import current_state, lobby, play_to_end, started, take_due, user
 
 NEWCOMER = UserRef(555, "Newcomer", "zh-CN")
 
@@ -29,7 +28,7 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     game_id = await started(db, 6, seed="replace-seed")
     await submit_grail(db, user(2).id, 77)
     before = await player_view(db, user(2).id)
-    await claim_due_messages(db, limit=100)
+    await take_due(db, limit=100)
     result = await replace_player(db, game_id, 2, NEWCOMER)
     assert result.kind == "replace" and result.seq == 2
     view = await player_view(db, NEWCOMER.id)
@@ -40,7 +39,7 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
         await active_game_of(db, user(2).id)
     with pytest.raises(E.NotInGameError):
         await player_view(db, user(2).id, game_id)
-    msgs = await claim_due_messages(db, limit=100)
+    msgs = await take_due(db, limit=100)
     assert [m.payload["type"] for m in msgs] == ["player_replaced", "sheet"]
     assert msgs[1].recipient_id == NEWCOMER.id and msgs[1].locale == "zh-CN"
     # The one who left may join another game; the newcomer may not.
@@ -79,7 +78,7 @@ async def test_cancel(db: Database) -> None:
     game_id = await started(db, 6, channel=5000, first=10, seed="cancel-seed")
     await cancel_game(db, game_id, "moderator")
     assert (await get_game(db, game_id)).status == "cancelled"
-    msgs = await claim_due_messages(db, limit=100)
+    msgs = await take_due(db, limit=100)
     assert [m.payload["type"] for m in msgs][-2:] == ["game_cancelled", "seed_revealed"]
     log = await export_game(db, game_id)
     assert log["game"]["seed"] == "cancel-seed" and verify_log(log).ok

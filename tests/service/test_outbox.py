@@ -5,6 +5,7 @@ failures are retried; a dead dispatcher's lease expires."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
@@ -72,17 +73,25 @@ class FlakySender:
         self.delivered.append(message)
 
 
-async def test_passing_failures_are_retried_with_backoff(db: Database, clock) -> None:
+async def test_passing_failures_are_retried_with_backoff_in_order(db: Database, clock) -> None:
+    """Every message fails twice before it goes. The channel's second post is not tried
+    while the first one backs off: it goes after it, whatever the retries."""
     await started(db, 6)
     sender = FlakySender(failures=2)
     d = Dispatcher(db, sender)
-    assert (await d.drain()).retry == 8
+    assert (await d.drain()).retry == 7  # the table post and six sheets; the phase post waits
     assert (await d.drain()).total == 0  # backing off
     clock.advance(3600)
-    assert (await d.drain()).retry == 8
+    assert (await d.drain()).retry == 7
     clock.advance(3600)
-    assert (await d.drain()).sent == 8
+    third = await d.drain()
+    assert (third.sent, third.retry) == (7, 1)  # now the phase post's own first try
+    for _ in range(2):
+        clock.advance(3600)
+        await d.drain()
     assert len(sender.delivered) == 8
+    posts = [m.key for m in sender.delivered if m.recipient_kind == "channel"]
+    assert posts == sorted(posts) and len(posts) == 2
 
 
 async def test_giving_up_after_max_attempts(db: Database, clock) -> None:
@@ -91,8 +100,12 @@ async def test_giving_up_after_max_attempts(db: Database, clock) -> None:
     for _ in range(MAX_ATTEMPTS):
         await d.drain()
         clock.advance(3600)
-    assert await pending_count(db) == 0
     assert len(await read_inbox(db, user(1).id)) == 1  # the sheet waits in the inbox
+    assert await pending_count(db) == 1  # the first post gave up; the second's turn now
+    for _ in range(MAX_ATTEMPTS):
+        await d.drain()
+        clock.advance(3600)
+    assert await pending_count(db) == 0
 
 
 async def test_a_lease_expires_when_the_dispatcher_dies(db: Database, clock) -> None:
@@ -104,6 +117,30 @@ async def test_a_lease_expires_when_the_dispatcher_dies(db: Database, clock) -> 
     again = await claim_due_messages(db, limit=100)
     assert [m.key for m in again] == [m.key for m in claimed]
     assert all(m.attempts == 2 for m in again)
+
+
+async def test_a_message_waits_behind_an_earlier_one_to_the_same_place(db: Database, clock) -> None:
+    """While the first channel post backs off after a failure (or is leased to another
+    dispatcher), the channel's later posts are not handed out; other recipients' are."""
+    from bot.service.outbox import mark_failed
+
+    await started(db, 6)
+    claimed = await claim_due_messages(db, limit=100)
+    posts = [m for m in claimed if m.recipient_kind == "channel"]
+    assert len(posts) == 2
+    first, second = posts
+    await mark_failed(db, first.key, "403 Missing Permissions")  # backs off 10 s
+    for m in claimed:
+        if m.recipient_kind == "user":
+            await mark_delivered(db, m.key)
+    clock.advance(61)  # the second post's lease (60 s) has run out: it is due again
+    # Back the first off for longer than that, as repeated failures do (up to an hour).
+    async with db.transaction() as s:
+        row = (await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == first.key))).scalar_one()
+        row.next_attempt_at = db.now() + timedelta(seconds=600)
+    assert await claim_due_messages(db, limit=100) == []  # the second is due, but waits
+    clock.advance(601)
+    assert [m.key for m in await claim_due_messages(db, limit=100)] == [first.key, second.key]
 
 
 async def test_the_inbox_lists_unread_first_and_marks_what_was_shown(db: Database, clock) -> None:
