@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+import bot.service as service
 from bot.db.session import Database
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
@@ -104,23 +105,26 @@ class WolfBot(commands.Bot):
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await cancel_orphaned(self, lambda info: info.channel_id == channel.id)
+        info = await service.game_in_channel(self.db, channel.id)  # one indexed read
+        if info is not None:
+            await cancel_orphaned(self, [info])
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await cancel_orphaned(self, lambda info: info.guild_id == guild.id)
+        await cancel_orphaned(self, [info for info in await service.live_games(self.db) if info.guild_id == guild.id])
 
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
         the games whose channel was deleted meanwhile, then make the game channels'
         overwrites match who is dead (a death announced while the bot was down, or an end
         it did not see)."""
-        import bot.service as service
         from bot.discord import permissions
 
         try:
-            await cancel_orphaned(self, self.channel_deleted)
-            for info in await service.live_games(self.db):
-                if self.get_guild(info.guild_id) is not None:
+            live = await service.live_games(self.db)
+            gone = [info for info in live if self.channel_deleted(info)]
+            await cancel_orphaned(self, gone)
+            for info in live:
+                if info not in gone and self.get_guild(info.guild_id) is not None:
                     await permissions.sync_quiet_dead(self, info)
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)

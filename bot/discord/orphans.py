@@ -11,7 +11,7 @@ another event, which is not handled here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import bot.service as service
@@ -24,12 +24,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("wolfhowl.discord.orphans")
 
 
-async def cancel_orphaned(bot: WolfBot, gone: Callable[[GameInfo], bool]) -> list[int]:
-    """Cancel every live game for which ``gone`` holds; the ids cancelled."""
+async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo]) -> list[int]:
+    """Cancel these live games, whose channel is gone; the ids cancelled."""
     cancelled = []
-    for info in await service.live_games(bot.db):
-        if not gone(info):
-            continue
+    for info in games:
         try:
             await service.cancel_game(bot.db, info.id, CHANNEL_GONE, channel_gone=True)
         except service.ServiceError:  # it ended meanwhile

@@ -9,8 +9,7 @@ from datetime import UTC, datetime, timedelta
 import bot.service as service
 from bot.db.session import Database
 from bot.discord.scheduler import Scheduler, sleep_for
-from bot.service.outbox import claim_due_messages, mark_delivered
-from tests.service.helpers import started, user
+from tests.service.helpers import started, take_due, user
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -25,11 +24,7 @@ def test_sleep_until_the_next_thing_within_bounds():
 
 async def types_due(db: Database) -> list[str]:
     """Deliver what is due (to nobody) and say what it was."""
-    out = []
-    for m in await claim_due_messages(db):
-        await mark_delivered(db, m.key)
-        out.append(m.payload["type"])
-    return out
+    return [m.payload["type"] for m in await take_due(db)]
 
 
 async def test_a_deadline_advances_the_game_and_only_once(db: Database, clock):
