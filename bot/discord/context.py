@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import bot.service as service
+from bot.discord.checks import member_in, member_is_moderator
 from bot.discord.errors import ReplyError
 from bot.i18n import normalize_locale
 from bot.service.errors import NoActiveGameError
@@ -52,7 +53,7 @@ async def view_for(bot: WolfBot, interaction: discord.Interaction) -> PlayerView
 
 async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
     """The game a moderator command is about: this channel's; in a DM, the one the caller
-    plays in or moderates."""
+    plays in, else the one they moderate (:func:`games_moderated_from_afar`)."""
     if interaction.guild_id is not None and interaction.channel_id is not None:
         here = await service.game_in_channel(bot.db, interaction.channel_id)
         if here is None:
@@ -61,12 +62,30 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     try:
         return await service.active_game_of(bot.db, interaction.user.id)
     except NoActiveGameError:
-        mine = await service.games_moderated_by(bot.db, interaction.user.id)
+        mine = await games_moderated_from_afar(bot, interaction.user)
         if len(mine) == 1:
             return mine[0]
         if not mine:
             raise
         raise ReplyError("reply.error.several_games", channels=", ".join(f"<#{g.channel_id}>" for g in mine)) from None
+
+
+async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> list[GameInfo]:
+    """The live games a caller who plays in none may run from a DM: those they created,
+    and those in servers where they are a moderator (Manage Server or the configured
+    role), looked up in each game's server since a DM carries no roles. Oldest first."""
+    mine = await service.games_moderated_by(bot.db, user.id)
+    known = {g.id for g in mine}
+    members: dict[int, discord.Member | None] = {}
+    for game in await service.live_games(bot.db):
+        if game.id in known:
+            continue
+        if game.guild_id not in members:
+            members[game.guild_id] = await member_in(bot, game.guild_id, user)
+        member = members[game.guild_id]
+        if member is not None and member_is_moderator(member, bot.config.moderator_role):
+            mine.append(game)
+    return sorted(mine, key=lambda g: g.id)
 
 
 class TableCache:

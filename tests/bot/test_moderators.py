@@ -56,6 +56,33 @@ async def test_the_configured_role_by_id_and_a_role_taken_away(table: Table):
     assert await phase_of(table, game_id) == "dusk"
 
 
+async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: Table):
+    helper, stranger = table.emu.create_user("helper"), table.emu.create_user("stranger")
+    table.emu.add_member(table.guild, helper)
+    table.emu.add_member(table.guild, stranger)
+    game_id = await started_game(table)
+    # Before helper holds the role, a DM from someone who neither plays nor moderates is
+    # about no game at all.
+    assert "not in any game" in reply_text(await table.run(helper, "phase advance", dm=True))
+    assert await phase_of(table, game_id) == "day"
+
+    table.emu.give_role(table.guild, helper, table.emu.create_role(table.guild, "Referees"))
+    table.bot.config.moderator_role = "Referees"
+    await table.run(helper, "phase advance", dm=True)
+    assert await phase_of(table, game_id) == "dusk"
+    assert "Dusk" in reply_text(await table.run(helper, "game status", dm=True))
+    # The stranger is still refused, and nothing moves.
+    assert "not in any game" in reply_text(await table.run(stranger, "phase advance", dm=True))
+    assert await phase_of(table, game_id) == "dusk"
+
+    # With a second game in the server, a DM cannot tell which one is meant: it names both.
+    general = next(c for c in table.guild.channels.values() if c.name == "general")
+    await table.run(table.mod, "game create", channel=general)
+    answer = reply_text(await table.run(helper, "phase advance", dm=True))
+    assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer
+    assert await phase_of(table, game_id) == "dusk"
+
+
 async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_back(table: Table):
     from bot.sandbox import permissions as perm
 
