@@ -114,14 +114,14 @@ class WolfBot(commands.Bot):
 
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
-        the games whose channel was deleted meanwhile, then make the game channels'
-        overwrites match who is dead (a death announced while the bot was down, or an end
-        it did not see)."""
+        the games whose channel was deleted or whose server removed the bot meanwhile,
+        then make the game channels' overwrites match who is dead (a death announced
+        while the bot was down, or an end it did not see)."""
         from bot.discord import permissions
 
         try:
             live = await service.live_games(self.db)
-            gone = [info for info in live if self.channel_deleted(info)]
+            gone = [info for info in live if self.channel_gone(info)]
             await cancel_orphaned(self, gone)
             for info in live:
                 if info not in gone and self.get_guild(info.guild_id) is not None:
@@ -129,11 +129,15 @@ class WolfBot(commands.Bot):
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
 
-    def channel_deleted(self, info: GameInfo) -> bool:
-        """The game's server is here and whole (not in an outage), and its channel is not
-        in it. A server the bot no longer sees proves nothing: it may still be loading."""
+    def channel_gone(self, info: GameInfo) -> bool:
+        """Once ready: the bot is no longer in the game's server, or the server is here
+        and whole and the channel is not in it. READY lists every server the bot is in,
+        those in an outage as unavailable, so a server missing from it has removed the
+        bot; an unavailable one proves nothing."""
         guild = self.get_guild(info.guild_id)
-        return guild is not None and not guild.unavailable and guild.get_channel(info.channel_id) is None
+        if guild is None:
+            return self.shard_count is None or self.shard_count == 1  # a sharded process sees only its own
+        return not guild.unavailable and guild.get_channel(info.channel_id) is None
 
     async def close(self) -> None:
         """Stop the background loops between two passes (cancelling only what is still

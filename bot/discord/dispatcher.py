@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("wolfhowl.discord.dispatcher")
 
 CANNOT_DM = 50007
-GONE_CODES = {10003, 10013}  # unknown channel, unknown user
+GONE_CODES = {10003, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
 SEND_TRIES = 3
 MAX_BACKOFF = 30.0
 
@@ -219,6 +219,10 @@ class DiscordSender:
                 nonce=nonce_for(message.key + ":ping"),
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             )
+        except discord.NotFound as exc:
+            if exc.code not in GONE_CODES:
+                raise
+            log.info("no channel to ping user %s in: game %s's channel is gone", message.recipient_id, info.id)
         except discord.HTTPException:
             log.warning("could not ping user %s about their inbox", message.recipient_id, exc_info=True)
 

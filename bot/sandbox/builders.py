@@ -74,6 +74,11 @@ class WorldBuilder:
         """Kicks the bot from ``guild`` (sends GUILD_DELETE to a connected bot)."""
         self.ctx.guild_ops.remove_bot(guild)
 
+    def set_outage(self, guild: Guild, outage: bool = True) -> None:
+        """``guild`` becomes unavailable (a Discord outage) or, with False, comes back;
+        while it lasts, a connecting bot sees it listed as unavailable in READY."""
+        self.ctx.guild_ops.set_outage(guild, outage)
+
     def delete_channel(self, channel: Channel) -> None:
         """A member with Manage Channels deletes ``channel`` (sends CHANNEL_DELETE)."""
         self.ctx.guild_ops.delete_channel(channel)

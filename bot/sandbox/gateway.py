@@ -255,7 +255,7 @@ class Gateway:
             ready["shard"] = list(session.shard)
         self._push(session, "READY", ready)
         if intents & INTENT_GUILDS:
-            for guild in guilds:
+            for guild in (g for g in guilds if not g.outage):
                 self._push(
                     session, "GUILD_CREATE", self.guild_create_payload(guild, session.intents)
                 )

@@ -66,6 +66,16 @@ class GuildOps:
         for role_id in [r.id for r in guild.roles.values() if r.bot_id == bot.id]:
             del guild.roles[role_id]
 
+    def set_outage(self, guild: Guild, outage: bool) -> None:
+        """A Discord outage starts (GUILD_DELETE with ``unavailable``) or ends (GUILD_CREATE)."""
+        guild.outage = outage
+        if outage:
+            self._ctx.gateway.dispatch(
+                "GUILD_DELETE", {"id": str(guild.id), "unavailable": True}, guild_id=guild.id, intent=INTENT_GUILDS
+            )
+        else:
+            self._ctx.gateway.dispatch_guild_create(guild)
+
     def add_member(
         self, guild: Guild, user: User, role_ids: list[int] | None = None, nick: str | None = None
     ) -> Member:

@@ -251,6 +251,8 @@ class Guild:
     features: list[str] = field(default_factory=list)
     system_channel_id: int | None = None
     created_at: datetime.datetime = field(default_factory=utcnow)
+    # A Discord outage: the server is listed as unavailable and no GUILD_CREATE comes.
+    outage: bool = False
 
     @property
     def everyone_role(self) -> Role:

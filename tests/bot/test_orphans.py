@@ -54,28 +54,65 @@ async def test_the_bot_kicked_from_the_server_cancels_its_games_there_only(table
         assert len(notices) == 1 and notices[0].payload["seed"], who.username
 
 
-async def test_a_channel_deleted_while_the_bot_was_down_is_found_at_start_up(table: Table):
+async def restarted(table: Table) -> asyncio.Task[None]:
+    """A new bot process on the same database, connected and ready (the old one closed)."""
     from bot.db.session import Database
     from bot.discord.client import WolfBot
     from tests.bot.conftest import start_bot
 
+    fresh = WolfBot(table.bot.config, db=Database(table.bot.config.database_url, clock=table.clock))
+    task = await start_bot(fresh, table.emu.token)
+    table.bot = fresh
+    return task
+
+
+async def status_once_settled(table: Table, game_id: int, wanted: str) -> str:
+    for _ in range(200):
+        status = (await service.get_game(table.db, game_id)).status
+        if status == wanted:
+            break
+        await asyncio.sleep(0.05)
+    return status
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_is_found_at_start_up(table: Table):
     game_id = await started_game(table)
     other = table.emu.create_text_channel(table.guild, "annex")
     await table.run(table.mod, "game create", channel=other)  # a lobby whose channel stays
     kept = await service.game_in_channel(table.db, other.id)
     await table.bot.close()
     table.emu.delete_channel(table.channel)  # nobody is connected to see it go
-    fresh = WolfBot(table.bot.config, db=Database(table.bot.config.database_url, clock=table.clock))
-    task = await start_bot(fresh, table.emu.token)
-    table.bot = fresh
+    task = await restarted(table)
     try:
-        for _ in range(200):
-            if (await service.get_game(table.db, game_id)).status == "cancelled":
-                break
-            await asyncio.sleep(0.05)
-        assert (await service.get_game(table.db, game_id)).status == "cancelled"
+        assert await status_once_settled(table, game_id, "cancelled") == "cancelled"
         assert (await service.get_game(table.db, kept.id)).status == "lobby"
         await table.delivered()
         assert any("its channel was deleted" in t for t in dm_texts(table, table.mod))
+    finally:
+        task.cancel()
+
+
+async def test_a_kick_while_the_bot_was_down_is_found_at_start_up_but_an_outage_is_not(table: Table):
+    game_id = await started_game(table)
+    far = table.emu.create_guild("Far", owner=table.mod, channels=("hall",))
+    hall = next(c for c in far.channels.values() if c.name == "hall")
+    await table.run(table.mod, "game create", channel=hall)
+    elsewhere = await service.game_in_channel(table.db, hall.id)
+    await table.bot.close()
+    table.emu.remove_bot(table.guild)  # kicked while nobody is connected
+    table.emu.set_outage(far)  # listed as unavailable at the next start: proves nothing
+    task = await restarted(table)
+    try:
+        assert await status_once_settled(table, game_id, "cancelled") == "cancelled"
+        assert (await service.get_game(table.db, elsewhere.id)).status == "lobby"
+        await table.delivered()
+        # bob shares no server with the bot any more: the notice waits in his inbox.
+        bob = table.players[1]
+        notices = [m for m in await service.read_inbox(table.db, bob.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
+        assert len(notices) == 1 and notices[0].payload["seed"]
+        # The outage ends: the lobby there is still open and answers.
+        table.emu.set_outage(far, False)
+        await table.emu.wait_for(lambda: table.bot.get_guild(far.id) and not table.bot.get_guild(far.id).unavailable, 10, "the server back")
+        assert "the lobby" in reply_text(await table.run(table.mod, "game status", channel=hall))
     finally:
         task.cancel()
