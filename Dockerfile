@@ -1,6 +1,6 @@
 # Wolf Howl Tavern bot: `docker build -t wolfhowl .` then
 #   docker run -e WOLFHOWL_TOKEN=... -v wolfhowl-data:/app/var wolfhowl
-# It migrates the database, then starts the bot. See docs/deploy.md.
+# It migrates the database and starts the bot, in one process. See docs/deploy.md.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -30,5 +30,6 @@ USER wolfhowl
 # The SQLite database lives here unless WOLFHOWL_DATABASE_URL names PostgreSQL.
 VOLUME ["/app/var"]
 
-# `docker stop` sends SIGTERM: the bot (PID 1 after the exec) closes cleanly on it.
-CMD ["sh", "-c", "wolfhowl db upgrade && exec wolfhowl run --no-migrate"]
+# One process, PID 1: it migrates the database at start, then connects. `docker stop`
+# sends SIGTERM, which it handles from start-up on, migrations included.
+CMD ["wolfhowl", "run"]

@@ -73,6 +73,8 @@ class WolfBot(commands.Bot):
             from bot.db.migrate import upgrade
 
             await upgrade(self.db.url)
+            if self.is_closed():  # stopped while migrating: connect no further
+                return
         await self.tree.set_translator(CatalogueTranslator())
         cogs.install(self.tree)
         self.add_dynamic_items(*dynamic_items())

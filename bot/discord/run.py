@@ -81,13 +81,36 @@ async def serve(bot: WolfBot, token: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # Windows has no add_signal_handler
             loop.add_signal_handler(sig, stop, sig.name)
-    async with bot:
-        await bot.start(token)
+    try:
+        async with bot:
+            await bot.start(token)
+    except Exception:
+        if not closing:
+            raise
+        # Stopped while still connecting (Discord slow to answer the login): what failed
+        # was the request the stop cut short.
+        logging.getLogger("wolfhowl").info("stopped before the connection was up")
     for task in closing:
         await task
 
 
+def _stop_starting(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
+    """Start the bot. Until :func:`serve` installs its own handlers, SIGTERM stops the
+    start-up as Ctrl-C does: as PID 1 (the Docker image runs ``wolfhowl run`` directly) a
+    signal without a handler would be ignored and ``docker stop`` would wait to kill."""
+    signal.signal(signal.SIGTERM, _stop_starting)
+    try:
+        return _start(args)
+    except KeyboardInterrupt:
+        print("wolfhowl run: stopped while starting", file=sys.stderr)
+        return 0
+
+
+def _start(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     if args.config:

@@ -72,3 +72,29 @@ def test_deployment_files_exist(name):
     if name == "docs/deploy.md":
         assert "applications.commands" in text and "permissions=268553232" in text
         assert discord.Permissions(268553232).manage_roles and discord.Permissions(117760).embed_links
+
+
+async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_path, monkeypatch):
+    """SIGTERM while the database migrates (setup_hook): the migration finishes (it is one
+    transaction per step), then the bot neither registers commands nor connects."""
+    import bot.db.migrate
+    from bot.discord.client import WolfBot
+    from bot.sandbox import Emulator
+
+    async with Emulator(heartbeat_interval=1.0) as emu:
+        with emu.patch_discord():
+            config = DiscordConfig(
+                token=emu.token, database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}", migrate_on_start=True
+            )
+            client = WolfBot(config)
+            real_upgrade = bot.db.migrate.upgrade
+
+            async def upgrade_then_stopped(url):
+                await real_upgrade(url)
+                await client.close()  # what the SIGTERM handler does meanwhile
+
+            monkeypatch.setattr(bot.db.migrate, "upgrade", upgrade_then_stopped)
+            await client.start(emu.token)  # returns: nothing left to do
+            assert client.is_closed()
+            assert emu.registered_commands() == [] and not any(c.identified for c in emu.connections)
+            assert (tmp_path / "bot.sqlite3").exists()
