@@ -26,12 +26,10 @@ records each result.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -43,7 +41,8 @@ from bot.discord.background import BackgroundLoop
 from bot.discord.errors import error_embed
 from bot.discord.outbound import Rendered, render_outgoing
 from bot.i18n import t
-from bot.service.dispatch import Undeliverable
+from bot.service import dispatch as service_dispatch
+from bot.service.dispatch import DispatchReport, Undeliverable
 from bot.service.outbox import OutgoingMessage
 from bot.service.types import GameInfo
 
@@ -257,80 +256,19 @@ def _fingerprint(m: discord.Message) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass
-class DispatchReport:
-    sent: int = 0
-    inbox: int = 0
-    retry: int = 0
-    held: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.sent + self.inbox + self.retry
-
-
-class Dispatcher(BackgroundLoop):
-    """Claims due outbox messages and delivers them (see the module docstring)."""
+class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
+    """The service's dispatcher (claims, order, journal), run as the bot's background
+    loop, with Discord's failures logged (see the module docstring)."""
 
     def __init__(self, db: Any, sender: Any, *, batch: int = 25) -> None:
-        super().__init__()
-        self.db = db
-        self.sender = sender
-        self.batch = batch
-        # Sent, not yet marked delivered (the database was unavailable): key -> message id.
-        self.journal: dict[str, int | None] = {}
+        service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch)
+        BackgroundLoop.__init__(self)
 
-    async def _mark_delivered(self, key: str) -> None:
-        try:
-            await service.mark_delivered(self.db, key, self.journal.get(key))
-        except Exception:
-            log.warning("could not mark outbox %s delivered; will retry the mark, not the send", key, exc_info=True)
-        else:
-            self.journal.pop(key, None)
-
-    async def flush_journal(self) -> None:
-        for key in list(self.journal):
-            await self._mark_delivered(key)
-
-    async def run_once(self) -> DispatchReport:
-        report = DispatchReport()
-        await self.flush_journal()
-        held: set[tuple[str, int]] = set()
-        held_back: list[str] = []
-        new_pass = getattr(self.sender, "new_pass", None)
-        if new_pass is not None:
-            new_pass()
-        for message in await service.claim_due_messages(self.db, limit=self.batch):
-            where = (message.recipient_kind, message.recipient_id)
-            if message.key in self.journal:
-                await self._mark_delivered(message.key)
-                report.sent += 1
-                continue
-            if where in held:  # an earlier message to the same place failed: keep the order
-                report.held += 1
-                held_back.append(message.key)
-                continue
-            try:
-                message_id = await self.sender.send(message)
-            except Undeliverable as exc:
-                await service.mark_undeliverable(self.db, message.key, str(exc))
-                report.inbox += 1
-            except Exception as exc:
-                if isinstance(exc, discord.HTTPException) or passing(exc):
-                    log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
-                else:  # a bug (rendering, a payload we do not know): keep the traceback
-                    log.exception("outbox %s could not be delivered", message.key)
-                held.add(where)
-                await service.mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
-                report.retry += 1
-            else:
-                self.journal[message.key] = message_id
-                await self._mark_delivered(message.key)
-                report.sent += 1
-        if held_back:
-            with contextlib.suppress(Exception):  # else their lease runs out, which is as good
-                await service.release(self.db, held_back)
-        return report
+    def failed(self, message: OutgoingMessage, exc: Exception) -> None:
+        if isinstance(exc, discord.HTTPException) or passing(exc):
+            log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
+        else:  # a bug (rendering, a payload we do not know): keep the traceback
+            log.error("outbox %s could not be delivered", message.key, exc_info=exc)
 
     async def run_forever(self, interval: float) -> None:
         """Deliver what is due, then pause until woken or ``interval`` passes; ends after

@@ -1,9 +1,11 @@
-"""Delivering the outbox. The Discord layer implements :class:`Sender`; the
-:class:`Dispatcher` claims due messages, hands each to the sender and records the result.
-Tests and the simulator use :class:`MemorySender`."""
+"""Delivering the outbox. The Discord layer implements :class:`Sender` (and runs the
+:class:`Dispatcher` in a loop); the :class:`Dispatcher` claims due messages, hands each
+to the sender and records the result. Tests and the simulator use :class:`MemorySender`."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -17,6 +19,8 @@ from bot.service.outbox import (
     mark_undeliverable,
     release,
 )
+
+log = logging.getLogger("wolfhowl.outbox")
 
 
 class Undeliverable(Exception):
@@ -39,6 +43,7 @@ class DispatchReport:
     sent: int = 0
     inbox: int = 0
     retry: int = 0
+    held: int = 0  # given back untried, to follow a failed message to the same place
 
     @property
     def total(self) -> int:
@@ -46,22 +51,56 @@ class DispatchReport:
 
 
 class Dispatcher:
-    """Claims due messages and delivers them, in creation order."""
+    """Claims due messages and delivers them, in creation order, one at a time.
+
+    * Order: after a failure, the batch's later messages to the same place are given
+      back untried, to follow it in order.
+    * Never twice: a message sent whose "delivered" mark fails (the database was
+      unavailable) is kept in ``journal`` with its Discord message id and marked on the
+      next pass, not sent again.
+    * A sender may have a ``new_pass()`` method, called before each batch (to forget
+      what it read for the last one).
+    """
 
     def __init__(self, db: Database, sender: Sender, *, batch: int = 50) -> None:
         self.db = db
         self.sender = sender
         self.batch = batch
+        # Sent, not yet marked delivered: key -> Discord message id.
+        self.journal: dict[str, int | None] = {}
+
+    def failed(self, message: OutgoingMessage, exc: Exception) -> None:
+        """A send failed with a passing error (the message will be retried); for logging."""
+
+    async def _mark_delivered(self, key: str) -> None:
+        try:
+            await mark_delivered(self.db, key, self.journal.get(key))
+        except Exception:
+            log.warning("could not mark outbox %s delivered; will retry the mark, not the send", key, exc_info=True)
+        else:
+            self.journal.pop(key, None)
+
+    async def flush_journal(self) -> None:
+        for key in list(self.journal):
+            await self._mark_delivered(key)
 
     async def run_once(self) -> DispatchReport:
-        """Deliver what is due now (one batch). After a failure, the batch's later
-        messages to the same place are given back untried, to follow it in order."""
+        """Deliver what is due now (one batch)."""
         report = DispatchReport()
+        await self.flush_journal()
         failed: set[tuple[str, int]] = set()
         held_back: list[str] = []
+        new_pass = getattr(self.sender, "new_pass", None)
+        if new_pass is not None:
+            new_pass()
         for message in await claim_due_messages(self.db, limit=self.batch):
             where = (message.recipient_kind, message.recipient_id)
+            if message.key in self.journal:  # sent before; only the mark is missing
+                await self._mark_delivered(message.key)
+                report.sent += 1
+                continue
             if where in failed:
+                report.held += 1
                 held_back.append(message.key)
                 continue
             try:
@@ -70,13 +109,17 @@ class Dispatcher:
                 await mark_undeliverable(self.db, message.key, str(exc))
                 report.inbox += 1
             except Exception as exc:
+                self.failed(message, exc)
                 failed.add(where)
-                await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}")
+                await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
                 report.retry += 1
             else:
-                await mark_delivered(self.db, message.key, message_id)
+                self.journal[message.key] = message_id
+                await self._mark_delivered(message.key)
                 report.sent += 1
-        await release(self.db, held_back)
+        if held_back:
+            with contextlib.suppress(Exception):  # else their lease runs out, which is as good
+                await release(self.db, held_back)
         return report
 
     async def drain(self, max_batches: int = 1000) -> DispatchReport:
@@ -87,6 +130,7 @@ class Dispatcher:
             total.sent += r.sent
             total.inbox += r.inbox
             total.retry += r.retry
+            total.held += r.held
             if r.total == 0:
                 break
         return total

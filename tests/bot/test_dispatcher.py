@@ -15,6 +15,7 @@ import bot.service as service
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff, nonce_for
+from bot.service import dispatch as service_dispatch
 from bot.service.outbox import pending_count
 from tests.service.helpers import started, user
 
@@ -170,7 +171,7 @@ async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, cloc
             raise ConnectionError("database unavailable")
         return await real(db_, key, message_id)
 
-    monkeypatch.setattr(service, "mark_delivered", flaky)
+    monkeypatch.setattr(service_dispatch, "mark_delivered", flaky)
     await dispatcher.run_once()
     assert len(dispatcher.journal) == 3 and await pending_count(db) == 3
     journaled = dict(dispatcher.journal)
