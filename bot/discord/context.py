@@ -94,17 +94,19 @@ class TableCache:
 
     def __init__(self, ttl: float = 5.0) -> None:
         self.ttl = ttl
-        self._by_key: dict[tuple[int, int | None], tuple[float, GameInfo]] = {}
+        self._by_key: dict[tuple[int, int | None, bool], tuple[float, GameInfo]] = {}
 
-    async def get(self, bot: WolfBot, interaction: discord.Interaction) -> GameInfo | None:
-        key = (interaction.user.id, interaction.channel_id if interaction.guild_id else None)
+    async def get(self, bot: WolfBot, interaction: discord.Interaction, *, moderating: bool = False) -> GameInfo | None:
+        """The game a player command is about or, ``moderating``, the one a moderator
+        command is about (:func:`moderated_game`); None when there is none."""
+        key = (interaction.user.id, interaction.channel_id if interaction.guild_id else None, moderating)
         hit = self._by_key.get(key)
         now = time.monotonic()
         if hit and now - hit[0] < self.ttl:
             return hit[1]
         try:
-            info = await game_for(bot, interaction)
-        except service.ServiceError:
+            info = await (moderated_game if moderating else game_for)(bot, interaction)
+        except (service.ServiceError, ReplyError):
             return None
         self._by_key[key] = (now, info)
         if len(self._by_key) > 5000:

@@ -71,6 +71,10 @@ async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: T
     await table.run(helper, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     assert "Dusk" in reply_text(await table.run(helper, "game status", dm=True))
+    # /game kick's player list works from the DM too.
+    offered = await table.emu.autocomplete(helper, "game kick", focused="player", value="", dm=True)
+    assert [c["value"] for c in offered] == ["1", "2", "3", "4", "5", "6"]
+    assert await table.emu.autocomplete(stranger, "game kick", focused="player", value="", dm=True) == []
     # The stranger is still refused, and nothing moves.
     assert "not in any game" in reply_text(await table.run(stranger, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"

@@ -222,7 +222,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @replace.autocomplete("player")
     @kick.autocomplete("player")
     async def _players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        info = await interaction.client.tables.get(interaction.client, interaction)  # type: ignore[attr-defined]
+        info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
         return [] if info is None else player_choices(current, info.players)
 
     @game.command(name=L("cmd.name.end"), description=L("cmd.desc.game_end"))
