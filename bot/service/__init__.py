@@ -6,7 +6,7 @@ nothing. No Discord code here; outgoing messages go through the outbox.
 """
 
 from bot.service.advance import advance_phase
-from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due, serve
+from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.errors import ServiceError
 from bot.service.export import export_game
@@ -112,7 +112,6 @@ __all__ = [
     "replace_player",
     "resume_game",
     "run_due",
-    "serve",
     "start_game",
     "submit",
     "submit_grail",

@@ -5,8 +5,6 @@ changes nothing. Time comes from the database handle's clock (tests inject one).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,7 +13,6 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.advance import advance_locked
 from bot.service.common import locked_game, mail_for, state_of
-from bot.service.dispatch import Dispatcher
 from bot.service.types import REQUIRED_KIND, StepResult
 
 log = logging.getLogger(__name__)
@@ -95,27 +92,3 @@ async def next_wakeup(db: Database) -> datetime | None:
     async with db.read() as s:
         times = await repo.next_times(s)
     return min(times) if times else None
-
-
-async def serve(
-    db: Database,
-    dispatcher: Dispatcher,
-    stop: asyncio.Event,
-    *,
-    max_sleep: float = 30.0,
-    min_sleep: float = 0.2,
-) -> None:
-    """The background loop: advance and remind what is due, deliver the outbox, sleep
-    until the next thing is due (at most ``max_sleep``, so that work written by another
-    process is picked up), until ``stop`` is set. Errors are logged, never fatal."""
-    while not stop.is_set():
-        try:
-            await run_due(db)
-            await dispatcher.drain()
-            wake = await next_wakeup(db)
-        except Exception:
-            log.exception("scheduler tick failed")
-            wake = None
-        delay = max_sleep if wake is None else (wake - db.now()).total_seconds()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), min(max_sleep, max(min_sleep, delay)))

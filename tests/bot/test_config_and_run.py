@@ -66,7 +66,7 @@ def test_the_token_is_redacted_from_any_log_line():
 def test_deployment_files_exist(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     if name == "Dockerfile":
-        assert "USER wolfhowl" in text and "wolfhowl db upgrade" in text and "slim" in text
+        assert "USER wolfhowl" in text and 'CMD ["wolfhowl", "run"]' in text and "slim" in text
     if name == ".dockerignore":
         assert "config.toml" in text and ".venv" in text
     if name == "docs/deploy.md":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -17,7 +16,6 @@ from bot.service import (
     pause_game,
     resume_game,
     run_due,
-    serve,
     submit_grail,
 )
 from bot.service import errors as E
@@ -90,22 +88,6 @@ async def test_extend_moves_the_deadline(db: Database, clock) -> None:
     for bad in (0, -5, 10**9, "60"):
         with pytest.raises(E.BadArgumentError):
             await extend_deadline(db, game_id, bad)  # type: ignore[arg-type]
-
-
-async def test_serve_advances_and_delivers_until_stopped(db: Database, clock) -> None:
-    game_id = await started(db, 6, day_seconds=DAY)
-    clock.advance(DAY)
-    sender = MemorySender()
-    stop = asyncio.Event()
-    task = asyncio.create_task(serve(db, Dispatcher(db, sender), stop, max_sleep=0.05, min_sleep=0.01))
-    for _ in range(200):
-        if "dusk" in [m.payload.get("phase") for m in sender.delivered]:
-            break
-        await asyncio.sleep(0.02)
-    stop.set()
-    await asyncio.wait_for(task, 5)
-    assert (await get_game(db, game_id)).phase == "dusk"
-    assert sender.types()[-1] == "phase_started"
 
 
 async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monkeypatch) -> None:
