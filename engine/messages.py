@@ -69,6 +69,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "what.grail_number": {"en-US": "The grail number", "zh-CN": "圣杯数字"},
     "what.amount": {"en-US": "The amount", "zh-CN": "数值"},
     "what.players": {"en-US": "The number of players", "zh-CN": "玩家人数"},
+    # An order that is no class's skill.
+    "skill.release": {"en-US": "Release", "zh-CN": "松开"},
     "reason.unknown_kind": {"en-US": "unknown kind of submission", "zh-CN": "未知的提交类型"},
     "reason.guess_kind": {"en-US": "a guess names a trait, a class or a faction", "zh-CN": "指认只能针对特质、职业或阵营"},
     "reason.guess_value": {"en-US": "no such trait, class or faction", "zh-CN": "没有这种特质、职业或阵营"},

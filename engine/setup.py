@@ -22,7 +22,7 @@ def faction_sizes(n: int, dice: Dice) -> dict[Faction, int]:
 def deal(n: int, dice: Dice) -> list[tuple[Faction, str]]:
     """(faction, class) per seat, drawn by lot from each faction's row."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise OutOfRangeError(what="players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=n)
+        raise OutOfRangeError(what="what.players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=n)
     roles: list[tuple[Faction, str]] = []
     for faction, size in faction_sizes(n, dice).items():
         row = list(FACTION_ROWS[faction])

@@ -46,7 +46,7 @@ def skill_label(class_id: str, skill: SkillSpec | str, locale: str) -> str:
     lo, hi = skill.targets
     if hi == 0:
         return name
-    count = str(lo) if lo == hi else f"{lo}–{hi}"
+    count: int | str = lo if lo == hi else f"{lo}–{hi}"  # a number picks the singular for 1
     return t("reply.skill.target_label", locale, name=name, count=count)
 
 

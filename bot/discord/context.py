@@ -67,7 +67,7 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
             return mine[0]
         if not mine:
             raise
-        raise ReplyError("reply.error.several_games", channels=", ".join(f"<#{g.channel_id}>" for g in mine)) from None
+        raise ReplyError("reply.error.several_games", channels=[f"<#{g.channel_id}>" for g in mine]) from None
 
 
 async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> list[GameInfo]:

@@ -18,7 +18,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, t
+from bot.render import words
 from bot.service.errors import RuleRefusedError, ServiceError
 from engine import RuleViolation
 
@@ -28,12 +30,17 @@ ERROR_COLOUR = 0xB91C1C
 
 
 class ReplyError(app_commands.AppCommandError):
-    """A refusal decided by the Discord layer; ``key`` is a catalogue key."""
+    """A refusal decided by the Discord layer; ``key`` is a catalogue key. A list or
+    tuple parameter is shown as a list in the reader's language."""
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key = key
         self.params = params
-        super().__init__(t(key, "en-US", **params))
+        super().__init__(self.text("en-US"))
+
+    def text(self, locale: str) -> str:
+        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in self.params.items()}
+        return t(self.key, locale, **params)
 
 
 class NotModeratorError(ReplyError, app_commands.CheckFailure):
@@ -41,12 +48,20 @@ class NotModeratorError(ReplyError, app_commands.CheckFailure):
         super().__init__("reply.error.not_moderator")
 
 
+# Settings fields whose /game settings option has another name.
+SETTING_OPTIONS = {"vote_tie_rule": "vote_tie"}
+
+
 def service_text(error: ServiceError, locale: str) -> str:
     if isinstance(error, RuleRefusedError):
         return error.text(locale)
     key = "svc." + error.key.removeprefix("error.")
     if has_key(key):
-        return t(key, locale, **error.params)
+        params = dict(error.params)
+        option = SETTING_OPTIONS.get(params.get("field"), params.get("field"))
+        if has_key(f"cmd.name.{option}"):  # a setting: shown as its command option
+            params["field"] = t(f"cmd.name.{option}", locale)
+        return t(key, locale, **params)
     return error.text(locale)
 
 
@@ -72,7 +87,7 @@ def error_text(error: BaseException, locale: str | None) -> str | None:
 
 def _error_text(error: BaseException, loc: str) -> str | None:
     if isinstance(error, ReplyError):
-        return t(error.key, loc, **error.params)
+        return error.text(loc)
     if isinstance(error, ServiceError):
         return service_text(error, loc)
     if isinstance(error, RuleViolation):
@@ -84,7 +99,7 @@ def _error_text(error: BaseException, loc: str) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("reply.error.cooldown", loc, seconds=round(error.retry_after, 1))
     if isinstance(error, app_commands.BotMissingPermissions):
-        return t("reply.error.bot_missing", loc, permissions=", ".join(error.missing_permissions))
+        return t("reply.error.bot_missing", loc, permissions=permission_names(error.missing_permissions, loc))
     if isinstance(error, app_commands.CheckFailure):
         return t("reply.error.not_allowed", loc)
     return None

@@ -41,7 +41,7 @@ def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = F
     if found is None:
         raise ReplyError("reply.error.player_unknown", text=raw[:50])
     if isinstance(found, list):
-        raise ReplyError("reply.error.player_ambiguous", text=raw[:50], candidates=", ".join(seat_label(p) for p in found[:8]))
+        raise ReplyError("reply.error.player_ambiguous", text=raw[:50], candidates=[seat_label(p) for p in found[:8]])
     if not found.alive and not allow_dead:
         raise ReplyError("reply.error.player_gone", player=seat_label(found))
     return found

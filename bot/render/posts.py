@@ -41,7 +41,7 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
     """``ended`` is the GameEnded event's data: scores, winners, reason and the roster."""
     winners = [words.faction(w, locale) for w in ended["winners"]]
     key = "post.scoreboard_title" if len(winners) == 1 else "post.scoreboard_title_shared"
-    embed = discord.Embed(title=t(key, locale, winners=" & ".join(winners)), colour=PHASE_COLOUR["over"])
+    embed = discord.Embed(title=t(key, locale, winners=words.listing(winners, locale)), colour=PHASE_COLOUR["over"])
     embed.description = t("post.scoreboard_reason", locale, reason=t(f"end_reason.{ended['reason']}", locale))
     scores = "\n".join(
         t("post.score_line", locale, faction=words.faction(f, locale), score=v) for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1])

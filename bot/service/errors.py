@@ -17,6 +17,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "Invalid {field}: {reason}.",
         "zh-CN": "{field}无效：{reason}。",
     },
+    "error.setting_fixed": {
+        "en-US": "{field} is fixed once the game has started.",
+        "zh-CN": "游戏开始后就不能再修改{field}。",
+    },
+    "error.max_below_joined": {
+        "en-US": "{joined} players have already joined: the player limit cannot be lower.",
+        "zh-CN": "已有{joined}名玩家加入，人数上限不能低于这个数。",
+    },
     "error.game_not_found": {"en-US": "No such game.", "zh-CN": "找不到这局游戏。"},
     "error.no_active_game": {
         "en-US": "You are not in any game right now.",
@@ -24,7 +32,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.channel_has_game": {
         "en-US": "This channel already has a game (#{game_id}).",
-        "zh-CN": "这个频道已经有一局游戏（#{game_id}）。",
+        "zh-CN": "这个频道已经有一局游戏（第{game_id}局）。",
     },
     "error.already_in_game": {
         "en-US": "You are already in game #{game_id}; one game at a time.",
@@ -92,6 +100,16 @@ class ServiceError(Exception):
 
 class BadArgumentError(ServiceError):
     key = "error.bad_argument"
+
+
+class SettingFixedError(BadArgumentError):
+    """A rule setting (``field``) changed after the start."""
+
+    key = "error.setting_fixed"
+
+
+class MaxBelowJoinedError(BadArgumentError):
+    key = "error.max_below_joined"
 
 
 class GameNotFoundError(ServiceError):

@@ -36,9 +36,11 @@ from bot.service.errors import (
     BadArgumentError,
     GameFinishedError,
     GameNotRunningError,
+    MaxBelowJoinedError,
     NotPausedError,
     SeatGoneError,
     SeatNotFoundError,
+    SettingFixedError,
 )
 from bot.service.types import (
     MAX_PHASE_SECONDS,
@@ -71,11 +73,11 @@ async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInf
         if game.status == "lobby":
             joined = len(await repo.lobby(s, game.id))
             if updated.max_players < joined:
-                raise BadArgumentError(field="max_players", reason=f"{joined} players have already joined")
+                raise MaxBelowJoinedError(field="max_players", joined=joined)
         else:
             fixed = sorted(k for k in RULE_SETTINGS if getattr(updated, k) != getattr(current, k))
             if fixed:
-                raise BadArgumentError(field=fixed[0], reason="fixed once the game has started")
+                raise SettingFixedError(field=fixed[0])
         if updated != current:
             game.settings = updated.model_dump()
             game.language = updated.language

@@ -274,7 +274,7 @@ async def test_moderator_tools_settings_pause_extend_replace_leave_and_rules(tab
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     assert any("游戏开始" in t for t in public)  # the game's language is now Chinese
     # Rules that fix the game cannot change once it runs; the lengths can.
-    assert "fixed once the game has started" in reply_text(await table.run(table.mod, "game settings", {"vote_tie": "all"}))
+    assert "vote_tie is fixed once the game has started" in reply_text(await table.run(table.mod, "game settings", {"vote_tie": "all"}))
     assert "Morning 2h" in reply_text(await table.run(table.mod, "game settings", {"morning": "2h"}))
     # Pause: submissions refused; extend while paused; resume.
     assert "paused" in reply_text(await table.run(table.mod, "game pause"))

@@ -12,7 +12,13 @@ import pytest
 from discord import app_commands
 
 from bot.discord.errors import NotModeratorError, ReplyError, error_text, handle_error
-from bot.service.errors import NoActiveGameError, PhaseClosedError, RuleRefusedError
+from bot.service.errors import (
+    MaxBelowJoinedError,
+    NoActiveGameError,
+    PhaseClosedError,
+    RuleRefusedError,
+    SettingFixedError,
+)
 from engine.errors import DeadTargetError, OutOfRangeError, WrongPhaseError
 
 
@@ -54,6 +60,12 @@ def interaction(locale: str, done: bool = False) -> Any:
         (NoActiveGameError(), "not in any game", "没有参加任何游戏"),
         (NotModeratorError(), "Only a moderator", "只有管理员"),
         (ReplyError("reply.error.player_unknown", text="zed"), "No player matches “zed”", "没有玩家与“zed”匹配"),
+        # A list parameter is listed in the reader's language.
+        (ReplyError("reply.error.player_ambiguous", text="a", candidates=["#1 ann", "#2 amy"]), "#1 ann, #2 amy", "#1 ann、#2 amy"),
+        # A setting is named as the option the moderator typed, in their language.
+        (SettingFixedError(field="vote_tie_rule"), "vote_tie is fixed once the game has started", "不能再修改“平票”"),
+        (MaxBelowJoinedError(field="max_players", joined=8), "8 players have already joined", "已有8名玩家加入"),
+        (app_commands.BotMissingPermissions(["embed_links"]), "Embed Links", "嵌入链接"),
         (app_commands.CommandInvokeError(SimpleNamespace(qualified_name="x", name="x"), ReplyError("reply.error.no_game_here")), "no game in this channel", "本频道没有游戏"),  # type: ignore[arg-type]
     ],
 )

@@ -124,3 +124,13 @@ def test_a_morning_with_no_votes_or_a_tie_that_hurts_nobody_says_so():
     for locale in ("en-US", "zh-CN"):
         assert render_event(tie, locale, {}).splitlines()[1] == t("event.VoteNobodyHurt", locale)
         assert render_event(none, locale, {}) == t("event.VotesNone", locale)
+
+
+def test_a_skills_target_count_reads_as_a_number_in_both_languages():
+    from bot.discord.choices import skill_label
+    from engine.classes import class_spec
+
+    skill = {s.id: s for s in class_spec("bard").skills}
+    assert skill_label("bard", skill["hypnotic_prelude"], "en-US") == "Hypnotic Prelude (1 target)"
+    assert skill_label("bard", skill["suggestion"], "en-US").endswith("(2 targets)")
+    assert skill_label("bard", skill["hypnotic_prelude"], "zh-CN").endswith("（1个目标）")

@@ -108,3 +108,18 @@ def test_a_refusal_names_the_skill_in_the_players_language_not_by_id():
     assert "神圣守护" in refused.value.text("zh-CN") and "divine_guard" not in refused.value.text("zh-CN")
     # A skill no class has is shown as typed.
     assert "“dragon-breath”" in E.UnknownSkillError(skill="dragon-breath").text("en-US")
+    # Release is an order of its own, no class's skill: named too, not shown as an id.
+    with pytest.raises(E.SkillUnavailableError) as refused:
+        validate(st, 1, Orders((Action("release"),)))
+    assert refused.value.text("en-US").startswith("You cannot use Release now")
+    assert "松开" in refused.value.text("zh-CN") and "release" not in refused.value.text("zh-CN")
+
+
+def test_a_table_of_the_wrong_size_is_refused_in_both_languages():
+    from engine.dice import Dice
+    from engine.setup import deal
+
+    with pytest.raises(E.OutOfRangeError) as refused:
+        deal(5, Dice.for_phase("seed", 0, "setup"))
+    assert refused.value.text("en-US").startswith("The number of players must be a whole number from 6 to 15")
+    assert refused.value.text("zh-CN").startswith("玩家人数必须是6到15之间的整数")

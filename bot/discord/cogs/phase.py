@@ -9,7 +9,7 @@ import bot.service as service
 from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
-from bot.discord.durations import parse_duration
+from bot.discord.durations import format_duration, parse_duration
 from bot.discord.replies import deadline_line, notice_embed, phase_name
 from bot.discord.translator import L
 from bot.i18n import t
@@ -44,7 +44,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx.bot.wake_dispatcher()
         ctx.bot.wake_scheduler()
         if info.status == "paused":
-            text = t("reply.extended_paused", ctx.locale, duration=duration)
+            text = t("reply.extended_paused", ctx.locale, duration=format_duration(seconds, ctx.locale))
         else:
             text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
