@@ -45,6 +45,10 @@ class WolfBot(commands.Bot):
         options.setdefault("tree_cls", WolfTree)
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # The bot never joins voice: discord.py's start-up warnings about the missing voice
+        # libraries would only worry an operator reading the log.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config = config
         self.db = db or Database(config.database_url)
