@@ -8,6 +8,7 @@ unique; a stranger gets "you are not in any game".
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -76,16 +77,12 @@ async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> lis
     role), looked up in each game's server since a DM carries no roles. Oldest first."""
     mine = await service.games_moderated_by(bot.db, user.id)
     known = {g.id for g in mine}
-    members: dict[int, discord.Member | None] = {}
-    for game in await service.live_games(bot.db):
-        if game.id in known:
-            continue
-        if game.guild_id not in members:
-            members[game.guild_id] = await member_in(bot, game.guild_id, user)
-        member = members[game.guild_id]
-        if member is not None and member_is_moderator(member, bot.config.moderator_role):
-            mine.append(game)
-    return sorted(mine, key=lambda g: g.id)
+    others = [g for g in await service.live_games(bot.db) if g.id not in known]
+    # One lookup per server, all at once (without the members intent each may be a REST call).
+    guild_ids = sorted({g.guild_id for g in others})
+    found = await asyncio.gather(*(member_in(bot, guild_id, user) for guild_id in guild_ids))
+    moderates = {gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, bot.config.moderator_role)}
+    return sorted([*mine, *(g for g in others if g.guild_id in moderates)], key=lambda g: g.id)
 
 
 class TableCache:
