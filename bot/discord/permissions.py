@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.types import GameInfo
 
@@ -54,6 +54,12 @@ def permission_names(names: Iterable[str], locale: str) -> str:
     return words.listing((t(f"ui.perm.{n}", locale) for n in names), locale)
 
 
+def audit_reason(guild: discord.Guild, what: str) -> str:
+    """Why the bot changed a channel, for the server's audit log: in the server's
+    language, since its administrators read it."""
+    return t(f"ui.audit.{what}", normalize_locale(str(guild.preferred_locale)))
+
+
 def find_dead_channel(guild: discord.Guild, game_channel_id: int, *, off: bool = False) -> discord.TextChannel | None:
     mark = marker(game_channel_id, off=off)
     for channel in guild.text_channels:
@@ -71,7 +77,7 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     switched_off = find_dead_channel(guild, game_channel.id, off=True)
     if switched_off is not None and switched_off.topic:  # on again: the same channel
         topic = switched_off.topic.replace(marker(game_channel.id, off=True), marker(game_channel.id))
-        return await switched_off.edit(topic=topic, reason="Wolf Howl Tavern: quiet dead")
+        return await switched_off.edit(topic=topic, reason=audit_reason(guild, "quiet_dead"))
     overwrites: dict[discord.Role | discord.Member, discord.PermissionOverwrite] = {
         guild.default_role: discord.PermissionOverwrite(view_channel=False),
         guild.me: discord.PermissionOverwrite(view_channel=True, send_messages=True, embed_links=True, read_message_history=True),
@@ -79,7 +85,7 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     name = t("ui.dead_channel_name", locale, channel=game_channel.name)[:100]
     topic = t("ui.dead_channel_topic", locale, channel=game_channel.mention) + " " + marker(game_channel.id)
     return await guild.create_text_channel(
-        name, category=game_channel.category, overwrites=overwrites, topic=topic[:1024], reason="Wolf Howl Tavern: quiet dead"
+        name, category=game_channel.category, overwrites=overwrites, topic=topic[:1024], reason=audit_reason(guild, "quiet_dead")
     )
 
 
@@ -98,7 +104,9 @@ async def disable_quiet_dead(game_channel: discord.TextChannel) -> None:
         if member is not None:
             await unsilence(game_channel, member)
     if found.topic:
-        await found.edit(topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)))
+        await found.edit(
+            topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)), reason=audit_reason(guild, "quiet_dead_off")
+        )
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
@@ -115,10 +123,10 @@ async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextC
     current = game_channel.overwrites_for(member)
     if current.send_messages is not False:
         current.update(**QUIET_DENY)
-        await game_channel.set_permissions(member, overwrite=current, reason="Wolf Howl Tavern: left the game")
+        await game_channel.set_permissions(member, overwrite=current, reason=audit_reason(game_channel.guild, "left"))
     if dead_channel.overwrites_for(member).view_channel is not True:
         await dead_channel.set_permissions(
-            member, view_channel=True, send_messages=True, read_message_history=True, reason="Wolf Howl Tavern: left the game"
+            member, view_channel=True, send_messages=True, read_message_history=True, reason=audit_reason(game_channel.guild, "left")
         )
 
 
@@ -127,7 +135,7 @@ async def unsilence(game_channel: discord.TextChannel, member: discord.Member) -
     if current.send_messages is False:
         current.update(**{k: None for k in QUIET_DENY})
         await game_channel.set_permissions(
-            member, overwrite=None if current.is_empty() else current, reason="Wolf Howl Tavern: the game is over"
+            member, overwrite=None if current.is_empty() else current, reason=audit_reason(game_channel.guild, "voice_back")
         )
 
 

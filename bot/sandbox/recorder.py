@@ -38,6 +38,7 @@ class RequestRecord:
     response: Any = None
     error_code: int | None = None
     files: list[str] = field(default_factory=list)
+    audit_reason: str | None = None  # X-Audit-Log-Reason, decoded: what the server's audit log shows
 
 
 class Recorder:

@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, web
 
@@ -132,6 +133,8 @@ async def sandbox_middleware(request: web.Request, handler: Handler) -> web.Stre
     route = _route_key(request)
     params = dict(request.match_info)
     record = RequestRecord(request.method, request.path, route, params)
+    if "X-Audit-Log-Reason" in request.headers:
+        record.audit_reason = unquote(request.headers["X-Audit-Log-Reason"])
     request[RECORD_KEY] = record
     headers: dict[str, str] = {"Via": "1.1 google"}
     try:

@@ -134,3 +134,15 @@ def test_a_skills_target_count_reads_as_a_number_in_both_languages():
     assert skill_label("bard", skill["hypnotic_prelude"], "en-US") == "Hypnotic Prelude (1 target)"
     assert skill_label("bard", skill["suggestion"], "en-US").endswith("(2 targets)")
     assert skill_label("bard", skill["hypnotic_prelude"], "zh-CN").endswith("（1个目标）")
+
+
+def test_audit_log_reasons_follow_the_servers_language():
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.discord.permissions import audit_reason
+
+    chinese = SimpleNamespace(preferred_locale=discord.Locale.chinese)
+    assert audit_reason(chinese, "left") == "狼嚎酒馆：已退出游戏"  # type: ignore[arg-type]
+    assert audit_reason(SimpleNamespace(preferred_locale=discord.Locale.american_english), "left").endswith("left the game")  # type: ignore[arg-type]

@@ -117,3 +117,7 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
     assert (await service.get_game(table.db, game_id)).status == "running"  # (the end gives voices back)
     assert not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
     assert table.emu.permissions_of(table.players[2], table.channel) & perm.SEND_MESSAGES
+    # The server's audit log says why each change was made, in the server's language.
+    reasons = [r.audit_reason for r in table.emu.requests if r.audit_reason and r.status < 300]
+    for why in ("quiet dead (the departed", "left the game", "quiet dead switched off", "the game is over, or quiet dead is off"):
+        assert any(r.startswith("Wolf Howl Tavern: " + why) for r in reasons), (why, reasons)
