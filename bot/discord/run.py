@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="settings file (default: config.toml or $WOLFHOWL_CONFIG)")
     parser.add_argument("--no-sync", action="store_true", help="do not register the slash commands at start-up")
     parser.add_argument("--no-migrate", action="store_true", help="do not run the database migrations at start-up")
-    parser.add_argument("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR (default from the settings)")
+    parser.add_argument("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default from the settings)")
 
 
 def point_discord_to(api_base: str, gateway_url: str) -> None:
