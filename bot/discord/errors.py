@@ -72,16 +72,18 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-# Refusals of a whole night's orders or identifications: say how to start over.
-HINTED = frozenset({"error.actions", "error.identify"})
+# Refusals that say what to do next: start a whole night's orders or identifications
+# over; a wounded player, who cannot act, can still say they are done for the night (so
+# that an early close does not wait for them, which would tell the table someone is hurt).
+HINTS = {"error.actions": "reply.hint_clear", "error.identify": "reply.hint_clear", "error.wounded": "reply.hint_pass"}
 
 
 def error_text(error: BaseException, locale: str | None) -> str | None:
     """The localized text for a refusal, or None when ``error`` is a bug."""
     text = _error_text(unwrap(error), normalize_locale(locale))
-    key = getattr(unwrap(error), "key", None)
-    if text is not None and key in HINTED:
-        text += "\n" + t("reply.hint_clear", normalize_locale(locale))
+    hint = HINTS.get(getattr(unwrap(error), "key", None) or "")
+    if text is not None and hint is not None:
+        text += "\n" + t(hint, normalize_locale(locale))
     return text
 
 

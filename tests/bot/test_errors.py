@@ -83,6 +83,14 @@ def test_a_refused_night_says_how_to_start_over():
     assert "/orders clear:" in error_text(ActionEconomyError(reason="reason.two_actions"), "en-US")
 
 
+def test_a_wounded_player_refused_orders_learns_how_to_pass():
+    from engine.errors import WoundedError
+
+    en = error_text(RuleRefusedError(WoundedError()), "en-US")
+    assert "You are wounded" in en and "`/orders clear: nothing tonight`" in en
+    assert "今夜不行动" in error_text(WoundedError(), "zh-CN")
+
+
 def test_bugs_are_not_refusals():
     assert error_text(RuntimeError("boom"), "en-US") is None
     assert error_text(KeyError("x"), "zh-CN") is None
