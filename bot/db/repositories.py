@@ -166,6 +166,17 @@ async def seats_that_sent(
     return set((await session.execute(stmt)).scalars())
 
 
+async def unread_inbox(session: AsyncSession, user_id: int) -> int:
+    """How many of the user's messages wait unread in their inbox (DMs that failed)."""
+    stmt = select(func.count()).where(
+        OutboxMessage.recipient_kind == "user",
+        OutboxMessage.recipient_id == user_id,
+        OutboxMessage.status == "inbox",
+        OutboxMessage.read_at.is_(None),
+    )
+    return int((await session.execute(stmt)).scalar_one())
+
+
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
     stmt = select(GameStep).where(GameStep.game_id == game_id).order_by(GameStep.seq)
     return list((await session.execute(stmt)).scalars())

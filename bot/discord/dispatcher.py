@@ -8,8 +8,9 @@ records each result.
   gives up, the message is retried here a few times with backoff (honouring
   ``retry_after``), then handed back to the service (``mark_failed``), which retries it
   later with a longer backoff.
-* Closed DMs (error 50007): the message goes to the player's inbox (``/inbox``) and the
-  game channel gets a ping that says nothing of the content.
+* Closed DMs (error 50007): the message goes to the player's inbox (``/inbox``). The
+  game channel gets a ping that says nothing of the content, and only for a message every
+  player gets at once (the sheet): a ping after a grail win would name the winner.
 * Never twice: each send carries a nonce derived from the idempotency key, with
   ``enforce_nonce``, so Discord itself drops a repeat sent within minutes. The
   "delivered" mark records the Discord message id; a message sent whose mark failed is
@@ -53,6 +54,10 @@ log = logging.getLogger("wolfhowl.discord.dispatcher")
 
 CANNOT_DM = 50007
 GONE_CODES = {10003, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
+# The private messages whose failure is pinged in the game channel: those every seat
+# holder gets at the same moment (the sheet at the start, the notice of a cancelled game).
+# A ping for any other (a grail won, a night's news) would tell the table who got one.
+PING_TYPES = frozenset({"sheet", "game_cancelled"})
 SEND_TRIES = 3
 MAX_BACKOFF = 30.0
 
@@ -159,7 +164,8 @@ class DiscordSender:
                 return sent.id
             except discord.Forbidden as exc:
                 if exc.code == CANNOT_DM and message.recipient_kind == "user":
-                    await self._ping(message)
+                    if message.payload.get("type") in PING_TYPES:
+                        await self._ping(message)
                     raise Undeliverable(f"DMs closed ({exc.code})") from exc
                 if message.recipient_kind == "channel":
                     await self._warn_moderator(message)
@@ -201,8 +207,9 @@ class DiscordSender:
         return None
 
     async def _ping(self, message: OutgoingMessage) -> None:
-        """Tell a player whose DMs are closed, in the game channel, that something waits
-        in their inbox (never what). Once per game phase."""
+        """Tell a player whose DMs are closed, in the game channel, that the game's private
+        messages will wait in their inbox (never what). Once per game phase, and only for
+        the messages everyone gets (``PING_TYPES``), so a ping tells nothing of the game."""
         info = await self._info(message.game_id)
         if info is None:
             return

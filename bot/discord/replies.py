@@ -85,12 +85,15 @@ def receipt_embed(receipt: Receipt, names: dict[int, str], class_id: str | None,
     return embed
 
 
-def sent_embed(sent: Mapping[str, Mapping[str, Any]], info: GameInfo, class_id: str | None, locale: str) -> discord.Embed:
-    """/orders: what I have sent this phase."""
+def sent_embed(
+    sent: Mapping[str, Mapping[str, Any]], info: GameInfo, class_id: str | None, locale: str, *, unread: int = 0
+) -> discord.Embed:
+    """/orders: what I have sent this phase (and, first, the messages waiting in /inbox)."""
     names = names_of(info)
     embed = discord.Embed(
         title=t("reply.orders.title", locale, phase=phase_name(info.phase, locale), round=info.round),
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
+        description=t("reply.inbox.waiting", locale, count=unread) if unread else None,
     )
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
         value = describe_submission(kind, sent[kind], names, class_id, locale) if kind in sent else t("reply.orders.nothing", locale)

@@ -270,6 +270,7 @@ class Player(Person):
             tavern.index, dm.id, lambda m: m.author.id == bot_id and m.interaction_id is None
         )
         self.ping_pending = False
+        self._inbox_phase: tuple[int, str | None] | None = None  # the phase whose inbox was read
         self.inbox_messages: list[Message] = []  # what /inbox showed, in order
         self.seat: int | None = None
         self.table: list[dict[str, Any]] | None = None
@@ -299,7 +300,10 @@ class Player(Person):
         for m in self.public.new():
             self._public(m)
         if self.user.dms_closed:
-            if self.ping_pending or self.sheet is None:
+            # As the ping asks: look in /inbox in every phase (the news of a phase comes
+            # with it, and no ping says so, which would tell the table who got news).
+            if self.ping_pending or self.sheet is None or self._inbox_phase != (self.round, self.phase):
+                self._inbox_phase = (self.round, self.phase)
                 await self._read_inbox()
         else:
             for m in self.private.new():

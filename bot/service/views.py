@@ -21,12 +21,14 @@ from bot.service.types import GameInfo, PhaseStatus
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """``sheet`` is None in the lobby. ``sent``: this phase's submissions by kind."""
+    """``sheet`` is None in the lobby. ``sent``: this phase's submissions by kind.
+    ``unread``: the player's messages waiting unread in ``/inbox`` (their DMs failed)."""
 
     game: GameInfo
     seat: int | None
     sheet: dict[str, Any] | None
     sent: dict[str, dict[str, Any]]
+    unread: int = 0
 
     @property
     def hp(self) -> int | None:
@@ -88,7 +90,7 @@ async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerV
     if game.status in ("running", "paused") and game.phase:
         for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
             sent[row.kind] = row.payload
-    return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent)
+    return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, await repo.unread_inbox(s, m.user_id))
 
 
 async def phase_status(db: Database, game_id: int) -> PhaseStatus:

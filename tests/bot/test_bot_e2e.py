@@ -187,6 +187,37 @@ async def test_closed_dms_go_to_the_inbox_with_a_content_free_ping(table: Table)
     assert "收件箱是空的" in reply_text(await table.run(table.players[0], "inbox"))
 
 
+async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table: Table):
+    """Only the winner hears of the grail: a ping after Day would name them to everyone."""
+    grace = table.players[6]
+    lobby, join_id = await open_lobby(table)
+    for p in [*table.players[:5], grace]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    await table.delivered()
+
+    def pings() -> int:
+        public = table.emu.channel_messages(table.channel, include_ephemeral=False)
+        return sum(1 for m in public if f"<@{grace.id}>" in (m.content or ""))
+
+    assert pings() == 1  # the sheet, which everyone gets
+    # The mean is 45: grace's 50 is closest, so she wins this round's grail.
+    for p, number in zip([*table.players[:5], grace], (10, 90, 10, 90, 20, 50), strict=True):
+        await table.run(p, "grail", {"number": number}, dm=True)
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    news = [m for m in await service.read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
+    assert any(e["kind"] == "GrailWon" for m in news for e in m.payload["events"])
+    assert pings() == 1
+    # She learns it privately instead: her own /me and /orders say that news waits.
+    assert "2 private messages wait unread in /inbox" in reply_text(await table.run(grace, "me"))
+    assert "2 private messages wait unread" in reply_text(await table.run(grace, "orders"))
+    assert "wait unread" not in reply_text(await table.run(table.players[0], "me", dm=True))
+    await table.run(grace, "inbox")
+    await all_read(table, grace.id)  # (marked read just after the reply goes out)
+    assert "unread" not in reply_text(await table.run(grace, "me"))
+
+
 async def test_the_deadline_advances_and_reminds_those_who_have_not_sent(table: Table):
     await started_game(table, reminder="30m")
     alice, bob = table.players[0], table.players[1]

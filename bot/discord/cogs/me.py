@@ -35,6 +35,8 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     names = names_of(info)
     embed = sheet_embed(sheet, locale)
     embed.set_author(name=t("reply.me.seat", locale, seat=pv.seat, game=info.id))
+    if pv.unread:
+        embed.description = "\n\n".join(x for x in (t("reply.inbox.waiting", locale, count=pv.unread), embed.description) if x)
     grail = t("reply.me.grails", locale, banked=sheet["grails_banked"])
     if sheet["holds_grail"]:
         grail = t("sheet.grail", locale) + "\n" + grail

@@ -152,7 +152,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         # What is left, with the panel, in the same message.
         pv = await _view(ctx)
         class_id = pv.sheet["class_id"] if pv.sheet else None
-        await ctx.send(embeds=[note, sent_embed(pv.sent, pv.game, class_id, ctx.locale)], view=panel_view(pv, ctx.locale))
+        await ctx.send(embeds=[note, sent_embed(pv.sent, pv.game, class_id, ctx.locale, unread=pv.unread)], view=panel_view(pv, ctx.locale))
 
     for command in (grail, identify, vote, orders):
         tree.add_command(command)

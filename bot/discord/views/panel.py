@@ -76,7 +76,7 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
             await interaction.response.defer(ephemeral=True, thinking=True)
     pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
     class_id = pv.sheet["class_id"] if pv.sheet else None
-    embed = sent_embed(pv.sent, pv.game, class_id, locale)
+    embed = sent_embed(pv.sent, pv.game, class_id, locale, unread=pv.unread)
     if edit:
         await interaction.edit_original_response(embed=embed, view=panel_view(pv, locale))
     else:
