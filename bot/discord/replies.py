@@ -103,8 +103,10 @@ def sent_embed(
     return embed
 
 
-def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: str) -> discord.Embed:
-    """/game status: per living seat, which kinds it has sent (never what)."""
+def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: str, *, per_seat: bool = True) -> discord.Embed:
+    """/game status: per living seat, which kinds it has sent (never what). Without
+    ``per_seat`` (a moderator who also plays) only how many have sent: who has not sent
+    orders at Dusk could betray a wounded player."""
     embed = discord.Embed(
         title=t("reply.status.title", locale, game=info.id, phase=phase_name(info.phase, locale), round=info.round),
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
@@ -123,7 +125,8 @@ def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: st
         required = REQUIRED_KIND[info.phase]
         done = sum(1 for p in info.players if p.seat and p.alive and required in sent.get(p.seat, ()))
         living = sum(1 for p in info.players if p.seat and p.alive)
-        embed.add_field(name=t("reply.status.sent", locale, done=done, living=living), value="\n".join(lines)[:1024] or "—", inline=False)
+        value = "\n".join(lines)[:1024] if per_seat else t("reply.status.counts_only", locale)
+        embed.add_field(name=t("reply.status.sent", locale, done=done, living=living), value=value or "—", inline=False)
         if info.status == "paused":
             embed.add_field(name=t("reply.status.left", locale), value=format_duration(info.paused_remaining or 0, locale), inline=True)
         else:

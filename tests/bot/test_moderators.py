@@ -29,6 +29,12 @@ async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_d
     table.bot.config.moderator_role = "game masters"  # names match regardless of case
     assert "只有管理员" not in reply_text(await table.run(alice, "phase advance"))
     assert await phase_of(table, game_id) == "dusk"
+    # A moderator who also plays sees how many have sent, not who: at Dusk, who has
+    # not sent orders could betray a wounded player.
+    status = reply_text(await table.run(alice, "game status"))
+    assert "(0/6)" in status or "（0/6）" in status
+    assert "⬜" not in status and "bob" not in status
+    assert "⬜" in reply_text(await table.run(table.mod, "game status"))  # who does not play sees it all
     # From a DM (alice plays in the game, so the DM is about it): looked up in the server.
     await table.run(alice, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "morning"
