@@ -271,7 +271,7 @@ class Player(Person):
         )
         self.ping_pending = False
         self._inbox_phase: tuple[int, str | None] | None = None  # the phase whose inbox was read
-        self.inbox_messages: list[Message] = []  # what /inbox showed, in order
+        self.inbox_messages: list[Message] = []  # the new messages /inbox showed, in order
         self.seat: int | None = None
         self.table: list[dict[str, Any]] | None = None
         self.sheet: dict[str, Any] | None = None
@@ -350,13 +350,13 @@ class Player(Person):
         "use /inbox again" means there are more."""
         for _ in range(20):
             reply = await self.command("inbox")
-            self.inbox_messages.extend(reply.messages)
             self.ping_pending = False
             if reply.error:
                 return
             heads = [m.content or "" for m in reply.messages if m.content]
             if not any(reader.match("reply.inbox.title", h) for h in heads):
                 return  # empty, or nothing new
+            self.inbox_messages.extend(reply.messages)
             for m in reply.messages:
                 for e in m.embeds:
                     self._private(

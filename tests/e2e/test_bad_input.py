@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import func, select
 
 import engine
+from bot.discord.errors import HINTS
 from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
@@ -214,6 +215,9 @@ def test_a_mistake_gets_a_clear_private_answer_in_the_senders_language_and_chang
     got = tried[case]
     text = error_text(got.messages)
     assert text, f"no error shown: {[reader.message_text(m) for m in got.messages]}"
+    if key in HINTS:  # the refusal, then what to do next
+        text, _, hint = text.rpartition("\n")
+        assert is_localized(hint, HINTS[key], got.locale), (HINTS[key], got.locale, hint)
     assert is_localized(text, key, got.locale), (key, got.locale, text)
     assert got.ephemeral, "the answer was visible to others"
     assert got.before == got.after, "the refused command changed the game"
