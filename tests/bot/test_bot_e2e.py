@@ -169,13 +169,19 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     assert files and files[0].filename.endswith(".json")
 
 
-async def test_closed_dms_go_to_the_inbox_with_a_content_free_ping(table: Table):
+async def started_with_closed_dms(table: Table, **options):
+    """A started game of six whose sixth seat is grace, whose DMs are closed; grace."""
     grace = table.players[6]
-    lobby, join_id = await open_lobby(table)
+    lobby, join_id = await open_lobby(table, **options)
     for p in [*table.players[:5], grace]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
     await table.run(table.mod, "game start")
     await table.delivered()
+    return grace
+
+
+async def test_closed_dms_go_to_the_inbox_with_a_content_free_ping(table: Table):
+    grace = await started_with_closed_dms(table)
     assert table.emu.dms(grace) == []
     pings = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if f"<@{grace.id}>" in (m.content or "")]
     assert len(pings) == 1
@@ -189,12 +195,7 @@ async def test_closed_dms_go_to_the_inbox_with_a_content_free_ping(table: Table)
 
 async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table: Table):
     """Only the winner hears of the grail: a ping after Day would name them to everyone."""
-    grace = table.players[6]
-    lobby, join_id = await open_lobby(table)
-    for p in [*table.players[:5], grace]:
-        await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
-    await table.delivered()
+    grace = await started_with_closed_dms(table)
 
     def pings() -> int:
         public = table.emu.channel_messages(table.channel, include_ephemeral=False)
@@ -421,12 +422,7 @@ async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_star
 
 
 async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Table):
-    grace = table.players[6]
-    lobby, join_id = await open_lobby(table, day="2h", reminder="30m")
-    for p in [*table.players[:5], grace]:
-        await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
-    await table.delivered()
+    grace = await started_with_closed_dms(table, day="2h", reminder="30m")
     first = reply_text(await table.run(grace, "inbox"))
     assert "1 new message that could not reach you by DM (1 in all)" in first and "Keep it secret" in first
     await all_read(table, grace.id)
