@@ -137,7 +137,10 @@ def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, lo
     phase = f"phase.{p.get('phase')}"
     deadline = f"<t:{_ts(p.get('deadline'))}:R>" if p.get("deadline") else t("post.no_deadline", loc)
     if msg.recipient_kind == "user":
-        text = t("reply.post.reminder_private", loc, phase=phase, round=p.get("round"), deadline=deadline)
+        # At Dusk what is missing is the orders; a wounded player cannot give any and is
+        # told how to say they are done.
+        key = "reminder_wounded" if p.get("wounded") else "reminder_dusk" if p.get("phase") == "dusk" else "reminder_private"
+        text = t(f"reply.post.{key}", loc, phase=phase, round=p.get("round"), deadline=deadline)
         return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
     text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, count=p.get("missing", 0))
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))])

@@ -56,7 +56,10 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         mail.public({"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "missing": len(missing)})
         for seat in missing:
             if seat in holders:
-                mail.private(holders[seat].user_id, {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat})
+                note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
+                if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
+                    note["wounded"] = True
+                mail.private(holders[seat].user_id, note)
         await s.flush()
         return mail.count
 

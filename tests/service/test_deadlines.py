@@ -107,3 +107,29 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
     report = await run_due(db)
     assert report.failed == [a] and [r.game_id for r in report.advanced] == [b]
     assert (await get_game(db, a)).phase == "day"  # rolled back, retried next tick
+
+
+async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pass(db: Database, clock) -> None:
+    from bot.db import repositories as repo
+    from bot.discord.outbound import render_outgoing
+    from bot.service import advance_phase
+    from bot.service.common import apply_state, state_of
+    from tests.bot.test_outbound import text_of
+
+    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
+    await advance_phase(db, game_id)  # to Dusk
+    async with db.transaction() as s:  # seat 2 was hit last night, as far as this test goes
+        game = await repo.get_game(s, game_id)
+        state = state_of(game)
+        state.player(2).hp = 0
+        apply_state(game, state)
+    await Dispatcher(db, MemorySender()).drain()
+    clock.advance(DAY - LEAD)
+    assert (await run_due(db)).reminded == [game_id]
+    private = {m.payload["seat"]: m for m in await claim_due_messages(db, limit=100) if m.recipient_kind == "user"}
+    assert sorted(private) == [1, 2, 3, 4, 5, 6]
+    assert [seat for seat, m in private.items() if m.payload.get("wounded")] == [2]
+    info = await get_game(db, game_id)
+    wounded, healthy = text_of(render_outgoing(private[2], info)), text_of(render_outgoing(private[1], info))
+    assert "You are wounded" in wounded and "nothing tonight" in wounded
+    assert "not sent your orders" in healthy and "wounded" not in healthy
