@@ -21,7 +21,7 @@ from bot.service.errors import (
     NotInGameError,
 )
 from bot.service.outbox import Mail
-from bot.service.types import PHASE_ORDER, GameInfo, GameSettings, SeatInfo
+from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo
 
 
 def check_id(value: Any, field: str) -> int:
@@ -49,6 +49,19 @@ async def locked_game(session: AsyncSession, game_id: int) -> Game:
     if game is None:
         raise GameNotFoundError(game_id=game_id)
     return game
+
+
+async def seats_done(session: AsyncSession, game_id: int, round_no: int, phase: str, state: engine.GameState) -> set[int]:
+    """The seats that have sent the phase's main submission (grail number, orders, vote),
+    for the early close and the reminders. At Dusk a wounded player, who cannot give
+    orders, is done once they have sent identifications (or passed): waiting for orders
+    they cannot give would tell the table, by an early close that never comes, that
+    someone is hurt."""
+    done = await repo.seats_that_sent(session, game_id, round_no, phase, REQUIRED_KIND[phase])
+    wounded = {p.seat for p in state.players if p.wounded} - done if phase == "dusk" else set()
+    if wounded:
+        done |= wounded & await repo.seats_that_sent(session, game_id, round_no, phase, "identify")
+    return done
 
 
 def require_running(game: Game) -> None:

@@ -12,8 +12,8 @@ from datetime import datetime
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.advance import advance_locked
-from bot.service.common import locked_game, mail_for, state_of
-from bot.service.types import REQUIRED_KIND, StepResult
+from bot.service.common import locked_game, mail_for, seats_done, state_of
+from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         game.reminder_due_at = None
         phase = str(game.phase)
         state = state_of(game)
-        sent = await repo.seats_that_sent(s, game.id, game.round, phase, REQUIRED_KIND[phase])
+        sent = await seats_done(s, game.id, game.round, phase, state)
         mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=phase, now=now)
         deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
         missing = [p.seat for p in state.players if p.alive and p.seat not in sent]

@@ -27,6 +27,7 @@ from bot.service.common import (
     locked_game,
     require_running,
     seat_of,
+    seats_done,
     settings_of,
     state_of,
 )
@@ -37,7 +38,7 @@ from bot.service.errors import (
     RuleRefusedError,
     ServiceError,
 )
-from bot.service.types import KIND_PHASE, PHASE_ORDER, REQUIRED_KIND, Receipt
+from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
 from engine.errors import WrongPhaseError
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
@@ -217,8 +218,7 @@ async def store(
 
 async def _everyone_sent(s: Any, game_id: int, round_no: int, phase: str, state: engine.GameState) -> bool:
     living = {p.seat for p in state.players if p.alive}
-    sent = await repo.seats_that_sent(s, game_id, round_no, phase, REQUIRED_KIND[phase])
-    return living <= sent
+    return living <= await seats_done(s, game_id, round_no, phase, state)
 
 
 async def submit_grail(db: Database, user_id: int, number: int, **kw: Any) -> Receipt:

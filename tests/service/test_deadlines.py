@@ -133,3 +133,59 @@ async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pa
     wounded, healthy = text_of(render_outgoing(private[2], info)), text_of(render_outgoing(private[1], info))
     assert "You are wounded" in wounded and "nothing tonight" in wounded
     assert "not sent your orders" in healthy and "wounded" not in healthy
+
+
+def one_guess(state, seat: int):
+    """The first identification ``seat`` may send (one guess on another living seat)."""
+    import engine
+
+    spec = engine.class_spec(state.player(seat).class_id)
+    values = {"trait": [t.value for t in engine.Trait], "faction": [f.value for f in engine.Faction], "class": list(engine.catalogue())}
+    for slot in spec.identify:
+        for target in (p.seat for p in state.players if p.alive and p.seat != seat):
+            for value in slot.values or values[slot.what]:
+                guess = engine.Identification((engine.Guess(target, slot.what, value),))
+                try:
+                    return engine.validate(state, seat, guess)
+                except engine.RuleViolation:
+                    continue
+    raise AssertionError(f"seat {seat} may send no identification")
+
+
+async def test_at_dusk_a_wounded_player_who_identified_does_not_hold_up_the_early_close(db: Database, clock) -> None:
+    """Waiting for orders a wounded player cannot give would tell the table, by an early
+    close that never comes, that someone is hurt."""
+    import engine
+    from bot.db import repositories as repo
+    from bot.service import advance_phase, submit
+    from bot.service.common import apply_state, state_of
+
+    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, early_advance=True)
+    await advance_phase(db, game_id)  # to Dusk
+    async with db.transaction() as s:  # seat 2 was hit last night, as far as this test goes
+        game = await repo.get_game(s, game_id)
+        state = state_of(game)
+        state.player(2).hp = 0
+        apply_state(game, state)
+    deadline = (await get_game(db, game_id)).deadline
+    for seat in (1, 3, 4, 5, 6):
+        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
+    assert (await get_game(db, game_id)).deadline == deadline  # seat 2 has sent nothing yet
+    receipt = await submit(db, user(2).id, one_guess(state, 2), game_id=game_id)
+    assert receipt.all_sent
+    assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=60)  # Dusk's grace
+
+
+async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db: Database, clock) -> None:
+    import engine
+    from bot.service import advance_phase, submit
+    from tests.service.helpers import current_state
+
+    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, early_advance=True)
+    await advance_phase(db, game_id)
+    state = await current_state(db, game_id)
+    deadline = (await get_game(db, game_id)).deadline
+    for seat in (1, 3, 4, 5, 6):
+        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
+    receipt = await submit(db, user(2).id, one_guess(state, 2), game_id=game_id)
+    assert not receipt.all_sent and (await get_game(db, game_id)).deadline == deadline
