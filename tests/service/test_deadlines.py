@@ -109,20 +109,27 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
     assert (await get_game(db, a)).phase == "day"  # rolled back, retried next tick
 
 
-async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pass(db: Database, clock) -> None:
+async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
+    """A game of six at its first Dusk, seat 2 at HP 0 (as if hit); (game id, state)."""
     from bot.db import repositories as repo
-    from bot.discord.outbound import render_outgoing
     from bot.service import advance_phase
     from bot.service.common import apply_state, state_of
-    from tests.bot.test_outbound import text_of
 
-    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
-    await advance_phase(db, game_id)  # to Dusk
-    async with db.transaction() as s:  # seat 2 was hit last night, as far as this test goes
+    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, **settings)
+    await advance_phase(db, game_id)
+    async with db.transaction() as s:
         game = await repo.get_game(s, game_id)
         state = state_of(game)
         state.player(2).hp = 0
         apply_state(game, state)
+    return game_id, state
+
+
+async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pass(db: Database, clock) -> None:
+    from bot.discord.outbound import render_outgoing
+    from tests.bot.test_outbound import text_of
+
+    game_id, _ = await at_dusk_with_seat_2_wounded(db, reminder_lead_seconds=LEAD, early_advance=False)
     await Dispatcher(db, MemorySender()).drain()
     clock.advance(DAY - LEAD)
     assert (await run_due(db)).reminded == [game_id]
@@ -156,17 +163,9 @@ async def test_at_dusk_a_wounded_player_who_identified_does_not_hold_up_the_earl
     """Waiting for orders a wounded player cannot give would tell the table, by an early
     close that never comes, that someone is hurt."""
     import engine
-    from bot.db import repositories as repo
-    from bot.service import advance_phase, submit
-    from bot.service.common import apply_state, state_of
+    from bot.service import submit
 
-    game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, early_advance=True)
-    await advance_phase(db, game_id)  # to Dusk
-    async with db.transaction() as s:  # seat 2 was hit last night, as far as this test goes
-        game = await repo.get_game(s, game_id)
-        state = state_of(game)
-        state.player(2).hp = 0
-        apply_state(game, state)
+    game_id, state = await at_dusk_with_seat_2_wounded(db, early_advance=True)
     deadline = (await get_game(db, game_id)).deadline
     for seat in (1, 3, 4, 5, 6):
         await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
