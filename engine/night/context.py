@@ -62,10 +62,15 @@ class Night:
         return skill_id in self._turns[p.seat].toggles
 
     def held_grail(self, p: Player) -> bool:
-        """R10: has held the grail at any moment of this night so far."""
-        return self._turns[p.seat].held_grail
+        """R10: has held the grail at any moment of this night so far. Holding it now
+        counts too: a killer who takes it from the body never passes through
+        ``give_grail``."""
+        return self._turns[p.seat].held_grail or self.state.grail_holder == p.seat
 
     def give_grail(self, seat: int | None) -> None:
+        old = self.state.grail_holder
+        if old is not None:
+            self._turns[old].held_grail = True
         self.state.grail_holder = seat
         if seat is not None:
             self._turns[seat].held_grail = True

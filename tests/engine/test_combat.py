@@ -74,6 +74,19 @@ def test_no_free_action_no_steal():
     assert st.grail_holder == 2
 
 
+def test_whoever_had_the_grail_tonight_has_held_it_even_after_losing_it():
+    """R10: a grail taken from a body (set directly, as a death passes it on) and then
+    stolen leaves both earlier holders marked as having held it."""
+    st = table(("warrior", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"))
+    n = Night(st, ScriptedDice(), [], {})
+    assert not n.held_grail(st.player(2))
+    st.grail_holder = 2  # picked up from a body
+    assert n.held_grail(st.player(2))
+    n.give_grail(3)  # then stolen
+    assert n.held_grail(st.player(2)) and n.held_grail(st.player(3))
+    assert not n.held_grail(st.player(1))
+
+
 def test_free_action_falls_back_on_the_standard_one():
     st = duel()
     n = Night(st, ScriptedDice(), [], {})

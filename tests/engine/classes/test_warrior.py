@@ -41,6 +41,23 @@ def test_cleave_is_refused_without_a_hit():
         validate(st, 1, orders(Action("cleave", (3,))))
 
 
+def test_a_grail_taken_from_the_body_counts_as_held_for_the_rest_of_the_night():
+    """R10: the killer who picks the grail up has held it, so Precise Attack (+20)
+    helps the Cleave that follows."""
+    st = duel()
+    st.round = 2
+    st.player(1).memory["cleave_round"] = 2
+    st.player(2).hp = 0  # wounded, so the attack hits and d3 kills
+    st.grail_holder = 2
+    o = validate(st, 1, orders(Action("attack", (2,)), Action("cleave", (3,))))
+    # Cleave at 75 - 10 + 20 - 20 = 65 needed: 60 hits only with the grail counted.
+    dice = ScriptedDice([*INIT, (100, 90), (3, 2), (100, 60), (3, 1)])
+    night(st, dice, {1: o})
+    assert not st.player(2).alive and st.grail_holder is None  # banked by seat 1
+    assert [r.need for r in dice.rolls if r.why.startswith("cleave")] == [65]
+    assert st.player(3).hp == 9
+
+
 def test_combat_reflexes_counter_at_minus_ten_on_a_miss():
     st = duel()
     # 1 attacks 2 and misses (56); 2's reflexes: 50 → counter at AB 65: need 45, roll 45 hits
