@@ -12,7 +12,6 @@ from bot.scenario.describe import Describer, seat_label, skill_label
 from bot.scenario.run import Stats, Tally
 from engine import Event, GameState, Outcome
 from engine.classes import class_spec
-from engine.stats import initiative_modifier
 
 L: dict[str, dict[Lang, str]] = {
     "scenario": {"en": "Scenario", "zh": "推演"},
@@ -107,11 +106,18 @@ def single_text(scenario: Scenario, seed: str, outcome: Outcome, lang: Lang) -> 
     if not outcome.events:
         out.append("  " + _l("nothing", lang))
     out += ["", _l("rolls", lang) + ":"]
+    # The modifiers the engine used (tonight's toggles included), from its audit event.
+    mods = {
+        seat: mod
+        for e in outcome.events
+        if e.kind == "InitiativeRolled"
+        for seat, mod in zip(e.data["order"], e.data["modifiers"], strict=True)
+    }
     for i, r in enumerate(outcome.rolls, start=1):
         who = seat_label(scenario.state, r.who, lang) if r.who is not None else "DM"
         line = f"  {i:>3}. {who} {r.why}: d{r.die} = {r.result}"
-        if r.why == "initiative" and r.who is not None:
-            mod = initiative_modifier(scenario.state.player(r.who))
+        if r.why == "initiative" and r.who in mods:
+            mod = mods[r.who]
             line += f" + {mod} = {r.result + mod}"
         if r.need is not None:
             line += f" (≤ {r.need}: {_l('pass' if r.result <= r.need else 'fail', lang)})"

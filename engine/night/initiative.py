@@ -13,14 +13,16 @@ if TYPE_CHECKING:
     from engine.night.context import Night
 
 
-def roll_initiative(state: GameState, dice: Dice, night: Night | None = None) -> list[int]:
+def roll_initiative(state: GameState, dice: Dice, night: Night | None = None) -> tuple[list[int], dict[int, int]]:
     """Seats of every living player (the wounded too: R8 rolls at their turn), first to act
-    first. Tonight's Dexterity changes (toggles) count: they are set before initiative."""
+    first, and each seat's modifier (for the audit log). Tonight's Dexterity changes
+    (toggles) count: they are set before initiative."""
     keyed: list[tuple[int, int, int]] = []
+    mods: dict[int, int] = {}
     for p in state.players:
         if not p.alive:
             continue
-        mod = initiative_modifier(p, night)
+        mod = mods[p.seat] = initiative_modifier(p, night)
         keyed.append((dice.roll(20, p.seat, "initiative") + mod, mod, p.seat))
     # Ties on (total, modifier) are broken by a recorded roll among the tied seats.
     groups: dict[tuple[int, int], list[int]] = {}
@@ -32,4 +34,4 @@ def roll_initiative(state: GameState, dice: Dice, night: Night | None = None) ->
         if len(seats) > 1:
             dice.shuffle(seats, "initiative-tie")
         order.extend(seats)
-    return order
+    return order, mods

@@ -27,8 +27,8 @@ def resolve_night(state: GameState, dice: Dice, events: list[Event], identificat
         if p.able:
             for s in hooks_for(p.class_id, "night_started"):
                 s.night_started(night, p)
-    night.order = roll_initiative(state, dice, night)
-    events.append(audit("InitiativeRolled", order=list(night.order)))
+    night.order, mods = roll_initiative(state, dice, night)
+    events.append(audit("InitiativeRolled", order=list(night.order), modifiers=[mods[s] for s in night.order]))
     for seat in list(night.order):
         p = state.player(seat)
         if not p.alive:

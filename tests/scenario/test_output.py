@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.scenario import load, run_once
+from bot.scenario import load, loads, run_once
 from bot.scenario.describe import Describer
 from bot.scenario.output import audience_label, single_json, single_text
 from engine import Audience
@@ -53,3 +53,25 @@ def test_json_carries_events_rolls_and_both_states() -> None:
     assert {e["audience"] for e in data["events"]} >= {"audit", "private"}
     assert all(isinstance(e["text"], str) and e["text"] for e in data["events"])
     assert len(data["rolls"]) >= len(data["before"]["players"])  # one initiative roll each at least
+
+
+def test_initiative_rolls_show_the_modifier_the_engine_used_toggles_included() -> None:
+    """Ki Guard (+10% Dexterity tonight) raises the Monk's initiative modifier from +3 to
+    +5 (E4): the listing must add what the engine added."""
+    players = "\n".join(
+        f'[[players]]\nclass = "{c}"\nfaction = "{f}"\n{extra}'
+        for c, f, extra in [
+            ("monk", "lawful", 'toggles = ["ki_guard"]'),
+            ("monk", "lawful", ""),
+            ("warrior", "neutral", ""),
+            ("warrior", "neutral", ""),
+            ("ranger", "chaotic", ""),
+            ("bard", "chaotic", ""),
+        ]
+    )
+    sc = loads(f'round = 2\nphase = "dusk"\n{players}')
+    outcome = run_once(sc, "s2")
+    text = single_text(sc, "s2", outcome, "en")
+    init = {r.who: r.result for r in outcome.rolls if r.why == "initiative"}
+    assert f"seat 1 (P1) initiative: d20 = {init[1]} + 5 = {init[1] + 5}" in text
+    assert f"seat 2 (P2) initiative: d20 = {init[2]} + 3 = {init[2] + 3}" in text
