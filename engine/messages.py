@@ -84,6 +84,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.target_count": {"en-US": "this takes {low} to {high} targets", "zh-CN": "需要指定{low}到{high}个目标"},
     "reason.distinct_targets": {"en-US": "name each target once", "zh-CN": "每个目标只能指定一次"},
     "reason.no_amount": {"en-US": "this skill takes no amount", "zh-CN": "该技能不需要数值"},
+    "reason.amount_needed": {"en-US": "this skill needs an amount from {low} to {high}", "zh-CN": "该技能需要一个{low}到{high}之间的数值"},
     "reason.one_standard": {"en-US": "you have one standard action a night (an attack or most active skills)", "zh-CN": "每夜只有一个标准动作（攻击或大部分主动技能）"},
     "reason.two_actions": {"en-US": "at most one standard and one free action a night (the standard one may serve as a second free one)", "zh-CN": "每夜最多一个标准动作和一个自由动作（标准动作可当作第二个自由动作）"},
     "reason.no_grail": {"en-US": "you need to have held the grail tonight", "zh-CN": "你需要在本夜拥有过圣杯"},
@@ -93,14 +94,19 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+# The parameters that carry a message key rather than text.
+KEY_PARAMS = frozenset({"reason", "what", "expected", "phase", "skill"})
+
+
 def render(key: str, locale: str, **params: Any) -> str:
     """Format ``key`` for ``locale`` (anything starting with ``zh`` is Chinese)."""
     lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
     entry = MESSAGES.get(key) or MESSAGES["error.rule"]
-    # A parameter that is itself a message key (a reason) is rendered in the same language.
+    # A reason or a "what" is itself a message key, rendered in the same language; any
+    # other value (a skill name someone typed) is shown as it is, even if it looks like one.
     params = {
         k: render(v, locale, **{n: w for n, w in params.items() if n != k})
-        if isinstance(v, str) and v in MESSAGES
+        if k in KEY_PARAMS and isinstance(v, str) and v in MESSAGES
         else v
         for k, v in params.items()
     }

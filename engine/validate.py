@@ -167,7 +167,9 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
             check_target(state, p, t, allow_self=s.target_self)
         if s.amount is not None:
             alo, ahi = s.amount
-            if action.amount is None or not alo <= action.amount <= ahi:
+            if action.amount is None:
+                raise MalformedSubmissionError(reason="reason.amount_needed", low=alo, high=ahi)
+            if not alo <= action.amount <= ahi:
                 raise OutOfRangeError(what="what.amount", low=alo, high=ahi, value=action.amount)
         elif action.amount is not None:
             raise MalformedSubmissionError(reason="reason.no_amount")

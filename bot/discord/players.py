@@ -30,13 +30,19 @@ def _fold(text: str) -> str:
     return text.casefold().strip().lstrip("@").strip()
 
 
-def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = False) -> SeatInfo:
+def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = False, lobby: bool = False) -> SeatInfo:
     """The seated player ``text`` names, or a :class:`ReplyError` saying why not:
-    no such player, several match (with their seats), or the player has left."""
+    no such player, several match (with their seats), or the player has left. Before
+    the start nobody has a seat: the game has not started, unless ``lobby`` asks for a
+    joined player (a moderator removing someone from the lobby)."""
     raw = (text or "").strip()
     if not raw:
         raise ReplyError("reply.error.player_missing")
     seated = [p for p in players if p.seat is not None]
+    if not seated and players:
+        if not lobby:
+            raise ReplyError("reply.error.not_started")
+        seated = list(players)
     found = _match(raw, seated)
     if found is None:
         raise ReplyError("reply.error.player_unknown", text=raw[:50])
@@ -84,11 +90,16 @@ def _match(raw: str, seated: Sequence[SeatInfo]) -> SeatInfo | list[SeatInfo] | 
 
 
 def player_choices(
-    current: str, players: Iterable[SeatInfo], *, exclude_user: int | None = None, living: bool = True
+    current: str, players: Iterable[SeatInfo], *, exclude_user: int | None = None, living: bool = True, lobby: bool = False
 ) -> list[app_commands.Choice[str]]:
     """At most 25 choices among the living seated players (not the caller), matching
-    what has been typed by seat or name; the value is the seat number."""
+    what has been typed by seat or name; the value is the seat number. With ``lobby``
+    and nobody seated yet: the joined players, by name, the value their user id."""
     want = _fold(current or "").lstrip("#")
+    players = list(players)
+    if lobby and not any(p.seat is not None for p in players):
+        joined = [p for p in players if not want or want in _fold(p.name)]
+        return [app_commands.Choice(name=p.name[:100], value=str(p.user_id)) for p in joined[:MAX_CHOICES]]
     out: list[app_commands.Choice[str]] = []
     for p in sorted((p for p in players if p.seat is not None), key=lambda p: p.seat or 0):
         if (living and not p.alive) or (exclude_user is not None and p.user_id == exclude_user):

@@ -64,16 +64,22 @@ class _Params(dict[str, Any]):
         return "{" + key + "}"
 
 
+# The parameters that carry a catalogue key (a phase's, e.g. "phase.dusk") rather than
+# text. Only these are translated: a player who calls themselves "phase.day", or types
+# it, sees what they wrote.
+KEY_PARAMS = frozenset({"phase", "expected"})
+
+
 def t(key: str, locale: str | None = None, **params: Any) -> str:
-    """The text of ``key`` in ``locale``, formatted with ``params``. A parameter whose
-    value is itself a catalogue key is translated first (reasons, phase names)."""
+    """The text of ``key`` in ``locale``, formatted with ``params``. A ``KEY_PARAMS``
+    parameter whose value is a catalogue key is translated first."""
     loc = normalize_locale(locale)
     cat = catalogue(loc)
     template = cat.get(key + SINGULAR) if params.get("count") == 1 else None
     template = template or cat.get(key)
     if template is None:
         template = catalogue(DEFAULT_LOCALE).get(key, key)
-    plain = {k: v for k, v in params.items() if not (isinstance(v, str) and v in cat)}
+    plain = {k: v for k, v in params.items() if not (k in KEY_PARAMS and isinstance(v, str) and v in cat)}
     resolved = dict(plain)
     for k, v in params.items():
         if k not in plain:

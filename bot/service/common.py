@@ -17,6 +17,7 @@ from bot.service.errors import (
     GameFinishedError,
     GameNotFoundError,
     GameNotRunningError,
+    GameNotStartedError,
     GamePausedError,
     NotInGameError,
 )
@@ -71,6 +72,8 @@ def require_running(game: Game) -> None:
         raise GamePausedError(game_id=game.id)
     if game.status in ("over", "cancelled"):
         raise GameFinishedError(game_id=game.id)
+    if game.status == "lobby":
+        raise GameNotStartedError(game_id=game.id)
     raise GameNotRunningError(game_id=game.id)
 
 

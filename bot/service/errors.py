@@ -11,6 +11,9 @@ from typing import Any
 
 from engine import RuleViolation
 
+# The parameters that carry a message key (see ServiceError.text).
+KEY_PARAMS = frozenset({"phase", "expected"})
+
 MESSAGES: dict[str, dict[str, str]] = {
     "error.service": {"en-US": "That cannot be done now.", "zh-CN": "现在无法执行该操作。"},
     "error.bad_argument": {
@@ -38,6 +41,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "You are already in game #{game_id}; one game at a time.",
         "zh-CN": "你已经在第{game_id}局游戏中；同一时间只能参加一局。",
     },
+    "error.newcomer_busy": {
+        "en-US": "{name} is already in game #{game_id}; a player plays one game at a time.",
+        "zh-CN": "{name}已经在第{game_id}局游戏中；每人同一时间只能参加一局。",
+    },
     "error.lobby_full": {"en-US": "The lobby is full ({max} players).", "zh-CN": "大厅已满（{max}人）。"},
     "error.lobby_closed": {
         "en-US": "The game has already started or ended.",
@@ -49,6 +56,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.not_in_game": {"en-US": "You are not in this game.", "zh-CN": "你不在这局游戏中。"},
     "error.not_running": {"en-US": "The game is not running.", "zh-CN": "游戏没有在进行中。"},
+    "error.not_started": {
+        "en-US": "The game has not started yet: a moderator starts it with `/game start`.",
+        "zh-CN": "游戏尚未开始：由管理员用 `/游戏 开始`（`/game start`）开始。",
+    },
     "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
     "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
@@ -90,8 +101,12 @@ class ServiceError(Exception):
     def text(self, locale: str = "en-US") -> str:
         lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
         entry = MESSAGES.get(self.key) or MESSAGES["error.service"]
-        # A parameter that is itself a message key (a phase) is shown in the same language.
-        params = {k: MESSAGES[v][lang] if isinstance(v, str) and v in MESSAGES else v for k, v in self.params.items()}
+        # A phase parameter holds a message key, shown in the same language; any other
+        # value (a name, typed text) is shown as it is, even if it looks like a key.
+        params = {
+            k: MESSAGES[v][lang] if k in KEY_PARAMS and isinstance(v, str) and v in MESSAGES else v
+            for k, v in self.params.items()
+        }
         try:
             return entry[lang].format(**params)
         except (KeyError, IndexError):
@@ -128,6 +143,12 @@ class AlreadyInGameError(ServiceError):
     key = "error.already_in_game"
 
 
+class NewcomerBusyError(ServiceError):
+    """The newcomer of a replacement is already in a game (said to the moderator)."""
+
+    key = "error.newcomer_busy"
+
+
 class LobbyFullError(ServiceError):
     key = "error.lobby_full"
 
@@ -146,6 +167,10 @@ class NotInGameError(ServiceError):
 
 class GameNotRunningError(ServiceError):
     key = "error.not_running"
+
+
+class GameNotStartedError(GameNotRunningError):
+    key = "error.not_started"
 
 
 class GamePausedError(GameNotRunningError):

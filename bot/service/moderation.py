@@ -32,11 +32,11 @@ from bot.service.common import (
     state_of,
 )
 from bot.service.errors import (
-    AlreadyInGameError,
     BadArgumentError,
     GameFinishedError,
     GameNotRunningError,
     MaxBelowJoinedError,
+    NewcomerBusyError,
     NotPausedError,
     SeatGoneError,
     SeatNotFoundError,
@@ -156,7 +156,7 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         _check_seat(state, holders, seat)
         busy = await repo.live_membership(s, user.id)
         if busy is not None:
-            raise AlreadyInGameError(game_id=busy.game_id)
+            raise NewcomerBusyError(name=user.name, game_id=busy.game_id)
         old = holders[seat]
         _vacate(old, "replaced", now)
         await s.flush()  # free the seat before the newcomer takes it

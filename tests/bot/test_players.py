@@ -60,9 +60,19 @@ def test_unknown_or_empty_is_a_clear_error(text):
     assert reason(text).key in ("reply.error.player_unknown", "reply.error.player_missing")
 
 
-def test_lobby_members_without_a_seat_are_not_players():
-    lobby = [SeatInfo(None, ALICE, "Alice")]
-    assert reason("Alice", lobby).key == "reply.error.player_unknown"
+def test_before_the_start_naming_a_player_says_the_game_has_not_started():
+    lobby = [SeatInfo(None, ALICE, "Alice"), SeatInfo(None, BOB, "Bob")]
+    assert reason("Alice", lobby).key == "reply.error.not_started"
+    assert reason("2", lobby).key == "reply.error.not_started"
+
+
+def test_a_moderator_names_a_joined_player_in_the_lobby_by_name_or_autocomplete():
+    lobby = [SeatInfo(None, ALICE, "Alice"), SeatInfo(None, BOB, "Bob")]
+    assert parse_player("bob", lobby, lobby=True).user_id == BOB
+    choices = player_choices("al", lobby, lobby=True)
+    assert [(c.name, c.value) for c in choices] == [("Alice", str(ALICE))]
+    assert parse_player(choices[0].value, lobby, lobby=True).user_id == ALICE
+    assert player_choices("", lobby) == []  # a player's own autocomplete offers nobody yet
 
 
 def test_autocomplete_offers_living_players_but_not_the_caller():

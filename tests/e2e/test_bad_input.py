@@ -37,6 +37,9 @@ CASES: dict[str, tuple[str, str]] = {
     "grail_zero": ("error.out_of_range", "day"),
     "grail_too_big_zh": ("error.out_of_range", "day"),
     "grail_form_not_a_number": ("reply.error.not_a_number", "day"),
+    "grail_form_superscript_two": ("reply.error.not_a_number", "day"),
+    "grail_form_below_one": ("error.out_of_range", "day"),
+    "replace_with_a_player_of_a_game": ("svc.newcomer_busy", "day"),
     "player_starts_the_game": ("reply.error.not_moderator", "day"),
     "player_advances_the_phase_zh": ("reply.error.not_moderator", "day"),
     "player_kicks_someone": ("reply.error.not_moderator", "day"),
@@ -44,6 +47,7 @@ CASES: dict[str, tuple[str, str]] = {
     "attack_nobody": ("reply.error.player_unknown", "dusk"),
     "wounded_attacks": ("error.wounded", "dusk"),
     "unknown_skill": ("reply.error.skill_unknown", "dusk"),
+    "spell_without_an_amount_zh": ("error.malformed", "dusk"),
     "attack_oneself": ("error.self_target", "dusk"),
     "identify_the_dead": ("reply.error.player_gone", "dusk"),
     "unknown_guess_zh": ("reply.error.guess_unknown", "dusk"),
@@ -100,6 +104,18 @@ async def edit_state(tavern: Tavern, game_id: int, seat: int, hp: int) -> None:
         p = state.player(seat)
         p.hp = hp
         p.alive = hp >= 0
+        game.state = state.to_dict()
+
+
+async def make_class(tavern: Tavern, game_id: int, seat: int, class_id: str) -> None:
+    """God's hand: give one seat another class (for a skill the deal may not include)."""
+    from bot.db.models import Game
+
+    async with tavern.db.transaction() as s:
+        game = await s.get(Game, game_id)
+        assert game is not None and game.state is not None
+        state = engine.GameState.from_dict(game.state)
+        state.player(seat).class_id = class_id
         game.state = state.to_dict()
 
 
@@ -160,6 +176,13 @@ async def scenario() -> dict[str, Tried]:
         await attempt("grail_zero", alice, alice.command("grail", {"number": 0}))
         await attempt("grail_too_big_zh", amin, amin.command("grail", {"number": 101}))
         await attempt("grail_form_not_a_number", bob, form_with(bob, "abc"))
+        await attempt("grail_form_superscript_two", bob, form_with(bob, "²"))  # a digit int() cannot read
+        await attempt("grail_form_below_one", alice, form_with(alice, "-1"))
+        await attempt(
+            "replace_with_a_player_of_a_game",
+            game.moderator,
+            game.moderator.command("game replace", {"player": str(alice.seat), "newcomer": bob.user}),
+        )
         await attempt("player_starts_the_game", bob, bob.command("game start", in_dm=False))
         await attempt(
             "player_advances_the_phase_zh", hong, hong.command("phase advance", in_dm=False)
@@ -172,7 +195,9 @@ async def scenario() -> dict[str, Tried]:
             game.moderator,
             game.moderator.command("phase extend", {"duration": "5s"}),
         )
-        for p in (alice, bob, amin, hong, wounded):
+        # Full-width digits, as a Chinese keyboard types them, are a number.
+        assert not (await form_with(hong, "５０")).error
+        for p in (alice, bob, amin, wounded):
             await p.command("grail", {"number": 50})
         assert not (await game.moderator.advance()).error
         assert await game.next_phase(1, "dusk")
@@ -183,6 +208,12 @@ async def scenario() -> dict[str, Tried]:
             "wounded_attacks", wounded, wounded.command("act attack", {"player": str(alice.seat)})
         )
         await attempt("unknown_skill", alice, alice.command("act skill", {"skill": "teleport"}))
+        await make_class(tavern, gid, amin.seat or 0, "sorcerer")
+        await attempt(
+            "spell_without_an_amount_zh",
+            amin,
+            amin.command("act skill", {"skill": "chaos_bolt", "target": str(alice.seat)}),
+        )
         await attempt("attack_oneself", bob, bob.command("act attack", {"player": str(bob.seat)}))
         await attempt(
             "identify_the_dead",

@@ -47,8 +47,10 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     await join_game(db, other, user(2))
     with pytest.raises(E.AlreadyInGameError):
         await join_game(db, other, NEWCOMER)
-    with pytest.raises(E.AlreadyInGameError):
+    with pytest.raises(E.NewcomerBusyError) as busy:
         await replace_player(db, game_id, 3, user(2))
+    # Said to the moderator, so it names the newcomer rather than "you".
+    assert busy.value.params == {"name": user(2).name, "game_id": other}
     with pytest.raises(E.SeatNotFoundError):
         await replace_player(db, game_id, 9, UserRef(556, "X"))
 

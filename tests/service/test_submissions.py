@@ -66,7 +66,7 @@ async def test_not_in_a_game(db: Database) -> None:
     with pytest.raises(E.NotInGameError):
         await submit_grail(db, user(99).id, 50, game_id=game_id)
     lobby_id = await lobby(db, 1, channel=3000, first=20)
-    with pytest.raises(E.GameNotRunningError):
+    with pytest.raises(E.GameNotStartedError):
         await submit_grail(db, user(20).id, 50, game_id=lobby_id)
 
 

@@ -27,7 +27,7 @@ from bot.discord.replies import lobby_embed, notice_embed, settings_embed, statu
 from bot.discord.translator import L
 from bot.discord.views.lobby import lobby_view, refresh_lobby
 from bot.i18n import t
-from bot.service.types import GameInfo, GameSettings
+from bot.service.types import GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
 LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN")]
@@ -86,6 +86,15 @@ async def _moderated(ctx: Ctx) -> GameInfo:
     info = await moderated_game(ctx.bot, ctx.interaction)
     await require_moderator(ctx.bot, ctx.interaction, info)
     return info
+
+
+async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
+    """Before the start a removal is a leave the moderator makes for the player."""
+    info = await service.leave_game(ctx.db, info.id, target.user_id)
+    channel = ctx.bot.get_channel(info.channel_id)
+    if channel is not None:
+        await refresh_lobby(channel, info)
+    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=target.name)))
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
@@ -211,6 +220,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     async def kick(interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
+        if info.status == "lobby":
+            await _kick_from_lobby(ctx, info, parse_player(player, info.players, lobby=True))
+            return
         target = parse_player(player, info.players)
         assert target.seat is not None
         await service.remove_player(ctx.db, info.id, target.seat)
@@ -223,7 +235,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @kick.autocomplete("player")
     async def _players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
-        return [] if info is None else player_choices(current, info.players)
+        return [] if info is None else player_choices(current, info.players, lobby=info.status == "lobby")
 
     @game.command(name=L("cmd.name.end"), description=L("cmd.desc.game_end"))
     async def end(interaction: discord.Interaction) -> None:

@@ -23,8 +23,12 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
         # Pin the phase the moderator saw: if the deadline closed it a moment ago, this
-        # advance is refused instead of closing the next phase too.
-        result = await service.advance_phase(ctx.db, info.id, expected_round=info.round, expected_phase=info.phase)
+        # advance is refused instead of closing the next phase too. A lobby has no phase
+        # to pin; the service then says the game has not started.
+        pinned = info.round >= 1
+        result = await service.advance_phase(
+            ctx.db, info.id, expected_round=info.round if pinned else None, expected_phase=info.phase if pinned else None
+        )
         ctx.bot.wake_dispatcher()
         if result.over:
             text = t("reply.advanced_over", ctx.locale, game=info.id)

@@ -159,7 +159,10 @@ class GrailModal(discord.ui.Modal):
         async def run() -> None:
             await interaction.response.defer()
             text = self.number.value.strip()
-            if not text.isdigit():
+            # isdecimal, not isdigit: "²" and "①" are digits int() cannot read. Full-width
+            # digits from a Chinese keyboard are decimals and read fine; a sign is let
+            # through so "-1" gets the range message, as /grail -1 does.
+            if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
                 raise ReplyError("reply.error.not_a_number", text=text[:10])
             await submit.send_grail(interaction.client, interaction.user.id, self.game_id, int(text), self.round_no)  # type: ignore[arg-type]
             await show_panel(interaction, self.game_id, edit=interaction.message is not None)

@@ -3,7 +3,12 @@
 import pytest
 
 from engine.classes import SkillSpec, class_spec
-from engine.errors import ActionEconomyError, IdentificationError, SkillUnavailableError
+from engine.errors import (
+    ActionEconomyError,
+    IdentificationError,
+    MalformedSubmissionError,
+    SkillUnavailableError,
+)
 from engine.events import Audience
 from engine.model import State
 from engine.submissions import Action, Guess, Identification, Orders
@@ -323,3 +328,11 @@ def test_identification_two_names_for_any_trait():
     big = table(("sorcerer", "chaotic"), ("warrior", "lawful"), ("warrior", "neutral"), ("warrior", "lawful"))
     with pytest.raises(IdentificationError):
         validate(big, 1, Identification(tuple(Guess(s, "trait", "combat") for s in (2, 3, 4))))
+
+
+def test_a_spell_sent_without_an_amount_is_refused_naming_the_amounts():
+    with pytest.raises(MalformedSubmissionError) as err:
+        validate(trio(), 1, orders(Action("chaos_bolt", (2,))))
+    low, high = skill("chaos_bolt").amount
+    assert f"needs an amount from {low} to {high}" in err.value.text("en-US")
+    assert f"需要一个{low}到{high}之间的数值" in err.value.text("zh-CN")
