@@ -119,7 +119,9 @@ def _game_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None
     embed = discord.Embed(title=t("reply.post.started_title", loc), description=t("reply.post.started", loc, count=len(p.get("table", []))), colour=PHASE_COLOUR["day"])
     embed.add_field(name=t("reply.post.table", loc), value=roster[:1024] or "—", inline=False)
     embed.set_footer(text=t("post.seed_sha", loc, sha=p.get("seed_sha256", ""))[:2048])
-    return Rendered(embeds=[embed])
+    # A new roster: the dead channel is closed again to anyone now playing (a player who
+    # died in an earlier game here must not read this game's dead).
+    return Rendered(embeds=[embed], roster_changed=True)
 
 
 def _sheet(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:

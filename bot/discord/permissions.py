@@ -130,6 +130,13 @@ async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextC
         )
 
 
+async def close_dead_channel(dead_channel: discord.TextChannel, member: discord.Member) -> None:
+    """Take back the dead channel from someone who is playing (alive) or whose game is
+    over: what the dead say there is for the dead of a running game only."""
+    if dead_channel.overwrites_for(member).view_channel is True:
+        await dead_channel.set_permissions(member, overwrite=None, reason=audit_reason(dead_channel.guild, "dead_closed"))
+
+
 async def unsilence(game_channel: discord.TextChannel, member: discord.Member) -> None:
     current = game_channel.overwrites_for(member)
     if current.send_messages is False:
@@ -147,7 +154,9 @@ async def sync_quiet_dead(
     bot: WolfBot, info: GameInfo, also_dead: Iterable[int] = (), dead_channel: discord.TextChannel | None = None
 ) -> None:
     """Silence the departed of ``info`` (and ``also_dead``: user ids of removed players,
-    whose seats no longer name them); at the end, give everyone their voice back.
+    whose seats no longer name them) and close the dead channel to the living (someone
+    who died in an earlier game here may be playing again); at the end, give everyone
+    their voice back and close the dead channel to all.
     ``dead_channel``: one just created (not yet in the cache), else found by its topic."""
     guild = bot.get_guild(info.guild_id)
     if guild is None:
@@ -163,15 +172,16 @@ async def sync_quiet_dead(
         # Removed players no longer hold a seat: find them by our overwrite's signature.
         everyone |= {target.id for target, ow in game_channel.overwrites.items() if _ours(ow)}
     for user_id in sorted(everyone):
-        if not finished and user_id not in dead_ids:
-            continue
         member = await _member(guild, user_id)
         if member is None:
             continue
         try:
             if finished:
                 await unsilence(game_channel, member)
-            else:
+                await close_dead_channel(dead_channel, member)
+            elif user_id in dead_ids:
                 await silence(game_channel, dead_channel, member)
+            else:
+                await close_dead_channel(dead_channel, member)
         except discord.HTTPException:
             log.warning("quiet dead: could not update the overwrites of user %s in game %s", user_id, info.id, exc_info=True)

@@ -152,6 +152,8 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     assert "ended" in reply_text(ended)
     await table.delivered()
     assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+    # ...and closes the dead channel: it is for the dead of a running game only.
+    assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
     posts = table.emu.channel_messages(table.channel, include_ephemeral=False)
     public = table.texts(posts)
     assert any("Seed:" in t for t in public)
@@ -167,6 +169,28 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     log = await table.run(table.mod, "game log")
     files = [a for m in [log.message, *log.followups] if m for a in m.attachments]
     assert files and files[0].filename.endswith(".json")
+
+
+async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(table: Table):
+    """The dead channel is the same for every game of a channel. Someone who kept access
+    from an earlier game (here: as if that game's end could not close it) loses it when
+    they sit at a new game, and the new game's dead get it."""
+    from bot.sandbox import permissions as perm
+
+    await started_game(table)
+    alice, bob = table.players[0], table.players[1]
+    dead = next(c for c in table.guild.channels.values() if c.topic and f"dead-of:{table.channel.id}" in c.topic)
+    confirm = await table.run(table.mod, "game end")
+    message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
+    await (await table.emu.click(table.mod, message, message.custom_ids()[0])).wait(10)
+    await table.delivered()
+    table.emu.set_permissions(dead, alice, allow=perm.VIEW_CHANNEL | perm.SEND_MESSAGES)
+    await started_game(table)
+    assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
+    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.delivered()
+    assert table.emu.permissions_of(bob, dead) & perm.VIEW_CHANNEL
+    assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
 
 
 async def started_with_closed_dms(table: Table, **options):
