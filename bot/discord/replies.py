@@ -3,7 +3,7 @@ the settings. Short lines and few fields, so they read well on a phone."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +13,7 @@ from bot.discord.durations import format_duration
 from bot.i18n import t
 from bot.render import words
 from bot.render.posts import PHASE_COLOUR
-from bot.service.types import REQUIRED_KIND, GameInfo, GameSettings, Receipt
+from bot.service.types import GameInfo, GameSettings, Receipt
 
 OK_COLOUR = 0x15803D
 INFO_COLOUR = 0x4B5563
@@ -103,10 +103,13 @@ def sent_embed(
     return embed
 
 
-def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: str, *, per_seat: bool = True) -> discord.Embed:
-    """/game status: per living seat, which kinds it has sent (never what). Without
-    ``per_seat`` (a moderator who also plays) only how many have sent: who has not sent
-    orders at Dusk could betray a wounded player."""
+def status_embed(
+    info: GameInfo, sent: Mapping[int, tuple[str, ...]], done: Collection[int], locale: str, *, per_seat: bool = True
+) -> discord.Embed:
+    """/game status: per living seat, which kinds it has sent (never what), and how many
+    count as done (``done``: a wounded player at Dusk once identified, as the early close
+    counts). Without ``per_seat`` (a moderator who also plays) only that count: who has
+    not sent orders at Dusk could betray a wounded player."""
     embed = discord.Embed(
         title=t("reply.status.title", locale, game=info.id, phase=phase_name(info.phase, locale), round=info.round),
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
@@ -122,11 +125,10 @@ def status_embed(info: GameInfo, sent: Mapping[int, tuple[str, ...]], locale: st
                 ("✅ " if k in sent.get(p.seat, ()) else "⬜ ") + t(f"reply.kind.{k}", locale) for k in kinds
             )
             lines.append(f"#{p.seat} {p.name} — {marks}")
-        required = REQUIRED_KIND[info.phase]
-        done = sum(1 for p in info.players if p.seat and p.alive and required in sent.get(p.seat, ()))
         living = sum(1 for p in info.players if p.seat and p.alive)
+        count = sum(1 for p in info.players if p.seat and p.alive and p.seat in done)
         value = "\n".join(lines)[:1024] if per_seat else t("reply.status.counts_only", locale)
-        embed.add_field(name=t("reply.status.sent", locale, done=done, living=living), value=value or "—", inline=False)
+        embed.add_field(name=t("reply.status.sent", locale, done=count, living=living), value=value or "—", inline=False)
         if info.status == "paused":
             embed.add_field(name=t("reply.status.left", locale), value=format_duration(info.paused_remaining or 0, locale), inline=True)
         else:

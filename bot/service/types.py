@@ -127,11 +127,13 @@ class GameInfo:
 @dataclass(frozen=True, slots=True)
 class PhaseStatus:
     """Who has sent which kinds of submission in the open phase: ``sent`` maps a seat to
-    the kinds it has sent (``"grail"``, ``"orders"``...), never their content. Empty
-    outside a running or paused game."""
+    the kinds it has sent (``"grail"``, ``"orders"``...), never their content; ``done``:
+    the seats that count as having sent, as the early close and the reminders count
+    them (``common.seats_done``). Empty outside a running or paused game."""
 
     game: GameInfo
     sent: dict[int, tuple[str, ...]]
+    done: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service.common import check_id, info_of
+from bot.service.common import check_id, info_of, seats_done, state_of
 from bot.service.errors import GameNotFoundError, NoActiveGameError, NotInGameError
 from bot.service.types import GameInfo, PhaseStatus
 
@@ -102,7 +102,9 @@ async def phase_status(db: Database, game_id: int) -> PhaseStatus:
             raise GameNotFoundError(game_id=game_id)
         info = await info_of(s, game)
         sent: dict[int, list[str]] = {}
+        done: set[int] = set()
         if game.status in ("running", "paused") and game.phase:
             for row in await repo.phase_submissions(s, game.id, game.round, game.phase):
                 sent.setdefault(row.seat, []).append(row.kind)
-        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()})
+            done = await seats_done(s, game.id, game.round, game.phase, state_of(game))
+        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()}, frozenset(done))

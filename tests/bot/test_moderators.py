@@ -5,6 +5,8 @@ up in the game's server. Anyone else is refused and nothing changes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import bot.service as service
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
@@ -127,3 +129,76 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
     reasons = [r.audit_reason for r in table.emu.requests if r.audit_reason and r.status < 300]
     for why in ("quiet dead (the departed", "left the game", "quiet dead switched off", "the game is over, or quiet dead is off"):
         assert any(r.startswith("Wolf Howl Tavern: " + why) for r in reasons), (why, reasons)
+
+
+async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tuple[int, dict[int, Any], int]:
+    """A game of six, its moderator seated, at its first Dusk with early close on; one
+    other seat (returned) wounded when ``wound``."""
+    from bot.db import repositories as repo
+    from bot.service.common import apply_state, state_of
+    from tests.bot.test_bot_e2e import open_lobby
+
+    lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h", early_advance=True)
+    for p in [table.mod, *table.players[:5]]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "game start")
+    game_id = int(join_id.rsplit(":", 1)[1])
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    info = await service.get_game(table.db, game_id)
+    by_seat = {p.seat: next(u for u in [table.mod, *table.players] if u.id == p.user_id) for p in info.players}
+    victim = next(s for s, u in by_seat.items() if u.id != table.mod.id)
+    if wound:
+        async with table.db.transaction() as s:
+            game = await repo.get_game(s, game_id)
+            state = state_of(game)
+            state.player(victim).hp = 0
+            apply_state(game, state)
+    return game_id, by_seat, victim
+
+
+async def _all_but_one_order_and_it_identifies(table: Table, game_id: int, by_seat: dict[int, Any], victim: int) -> str:
+    import engine
+
+    for seat, u in by_seat.items():
+        if seat != victim:
+            await service.add_action(table.db, u.id, engine.Action("attack", (victim,)), game_id=game_id)
+    slot = (await service.player_view(table.db, by_seat[victim].id, game_id)).sheet["identify"][0]
+    value = (slot["values"] or {"trait": ["combat"], "faction": ["lawful"], "class": ["warrior"]}[slot["what"]])[0]
+    other = next(s for s in by_seat if s != victim)
+    await service.add_guess(table.db, by_seat[victim].id, engine.Guess(other, slot["what"], value), game_id=game_id)
+    return reply_text(await table.run(table.mod, "game status"))
+
+
+async def test_a_playing_moderators_count_treats_the_wounded_as_the_early_close_does(table: Table):
+    """A wounded player who identified counts as done for the early close; were the
+    count of /game status to disagree, a playing moderator would learn someone is hurt."""
+    game_id, by_seat, victim = await _dusk_with_the_moderator_playing(table, wound=True)
+    before = (await service.get_game(table.db, game_id)).deadline
+    status = await _all_but_one_order_and_it_identifies(table, game_id, by_seat, victim)
+    assert (await service.get_game(table.db, game_id)).deadline < before  # the early close is armed
+    assert "Sent (6/6)" in status and "⬜" not in status, status
+
+
+async def test_a_healthy_player_who_only_identified_is_not_counted_done(table: Table):
+    game_id, by_seat, victim = await _dusk_with_the_moderator_playing(table, wound=False)
+    before = (await service.get_game(table.db, game_id)).deadline
+    status = await _all_but_one_order_and_it_identifies(table, game_id, by_seat, victim)
+    assert (await service.get_game(table.db, game_id)).deadline == before
+    assert "Sent (5/6)" in status, status
+
+
+async def test_a_moderator_whose_seat_is_dead_still_sees_only_the_count(table: Table):
+    """Their faction can still win: the dead play on through it."""
+    from bot.db import repositories as repo
+    from bot.service.common import apply_state, state_of
+
+    game_id, by_seat, _ = await _dusk_with_the_moderator_playing(table, wound=False)
+    mod_seat = next(s for s, u in by_seat.items() if u.id == table.mod.id)
+    async with table.db.transaction() as s:
+        game = await repo.get_game(s, game_id)
+        state = state_of(game)
+        state.player(mod_seat).hp, state.player(mod_seat).alive = -1, False
+        apply_state(game, state)
+    status = reply_text(await table.run(table.mod, "game status"))
+    assert "only the count is shown" in status and "⬜" not in status, status

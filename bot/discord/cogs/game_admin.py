@@ -257,8 +257,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         st = await service.phase_status(ctx.db, info.id)
-        plays = any(p.user_id == interaction.user.id and p.seat is not None and p.alive for p in st.game.players)
-        await ctx.send(embed=status_embed(st.game, st.sent, ctx.locale, per_seat=not plays))
+        # A moderator with a seat, even a dead one (their faction can still win), sees
+        # only the count.
+        plays = any(p.user_id == interaction.user.id and p.seat is not None for p in st.game.players)
+        await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not plays))
 
     @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
