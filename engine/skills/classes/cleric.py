@@ -37,14 +37,15 @@ class ShieldOfFaith(Skill):
 class SpeakWithDead(Skill):
     """Reads the night's own record of deaths (the audit ``PlayerDied`` events), so every
     way of dying counts: attacks, spells, wound rolls. Nothing is sent on a night without
-    deaths."""
+    deaths. The dead are listed by seat, like the public departures: in the order they
+    fell they would betray the initiative order."""
 
     def night_ended(self, night: Night, owner: Player) -> None:
-        dead = [
+        dead = sorted(
             e.data["seat"]
             for e in night.events
             if e.kind == "PlayerDied" and e.audience is Audience.AUDIT
-        ]
+        )
         if dead:
             night.emit(
                 private(

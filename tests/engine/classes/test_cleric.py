@@ -136,6 +136,19 @@ def test_speak_with_dead_tells_the_faction_of_tonights_dead():
     assert not d.script
 
 
+def test_speak_with_dead_lists_the_dead_by_seat_not_in_the_order_they_fell():
+    """The order of death follows initiative, which players never learn."""
+    st = table(("cleric", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"), ("warrior", "chaotic"))
+    st.player(3).hp = st.player(4).hp = 0  # wounded: any attack hits, and 1 damage kills
+    # Initiative: seat 2 (20), the Cleric (10), then the wounded. Seat 4 falls first.
+    d = ScriptedDice([(20, 10), (20, 20), (20, 5), (20, 1), (100, 99), 1, (100, 99), 1])
+    events = night(st, d, {1: orders(Action("attack", (3,))), 2: orders(Action("attack", (4,)))})
+    assert [e.data["seat"] for e in events if e.kind == "PlayerDied"] == [4, 3]
+    [e] = [e for e in events if e.kind == "SpeakWithDead"]
+    assert [x["seat"] for x in e.data["dead"]] == [3, 4]
+    assert not d.script
+
+
 def test_speak_with_dead_is_silent_on_a_night_without_deaths():
     st = trio()
     events = night(st, ScriptedDice(INIT))
