@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.replies import names_of, notice_embed
+from bot.discord.replies import lobby_embed, names_of, notice_embed
 from bot.i18n import t
 from bot.render.chart import scoreboard_png
 from bot.render.posts import (
@@ -124,6 +124,16 @@ def _game_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None
     return Rendered(embeds=[embed], roster_changed=True)
 
 
+def _lobby(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """The lobby post as the game stands when it is sent (whoever has joined meanwhile;
+    closed if the game has started)."""
+    from bot.discord.views.lobby import lobby_view
+
+    if info is None:
+        return Rendered(embeds=[notice_embed(t("event.Unknown", loc, kind="lobby"), NEUTRAL)])
+    return Rendered(embeds=[lobby_embed(info, loc)], view=lobby_view(info))
+
+
 def _sheet(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     sheet = p["sheet"]
     content = t("reply.post.sheet_intro", loc, seat=sheet["seat"], game=msg.game_id)
@@ -174,6 +184,7 @@ def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, l
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
+    "lobby": _lobby,
     "game_started": _game_started,
     "sheet": _sheet,
     "seed_revealed": _seed,

@@ -85,6 +85,11 @@ async def create_game(
             )
             s.add(game)
             await s.flush()
+            # The lobby post (with its Join button) goes through the outbox like every
+            # post: a failure or a stop right after this commit cannot lose it.
+            mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
+            mail.public({"type": "lobby"})
+            await s.flush()
             return await info_of(s, game)
     except IntegrityError:
         # Another moderator opened a game here at the same moment: the unique

@@ -29,6 +29,7 @@ async def test_a_stranger_is_told_they_are_not_in_a_game(table: Table):
 async def open_lobby(table: Table, **options):
     result = await table.run(table.mod, "game create", options)
     assert "#" in reply_text(result), reply_text(result)
+    await table.delivered()  # the lobby post comes through the outbox
     posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
     lobby = posts[-1]
     join_id = next(c for c in lobby.custom_ids() if c.startswith("wh:join:"))

@@ -34,9 +34,23 @@ async def lobby(db: Database, n: int = 6, *, channel: int = CHANNEL, first: int 
         db, guild_id=GUILD, channel_id=channel, moderator=MODERATOR,
         settings=GameSettings.build(**settings), seed=seed,
     )
+    await post_the_lobby(db, info.id)
     for i in range(first, first + n):
         await join_game(db, info.id, user(i))
     return info.id
+
+
+async def post_the_lobby(db: Database, game_id: int) -> None:
+    """Deliver the lobby post, as the bot does at once, so that a test sees only the
+    messages of what it does next."""
+    from sqlalchemy import select
+
+    from bot.db.models import OutboxMessage
+
+    async with db.read() as s:
+        keys = (await s.execute(select(OutboxMessage.idempotency_key).where(OutboxMessage.game_id == game_id))).scalars().all()
+    assert len(keys) == 1, keys
+    await mark_delivered(db, keys[0], 1)
 
 
 async def started(db: Database, n: int = 6, **kw: object) -> int:

@@ -31,6 +31,14 @@ async def count(db: Database, model: type) -> int:
         return int((await s.execute(select(func.count()).select_from(model))).scalar_one())
 
 
+async def test_the_lobby_post_is_written_with_the_game(db: Database) -> None:
+    """In the outbox, in the same transaction: a failure or a stop right after the
+    commit cannot lose the post that carries the Join button."""
+    info = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR)
+    [m] = await claim_due_messages(db, limit=100)
+    assert (m.game_id, m.recipient_kind, m.recipient_id, m.payload["type"]) == (info.id, "channel", CHANNEL, "lobby")
+
+
 async def test_create_join_start_deals_from_the_seed(db: Database) -> None:
     game_id = await lobby(db, 7, seed="lobby-seed-1")
     info = await start_game(db, game_id)

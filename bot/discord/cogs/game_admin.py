@@ -23,9 +23,9 @@ from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
-from bot.discord.replies import lobby_embed, notice_embed, settings_embed, status_embed
+from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
-from bot.discord.views.lobby import lobby_view, refresh_lobby
+from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
 from bot.service.types import GameInfo, GameSettings, SeatInfo
 
@@ -133,8 +133,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         settings = GameSettings.from_config(ctx.bot.config, **given)
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
+        ctx.bot.wake_dispatcher()  # the lobby post is in the outbox
         note, _ = await _quiet_dead(ctx, info, channel, want_quiet)
-        await channel.send(embed=lobby_embed(info, info.settings.language), view=lobby_view(info))
         reply = settings_embed(info, ctx.locale)
         reply.title = t("reply.created", ctx.locale, game=info.id)
         if note:
