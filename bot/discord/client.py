@@ -110,6 +110,12 @@ class WolfBot(commands.Bot):
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Commands, buttons and menus are routed by discord.py; forms by their custom id.
+        from bot.discord.views.panel import grail_form_submitted
+
+        await grail_form_submitted(interaction)
+
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         info = await service.game_in_channel(self.db, channel.id)  # one indexed read
         if info is not None:

@@ -302,6 +302,32 @@ async def test_the_order_panel_by_menus_and_after_a_restart(table: Table):
         task.cancel()
 
 
+async def test_a_grail_form_opened_before_a_restart_is_taken_after_it(table: Table):
+    """A deploy while someone types their number: the form was drawn by the old process,
+    its answer reaches the new one."""
+    from bot.db.session import Database
+    from bot.discord.client import WolfBot
+
+    game_id = await started_game(table)
+    bob = table.players[1]
+    post = next(m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if f"wh:open:{game_id}" in m.custom_ids())
+    opened = await (await table.emu.click(bob, post, f"wh:open:{game_id}")).wait(10)
+    panel = next(m for m in [opened.message, *opened.followups] if m and f"wh:grail:{game_id}:1" in m.custom_ids())
+    opener = await table.emu.click(bob, panel, f"wh:grail:{game_id}:1")
+    await table.emu.wait_for(lambda: opener.modal, timeout=5)
+    field = opener.modal["components"][0]["components"][0]["custom_id"]
+    await table.bot.close()
+    fresh = WolfBot(table.bot.config, db=Database(table.bot.config.database_url, clock=table.clock))
+    task = await start_bot(fresh, table.emu.token)
+    table.bot = fresh
+    try:
+        sent = await (await table.emu.submit_modal(bob, opener, {field: "42"})).wait(10)
+        assert sent.rejected == [] and sent.acknowledged
+        assert "42" in reply_text(await table.run(bob, "orders", dm=True))
+    finally:
+        task.cancel()
+
+
 async def test_autocomplete_in_a_dm_lists_living_players_but_not_me(table: Table):
     await started_game(table)
     alice, bob = table.players[0], table.players[1]

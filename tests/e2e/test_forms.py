@@ -1,9 +1,11 @@
 """Two players fill the grail-number form (the order panel's "Grail number…" button) at
 the same moment, as happens every Day at a busy table.
 
-discord.py keeps open forms by custom id alone, so a form id shared by the whole table
+When discord.py kept open forms by custom id alone, a form id shared by the whole table
 (``wh:grailmodal:<game>:<round>``) let the second opening replace the first and one number
-land on the wrong player. The form's id now carries the user's id; this test guards it."""
+land on the wrong player. Forms are now answered from their custom id and the user who
+sends them (``panel.grail_form_submitted``); this test guards that each number lands on
+its own player."""
 
 from __future__ import annotations
 

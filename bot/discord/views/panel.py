@@ -143,31 +143,53 @@ class GrailButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh
         return cls(int(match["game"]), int(match["round"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: interaction.response.send_modal(GrailModal(self.game_id, self.round_no, locale_of(interaction), interaction.user.id)))
+        await guarded(interaction, lambda: open_grail_form(interaction, self.game_id, self.round_no))
+
+
+GRAIL_FORM = re.compile(rf"wh:grailmodal:{G}:{R}:\d+")
 
 
 class GrailModal(discord.ui.Modal):
+    """The grail-number form. Only drawn here: its answer is handled from its custom id
+    by ``grail_form_submitted``, like the buttons, because discord.py keeps an open form
+    only in the memory of the process that opened it, and a form opened before a restart
+    would go unanswered."""
+
     def __init__(self, game_id: int, round_no: int, locale: str, user_id: int) -> None:
-        # The user's id in the custom id: discord.py keeps open forms by custom id, so a
-        # form shared by the whole table would let one player's number land in another's.
-        super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}:{user_id}", timeout=None)
-        self.game_id, self.round_no = game_id, round_no
-        self.number: discord.ui.TextInput[GrailModal] = discord.ui.TextInput(label=t("ui.grail_label", locale), min_length=1, max_length=3, placeholder="1–100")
-        self.add_item(self.number)
+        super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}:{user_id}")
+        self.add_item(discord.ui.TextInput(label=t("ui.grail_label", locale), custom_id="number", min_length=1, max_length=3, placeholder="1–100"))
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            await interaction.response.defer()
-            text = self.number.value.strip()
-            # isdecimal, not isdigit: "²" and "①" are digits int() cannot read. Full-width
-            # digits from a Chinese keyboard are decimals and read fine; a sign is let
-            # through so "-1" gets the range message, as /grail -1 does.
-            if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
-                raise ReplyError("reply.error.not_a_number", text=text[:10])
-            await submit.send_grail(interaction.client, interaction.user.id, self.game_id, int(text), self.round_no)  # type: ignore[arg-type]
-            await show_panel(interaction, self.game_id, edit=interaction.message is not None)
 
-        await guarded(interaction, run)
+async def open_grail_form(interaction: discord.Interaction, game_id: int, round_no: int) -> None:
+    form = GrailModal(game_id, round_no, locale_of(interaction), interaction.user.id)
+    form.stop()  # not kept by discord.py: the answer comes to grail_form_submitted
+    await interaction.response.send_modal(form)
+
+
+async def grail_form_submitted(interaction: discord.Interaction) -> bool:
+    """Take a submitted grail form (from any process, before or after a restart); False
+    when ``interaction`` is not one."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    match = GRAIL_FORM.fullmatch(str(data.get("custom_id", "")))
+    if interaction.type is not discord.InteractionType.modal_submit or match is None:
+        return False
+    game_id, round_no = int(match["game"]), int(match["round"])
+    # The form's one text field (forms drawn by an older version gave it another id).
+    fields = [c for row in data.get("components", []) for c in row.get("components", [])]
+    text = str(fields[0].get("value") or "").strip() if fields else ""
+
+    async def run() -> None:
+        await interaction.response.defer()
+        # isdecimal, not isdigit: "²" and "①" are digits int() cannot read. Full-width
+        # digits from a Chinese keyboard are decimals and read fine; a sign is let
+        # through so "-1" gets the range message, as /grail -1 does.
+        if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
+            raise ReplyError("reply.error.not_a_number", text=text[:10])
+        await submit.send_grail(interaction.client, interaction.user.id, game_id, int(text), round_no)  # type: ignore[arg-type]
+        await show_panel(interaction, game_id, edit=interaction.message is not None)
+
+    await guarded(interaction, run)
+    return True
 
 
 def _select(custom_id: str, placeholder: str, options: list[discord.SelectOption], low: int = 1, high: int = 1) -> discord.ui.Select[Any]:
