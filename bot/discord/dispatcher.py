@@ -193,18 +193,20 @@ class DiscordSender:
 
     async def _already_sent(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int | None:
         """The id of the bot's own message in ``target`` that is this one, if an earlier
-        attempt delivered it (same text, created after the outbox row)."""
+        attempt delivered it: the same text, created after the outbox row, and not
+        already recorded as another row's delivery (the same post twice, as a second
+        pause, is two messages)."""
         me = self.bot.user
         if me is None:
             return None
         want = rendered.fingerprint()
         try:
-            async for m in target.history(limit=25, after=message.created_at):
-                if m.author.id == me.id and _fingerprint(m) == want:
-                    return m.id
+            same = [m.id async for m in target.history(limit=25, after=message.created_at) if m.author.id == me.id and _fingerprint(m) == want]
+            taken = await service.recorded_message_ids(self.bot.db, message.recipient_kind, message.recipient_id, same)
         except discord.HTTPException:
             log.info("could not read the history of %s %s", message.recipient_kind, message.recipient_id, exc_info=True)
-        return None
+            return None
+        return next((i for i in same if i not in taken), None)
 
     async def _ping(self, message: OutgoingMessage) -> None:
         """Tell a player whose DMs are closed, in the game channel, that the game's private

@@ -41,6 +41,7 @@ from bot.service.outbox import (
     mark_inbox_read,
     mark_undeliverable,
     read_inbox,
+    recorded_message_ids,
     release,
 )
 from bot.service.pieces import add_action, add_guess, toggle_skill
@@ -106,6 +107,7 @@ __all__ = [
     "player_view",
     "player_view_here",
     "read_inbox",
+    "recorded_message_ids",
     "release",
     "remind_if_due",
     "remove_player",

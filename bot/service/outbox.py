@@ -221,6 +221,22 @@ async def delivered_message_id(db: Database, key: str) -> int | None:
         return None if found is None else int(found)
 
 
+async def recorded_message_ids(db: Database, recipient_kind: str, recipient_id: int, message_ids: list[int]) -> set[int]:
+    """Which of ``message_ids`` (Discord messages at one destination) other outbox rows
+    have been marked delivered as. A sender matching its message by text in the history
+    skips these: two posts of the same text (a second pause) are two messages."""
+    if not message_ids:
+        return set()
+    async with db.read() as s:
+        stmt = select(OutboxMessage.discord_message_id).where(
+            OutboxMessage.recipient_kind == recipient_kind,
+            OutboxMessage.recipient_id == recipient_id,
+            OutboxMessage.status == "sent",
+            OutboxMessage.discord_message_id.in_(message_ids),
+        )
+        return {int(x) for x in (await s.execute(stmt)).scalars() if x is not None}
+
+
 async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
     """The recipient cannot be reached (DMs closed, channel gone): a user's message
     waits in their inbox (``/inbox``); a channel's is marked failed."""

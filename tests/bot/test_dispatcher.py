@@ -31,13 +31,15 @@ def http_error(status: int, code: int = 0) -> discord.HTTPException:
 
 
 class Target(discord.abc.Messageable):
-    """A channel or DM that records what it receives and fails as scripted."""
+    """A channel or DM that records what it receives and fails as scripted; with a
+    ``clock``, it stamps each message and its history honours ``after``, as Discord's."""
 
-    def __init__(self, name: str, failures: list[BaseException] | None = None) -> None:
+    def __init__(self, name: str, failures: list[BaseException] | None = None, clock: Any = None) -> None:
         self.name = name
         self.failures = list(failures or [])
         self.sent: list[dict[str, Any]] = []
         self.nonces: set[str] = set()
+        self.clock = clock
 
     async def _get_channel(self) -> Any:
         return self
@@ -48,7 +50,7 @@ class Target(discord.abc.Messageable):
         nonce = kwargs.get("nonce")
         message = SimpleNamespace(
             id=len(self.sent) + 1, author=SimpleNamespace(id=BOT_ID), content=content,
-            embeds=kwargs.get("embeds") or [], nonce=nonce,
+            embeds=kwargs.get("embeds") or [], nonce=nonce, created_at=self.clock() if self.clock else None,
         )  # fmt: skip
         if nonce in self.nonces:  # Discord with enforce_nonce: the same message again
             return next(m for m in self.sent if m.nonce == nonce)
@@ -58,7 +60,8 @@ class Target(discord.abc.Messageable):
 
     async def history(self, limit: int = 100, after: Any = None, **kw: Any) -> Any:  # type: ignore[override]
         for m in list(self.sent)[-limit:]:
-            yield m
+            if after is None or m.created_at is None or m.created_at > after:
+                yield m
 
 
 class FakeBot:
@@ -276,3 +279,30 @@ async def test_stop_lets_the_batch_in_hand_be_delivered_and_marked(db: Database,
     assert not loop.cancelled()
     assert len(all_sent(bot)) == 8 and await pending_count(db) == 0
     assert dispatcher.journal == {}
+
+
+async def test_a_second_post_of_the_same_text_is_not_taken_for_the_first(db: Database, clock) -> None:
+    """Pause, resume, pause: two posts with the same text. A dispatcher sends the first
+    three and dies before the fourth; the one that takes over must not match the second
+    pause against the first (already recorded as delivered) and skip it."""
+    bot = FakeBot(db)
+    game_id = await started(db, 6)
+    info = await service.get_game(db, game_id)
+    channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
+    await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
+    before = len(channel.sent)
+    await service.pause_game(db, game_id)
+    await service.resume_game(db, game_id)
+    await service.pause_game(db, game_id)
+    clock.advance(5)
+    sender = DiscordSender(bot)  # type: ignore[arg-type]
+    claimed = await service.claim_due_messages(db)
+    kinds = [m.payload["type"] for m in claimed]
+    assert kinds == ["game_paused", "game_resumed", "phase_started", "game_paused"]
+    for m in claimed[:3]:
+        await service.mark_delivered(db, m.key, await sender.send(m))
+    clock.advance(61)  # the lease runs out
+    await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
+    assert await pending_count(db) == 0
+    assert len(channel.sent) - before == 4
+    assert [m.embeds[0].description for m in channel.sent[before:]][-1] == channel.sent[before].embeds[0].description

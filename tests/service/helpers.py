@@ -50,7 +50,7 @@ async def post_the_lobby(db: Database, game_id: int) -> None:
     async with db.read() as s:
         keys = (await s.execute(select(OutboxMessage.idempotency_key).where(OutboxMessage.game_id == game_id))).scalars().all()
     assert len(keys) == 1, keys
-    await mark_delivered(db, keys[0], 1)
+    await mark_delivered(db, keys[0])
 
 
 async def started(db: Database, n: int = 6, **kw: object) -> int:
