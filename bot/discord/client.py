@@ -128,15 +128,18 @@ class WolfBot(commands.Bot):
         """After a (re)start, catch up with what happened while the bot was down: cancel
         the games whose channel was deleted or whose server removed the bot meanwhile,
         then make the game channels' overwrites match who is dead (a death announced
-        while the bot was down, or an end it did not see)."""
+        while the bot was down, or an end it did not see). A game with a post still to
+        go is left to the dispatcher, which syncs once that post is out: silencing the
+        night's dead before the dawn post names them would announce the deaths early."""
         from bot.discord import permissions
 
         try:
             live = await service.live_games(self.db)
             gone = [info for info in live if self.channel_gone(info)]
             await cancel_orphaned(self, gone)
+            waiting = await service.games_with_posts_waiting(self.db)
             for info in live:
-                if info not in gone and self.get_guild(info.guild_id) is not None:
+                if info not in gone and info.id not in waiting and self.get_guild(info.guild_id) is not None:
                     await permissions.sync_quiet_dead(self, info)
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)

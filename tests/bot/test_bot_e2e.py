@@ -194,6 +194,29 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
     assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
 
 
+async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(table: Table):
+    """The start-up check silences the dead of each live game, but not while a post of
+    that game still waits: the dawn post that names the night's dead must come first."""
+    from bot.db import repositories as repo
+    from bot.sandbox import permissions as perm
+    from bot.service.common import apply_state, state_of
+
+    game_id = await started_game(table)
+    bob = table.players[1]
+    table.bot.dispatcher.stop()  # as if the bot had just started and sent nothing yet
+    async with table.db.transaction() as s:
+        game = await repo.get_game(s, game_id)
+        state = state_of(game)
+        state.player(2).hp, state.player(2).alive = -1, False
+        apply_state(game, state)
+    await service.pause_game(table.db, game_id)  # a post that waits
+    await table.bot.resync()
+    assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
+    await table.bot.dispatcher.run_once()  # the post goes out; then the check may act
+    await table.bot.resync()
+    await table.emu.wait_for(lambda: not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES, 5, "bob silenced")
+
+
 async def started_with_closed_dms(table: Table, **options):
     """A started game of six whose sixth seat is grace, whose DMs are closed; grace."""
     grace = table.players[6]
