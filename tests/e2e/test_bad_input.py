@@ -44,6 +44,7 @@ CASES: dict[str, tuple[str, str]] = {
     "player_advances_the_phase_zh": ("reply.error.not_moderator", "day"),
     "player_kicks_someone": ("reply.error.not_moderator", "day"),
     "extend_by_seconds": ("reply.error.duration", "day"),
+    "reminder_not_a_time_zh": ("reply.error.reminder", "day"),
     "attack_nobody": ("reply.error.player_unknown", "dusk"),
     "wounded_attacks": ("error.wounded", "dusk"),
     "unknown_skill": ("reply.error.skill_unknown", "dusk"),
@@ -195,6 +196,11 @@ async def scenario() -> dict[str, Tried]:
             game.moderator,
             game.moderator.command("phase extend", {"duration": "5s"}),
         )
+        mod_zh = Person(tavern, tavern.emu.create_user("主持", locale="zh-CN"), seating.channel, game.stats, in_dm=False)
+        tavern.emu.add_member(tavern.guild, mod_zh.user)
+        tavern.emu.give_role(tavern.guild, mod_zh.user, tavern.moderators)
+        await attempt("reminder_not_a_time_zh", mod_zh, mod_zh.command("game settings", {"reminder": "马上"}))
+        assert not (await game.moderator.command("game settings", {"reminder": "OFF"})).error
         # Full-width digits, as a Chinese keyboard types them, are a number.
         assert not (await form_with(hong, "５０")).error
         for p in (alice, bob, amin, wounded):

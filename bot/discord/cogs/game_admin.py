@@ -46,6 +46,10 @@ def with_setting_options(func: Any) -> Any:
     return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES)(func)
 
 
+# What switches the reminder off, in either language.
+NO_REMINDER = frozenset({"0", "off", "no", "none", "never", "关", "关闭", "不", "否", "无", "不提醒"})
+
+
 def overrides(**given: Any) -> dict[str, Any]:
     """Settings options as GameSettings fields; durations parsed (``24h``, ``90m``)."""
     out: dict[str, Any] = {}
@@ -54,7 +58,13 @@ def overrides(**given: Any) -> dict[str, Any]:
             out[f"{name}_seconds"] = parse_duration(given[name])
     if given.get("reminder") is not None:
         text = str(given["reminder"]).strip()
-        out["reminder_lead_seconds"] = 0 if text in ("0", "off", "关") else parse_duration(text)
+        if text.casefold() in NO_REMINDER:
+            out["reminder_lead_seconds"] = 0
+        else:
+            try:
+                out["reminder_lead_seconds"] = parse_duration(text)
+            except ReplyError:
+                raise ReplyError("reply.error.reminder", text=text[:40]) from None
     for name in ("max_players", "reveal_on_death", "early_advance", "win_score"):
         if given.get(name) is not None:
             out[name] = given[name]
