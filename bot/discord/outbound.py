@@ -16,7 +16,9 @@ import discord
 
 from bot.discord.replies import lobby_embed, names_of, notice_embed
 from bot.i18n import t
+from bot.render import words
 from bot.render.chart import scoreboard_png
+from bot.render.fields import add_lines
 from bot.render.posts import (
     PHASE_COLOUR,
     announcement_embed,
@@ -115,9 +117,9 @@ def _phase_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | Non
 
 
 def _game_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    roster = "\n".join(f"{s['seat']}. {s['name']}" for s in p.get("table", []))
+    roster = [f"{s['seat']}. {words.player_name(s['name'])}" for s in p.get("table", [])]
     embed = discord.Embed(title=t("reply.post.started_title", loc), description=t("reply.post.started", loc, count=len(p.get("table", []))), colour=PHASE_COLOUR["day"])
-    embed.add_field(name=t("reply.post.table", loc), value=roster[:1024] or "—", inline=False)
+    add_lines(embed, t("reply.post.table", loc), roster)
     embed.set_footer(text=t("post.seed_sha", loc, sha=p.get("seed_sha256", ""))[:2048])
     # A new roster: the dead channel is closed again to anyone now playing (a player who
     # died in an earlier game here must not read this game's dead).
@@ -181,6 +183,11 @@ def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, l
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])])
 
 
+def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    names = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name")}
+    return _simple("reply.post.replaced")({**p, **names}, msg, info, loc)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -192,7 +199,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "game_paused": _simple("post.paused"),
     "game_resumed": _simple("post.resumed"),
     "deadline_extended": _simple("post.extended"),
-    "player_replaced": _simple("reply.post.replaced"),
+    "player_replaced": _replaced,
     "game_cancelled": _cancelled,
 }
 

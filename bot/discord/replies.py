@@ -12,6 +12,7 @@ import discord
 from bot.discord.durations import format_duration
 from bot.i18n import t
 from bot.render import words
+from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
 from bot.service.types import GameInfo, GameSettings, Receipt
 
@@ -21,7 +22,8 @@ KINDS_BY_PHASE = {"day": ("grail",), "dusk": ("identify", "orders"), "morning": 
 
 
 def names_of(info: GameInfo) -> dict[int, str]:
-    return {p.seat: p.name for p in info.players if p.seat is not None}
+    """Seat -> name, escaped for the text of a message (``words.player_name``)."""
+    return {p.seat: words.player_name(p.name) for p in info.players if p.seat is not None}
 
 
 def ts(when: datetime | None) -> int | None:
@@ -124,29 +126,29 @@ def status_embed(
             marks = " ".join(
                 ("✅ " if k in sent.get(p.seat, ()) else "⬜ ") + t(f"reply.kind.{k}", locale) for k in kinds
             )
-            lines.append(f"#{p.seat} {p.name} — {marks}")
+            lines.append(f"#{p.seat} {words.player_name(p.name)} — {marks}")
         living = sum(1 for p in info.players if p.seat and p.alive)
         count = sum(1 for p in info.players if p.seat and p.alive and p.seat in done)
-        value = "\n".join(lines)[:1024] if per_seat else t("reply.status.counts_only", locale)
-        embed.add_field(name=t("reply.status.sent", locale, done=count, living=living), value=value or "—", inline=False)
+        sent_title = t("reply.status.sent", locale, done=count, living=living)
+        add_lines(embed, sent_title, lines if per_seat else [t("reply.status.counts_only", locale)])
         if info.status == "paused":
             embed.add_field(name=t("reply.status.left", locale), value=format_duration(info.paused_remaining or 0, locale), inline=True)
         else:
             embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=True)
     else:
-        embed.add_field(name=t("reply.players", locale, count=len(info.players)), value=player_list(info) or "—", inline=False)
+        add_lines(embed, t("reply.players", locale, count=len(info.players)), player_lines(info))
     gone = [p for p in info.players if p.seat is not None and not p.alive]
     if gone:
-        embed.add_field(name=t("reply.status.gone", locale), value=words.listing((f"#{p.seat} {p.name}" for p in gone), locale)[:1024], inline=False)
+        add_lines(embed, t("reply.status.gone", locale), [f"#{p.seat} {words.player_name(p.name)}" for p in gone])
     return embed
 
 
-def player_list(info: GameInfo) -> str:
+def player_lines(info: GameInfo) -> list[str]:
     lines = []
     for i, p in enumerate(info.players, start=1):
         seat = p.seat if p.seat is not None else i
-        lines.append(f"{seat}. {p.name}" + ("" if p.alive else " 💀"))
-    return "\n".join(lines)[:1024]
+        lines.append(f"{seat}. {words.player_name(p.name)}" + ("" if p.alive else " 💀"))
+    return lines
 
 
 def settings_lines(s: GameSettings, locale: str) -> str:
@@ -179,7 +181,7 @@ def lobby_embed(info: GameInfo, locale: str) -> discord.Embed:
         description=t("reply.lobby.body", locale, moderator=f"<@{info.moderator_id}>", min=6, max=info.settings.max_players),
         colour=PHASE_COLOUR["day"],
     )
-    embed.add_field(name=t("reply.players", locale, count=len(info.players)), value=player_list(info) or t("reply.lobby.empty", locale), inline=False)
+    add_lines(embed, t("reply.players", locale, count=len(info.players)), player_lines(info), empty=t("reply.lobby.empty", locale))
     embed.add_field(name=t("reply.settings.short", locale), value=settings_lines(info.settings, locale), inline=False)
     if info.status != "lobby":
         embed.set_footer(text=t("reply.lobby.closed", locale))

@@ -56,12 +56,12 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
             return t(
                 "event.PlayerLeftRevealed",
                 locale,
-                name=d["name"],
+                name=words.player_name(d["name"]),
                 seat=d["seat"],
                 faction=words.faction(d["faction"], locale),
                 class_name=words.class_name(d["class_id"], locale),
             )
-        return t("event.PlayerLeft", locale, name=d["name"], seat=d["seat"])
+        return t("event.PlayerLeft", locale, name=words.player_name(d["name"]), seat=d["seat"])
     if k == "FactionWipedOut":
         return t("event.FactionWipedOut", locale, faction=words.faction(d["faction"], locale))
     if k == "VotesCounted":
@@ -82,7 +82,8 @@ def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -
     counts = d.get("counts") or []
     if not counts:
         return t("event.VotesNone", locale)
-    listing = words.listing((f"{words.seat_label(c['seat'], names)} ×{c['votes']}" for c in counts), locale)
+    # The counts in bold: an escaped name cannot be bold, so no name can pass for a count.
+    listing = words.listing((f"{words.seat_label(c['seat'], names)} **×{c['votes']}**" for c in counts), locale)
     line = t("event.VotesCounted", locale, counts=listing)
     hurt = d.get("hurt") or []
     if hurt:

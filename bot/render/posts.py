@@ -10,6 +10,7 @@ import discord
 from bot.i18n import t
 from bot.render import words
 from bot.render.events import render_event
+from bot.render.fields import add_lines
 from engine.events import Audience, Event
 
 PHASE_COLOUR = {"day": 0xF59E0B, "dusk": 0x7C3AED, "morning": 0xF97316, "over": 0x10B981}
@@ -52,14 +53,14 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
             "post.roster_line",
             locale,
             seat=p["seat"],
-            name=p["name"],
+            name=words.player_name(p["name"]),
             faction=words.faction(p["faction"], locale),
             class_name=words.class_name(p["class_id"], locale),
             dead="" if p["alive"] else t("post.roster_dead", locale),
         )
         for p in ended["roster"]
     ]
-    embed.add_field(name=t("post.scoreboard_roster", locale), value="\n".join(roster)[:1024], inline=False)
+    add_lines(embed, t("post.scoreboard_roster", locale), roster)
     if seed and seed_sha:
         embed.set_footer(text=t("post.seed", locale, seed=seed, sha=seed_sha)[:2048])
     embed.set_image(url="attachment://scoreboard.png")

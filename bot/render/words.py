@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import discord
+
 from bot.i18n import normalize_locale, t
 from engine.classes import catalogue, class_spec
 
@@ -47,6 +49,17 @@ def listing(items: Iterable[str], locale: str | None) -> str:
 def clauses(items: Iterable[str], locale: str | None) -> str:
     """Whole statements in one line: "a; b" in English, "a；b" in Chinese."""
     return t("ui.clause_sep", locale).join(items)
+
+
+# Direction overrides and isolates: in a name they would turn the rest of a line around.
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def player_name(name: str) -> str:
+    """A player's display name as it may appear in a post or a reply. Players choose
+    their names: escaped, a name cannot format the text around it (bold, links,
+    spoilers), mention anyone, or reverse the line it stands in."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name.translate(BIDI_CONTROLS)))
 
 
 def seat_label(seat: int, names: dict[int, str]) -> str:

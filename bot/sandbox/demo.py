@@ -259,12 +259,22 @@ class Printer:
             # Discord shows <t:…> in the reader's own time zone: here, the game clock's.
             return datetime.fromtimestamp(int(match.group(1))).astimezone().strftime("%H:%M")
 
+        # A backslash-escaped character (a player's name is escaped) shows as itself, as
+        # in Discord, and takes no part in the formatting.
+        kept: list[str] = []
+
+        def keep(match: re.Match[str]) -> str:
+            kept.append(match.group(1))
+            return f"\x00{len(kept) - 1}\x00"
+
+        text = re.sub(r"\\([^\w\s])", keep, text)
         text = re.sub(r"<@!?(\d+)>", mention, text)
         text = re.sub(r"<#(\d+)>", channel, text)
         text = re.sub(r"<t:(\d+):[tTdDfFR]>", stamp, text)
         text = escape(text)
         text = re.sub(r"\*\*(.+?)\*\*", r"[bold]\1[/bold]", text)
-        return re.sub(r"`([^`]+)`", r"[cyan]\1[/cyan]", text)
+        text = re.sub(r"`([^`]+)`", r"[cyan]\1[/cyan]", text)
+        return re.sub("\x00(\\d+)\x00", lambda m: escape(kept[int(m.group(1))]), text)
 
 
 def _components(m: Any) -> list[dict[str, Any]]:

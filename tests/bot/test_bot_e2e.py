@@ -119,7 +119,7 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
     await table.delivered()
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     announcement = next(t for t in public if "Morning announcement" in t)
-    assert "erin ×3" in announcement
+    assert "erin **×3**" in announcement
     # The morning post says nothing of who voted for whom.
     assert not any(name in announcement for name in ("alice", "bob", "dave"))
 

@@ -97,9 +97,9 @@ def test_lists_in_running_text_use_each_languages_separator():
 
     votes = public("VotesCounted", counts=[{"seat": 2, "votes": 3}, {"seat": 5, "votes": 3}], hurt=[2, 5])
     names = {2: "bob", 5: "小红"}
-    assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob ×3, #5 小红 ×3"
+    assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob **×3**, #5 小红 **×3**"
     zh = render_event(votes, "zh-CN", names)
-    assert "#2 bob ×3、#5 小红 ×3" in zh and "#2 bob、#5 小红" in zh and ", " not in zh
+    assert "#2 bob **×3**、#5 小红 **×3**" in zh and "#2 bob、#5 小红" in zh and ", " not in zh
     confirmed = [{"target": 2, "what": "faction", "value": "chaotic"}, {"target": 5, "what": "trait", "value": "agility"}]
     answer = private(1, "IdentificationAnswered", confirmed=confirmed, asked=2)
     assert render_event(answer, "en-US", names).count("; ") == 1
@@ -146,3 +146,12 @@ def test_audit_log_reasons_follow_the_servers_language():
     chinese = SimpleNamespace(preferred_locale=discord.Locale.chinese)
     assert audit_reason(chinese, "left") == "狼嚎酒馆：已退出游戏"  # type: ignore[arg-type]
     assert audit_reason(SimpleNamespace(preferred_locale=discord.Locale.american_english), "left").endswith("left the game")  # type: ignore[arg-type]
+
+
+def test_a_players_name_is_shown_as_text():
+    from bot.render.words import player_name
+
+    assert player_name("**loud** _x_") == "\\*\\*loud\\*\\* \\_x\\_"
+    assert player_name("@everyone") == "@\u200beveryone"
+    assert player_name("evil\u202eeman") == "evileman"  # no right-to-left override
+    assert player_name("小红") == "小红" and player_name("phase.day") == "phase.day"

@@ -27,6 +27,7 @@ from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
+from bot.render import words
 from bot.service.types import GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
@@ -104,7 +105,7 @@ async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
     channel = ctx.bot.get_channel(info.channel_id)
     if channel is not None:
         await refresh_lobby(channel, info)
-    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=target.name)))
+    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(target.name))))
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
@@ -239,7 +240,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx.bot.wake_dispatcher()
         after = await service.get_game(ctx.db, info.id)
         await permissions.sync_quiet_dead(ctx.bot, after, also_dead=[target.user_id])
-        await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=f"#{target.seat} {target.name}")))
+        await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=f"#{target.seat} {words.player_name(target.name)}")))
 
     @replace.autocomplete("player")
     @kick.autocomplete("player")

@@ -23,6 +23,7 @@ from bot.discord.replies import (
 )
 from bot.i18n import t
 from bot.render import words
+from bot.render.fields import add_lines
 from bot.render.sheet import sheet_embed
 from bot.service.views import PlayerView
 
@@ -46,7 +47,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     confirmed = sheet.get("confirmed") or []
     if confirmed:
         lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale)) for g in confirmed]
-        embed.add_field(name=t("reply.me.known", locale), value="\n".join(lines)[:1024], inline=False)
+        add_lines(embed, t("reply.me.known", locale), lines)
     status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, deadline=deadline_line(info.deadline, locale))]
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
         if kind in pv.sent:
@@ -54,7 +55,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
         else:
             what = t("reply.orders.nothing", locale)
         status.append(t("reply.me.sent_line", locale, kind=t(f"reply.kind.{kind}", locale), what=what))
-    embed.add_field(name=t("reply.me.sent", locale), value="\n".join(status)[:1024], inline=False)
+    add_lines(embed, t("reply.me.sent", locale), status)
     return [embed]
 
 
