@@ -175,6 +175,12 @@ class DiscordSender:
                     raise Undeliverable(f"recipient gone ({exc.code})") from exc
                 raise
             except Exception as exc:
+                if isinstance(exc, discord.HTTPException) and exc.status == 400:
+                    # Discord refuses the message as it is (too long, malformed): sending
+                    # it again cannot help, and retrying would hold back every later post
+                    # to the same place for the whole backoff. A bug of ours: logged so.
+                    log.error("outbox %s refused by Discord (%s): %s", message.key, exc.code, exc.text[:500])
+                    raise Undeliverable(f"refused by Discord ({exc.code})") from exc
                 if not passing(exc) or attempt == SEND_TRIES - 1:
                     raise
                 delay = backoff(attempt, getattr(exc, "retry_after", None))

@@ -306,3 +306,20 @@ async def test_a_second_post_of_the_same_text_is_not_taken_for_the_first(db: Dat
     assert await pending_count(db) == 0
     assert len(channel.sent) - before == 4
     assert [m.embeds[0].description for m in channel.sent[before:]][-1] == channel.sent[before].embeds[0].description
+
+
+async def test_a_post_discord_refuses_as_malformed_does_not_hold_up_the_next(db: Database, fake) -> None:
+    """A 400 (the message itself is wrong: too long, say) cannot succeed on a retry; it
+    is marked failed at once, and the posts after it to the same channel go out now
+    instead of after the whole backoff."""
+    bot, _, dispatcher = fake
+    game_id = await started(db, 6)
+    info = await service.get_game(db, game_id)
+    refused = discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), {"code": 50035, "message": "Invalid Form Body"})
+    bot.channels[info.channel_id] = Target("channel", failures=[refused])
+    report = await dispatcher.run_once()
+    async with db.read() as s:
+        rows = (await s.execute(select(OutboxMessage).where(OutboxMessage.recipient_kind == "channel").order_by(OutboxMessage.id))).scalars().all()
+    first, *rest = [r for r in rows if r.payload["type"] != "lobby"]
+    assert (first.payload["type"], first.status, first.attempts) == ("game_started", "failed", 1)
+    assert [r.status for r in rest] == ["sent"] and report.held == 0
