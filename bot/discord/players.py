@@ -75,7 +75,9 @@ def _match(raw: str, seated: Sequence[SeatInfo]) -> SeatInfo | list[SeatInfo] | 
     if len(exact) == 1:
         return exact[0]
     if len(exact) > 1:
-        return exact
+        # "Bob" and "bob" at one table: the spelling typed tells them apart.
+        same = [p for p in exact if p.name.strip() == raw.lstrip("@").strip()]
+        return same[0] if len(same) == 1 else exact
     for test in (lambda n: n.startswith(want), lambda n: want in n):
         hits = [p for p in seated if test(_fold(p.name))]
         living = [p for p in hits if p.alive]

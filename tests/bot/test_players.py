@@ -94,3 +94,9 @@ def test_autocomplete_stops_at_25():
     # every value it offers parses back to the same player
     for c in player_choices("", many):
         assert str(parse_player(c.value, many).seat) == c.value
+
+
+def test_names_that_differ_only_in_case_are_told_apart_by_the_exact_spelling():
+    table = [SeatInfo(1, ALICE, "bob"), SeatInfo(2, BOB, "Bob")]
+    assert parse_player("Bob", table).seat == 2 and parse_player("bob", table).seat == 1
+    assert reason("BOB", table).key == "reply.error.player_ambiguous"
