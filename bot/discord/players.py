@@ -26,8 +26,12 @@ def seat_label(p: SeatInfo) -> str:
     return f"#{p.seat} {p.name}"
 
 
+# Invisible characters a name may hide ("al\u200bice" is typed "alice").
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
 def _fold(text: str) -> str:
-    return text.casefold().strip().lstrip("@").strip()
+    return text.translate(INVISIBLE).casefold().strip().lstrip("@").strip()
 
 
 def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = False, lobby: bool = False) -> SeatInfo:

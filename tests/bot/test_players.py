@@ -100,3 +100,9 @@ def test_names_that_differ_only_in_case_are_told_apart_by_the_exact_spelling():
     table = [SeatInfo(1, ALICE, "bob"), SeatInfo(2, BOB, "Bob")]
     assert parse_player("Bob", table).seat == 2 and parse_player("bob", table).seat == 1
     assert reason("BOB", table).key == "reply.error.player_ambiguous"
+
+
+def test_a_name_with_invisible_characters_is_found_as_it_reads():
+    table = [SeatInfo(1, ALICE, "al\u200bice"), SeatInfo(2, BOB, "Bob")]
+    assert parse_player("alice", table).seat == 1
+    assert [c.value for c in player_choices("alic", table)] == ["1"]
