@@ -70,22 +70,49 @@ def verify_log(log: Any) -> VerifyReport:
         steps = sorted(steps, key=lambda st: int(st["seq"]))
         if not steps or steps[0]["kind"] != "start":
             raise LogFormatError("the log does not begin with the start of the game")
-        return _replay(seed, str(game.get("seed_sha256", "")), steps)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        report, final = _replay(seed, str(game.get("seed_sha256", "")), steps)
+        return report if not report.ok else _check_header(report, game, steps, final)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         if isinstance(exc, LogFormatError):
             raise
         raise LogFormatError(f"malformed step in the log ({type(exc).__name__}: {exc})") from None
 
 
-def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> VerifyReport:
-    rolls = events = 0
+def _check_header(report: VerifyReport, game: dict[str, Any], steps: list[dict[str, Any]], final: engine.GameState) -> VerifyReport:
+    """The replay must account for the whole game the header describes: no step missing
+    (the numbers follow on), the rules it was played by, and for a game that is over,
+    the same end. (A cancelled game may stop anywhere.)"""
 
-    def fail(where: str, what: str, done: int) -> VerifyReport:
-        return VerifyReport(False, done, rolls, events, f"{where}: {what}")
+    def fail(what: str) -> VerifyReport:
+        return VerifyReport(False, report.steps, report.rolls, report.events, f"header: {what}")
+
+    seqs = [int(st["seq"]) for st in steps]
+    if seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+        missing = sorted(set(range(seqs[0], seqs[-1] + 1)) - set(seqs))
+        return fail(f"steps are missing from the log ({', '.join(map(str, missing[:10]))})")
+    played_by = steps[0]["inputs"]["settings"]
+    header_settings = game.get("settings") or {}
+    for key, value in sorted(played_by.items()):
+        if header_settings.get(key) != value:
+            return fail(f"setting {key!r} is {json.dumps(header_settings.get(key))}, the game was played with {json.dumps(value)}")
+    if game.get("status") == "over":
+        if not final.over:
+            return fail(f"the game is recorded as over ({game.get('end_reason')}), but the replay stops at round {final.round} ({final.phase.value}): steps are missing")
+        if final.end_reason != game.get("end_reason") or final.round != game.get("round"):
+            return fail(f"the game is recorded as ended by {game.get('end_reason')!r} in round {game.get('round')}, the replay ends by {final.end_reason!r} in round {final.round}")
+    return report
+
+
+def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> tuple[VerifyReport, engine.GameState]:
+    """The report, and the state the replay ends in."""
+    rolls = events = 0
+    state: engine.GameState | None = None
+
+    def fail(where: str, what: str, done: int) -> tuple[VerifyReport, engine.GameState]:
+        return VerifyReport(False, done, rolls, events, f"{where}: {what}"), state or engine.GameState(players=[])
 
     if hashlib.sha256(seed.encode()).hexdigest() != digest:
         return fail("seed", "its SHA-256 is not the one published at the start", 0)
-    state: engine.GameState | None = None
     for done, st in enumerate(steps):
         where = f"step {st['seq']} ({st['kind']}, round {st['round']} {st['phase']})"
         inputs = st["inputs"]
@@ -122,4 +149,5 @@ def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> VerifyReport
             return fail(where, diff, done)
         rolls += len(out_rolls)
         events += len(out_events)
-    return VerifyReport(True, len(steps), rolls, events)
+    assert state is not None  # the first step is the start
+    return VerifyReport(True, len(steps), rolls, events), state

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"wolfhowl verify: cannot read {args.log}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         print(f"wolfhowl verify: {args.log} is not JSON ({exc})", file=sys.stderr)
         return 2
     try:

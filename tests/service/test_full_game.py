@@ -103,3 +103,38 @@ async def test_verify_catches_every_kind_of_tampering(db: Database) -> None:
         last["scores"] = {k: v + 1 for k, v in last["scores"].items()}
 
     assert "state field 'scores' differs" in tampered(other_score)
+
+    def cut_short(bad):
+        del bad["steps"][-1]
+
+    assert "steps are missing" in tampered(cut_short)
+
+    def only_the_start(bad):
+        del bad["steps"][1:]
+
+    assert "recorded as over" in tampered(only_the_start)
+
+    def other_rules(bad):
+        bad["game"]["settings"]["win_score"] = 99
+
+    assert "setting 'win_score'" in tampered(other_rules)
+
+
+async def test_verify_refuses_a_malformed_log_without_a_traceback(db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import copy
+
+    game_id = await started(db, 6, seed="malformed-seed-01")
+    await play_to_end(db, game_id)
+    log = await export_game(db, game_id)
+    bad_seat = copy.deepcopy(log)
+    bad_seat["steps"].insert(1, {**bad_seat["steps"][1], "kind": "remove", "inputs": {"seat": 99}})
+    infinite = copy.deepcopy(log)
+    infinite["steps"][1]["seq"] = float("inf")
+    path = tmp_path / "bad.json"
+    for bad in (bad_seat, infinite):
+        path.write_text(json.dumps(bad))
+        assert verify_cli.run(Namespace(log=path)) == 2
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert verify_cli.run(Namespace(log=path)) == 2
+    err = capsys.readouterr().err
+    assert err.count("wolfhowl verify") == 3 and "Traceback" not in err
