@@ -3,6 +3,7 @@
 
     python3 dev.py demo    # set up if needed, then play a whole game on the local Discord
     python3 dev.py test    # set up if needed, then lint, type-check and run every test
+    python3 dev.py setup   # only set up (or bring .venv up to date)
 
 Set-up makes ``.venv`` and installs the project with its dev tools; it is redone only when
 pyproject.toml changes. Any other arguments after ``demo`` go to ``wolfhowl demo``.
@@ -56,7 +57,8 @@ def test(extra: list[str]) -> None:
 
 def main(argv: list[str]) -> None:
     if not argv or argv[0] not in ("demo", "test", "setup"):
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
     ensure_env()
     task, extra = argv[0], argv[1:]
     if task == "test":

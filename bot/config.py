@@ -23,8 +23,9 @@ reminder_lead_seconds  3600                                  reminder this long 
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field
 from pydantic_settings import (
@@ -72,6 +73,50 @@ class Config(BaseSettings):
         )
 
 
+class ConfigError(Exception):
+    """The configuration cannot be read; the message says what and where, for a user."""
+
+
+C = TypeVar("C", bound="Config")
+
+
+def read_config(cls: type[C], *, check_keys: bool = True, **overrides: object) -> C:
+    """``cls`` as the file and the environment give it now, or ConfigError: a file named
+    by ``WOLFHOWL_CONFIG`` that does not exist (``./config.toml`` may be missing), one that
+    cannot be read or is not TOML, a value that does not fit its setting, and (with
+    ``check_keys``) a key ``cls`` does not have: a misspelt ``database_url`` must not
+    leave the bot on the default database."""
+    from pydantic import ValidationError
+    from pydantic_settings import SettingsError
+
+    path = config_path()
+    if "WOLFHOWL_CONFIG" in os.environ and not path.exists():
+        raise ConfigError(f"the configuration file {str(path)!r} (WOLFHOWL_CONFIG) does not exist")
+    if path.exists():
+        try:
+            keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
+            unknown = sorted(keys - set(cls.model_fields)) if check_keys else []
+        except IsADirectoryError:
+            raise ConfigError(f"the configuration file {str(path)!r} is a folder") from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{str(path)!r} is not UTF-8 text") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from None
+        if unknown:
+            raise ConfigError(f"{str(path)!r} has settings that do not exist: {', '.join(unknown)} (see config.example.toml)")
+    try:
+        return cls(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '?'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"invalid settings: {problems}") from None
+    except SettingsError as exc:
+        raise ConfigError(f"invalid settings: {exc}") from None
+
+
 def load_config() -> Config:
-    """The configuration as files and environment give it now."""
-    return Config()
+    """The configuration as files and environment give it now (see ``read_config``). The
+    file also holds the bot's own settings, which are not Config's: ``wolfhowl run``
+    checks the keys."""
+    return read_config(Config, check_keys=False)

@@ -6,6 +6,9 @@ import argparse
 import asyncio
 import sys
 
+from alembic.util.exc import CommandError
+from sqlalchemy.exc import SQLAlchemyError
+
 from bot.db import migrate
 
 
@@ -22,9 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     url = args.url
     if url is None:
-        from bot.config import load_config
+        from bot.config import ConfigError, load_config
 
-        url = load_config().database_url
+        try:
+            url = load_config().database_url
+        except ConfigError as exc:
+            print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+            return 2
     try:
         if args.action == "upgrade":
             asyncio.run(migrate.upgrade(url, args.revision or "head"))
@@ -40,7 +47,10 @@ def run(args: argparse.Namespace) -> int:
             head = migrate.head_revision()
             state = "up to date" if rev == head else f"head is {head}"
             print(f"{rev or 'empty (not migrated)'} ({state})")
-    except (OSError, ValueError) as exc:
-        print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+    except (OSError, ValueError, SQLAlchemyError, CommandError) as exc:
+        # A URL that does not parse, a server that is not there, a revision that does
+        # not exist: said in one line (the first of the driver's message).
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"wolfhowl db {args.action}: {first}", file=sys.stderr)
         return 1
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from bot.config import Config
+from bot.config import Config, read_config
 
 
 class DiscordConfig(Config):
@@ -44,5 +44,6 @@ class DiscordConfig(Config):
 
 
 def load_discord_config(**overrides: object) -> DiscordConfig:
-    """The configuration as files and environment give it now."""
-    return DiscordConfig(**overrides)  # type: ignore[arg-type]
+    """The configuration as files and environment give it now; ConfigError when it cannot
+    be read (``bot.config.read_config``)."""
+    return read_config(DiscordConfig, **overrides)

@@ -111,11 +111,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
     if args.config:
         os.environ["WOLFHOWL_CONFIG"] = args.config
-    from bot.discord.config import DiscordConfig
+    from bot.config import ConfigError
+    from bot.discord.config import load_discord_config
 
     overrides: dict[str, object] = {}
     if args.no_sync:
@@ -125,9 +124,9 @@ def _start(args: argparse.Namespace) -> int:
     if args.log_level:
         overrides["log_level"] = args.log_level
     try:
-        config = DiscordConfig(**overrides)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        print(f"wolfhowl run: invalid settings:\n{exc}", file=sys.stderr)
+        config = load_discord_config(**overrides)
+    except ConfigError as exc:
+        print(f"wolfhowl run: {exc}", file=sys.stderr)
         return 2
     if not config.token:
         print("wolfhowl run: no bot token; set WOLFHOWL_TOKEN or `token` in config.toml", file=sys.stderr)
@@ -135,17 +134,28 @@ def _start(args: argparse.Namespace) -> int:
     configure_logging(config.log_level, config.token)
     point_discord_to(config.api_base, config.gateway_url)
 
+    import aiohttp
     import discord
+    from sqlalchemy.exc import SQLAlchemyError
 
     from bot.discord.client import WolfBot
 
-    bot = WolfBot(config)
+    log = logging.getLogger("wolfhowl")
     try:
+        bot = WolfBot(config)
         asyncio.run(serve(bot, config.token))
     except discord.LoginFailure:
-        logging.getLogger("wolfhowl").error("Discord refused the token (check WOLFHOWL_TOKEN)")
+        log.error("Discord refused the token (check WOLFHOWL_TOKEN)")
         return 1
     except discord.PrivilegedIntentsRequired:
-        logging.getLogger("wolfhowl").error("Discord refused the intents")
+        log.error("Discord refused the intents")
+        return 1
+    except (SQLAlchemyError, ValueError) as exc:
+        # A database URL that does not parse or names no supported database, a server
+        # that refuses the connection: the operator's to fix, said in one line.
+        log.error("the database cannot be used (%s): %s", config.database_url.split("@")[-1], str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return 1
+    except (OSError, aiohttp.ClientError) as exc:
+        log.error("cannot connect: %s", exc)
         return 1
     return 0

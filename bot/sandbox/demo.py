@@ -83,6 +83,18 @@ def run(args: argparse.Namespace) -> int:
     if not 6 <= args.players <= 15:
         print("wolfhowl demo: --players must be 6 to 15", file=sys.stderr)
         return 2
+    if args.speed is not None and not 0 < args.speed <= 10_000:
+        print("wolfhowl demo: --speed must be above 0 (and at most 10000)", file=sys.stderr)
+        return 2
+    if args.database is not None:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            make_url(args.database)
+        except ArgumentError:
+            print(f"wolfhowl demo: --database {args.database!r} is not a database URL", file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed"
     try:

@@ -45,6 +45,11 @@ def _png_path(text: str) -> Path:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise argparse.ArgumentTypeError(f"folder {str(parent)!r} does not exist")
+    # Found out now, not after all the games have been played.
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder")
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}")
     return path
 
 
@@ -99,7 +104,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from bot.sim.plot import plot
 
-        plot(summary, args.plot)
+        try:
+            plot(summary, args.plot)
+        except OSError as exc:
+            print(f"wolfhowl simulate: cannot write {args.plot}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         summary["plot"] = str(args.plot)
     try:
         if args.json:

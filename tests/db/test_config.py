@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
-from bot.config import DEFAULT_DATABASE_URL, load_config
+from bot.config import DEFAULT_DATABASE_URL, ConfigError, load_config
 from bot.service import GameSettings
 
 
@@ -35,5 +34,38 @@ def test_toml_then_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_bad_values_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WOLFHOWL_DAY_SECONDS", "5")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigError, match="day_seconds: Input should be greater than or equal to 60"):
         load_config()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('token = "abc', "is not valid TOML"),
+        (b"language = '\xff'", "is not UTF-8 text"),
+        ('databse_url = "postgresql://db/x"', "settings that do not exist: databse_url"),
+        ('language = "fr"', "language: Input should be 'en-US' or 'zh-CN'"),
+    ],
+)
+def test_a_bad_config_file_is_refused_naming_the_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str | bytes, message: str) -> None:
+    from bot.discord.config import load_discord_config
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WOLFHOWL_CONFIG", raising=False)
+    path = tmp_path / "config.toml"
+    path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
+    with pytest.raises(ConfigError, match=message):
+        load_discord_config()
+
+
+def test_a_config_file_named_must_exist_and_be_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WOLFHOWL_CONFIG", str(tmp_path / "missing.toml"))
+    with pytest.raises(ConfigError, match=r"missing\.toml.*does not exist"):
+        load_config()
+    (tmp_path / "folder.toml").mkdir()  # what docker -v makes of a host file that is not there
+    monkeypatch.setenv("WOLFHOWL_CONFIG", str(tmp_path / "folder.toml"))
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config()
+    monkeypatch.delenv("WOLFHOWL_CONFIG")
+    assert load_config().language == "en-US"  # ./config.toml may be missing

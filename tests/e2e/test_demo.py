@@ -43,3 +43,17 @@ def test_the_demo_in_chinese(lang: str):
     out = demo("--seed", "demo-test-2", "--lang", lang)
     assert "🐺 游戏开始" in out and "游戏结束" in out and "种子：" in out
     assert "The game begins" not in out  # public posts follow the game's language
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--speed", "0"], "--speed must be above 0"),
+        (["--speed", "-1"], "--speed must be above 0"),
+        (["--database", "notaurl"], "is not a database URL"),
+        (["--players", "5"], "--players must be 6 to 15"),
+    ],
+)
+def test_bad_demo_options_are_refused_at_once(args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "demo", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -94,3 +94,11 @@ def test_wolfhowl_dispatches_to_simulate() -> None:
     cli.add_arguments(parser)
     args = parser.parse_args(["--games", "3", "--players", "6", "--json"])
     assert (args.games, args.players, args.jobs, args.seed, args.json, args.plot) == (3, 6, 1, "0", True, None)
+
+
+def test_a_plot_path_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "chart.png"
+    folder.mkdir()
+    with pytest.raises(SystemExit) as exc:
+        main(["--games", "1", "--plot", str(folder)])
+    assert exc.value.code == 2 and "is a folder" in capsys.readouterr().err
