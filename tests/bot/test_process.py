@@ -20,6 +20,14 @@ from tests.bot.conftest import reply_text
 ROOT = Path(__file__).resolve().parents[2]
 
 
+
+def empty_config(folder: Path) -> Path:
+    """A configuration file of its own (empty: every setting from the environment), so
+    that a config.toml where the tests run is not read."""
+    path = folder / "config.toml"
+    path.write_text("")
+    return path
+
 async def until(condition, what: str, timeout: float = 60.0) -> None:
     """Wait for ``condition()`` to hold (checked often), failing with ``what`` after ``timeout``."""
     loop = asyncio.get_running_loop()
@@ -71,7 +79,7 @@ async def test_the_bot_process_serves_then_stops_cleanly_on_a_signal(tmp_path: P
             "WOLFHOWL_API_BASE": emu.api_url,
             "WOLFHOWL_GATEWAY_URL": emu.gateway_url,
             "WOLFHOWL_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}",
-            "WOLFHOWL_CONFIG": str(tmp_path / "absent.toml"),
+            "WOLFHOWL_CONFIG": str(empty_config(tmp_path)),
         }
         prefix = ["unshare", "--pid", "--fork", "--kill-child"] if as_pid1 else []
         proc = await asyncio.create_subprocess_exec(
@@ -116,7 +124,7 @@ async def test_a_stop_while_discord_does_not_answer_the_login_is_clean(tmp_path:
         "WOLFHOWL_API_BASE": f"http://127.0.0.1:{port}/api/v10",
         "WOLFHOWL_GATEWAY_URL": f"ws://127.0.0.1:{port}/",
         "WOLFHOWL_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}",
-        "WOLFHOWL_CONFIG": str(tmp_path / "absent.toml"),
+        "WOLFHOWL_CONFIG": str(empty_config(tmp_path)),
     }
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "run", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE,
