@@ -23,8 +23,10 @@ EXTRA_ATTACK = "cleave"
 def resolve_night(state: GameState, dice: Dice, events: list[Event], identifications: dict[int, Identification], orders: dict[int, Orders]) -> None:
     answer(state, events, identifications)
     night = Night(state, dice, events, orders)
+    # Every living player: a wounded one has no toggles (Night sets none) but keeps what
+    # holds at all times (Still Mind's Will).
     for p in state.players:
-        if p.able:
+        if p.alive:
             for s in hooks_for(p.class_id, "night_started"):
                 s.night_started(night, p)
     night.order, mods = roll_initiative(state, dice, night)

@@ -49,7 +49,8 @@ class Skill:
         raise NotImplementedError(f"{self.skill_id} is not an active skill")
 
     def night_started(self, night: Night, owner: Player) -> None:
-        """Before initiative; toggles read ``night.toggled(owner, id)`` here."""
+        """Before initiative, for every living owner (wounded too: a wounded owner has no
+        toggles on); toggles read ``night.toggled(owner, id)`` here."""
 
     def attack_bonus(self, night: Night, attacker: Player, target: Player) -> int:
         """AB change for ``attacker`` (the skill's owner) attacking ``target``."""

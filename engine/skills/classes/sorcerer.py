@@ -33,9 +33,10 @@ def points(p: Player) -> int:
 
 
 def _refill(night: Night, owner: Player) -> None:
-    """Add the night's gain once, whichever skill's ``night_started`` runs first."""
+    """Add the night's gain once, whichever skill's ``night_started`` runs first; none
+    for a Sorcerer who starts the night wounded."""
     turn = night.turn(owner.seat)
-    if turn.notes.get(GAINED):
+    if turn.notes.get(GAINED) or not owner.able:
         return
     turn.notes[GAINED] = True
     owner.memory[POOL] = min(points(owner) + _pool_param(owner, "gain"), _pool_param(owner, "cap"))

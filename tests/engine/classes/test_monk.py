@@ -264,3 +264,17 @@ def test_identification_one_name_for_combat_and_one_for_agility() -> None:
         )
     with pytest.raises(IdentificationError):
         validate(state, 1, Identification((Guess(2, "trait", "holy"),)))
+
+
+def test_still_mind_guards_a_monk_who_starts_the_night_wounded() -> None:
+    """A passive that holds at all times: wounded, the Monk still resists with Will +20."""
+    state = table(("wizard", "neutral"), ("monk", "lawful"))
+    state.player(2).hp = 0
+    state.player(2).wound_source = 1
+    wizard_will, monk_will = save(state.player(1), "will"), save(state.player(2), "will")
+    bonus = int(class_spec("monk").skill("still_mind").params["will_mod"])
+    dice = ScriptedDice([(20, 20), (20, 1), (100, 99), (100, 51)])  # the hold fails; the wound roll
+    night(state, dice, {1: orders(Action("hold_person", (2,)))})
+    [hold] = [r for r in dice.rolls if r.why.startswith("hold-person")]
+    assert hold.need == wizard_will - (monk_will + bonus)
+    assert not state.player(2).has(State.DAZED)
