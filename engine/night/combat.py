@@ -11,7 +11,7 @@ from engine.model import Condition, Player, State
 from engine.night.context import Night
 from engine.scoring import STEAL_POINTS, award
 from engine.skills.base import hooks_for
-from engine.stats import armor_class, attack_bonus, save
+from engine.stats import armor, armor_class, attack_bonus, save
 
 STEAL_CHANCE = 50
 
@@ -37,6 +37,7 @@ class Swing:
     damage_bonus: int = 0
     die: int | None = None
     deal_damage: bool = True
+    ignore_armor: bool = False
 
 
 def attack(
@@ -51,25 +52,27 @@ def attack(
     counterable: bool = True,
     deal_damage: bool = True,
     die: int | None = None,
+    ignore_armor: bool = False,
 ) -> AttackResult:
     """One melee attack: d100 <= AB − AC hits (always, on a wounded target); damage is the
     class die (or ``die``) plus bonuses (Fatigued −1, at least 1); a hit on the grail
     carrier allows a steal that costs a free action. R3: an attack on a dead target
     fizzles. Every attack that did not fizzle is reported to the attacker's
-    ``attack_made`` hooks (the Druid's wolf joins in)."""
+    ``attack_made`` hooks (the Druid's wolf joins in). ``ignore_armor``: the target's
+    armour (tonight's bonuses included) does not count toward its AC."""
     if not target.alive or not attacker.able:
         night.emit(audit("AttackFizzled", attacker=attacker.seat, target=target.seat, why=why))
         return FIZZLED
     intercepts = hooks_for(target.class_id, "intercept")
     if intercepts:  # the Swing is only built for a target that can take the attack over
-        swing = Swing(why, ab_mod, damage_override, damage_bonus, die, deal_damage)
+        swing = Swing(why, ab_mod, damage_override, damage_bonus, die, deal_damage, ignore_armor)
         for s in intercepts:
             if s.intercept(night, target, attacker, swing):
                 return _made(night, attacker, target, AttackResult(hit=False, intercepted=True))
     ab = attack_bonus(attacker, night) + ab_mod
     for s in hooks_for(attacker.class_id, "attack_bonus"):
         ab += s.attack_bonus(night, attacker, target)
-    ac = armor_class(target, night)
+    ac = armor_class(target, night) - (armor(target, night) if ignore_armor else 0)
     for s in hooks_for(target.class_id, "defense_bonus"):
         ac += s.defense_bonus(night, target, attacker)
     need = ab - ac

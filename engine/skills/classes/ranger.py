@@ -9,7 +9,6 @@ from engine.model import Player, State
 from engine.night.combat import attack, inflict, plain
 from engine.night.context import Night
 from engine.skills.base import Skill, skill
-from engine.stats import armor
 from engine.submissions import Action
 
 MARK = "hunters_mark"
@@ -40,15 +39,14 @@ class FavoredEnemy(Skill):
 
 @skill("ranger", "sharpshooter")
 class Sharpshooter(Skill):
-    """Ignoring armour = adding the target's current armour (tonight's armour bonuses
-    included) back to the AB. Ranged, so a hit cannot steal (the steal rule speaks of
-    melee attacks): the price of bypassing armour."""
+    """The target's current armour (tonight's armour bonuses included) is taken off its
+    AC; a shot the Druid's wolf takes is rolled against the wolf's flat AC, which has no
+    armour in it. Ranged, so a hit cannot steal (the steal rule speaks of melee attacks):
+    the price of bypassing armour."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = night.player(action.targets[0])
-        attack(
-            night, actor, target, why="sharpshooter", ab_mod=armor(target, night), can_steal=False
-        )
+        attack(night, actor, target, why="sharpshooter", ignore_armor=True, can_steal=False)
 
 
 @skill("ranger", "camouflage")

@@ -73,6 +73,18 @@ def test_the_attack_on_the_wolf_keeps_its_own_modifiers():
     assert not d.script
 
 
+def test_a_shot_that_ignores_armour_is_rolled_against_the_wolfs_flat_ac():
+    """Sharpshooter takes the Druid's armour (Barkskin's too) off the Druid's AC; the wolf
+    that takes the shot has a flat AC of its own, with nothing to take off."""
+    st = table(("druid", "neutral"), ("ranger", "chaotic"))
+    ranger_ab = class_spec("ranger").ab
+    wolf_ac = int(class_spec("druid").skill("animal_companion").params["ac"])
+    d = ScriptedDice([(20, 1), (20, 20), (100, 1), (100, 99)])  # the ranger first; the wolf takes it
+    night(st, d, {1: orders(toggles=("barkskin",)), 2: orders(Action("sharpshooter", (1,)))})
+    [shot] = [r for r in d.rolls if r.why.startswith("sharpshooter")]
+    assert shot.why == "sharpshooter:companion:1" and shot.need == ranger_ab - wolf_ac
+
+
 def test_the_wolf_dies_below_zero_and_guards_no_more():
     st = trio()
     st.player(1).memory["companion_hp"] = 1
