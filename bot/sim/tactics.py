@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.sim.ai import BaselineAI
 
 SURE = 0.9  # suspicion at which a seat counts as a known enemy for big decisions
+LIKELY = 0.6  # suspicion worth a risk (a spell, an attack on two at once)
 
 
 class Plan:
@@ -51,6 +52,9 @@ class Plan:
 
     def sure(self, seat: int) -> bool:
         return bool(seat) and self.k.p_enemy(seat) >= SURE
+
+    def likely(self, seat: int) -> bool:
+        return bool(seat) and self.k.p_enemy(seat) >= LIKELY
 
     def chance(self, p: float) -> bool:
         return self.ai.rng.random() < p
@@ -97,7 +101,9 @@ def warrior(p: Plan) -> Orders | None:
     actions: list[Action] = []
     if p.hurt and p.can("combat_expertise"):
         actions.append(Action("combat_expertise"))
-    elif p.sure(p.top) and p.sure(p.second()) and p.chance(0.5):
+    # Whirlwind risks a Daze on two misses: for two likely enemies, now and then. (A
+    # Warrior, who learns only who has Combat, is never sure of two seats at once.)
+    elif p.likely(p.top) and p.likely(p.second()) and p.chance(0.3):
         actions.append(Action("whirlwind", (p.top, p.second())))
         p.ai.last_target = p.top
     else:
@@ -112,7 +118,7 @@ def wizard(p: Plan) -> Orders | None:
         return None
     # Mage armour costs Will, which only the Wizard's own Hold Person would miss.
     armour = frozenset({"mage_armor"})
-    likely = [s for s in p.ranked[:3] if p.k.p_enemy(s) >= 0.6]
+    likely = [s for s in p.ranked[:3] if p.likely(s)]
     if p.can("fireball") and p.k.round >= 2 and (len(likely) >= 2 or p.hurt):
         return Orders((Action("fireball", tuple(likely or [p.top])),), armour)
     if p.sure(p.top) and p.chance(0.15):
