@@ -20,6 +20,7 @@ from bot.service.common import (
     add_step,
     apply_state,
     arm_clock,
+    check_expected,
     finish,
     info_of,
     locked_game,
@@ -38,10 +39,12 @@ from bot.service.errors import (
     MaxBelowJoinedError,
     NewcomerBusyError,
     NotPausedError,
+    PhaseClosedError,
     SeatGoneError,
     SeatNotFoundError,
     SettingFixedError,
 )
+from bot.service.submissions import close_early_if_all_sent
 from bot.service.types import (
     MAX_PHASE_SECONDS,
     RULE_SETTINGS,
@@ -119,13 +122,21 @@ async def resume_game(db: Database, game_id: int) -> GameInfo:
         return await info_of(s, game)
 
 
-async def extend_deadline(db: Database, game_id: int, seconds: int) -> GameInfo:
-    """Give the current phase ``seconds`` more (1 s to 7 days); works while paused too."""
+async def extend_deadline(
+    db: Database, game_id: int, seconds: int, *, expected_round: int | None = None, expected_phase: str | None = None
+) -> GameInfo:
+    """Give the current phase ``seconds`` more (1 s to 7 days); works while paused too.
+    ``expected_round``/``expected_phase``: the phase the moderator meant; when the
+    deadline has closed it meanwhile, PhaseClosedError and the next phase keeps its own."""
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_PHASE_SECONDS:
         raise BadArgumentError(field="seconds", reason=f"1 to {MAX_PHASE_SECONDS}")
+    check_expected(expected_round, expected_phase)
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
+        want = (expected_round if expected_round is not None else game.round, expected_phase or game.phase)
+        if want != (game.round, game.phase):
+            raise PhaseClosedError(round=want[0], phase=f"phase.{want[1]}")
         if game.status == "paused":
             game.paused_remaining = (game.paused_remaining or 0) + seconds
             return await info_of(s, game)
@@ -205,6 +216,9 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
         if outcome.state.over:
             await finish(s, game, now, "over", outcome.state.end_reason)
             mail_seed_reveal(mail, game)
+        elif game.status == "running":
+            # The one removed may have been the last the phase was waiting for.
+            await close_early_if_all_sent(s, game, now, outcome.state)
         await s.flush()
         return _result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
 

@@ -90,7 +90,8 @@ async def withdraw_submission(
 ) -> bool:
     """Delete what ``user_id`` has sent of ``kind`` (grail, identify, orders, vote) in the
     open phase, so that it is not resolved and no longer counts as sent for the early
-    advance. True if something was withdrawn, False if nothing had been sent.
+    advance (an early close already set stays: see ``close_early_if_all_sent``). True if
+    something was withdrawn, False if nothing had been sent.
 
     ``expected_round``/``expected_phase`` pin the phase as for :func:`submit`
     (PhaseClosedError when another is open). Without a pin, outside the kind's phase:
@@ -192,16 +193,7 @@ async def store(
         row.revision += 1
         row.updated_at = now
     await s.flush()
-    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state or state_of(game))
-    settings = settings_of(game)
-    if all_sent and settings.early_advance and game.phase_deadline:
-        # Durable: the scheduler advances at the (new) deadline, even after a restart. A
-        # Dusk keeps a short grace so the last player's further pieces still count.
-        grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0
-        early = now + timedelta(seconds=grace)
-        if game.phase_deadline > early:
-            game.phase_deadline = early
-            game.reminder_due_at = None
+    all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game))
     return Receipt(
         game_id=game.id,
         round=game.round,
@@ -219,6 +211,24 @@ async def store(
 async def _everyone_sent(s: Any, game_id: int, round_no: int, phase: str, state: engine.GameState) -> bool:
     living = {p.seat for p in state.players if p.alive}
     return living <= await seats_done(s, game_id, round_no, phase, state)
+
+
+async def close_early_if_all_sent(s: Any, game: Game, now: datetime, state: engine.GameState) -> bool:
+    """With early advance on, once every living player has sent (a submission came in, or
+    the last who had not was removed), the deadline moves to now; at Dusk to now plus a
+    short grace, so the last player's further pieces still count. Durable: the scheduler
+    advances at the new deadline, even after a restart. True if everyone has sent.
+    (A withdrawal later in the grace does not move the deadline back.)"""
+    assert game.phase is not None
+    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state)
+    settings = settings_of(game)
+    if all_sent and settings.early_advance and game.phase_deadline:
+        grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0
+        early = now + timedelta(seconds=grace)
+        if game.phase_deadline > early:
+            game.phase_deadline = early
+            game.reminder_due_at = None
+    return all_sent
 
 
 async def submit_grail(db: Database, user_id: int, number: int, **kw: Any) -> Receipt:

@@ -188,3 +188,50 @@ async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db:
         await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
     receipt = await submit(db, user(2).id, one_guess(state, 2), game_id=game_id)
     assert not receipt.all_sent and (await get_game(db, game_id)).deadline == deadline
+
+
+async def test_removing_the_last_player_who_had_not_sent_closes_the_phase_early(db: Database, clock) -> None:
+    from bot.service import remove_player, submit_grail
+
+    game_id = await started(db, 6, day_seconds=3600, early_advance=True)
+    for i in range(1, 6):
+        await submit_grail(db, user(i).id, 10 * i, game_id=game_id)
+    assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=3600)
+    await remove_player(db, game_id, 6)
+    assert (await get_game(db, game_id)).deadline == clock.now  # everyone left has sent
+    clock.advance(1)
+    assert [r.closed_phase for r in (await run_due(db)).advanced] == ["day"]
+
+
+async def test_a_withdrawal_in_the_dusk_grace_does_not_move_the_deadline_back(db: Database, clock) -> None:
+    """A ruling: once everyone has sent, the Dusk closes after its short grace; taking
+    orders back in the grace leaves that player with none (the grace is for adding)."""
+    import engine
+    from bot.service import advance_phase, submit
+    from bot.service.submissions import withdraw_submission
+
+    game_id = await started(db, 6, day_seconds=3600, dusk_seconds=3600, early_advance=True)
+    await advance_phase(db, game_id)
+    for i in range(1, 7):
+        await submit(db, user(i).id, engine.Orders(), game_id=game_id)
+    grace_end = (await get_game(db, game_id)).deadline
+    assert grace_end == clock.now + timedelta(seconds=60)
+    assert await withdraw_submission(db, user(4).id, "orders", game_id=game_id)
+    assert (await get_game(db, game_id)).deadline == grace_end
+
+
+async def test_an_extend_meant_for_a_phase_the_deadline_closed_is_refused(db: Database, clock) -> None:
+    """The moderator saw Day and asked for more time as the Day's deadline passed: the
+    scheduler closed it first, so the extension must not go to the Dusk."""
+    from bot.service import extend_deadline
+
+    game_id = await started(db, 6, day_seconds=600, dusk_seconds=600)
+    clock.advance(600)
+    await run_due(db)  # the scheduler wins the race
+    info = await get_game(db, game_id)
+    assert info.phase == "dusk"
+    with pytest.raises(E.PhaseClosedError):
+        await extend_deadline(db, game_id, 3600, expected_round=1, expected_phase="day")
+    assert (await get_game(db, game_id)).deadline == info.deadline
+    await extend_deadline(db, game_id, 3600, expected_round=1, expected_phase="dusk")
+    assert (await get_game(db, game_id)).deadline == info.deadline + timedelta(seconds=3600)

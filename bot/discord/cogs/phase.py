@@ -44,7 +44,12 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
         seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
-        info = await service.extend_deadline(ctx.db, info.id, seconds)
+        # Pinned like /phase advance: a deadline that closes the phase meanwhile must not
+        # hand the extra time to the next one.
+        pinned = info.round >= 1
+        info = await service.extend_deadline(
+            ctx.db, info.id, seconds, expected_round=info.round if pinned else None, expected_phase=info.phase if pinned else None
+        )
         ctx.bot.wake_dispatcher()
         ctx.bot.wake_scheduler()
         if info.status == "paused":
