@@ -47,6 +47,8 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         if game.status != "running" or game.reminder_due_at is None or game.reminder_due_at > now:
             return 0
         game.reminder_due_at = None
+        if game.phase_deadline is not None and game.phase_deadline <= now:
+            return 0  # too late to remind: the phase closes at this tick (or a failed advance's retry)
         phase = str(game.phase)
         state = state_of(game)
         sent = await seats_done(s, game.id, game.round, phase, state)

@@ -235,3 +235,15 @@ async def test_an_extend_meant_for_a_phase_the_deadline_closed_is_refused(db: Da
     assert (await get_game(db, game_id)).deadline == info.deadline
     await extend_deadline(db, game_id, 3600, expected_round=1, expected_phase="dusk")
     assert (await get_game(db, game_id)).deadline == info.deadline + timedelta(seconds=3600)
+
+
+async def test_no_reminder_once_the_deadline_has_passed(db: Database, clock) -> None:
+    """A tick that reaches a reminder only after the deadline (a slow tick, an advance
+    that failed and waits for its retry) sends none: the phase is closing."""
+    from bot.service import remind_if_due
+
+    game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
+    await Dispatcher(db, MemorySender()).drain()  # the start's messages
+    clock.advance(DAY + 1)
+    assert await remind_if_due(db, game_id) == 0
+    assert await claim_due_messages(db, limit=100) == []
