@@ -125,7 +125,8 @@ async def resume_game(db: Database, game_id: int) -> GameInfo:
 async def extend_deadline(
     db: Database, game_id: int, seconds: int, *, expected_round: int | None = None, expected_phase: str | None = None
 ) -> GameInfo:
-    """Give the current phase ``seconds`` more (1 s to 7 days); works while paused too.
+    """Give the current phase ``seconds`` more (1 s to 7 days), never leaving it more than
+    7 days to run however often it is extended; works while paused too.
     ``expected_round``/``expected_phase``: the phase the moderator meant; when the
     deadline has closed it meanwhile, PhaseClosedError and the next phase keeps its own."""
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_PHASE_SECONDS:
@@ -138,11 +139,12 @@ async def extend_deadline(
         if want != (game.round, game.phase):
             raise PhaseClosedError(round=want[0], phase=f"phase.{want[1]}")
         if game.status == "paused":
-            game.paused_remaining = (game.paused_remaining or 0) + seconds
+            # Never more than a phase's longest: repeated extensions stop there.
+            game.paused_remaining = min((game.paused_remaining or 0) + seconds, MAX_PHASE_SECONDS)
             return await info_of(s, game)
         require_running(game)
         assert game.phase_deadline is not None and game.phase_started_at is not None
-        total = (game.phase_deadline - now).total_seconds() + seconds
+        total = min((game.phase_deadline - now).total_seconds() + seconds, MAX_PHASE_SECONDS)
         started = game.phase_started_at
         arm_clock(game, now, seconds=max(0.0, total))
         game.phase_started_at = started

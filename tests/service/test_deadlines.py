@@ -247,3 +247,16 @@ async def test_no_reminder_once_the_deadline_has_passed(db: Database, clock) -> 
     clock.advance(DAY + 1)
     assert await remind_if_due(db, game_id) == 0
     assert await claim_due_messages(db, limit=100) == []
+
+
+async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: Database, clock) -> None:
+    from bot.service import extend_deadline, pause_game
+    from bot.service.types import MAX_PHASE_SECONDS
+
+    game_id = await started(db, 6, day_seconds=DAY)
+    for _ in range(3):
+        await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
+    assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=MAX_PHASE_SECONDS)
+    await pause_game(db, game_id)
+    await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
+    assert (await get_game(db, game_id)).paused_remaining == MAX_PHASE_SECONDS
