@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -13,7 +15,16 @@ from bot.discord.durations import format_duration, parse_duration
 from bot.discord.replies import deadline_line, notice_embed, phase_name
 from bot.discord.translator import L
 from bot.i18n import t
-from bot.service.types import MAX_PHASE_SECONDS
+from bot.service.types import MAX_PHASE_SECONDS, GameInfo
+
+
+def seen_phase(info: GameInfo) -> dict[str, Any]:
+    """The phase the moderator saw, to pin an advance or an extension to: if the deadline
+    closed it a moment ago, the command is refused instead of acting on the next phase.
+    A lobby has no phase to pin; the service then says the game has not started."""
+    if info.round < 1:
+        return {}
+    return {"expected_round": info.round, "expected_phase": info.phase}
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
@@ -22,13 +33,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
-        # Pin the phase the moderator saw: if the deadline closed it a moment ago, this
-        # advance is refused instead of closing the next phase too. A lobby has no phase
-        # to pin; the service then says the game has not started.
-        pinned = info.round >= 1
-        result = await service.advance_phase(
-            ctx.db, info.id, expected_round=info.round if pinned else None, expected_phase=info.phase if pinned else None
-        )
+        result = await service.advance_phase(ctx.db, info.id, **seen_phase(info))
         ctx.bot.wake_dispatcher()
         if result.over:
             text = t("reply.advanced_over", ctx.locale, game=info.id)
@@ -44,12 +49,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
         seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
-        # Pinned like /phase advance: a deadline that closes the phase meanwhile must not
-        # hand the extra time to the next one.
-        pinned = info.round >= 1
-        info = await service.extend_deadline(
-            ctx.db, info.id, seconds, expected_round=info.round if pinned else None, expected_phase=info.phase if pinned else None
-        )
+        info = await service.extend_deadline(ctx.db, info.id, seconds, **seen_phase(info))
         ctx.bot.wake_dispatcher()
         ctx.bot.wake_scheduler()
         if info.status == "paused":
