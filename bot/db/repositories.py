@@ -8,7 +8,7 @@ IMMEDIATE`` of the transaction already holds the database's write lock).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -200,14 +200,18 @@ async def reminder_game_ids(session: AsyncSession, now: datetime) -> list[int]:
     return list((await session.execute(stmt)).scalars())
 
 
-async def next_times(session: AsyncSession) -> list[datetime]:
-    """The earliest deadline, reminder and outbox retry, for a scheduler's sleep."""
+async def next_times(session: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
+    """The earliest deadline, reminder and outbox retry, for a scheduler's sleep; the
+    games in ``held`` (waiting to retry a failure) left out."""
+    running = Game.status == "running"
+    if held:
+        running = running & Game.id.not_in(list(held))
     stmt = select(
         *(
             select(func.min(col)).where(cond).scalar_subquery()
             for col, cond in (
-                (Game.phase_deadline, Game.status == "running"),
-                (Game.reminder_due_at, Game.status == "running"),
+                (Game.phase_deadline, running),
+                (Game.reminder_due_at, running),
                 (OutboxMessage.next_attempt_at, OutboxMessage.status == "pending"),
             )
         )

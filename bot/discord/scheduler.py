@@ -6,6 +6,10 @@ decides under each game's lock, so a restart or a second bot process changes not
 then sleeps until the next thing due (``service.next_wakeup``), never longer than
 ``max_sleep`` and never shorter than ``min_sleep``. A submission that completes a phase
 with early advance on moves the deadline to now in the database and wakes the loop.
+
+A game whose advance or reminder fails (logged, rolled back) is retried after 1 s, then
+2 s, 4 s … up to ``max_sleep``; the other games go on meanwhile. The wait is kept in
+memory: a restart tries every game again at once.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import bot.service as service
@@ -30,6 +34,35 @@ def sleep_for(now: datetime, wakeup: datetime | None, *, max_sleep: float, min_s
     return max(min_sleep, min(max_sleep, seconds))
 
 
+class Backoff:
+    """When each failing game may be tried again: 1 s after its first failure, twice as
+    long after each further one, never more than ``cap`` seconds."""
+
+    def __init__(self, cap: float) -> None:
+        self.cap = cap
+        self._failures: dict[int, int] = {}
+        self._retry_at: dict[int, datetime] = {}
+
+    def held(self, now: datetime) -> frozenset[int]:
+        """The games whose retry is not yet due."""
+        return frozenset(g for g, at in self._retry_at.items() if at > now)
+
+    def next_retry(self) -> datetime | None:
+        return min(self._retry_at.values(), default=None)
+
+    def record(self, now: datetime, failed: list[int]) -> None:
+        """After a tick at ``now``: the ``failed`` games wait longer; a game whose retry
+        was due and that did not fail again (it advanced, or is no longer due) is
+        forgotten."""
+        for game_id, at in list(self._retry_at.items()):
+            if at <= now and game_id not in failed:
+                del self._retry_at[game_id], self._failures[game_id]
+        for game_id in dict.fromkeys(failed):
+            n = self._failures.get(game_id, 0) + 1
+            self._failures[game_id] = n
+            self._retry_at[game_id] = now + timedelta(seconds=min(self.cap, 2.0 ** (n - 1)))
+
+
 class Scheduler(BackgroundLoop):
     def __init__(
         self,
@@ -44,10 +77,15 @@ class Scheduler(BackgroundLoop):
         self.on_work = on_work
         self.max_sleep = max_sleep
         self.min_sleep = min_sleep
+        self.backoff = Backoff(max_sleep)
 
     async def tick(self) -> Any:
-        """Advance what is due and send the reminders due; returns the service's report."""
-        report = await service.run_due(self.db)
+        """Advance what is due and send the reminders due, failing games only when their
+        retry is due; returns the service's report."""
+        now = self.db.now()
+        held = self.backoff.held(now)
+        report = await service.run_due(self.db, held)
+        self.backoff.record(now, report.failed)
         if report.advanced or report.reminded:
             for step in report.advanced:
                 log.info("game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round)
@@ -55,7 +93,12 @@ class Scheduler(BackgroundLoop):
         return report
 
     async def delay(self) -> float:
-        return sleep_for(self.db.now(), await service.next_wakeup(self.db), max_sleep=self.max_sleep, min_sleep=self.min_sleep)
+        now = self.db.now()
+        wakeup = await service.next_wakeup(self.db, self.backoff.held(now))
+        retry = self.backoff.next_retry()
+        if retry is not None and (wakeup is None or retry < wakeup):
+            wakeup = retry
+        return sleep_for(now, wakeup, max_sleep=self.max_sleep, min_sleep=self.min_sleep)
 
     async def run_forever(self) -> None:
         """Tick, then pause until the next thing is due or a wake; ends after ``stop()``."""

@@ -6,6 +6,7 @@ changes nothing. Time comes from the database handle's clock (tests inject one).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -66,12 +67,15 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
-async def run_due(db: Database) -> DueReport:
-    """Advance every game whose deadline has passed and send the reminders due."""
+async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
+    """Advance every game whose deadline has passed and send the reminders due; the
+    games in ``held`` (a failure's retry not yet due) wait."""
     now = db.now()
     async with db.read() as s:
         due, remind = await repo.due_work(s, now)
     report = DueReport()
+    due = [g for g in due if g not in held]
+    remind = [g for g in remind if g not in held]
     for game_id in due:
         try:
             result = await advance_if_due(db, game_id)
@@ -92,8 +96,9 @@ async def run_due(db: Database) -> DueReport:
     return report
 
 
-async def next_wakeup(db: Database) -> datetime | None:
-    """When something is next due (a deadline, a reminder, an outbox retry)."""
+async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
+    """When something is next due (a deadline, a reminder, an outbox retry), the games in
+    ``held`` left out."""
     async with db.read() as s:
-        times = await repo.next_times(s)
+        times = await repo.next_times(s, held)
     return min(times) if times else None

@@ -78,10 +78,10 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
     entered, release, finished = asyncio.Event(), asyncio.Event(), []
     real_run_due = service.run_due
 
-    async def gated_run_due(database: Database):
+    async def gated_run_due(database: Database, held=()):
         entered.set()
         await release.wait()
-        finished.append(await real_run_due(database))
+        finished.append(await real_run_due(database, held))
         return finished[-1]
 
     monkeypatch.setattr(service, "run_due", gated_run_due)
@@ -101,3 +101,50 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
         await asyncio.sleep(0)
     idle.stop()
     await asyncio.wait_for(idle_loop, 10)
+
+
+async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_others(db: Database, clock, monkeypatch):
+    """An advance that keeps raising is tried again after 1 s, 2 s, 4 s … (never more
+    than ``max_sleep``), not at every tick; the scheduler sleeps until that retry or the
+    next thing due elsewhere, and another game's deadline is kept meanwhile."""
+    from bot.service import deadlines
+
+    broken = await started(db, 6, day_seconds=600)
+    other = await started(db, 6, day_seconds=605, channel=2001, first=20)
+    await types_due(db)
+    real, attempts = deadlines.advance_locked, []
+
+    async def flaky(s, game, now):
+        if game.id == broken and len(attempts) < 5:
+            attempts.append(now)
+            raise RuntimeError("engine bug")
+        return await real(s, game, now)
+
+    monkeypatch.setattr(deadlines, "advance_locked", flaky)
+    scheduler = Scheduler(db, max_sleep=6)
+    clock.advance(600)
+    assert (await scheduler.tick()).failed == [broken]
+    assert await scheduler.delay() == 1  # its retry, not the overdue deadline every 0.5 s
+    assert (await scheduler.tick()).failed == []  # not yet: not tried
+    clock.advance(1)  # t = 601
+    assert (await scheduler.tick()).failed == [broken]
+    assert await scheduler.delay() == 2
+    clock.advance(1)  # t = 602
+    assert (await scheduler.tick()).failed == []
+    clock.advance(1)  # t = 603
+    assert (await scheduler.tick()).failed == [broken]
+    assert await scheduler.delay() == 2  # the other game's deadline comes before the retry at 607
+    clock.advance(2)  # t = 605
+    report = await scheduler.tick()
+    assert report.failed == [] and [s.game_id for s in report.advanced] == [other]
+    await types_due(db)  # its dawn posts, out of the way
+    clock.advance(2)  # t = 607
+    assert (await scheduler.tick()).failed == [broken]
+    assert await scheduler.delay() == 6  # 8 s, capped at max_sleep
+    clock.advance(6)  # t = 613
+    assert (await scheduler.tick()).failed == [broken]
+    assert len(attempts) == 5  # five tries in 13 s, not 26
+    clock.advance(6)  # t = 619: the bug is gone
+    assert [s.game_id for s in (await scheduler.tick()).advanced] == [broken]
+    assert scheduler.backoff.next_retry() is None  # forgotten once it went through
+    assert (await service.get_game(db, broken)).phase == "dusk"
