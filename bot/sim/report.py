@@ -1,5 +1,5 @@
 """Statistics over simulated games: faction win rates with 95% Wilson intervals, game
-length, and per-role survival, kills, steals and grails.
+length, and per-class and per-role survival, kills, steals and grails.
 
 :func:`summarise` turns the games into one JSON-safe dict (the ``--json`` output and the
 input of :mod:`bot.sim.plot`); :func:`render` prints it as tables. Everything but the
@@ -65,12 +65,7 @@ def summarise(
     rounds = [r.rounds for r in results]
     rate = {f: wins[f] / n for f in FACTIONS}
     interval = {f: [round(x, 6) for x in wilson(wins[f], n)] for f in FACTIONS}
-    roles = _roles(results, n)
-    survival_by_class: dict[str, list[int]] = {}
-    for row in roles:
-        acc = survival_by_class.setdefault(row["class_id"], [0, 0])
-        acc[0] += row["survived"]
-        acc[1] += row["seats"]
+    classes = _classes(results)
     return {
         "games": n,
         "players": players,
@@ -96,42 +91,54 @@ def summarise(
         "steals_per_game": round(sum(sum(r.steals) for r in results) / n, 4),
         "grails_per_game": round(sum(sum(r.grails) for r in results) / n, 4),
         "survivors_per_game": round(sum(sum(r.survived) for r in results) / n, 4),
-        "class_survival": {c: round(s / t, 6) for c, (s, t) in sorted(survival_by_class.items()) if t},
-        "roles": roles,
+        "class_survival": {row["class_id"]: row["survival"] for row in classes},
+        "classes": classes,
+        "roles": _roles(results),
         "invalid_submissions": sum(r.dropped for r in results),
     }
 
 
-def _roles(results: Sequence[GameResult], n: int) -> list[dict[str, Any]]:
+def _roles(results: Sequence[GameResult]) -> list[dict[str, Any]]:
     """Per role (faction, class): how often dealt, survival, and per-seat averages."""
-    acc = {role: [0, 0, 0, 0, 0, 0] for role in ROLES}
+    rows = _tally(results, lambda role: role)
+    return [{"faction": f, "class_id": c, **row} for (f, c), row in rows.items()]
+
+
+def _classes(results: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """Per class, whatever the faction: how often dealt, survival, per-seat averages."""
+    rows = _tally(results, lambda role: role[1])
+    return [{"class_id": c, **row} for c, row in sorted(rows.items())]
+
+
+def _tally(results: Sequence[GameResult], key: Any) -> dict[Any, dict[str, Any]]:
+    """Seats dealt, seats alive at the end, and per-seat kills, teamkills, grails and
+    steals, grouped by ``key(role)``, in the order of ``ROLES``; groups never dealt are
+    left out."""
+    acc: dict[Any, list[int]] = {}
+    for role in ROLES:
+        acc.setdefault(key(role), [0, 0, 0, 0, 0, 0])
     for r in results:
         for i, role in enumerate(r.roles):
-            a = acc[role]
+            a = acc[key(role)]
             a[0] += 1
             a[1] += r.survived[i]
             a[2] += r.kills[i]
             a[3] += r.teamkills[i]
             a[4] += r.grails[i]
             a[5] += r.steals[i]
-    out = []
-    for (faction, class_id), (seats, alive, kills, team, grails, steals) in acc.items():
-        if not seats:
-            continue
-        out.append(
-            {
-                "faction": faction,
-                "class_id": class_id,
-                "seats": seats,
-                "survived": alive,
-                "survival": round(alive / seats, 6),
-                "kills": round(kills / seats, 6),
-                "teamkills": round(team / seats, 6),
-                "grails": round(grails / seats, 6),
-                "steals": round(steals / seats, 6),
-            }
-        )
-    return out
+    return {
+        group: {
+            "seats": seats,
+            "survived": alive,
+            "survival": round(alive / seats, 6),
+            "kills": round(kills / seats, 6),
+            "teamkills": round(team / seats, 6),
+            "grails": round(grails / seats, 6),
+            "steals": round(steals / seats, 6),
+        }
+        for group, (seats, alive, kills, team, grails, steals) in acc.items()
+        if seats
+    }
 
 
 def on_target(summary: dict[str, Any]) -> bool:
@@ -171,13 +178,18 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"survivors {summary['survivors_per_game']:.2f}; shared wins {summary['shared_wins']}; "
         f"refused submissions {summary['invalid_submissions']}"
     )
-    roles = Table(title="Per role (per seat dealt)")
-    for col in ("faction", "class", "dealt", "survival", "kills", "teamkills", "steals", "grails"):
-        roles.add_column(col, justify="left" if col in ("faction", "class") else "right")
-    for row in summary["roles"]:
-        roles.add_row(
-            row["faction"],
-            row["class_id"],
+    console.print(_seat_table("Per class (per seat dealt, every faction)", summary["classes"], ("class",)))
+    console.print(_seat_table("Per role (per seat dealt)", summary["roles"], ("faction", "class")))
+
+
+def _seat_table(title: str, rows: list[dict[str, Any]], groups: tuple[str, ...]) -> Table:
+    """One row per group (class, or faction and class) of per-seat figures."""
+    table = Table(title=title)
+    for col in (*groups, "dealt", "survival", "kills", "teamkills", "steals", "grails"):
+        table.add_column(col, justify="left" if col in groups else "right")
+    for row in rows:
+        table.add_row(
+            *(row["class_id" if g == "class" else g] for g in groups),
             str(row["seats"]),
             f"{row['survival']:.1%}",
             f"{row['kills']:.2f}",
@@ -185,4 +197,4 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
             f"{row['steals']:.2f}",
             f"{row['grails']:.2f}",
         )
-    console.print(roles)
+    return table

@@ -101,6 +101,13 @@ def test_summarise_counts_shared_wins_for_each_sharer() -> None:
     assert monk["grails"] == 2.0 and monk["survival"] == 0.0
     assert s["kills_per_game"] == 1.0
     assert s["class_survival"]["monk"] == 0.0
+    # Per class, the lawful and the neutral warrior together (seats 0 and 7 of each game).
+    classes = {row["class_id"]: row for row in s["classes"]}
+    assert len(classes) == 11
+    assert classes["warrior"]["seats"] == 8
+    assert classes["warrior"]["survival"] == 0.5 and classes["warrior"]["kills"] == 0.5
+    assert classes["monk"]["seats"] == 4 and classes["monk"]["grails"] == 2.0
+    assert s["class_survival"]["warrior"] == 0.5
 
 
 def test_summarise_needs_games_and_target_check() -> None:
