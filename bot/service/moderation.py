@@ -106,7 +106,8 @@ async def pause_game(db: Database, game_id: int) -> GameInfo:
 
 
 async def resume_game(db: Database, game_id: int) -> GameInfo:
-    """Restart the clock with the time that was left (at least a minute)."""
+    """Restart the clock with the time that was left (at least a minute), or, with early
+    advance on and everyone's submission in, close the phase early as before the pause."""
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
@@ -115,6 +116,7 @@ async def resume_game(db: Database, game_id: int) -> GameInfo:
         game.status = "running"
         arm_clock(game, now, seconds=max(60, game.paused_remaining or 0))
         game.paused_remaining = None
+        await close_early_if_all_sent(s, game, now, state_of(game))
         mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
         mail.public({"type": "game_resumed", "round": game.round, "phase": game.phase})
         mail_phase_started(mail, game)

@@ -76,6 +76,24 @@ async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, cl
         await resume_game(db, game_id)
 
 
+async def test_resume_after_everyone_sent_closes_the_phase_as_before_the_pause(db: Database, clock) -> None:
+    """A pause caught between the early close and the scheduler's tick keeps nobody
+    waiting a minute on resume: everyone has sent, so the phase closes at once (at Dusk
+    after the grace, as before the pause)."""
+    game_id = await started(db, 6, day_seconds=DAY)
+    for i in range(1, 7):
+        await submit_grail(db, user(i).id, i)
+    await pause_game(db, game_id)
+    info = await resume_game(db, game_id)
+    assert info.deadline == clock.now
+    assert [r.game_id for r in (await run_due(db)).advanced] == [game_id]
+    # At Dusk nobody has sent yet: the time left, at least a minute, as before.
+    dusk_deadline = (await get_game(db, game_id)).deadline
+    clock.now = dusk_deadline - timedelta(seconds=30)
+    await pause_game(db, game_id)
+    assert (await resume_game(db, game_id)).deadline == clock.now + timedelta(seconds=60)
+
+
 async def test_extend_moves_the_deadline(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=DAY)
     before = (await get_game(db, game_id)).deadline
