@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from alembic.util.exc import CommandError
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from bot.db import migrate
 
@@ -32,6 +34,10 @@ def run(args: argparse.Namespace) -> int:
         except ConfigError as exc:
             print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
             return 2
+    if args.action != "upgrade" and (missing := _missing_sqlite_file(url)):
+        # Looking must not create: opening a missing SQLite file would leave an empty one.
+        print(f"wolfhowl db {args.action}: no database file at {missing} (`wolfhowl db upgrade` creates it)", file=sys.stderr)
+        return 1
     try:
         if args.action == "upgrade":
             asyncio.run(migrate.upgrade(url, args.revision or "head"))
@@ -54,3 +60,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {first}", file=sys.stderr)
         return 1
     return 0
+
+
+def _missing_sqlite_file(url: str) -> str | None:
+    """The path of a SQLite database file that does not exist, else None (another
+    database, an in-memory one, or a URL that does not parse: the command says why)."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return None
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return None if Path(u.database).exists() else u.database

@@ -103,7 +103,13 @@ async def test_models_match_migrations(db_url: str) -> None:
 
 
 def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    url = f"sqlite:///{tmp_path / f'{uuid.uuid4().hex}.sqlite3'}"
+    path = tmp_path / f"{uuid.uuid4().hex}.sqlite3"
+    url = f"sqlite:///{path}"
+    for action in ("current", "downgrade"):  # looking at a file that is not there creates none
+        assert db_cli.run(Namespace(action=action, revision="base", url=url)) == 1
+        assert "no database file at" in capsys.readouterr().err
+        assert not path.exists()
+    path.touch()  # an empty file is a database with no tables yet
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
