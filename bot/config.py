@@ -117,6 +117,6 @@ def read_config(cls: type[C], *, check_keys: bool = True, **overrides: object) -
 
 def load_config() -> Config:
     """The configuration as files and environment give it now (see ``read_config``). The
-    file also holds the bot's own settings, which are not Config's: ``wolfhowl run``
-    checks the keys."""
+    file also holds the bot's own settings, which are not Config's: ``wolfhowl run`` and
+    ``wolfhowl db`` check the keys against the bot's (``DiscordConfig``)."""
     return read_config(Config, check_keys=False)

@@ -27,10 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     url = args.url
     if url is None:
-        from bot.config import ConfigError, load_config
+        from bot.config import ConfigError, read_config
+        from bot.discord.config import DiscordConfig
 
         try:
-            url = load_config().database_url
+            # The bot's whole file, its keys checked as `wolfhowl run` checks them: a
+            # misspelt database_url must not migrate the default database instead.
+            url = read_config(DiscordConfig).database_url
         except ConfigError as exc:
             print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
             return 2

@@ -69,3 +69,24 @@ def test_a_config_file_named_must_exist_and_be_a_file(tmp_path: Path, monkeypatc
         load_config()
     monkeypatch.delenv("WOLFHOWL_CONFIG")
     assert load_config().language == "en-US"  # ./config.toml may be missing
+
+
+def test_db_cli_refuses_a_misspelt_key_but_reads_the_bots_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`wolfhowl db upgrade` with `databse_url` in the file must not migrate the default
+    database instead; the bot's own keys (moderator_role, …) are fine in that file."""
+    from argparse import Namespace
+
+    from bot.db import cli as db_cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WOLFHOWL_CONFIG", raising=False)
+    monkeypatch.delenv("WOLFHOWL_DATABASE_URL", raising=False)
+    (tmp_path / "config.toml").write_text(f'databse_url = "sqlite:///{tmp_path}/other.db"\n')
+    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None)) == 2
+    assert "settings that do not exist: databse_url" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [tmp_path / "config.toml"]  # nothing created
+    (tmp_path / "config.toml").write_text(f'database_url = "sqlite:///{tmp_path}/ok.db"\nmoderator_role = "DM"\n')
+    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None)) == 0
+    assert (tmp_path / "ok.db").exists()
