@@ -65,8 +65,9 @@ class AnimalCompanion(Skill):
     def attack_made(self, night: Night, owner: Player, target: Player, result: AttackResult) -> None:
         """The wolf's own attack on the Druid's target: AB 50 against the target's AC and
         defences (a wounded target is always hit), d2 damage credited to the Druid, no steal,
-        not countered. The Druid's states do not touch the wolf."""
-        if not wolf_alive(owner) or not owner.alive or not target.alive:
+        not countered. The Druid's states do not touch the wolf. A Druid wounded or killed
+        during its own attack (a counter) does nothing more (E12): nor does its wolf."""
+        if not wolf_alive(owner) or not owner.able or not target.alive:
             return
         ac = armor_class(target, night)
         for s in hooks_for(target.class_id, "defense_bonus"):

@@ -118,6 +118,19 @@ def test_the_wolf_attacks_even_when_the_druid_misses():
     assert not d.script
 
 
+def test_the_wolf_does_not_attack_once_a_counter_has_wounded_the_druid():
+    """E12: an attacker wounded during its own turn does nothing more that night, and the
+    wolf's attack is part of the Druid's."""
+    st = trio()
+    st.player(1).hp = 1
+    # Druid misses (36); warrior 2's reflexes fire (50); the wolf does not take the counter
+    # (31); AB 65 vs AC 20, need 45, 1 hits, d3 1.
+    d = ScriptedDice([*INIT, (100, 36), (100, 50), (100, 31), (100, 1), (3, 1)])
+    night(st, d, {1: orders(Action("attack", (2,)))})
+    assert st.player(1).wounded and st.player(2).hp == 10
+    assert not d.script  # no roll for the wolf
+
+
 def test_a_dead_wolf_does_not_attack():
     st = trio()
     st.player(1).memory["companion_hp"] = -1
