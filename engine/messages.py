@@ -84,6 +84,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.target_count": {"en-US": "this takes {low} to {high} targets", "zh-CN": "需要指定{low}到{high}个目标"},
     "reason.distinct_targets": {"en-US": "name each target once", "zh-CN": "每个目标只能指定一次"},
     "reason.no_amount": {"en-US": "this skill takes no amount", "zh-CN": "该技能不需要数值"},
+    "reason.release_alone": {"en-US": "letting go names no target and no amount", "zh-CN": "松开不需要指定目标或数值"},
     "reason.amount_needed": {"en-US": "this skill needs an amount from {low} to {high}", "zh-CN": "该技能需要一个{low}到{high}之间的数值"},
     "reason.one_standard": {"en-US": "you have one standard action a night (an attack or most active skills)", "zh-CN": "每夜只有一个标准动作（攻击或大部分主动技能）"},
     "reason.two_actions": {"en-US": "at most one standard and one free action a night (the standard one may serve as a second free one)", "zh-CN": "每夜最多一个标准动作和一个自由动作（标准动作可当作第二个自由动作）"},

@@ -143,11 +143,15 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         if action.skill == RELEASE:
             if "grappling" not in p.memory or i != 0:
                 raise SkillUnavailableError(skill=RELEASE, reason="reason.not_grappling")
+            if action.targets or action.amount is not None:
+                raise MalformedSubmissionError(reason="reason.release_alone")
             free += 1
             continue
         if action.skill == "attack":
             if len(action.targets) != 1:
                 raise MalformedSubmissionError(reason="reason.one_target")
+            if action.amount is not None:
+                raise MalformedSubmissionError(reason="reason.no_amount")
             check_target(state, p, action.targets[0])
             standard += 1
             continue

@@ -39,6 +39,7 @@ def attack(t):
         (Phase.DUSK, Orders((Action("whirlwind", (2,)),)), E.MalformedSubmissionError),
         (Phase.DUSK, Orders((Action("whirlwind", (2, 2)),)), E.MalformedSubmissionError),
         (Phase.DUSK, Orders((Action("release"),)), E.SkillUnavailableError),
+        (Phase.DUSK, Orders((Action("attack", (2,), amount=3),)), E.MalformedSubmissionError),
     ],
 )
 def test_refusals(phase, submission, error):

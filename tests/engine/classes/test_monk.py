@@ -10,7 +10,7 @@ import pytest
 
 from engine.classes import class_spec
 from engine.dice import Dice
-from engine.errors import IdentificationError, SkillUnavailableError
+from engine.errors import IdentificationError, MalformedSubmissionError, SkillUnavailableError
 from engine.events import Audience, Event
 from engine.model import Condition, GameState, State
 from engine.night.combat import inflict
@@ -153,6 +153,10 @@ def test_grappling_monk_orders_are_void_unless_it_releases_first() -> None:
     assert to_seat(events, 2) == []
     with pytest.raises(SkillUnavailableError):
         validate(state, 1, orders(hit(3), Action("release")))
+    for malformed in (Action("release", (2,)), Action("release", amount=1)):  # refused, not ignored
+        with pytest.raises(MalformedSubmissionError) as info:
+            validate(state, 1, orders(malformed, hit(3)))
+        assert info.value.params["reason"] == "reason.release_alone"
     checked = validate(state, 1, orders(Action("release"), hit(3)))
 
     # Night 2: Release (free) first, then the attack goes ahead; the Rogue, free, rolls nothing.
