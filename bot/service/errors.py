@@ -45,6 +45,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "{name} is already in game #{game_id}; a player plays one game at a time.",
         "zh-CN": "{name}已经在第{game_id}局游戏中；每人同一时间只能参加一局。",
     },
+    "error.newcomer_was_seated": {
+        "en-US": "{name} held seat {seat} of this game before and cannot take another seat: they know that seat's secrets.",
+        "zh-CN": "{name}在本局中曾占据{seat}号座位，不能再接手其他座位：他知道那个座位的秘密。",
+    },
     "error.lobby_full": {"en-US": "The lobby is full ({max} players).", "zh-CN": "大厅已满（{max}人）。"},
     "error.lobby_closed": {
         "en-US": "The game has already started or ended.",
@@ -147,6 +151,13 @@ class NewcomerBusyError(ServiceError):
     """The newcomer of a replacement is already in a game (said to the moderator)."""
 
     key = "error.newcomer_busy"
+
+
+class NewcomerWasSeatedError(ServiceError):
+    """The newcomer of a replacement held another seat of this game (removed, replaced or
+    dead): they know its secrets, so they may not play a second one."""
+
+    key = "error.newcomer_was_seated"
 
 
 class LobbyFullError(ServiceError):

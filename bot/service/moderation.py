@@ -38,6 +38,7 @@ from bot.service.errors import (
     GameNotRunningError,
     MaxBelowJoinedError,
     NewcomerBusyError,
+    NewcomerWasSeatedError,
     NotPausedError,
     PhaseClosedError,
     SeatGoneError,
@@ -160,7 +161,8 @@ async def extend_deadline(
 
 async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
-    in the game from now on. The one who left is free to join other games."""
+    in the game from now on. The one who left is free to join other games, and may come
+    back to that seat, but not take another (NewcomerWasSeatedError)."""
     user = newcomer.checked()
     _check_seat_argument(seat)
     now = db.now()
@@ -172,11 +174,13 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         busy = await repo.live_membership(s, user.id)
         if busy is not None:
             raise NewcomerBusyError(name=user.name, game_id=busy.game_id)
+        row = await repo.member(s, game.id, user.id)
+        if row is not None and row.former_seat is not None and row.former_seat != seat:
+            raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)
         old = holders[seat]
         _vacate(old, "replaced", now)
         await s.flush()  # free the seat before the newcomer takes it
         await repo.upsert_user(s, user.id, user.name, user.locale, now)
-        row = await repo.member(s, game.id, user.id)
         if row is None:
             row = GamePlayer(game_id=game.id, user_id=user.id, joined_at=now)
             s.add(row)

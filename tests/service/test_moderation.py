@@ -71,6 +71,26 @@ async def test_remove_then_play_on_and_verify(db: Database) -> None:
     assert report.ok, report.mismatch
 
 
+async def test_a_former_seat_holder_may_come_back_to_their_seat_but_not_take_another(db: Database) -> None:
+    """Someone removed from (or replaced in) a game knows their seat's class and faction,
+    and the dead's channel: handing them a second seat would play two hands at once."""
+    game_id = await started(db, 7, seed="come-back")
+    await remove_player(db, game_id, 4)
+    before = await current_state(db, game_id)
+    with pytest.raises(E.NewcomerWasSeatedError) as refused:
+        await replace_player(db, game_id, 5, user(4))
+    assert refused.value.params == {"name": user(4).name, "seat": 4}
+    assert refused.value.text("zh-CN") and "{" not in refused.value.text("en-US")
+    assert await current_state(db, game_id) == before  # nothing changed
+    assert (await player_view(db, user(5).id)).seat == 5
+    # Replaced, then back in the very same seat: allowed.
+    await replace_player(db, game_id, 6, NEWCOMER)
+    await replace_player(db, game_id, 6, user(6))
+    assert (await player_view(db, user(6).id)).seat == 6
+    with pytest.raises(E.NewcomerWasSeatedError):
+        await replace_player(db, game_id, 7, NEWCOMER)
+
+
 async def test_cancel(db: Database) -> None:
     lobby_id = await lobby(db, 3)
     info = await cancel_game(db, lobby_id)
