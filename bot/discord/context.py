@@ -18,7 +18,6 @@ import bot.service as service
 from bot.discord.checks import member_in, member_is_moderator
 from bot.discord.errors import ReplyError
 from bot.i18n import normalize_locale
-from bot.service.errors import NoActiveGameError
 from bot.service.types import GameInfo, UserRef
 from bot.service.views import PlayerView
 
@@ -53,28 +52,27 @@ async def view_for(bot: WolfBot, interaction: discord.Interaction) -> PlayerView
 
 
 async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
-    """The game a moderator command is about: this channel's; in a DM, the one the caller
-    plays in, else the one they moderate (:func:`games_moderated_from_afar`)."""
+    """The game a moderator command is about: this channel's; in a DM, the one game the
+    caller moderates (:func:`games_moderated_from_afar`), whether or not they play in it;
+    with several, none is guessed (the reply names their channels). A caller who
+    moderates none gets the game they play in, whose moderator check then refuses them."""
     if interaction.guild_id is not None and interaction.channel_id is not None:
         here = await service.game_in_channel(bot.db, interaction.channel_id)
         if here is None:
             raise ReplyError("reply.error.no_game_here")
         return here
-    try:
-        return await service.active_game_of(bot.db, interaction.user.id)
-    except NoActiveGameError:
-        mine = await games_moderated_from_afar(bot, interaction.user)
-        if len(mine) == 1:
-            return mine[0]
-        if not mine:
-            raise
-        raise ReplyError("reply.error.several_games", channels=[f"<#{g.channel_id}>" for g in mine]) from None
+    mine = await games_moderated_from_afar(bot, interaction.user)
+    if len(mine) == 1:
+        return mine[0]
+    if mine:
+        raise ReplyError("reply.error.several_games", channels=[f"<#{g.channel_id}>" for g in mine])
+    return await service.active_game_of(bot.db, interaction.user.id)
 
 
 async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> list[GameInfo]:
-    """The live games a caller who plays in none may run from a DM: those they created,
-    and those in servers where they are a moderator (Manage Server or the configured
-    role), looked up in each game's server since a DM carries no roles. Oldest first."""
+    """The live games a caller may run from a DM: those they created, and those in
+    servers where they are a moderator (Manage Server or the configured role), looked up
+    in each game's server since a DM carries no roles. Oldest first."""
     mine = await service.games_moderated_by(bot.db, user.id)
     known = {g.id for g in mine}
     others = [g for g in await service.live_games(bot.db) if g.id not in known]

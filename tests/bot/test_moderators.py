@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import bot.service as service
+from bot.sandbox import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
 
@@ -93,6 +94,30 @@ async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: T
     answer = reply_text(await table.run(helper, "phase advance", dm=True))
     assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer
     assert await phase_of(table, game_id) == "dusk"
+
+
+async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_dm(table: Table):
+    """gm runs game 1 from DMs, then joins game 2 (another channel, another moderator) as
+    a player. A DM command must not quietly go to game 2: gm moderates both (Manage
+    Server), so the reply names both channels and nothing changes anywhere."""
+    general = next(c for c in table.guild.channels.values() if c.name == "general")
+    game_id = await started_game(table)
+    await table.run(table.mod, "phase advance", dm=True)
+    assert await phase_of(table, game_id) == "dusk"
+    host = table.emu.create_user("host")
+    table.emu.add_member(table.guild, host)
+    table.emu.give_role(table.guild, host, table.emu.create_role(table.guild, "Host", permissions=perm.MANAGE_GUILD))
+    await table.run(host, "game create", channel=general)
+    joined = await table.run(table.mod, "game join", channel=general)
+    assert "joined" in reply_text(joined)
+    for command, options in (("phase advance", {}), ("phase extend", {"duration": "1h"}), ("game kick", {"player": "2"})):
+        answer = reply_text(await table.run(table.mod, command, options, dm=True))
+        assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer, command
+    assert await phase_of(table, game_id) == "dusk"
+    assert all(p.alive for p in (await service.get_game(table.db, game_id)).players if p.seat)
+    # In the game's channel there is no doubt.
+    await table.run(table.mod, "phase advance")
+    assert await phase_of(table, game_id) == "morning"
 
 
 async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_back(table: Table):
