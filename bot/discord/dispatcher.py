@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("wolfhowl.discord.dispatcher")
 
 CANNOT_DM = 50007
+EMPTY_MESSAGE = 50006  # what Discord says of a message whose embeds it stripped (no Embed Links)
 GONE_CODES = {10003, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
 # The private messages whose failure is pinged in the game channel: those every seat
 # holder gets at the same moment (the sheet at the start, the notice of a cancelled game).
@@ -85,6 +86,20 @@ def passing(exc: BaseException) -> bool:
     if isinstance(exc, discord.HTTPException):
         return exc.status == 429 or exc.status >= 500
     return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError)
+
+
+class ChannelRefuses(Exception):
+    """The game channel cannot take this post as it is (a permission is missing): a
+    passing failure, retried once the moderator has given the permission back."""
+
+
+def lacks_embed_links(target: discord.abc.Messageable) -> bool:
+    """True when the bot may not embed in this server channel: Discord would strip the
+    embeds and keep only the rest (a post's button without its text), or refuse it."""
+    if not isinstance(target, discord.abc.GuildChannel):
+        return False
+    me = target.guild.me
+    return me is not None and not target.permissions_for(me).embed_links
 
 
 class DiscordSender:
@@ -158,6 +173,9 @@ class DiscordSender:
             kwargs["embeds"] = rendered.embeds[:10]
         if rendered.view is not None:
             kwargs["view"] = rendered.view
+        if message.recipient_kind == "channel" and rendered.embeds and lacks_embed_links(target):
+            await self._warn_moderator(message)
+            raise ChannelRefuses("no Embed Links in the game channel")
         for attempt in range(SEND_TRIES):
             try:
                 sent = await target.send(files=rendered.files(), **kwargs)
@@ -175,6 +193,11 @@ class DiscordSender:
                     raise Undeliverable(f"recipient gone ({exc.code})") from exc
                 raise
             except Exception as exc:
+                if isinstance(exc, discord.HTTPException) and exc.code == EMPTY_MESSAGE and message.recipient_kind == "channel" and rendered.embeds:
+                    # Embeds stripped for want of Embed Links (our cache had not seen it
+                    # taken away yet): the post is fine, the channel is not.
+                    await self._warn_moderator(message)
+                    raise ChannelRefuses("embeds refused in the game channel") from exc
                 if isinstance(exc, discord.HTTPException) and exc.status == 400:
                     # Discord refuses the message as it is (too long, malformed): sending
                     # it again cannot help, and retrying would hold back every later post
@@ -280,7 +303,7 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
         BackgroundLoop.__init__(self)
 
     def failed(self, message: OutgoingMessage, exc: Exception) -> None:
-        if isinstance(exc, discord.HTTPException) or passing(exc):
+        if isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc):
             log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
         else:  # a bug (rendering, a payload we do not know): keep the traceback
             log.error("outbox %s could not be delivered", message.key, exc_info=exc)

@@ -38,6 +38,10 @@ async def send_message(request: web.Request) -> web.Response:
         recipient = channel.recipients[0]
         if recipient.dms_closed or recipient.bot or not ctx.world.shares_guild_with_bot(recipient):
             raise ApiError.of(50007)
+    elif payload.get("embeds") and not ctx.guild_ops.permissions_in(channel, ctx.bot.id) & perm.EMBED_LINKS:
+        # Discord drops the embeds of a sender without Embed Links, silently; a message
+        # left with nothing to show is then refused (50006).
+        payload = {**payload, "embeds": []}
     message = ctx.messages.create(channel, ctx.bot, payload, files)
     return json_response(ctx.messages.payload(message))
 

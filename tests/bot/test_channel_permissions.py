@@ -58,3 +58,32 @@ async def test_losing_send_messages_warns_the_moderator_once_and_nothing_is_lost
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))[len(public_before):]
     order = [next(i for i, t in enumerate(public) if marker in t) for marker in ("Day 1", "Dusk 1", "Morning 1")]
     assert order == sorted(order), public
+
+
+async def test_losing_embed_links_holds_the_posts_instead_of_sending_them_bare(table: Table):
+    """Without Embed Links Discord drops a post's embeds and keeps the rest: the phase
+    post would go out as a bare button, the result post not at all (50006). Both wait,
+    the moderator is told, and they go out whole once the permission is back."""
+    await started_game(table)
+    bot_user = table.emu.ctx.bot
+    public_before = len(table.emu.channel_messages(table.channel, include_ephemeral=False))
+    dms_before = len(table.emu.dms(table.mod))
+    table.emu.set_permissions(table.channel, bot_user, deny=perm.EMBED_LINKS)
+
+    def warnings() -> list[str]:
+        return [t for t in table.texts(table.emu.dms(table.mod))[dms_before:] if "I cannot post in" in t]
+
+    await table.run(table.mod, "phase advance")  # Day 1 closes
+    await table.emu.wait_for(lambda: warnings(), 10, "the moderator's warning")
+    assert "Embed Links" in warnings()[0]
+    # The first post was held before it was sent, and the later ones wait behind it.
+    assert table.emu.channel_messages(table.channel, include_ephemeral=False)[public_before:] == []
+
+    table.emu.set_permissions(table.channel, bot_user)  # the right is back
+    channel = table.bot.get_channel(table.channel.id)
+    await table.emu.wait_for(lambda: channel.permissions_for(channel.guild.me).embed_links, 10, "the bot to see it")
+    table.clock.advance(2 * 3600)
+    await table.delivered()
+    posted = table.emu.channel_messages(table.channel, include_ephemeral=False)[public_before:]
+    assert posted and all(m.embeds for m in posted)
+    assert any("Dusk 1" in t for t in table.texts(posted))
