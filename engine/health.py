@@ -17,7 +17,7 @@ def apply_damage(state: GameState, events: list[Event], victim: Player, amount: 
     victim.hp -= amount
     events.append(audit("DamageDealt", target=victim.seat, source=source, amount=amount, cause=cause, hp=victim.hp))
     if victim.hp < 0:
-        kill(state, events, victim, source, cause)
+        kill(state, events, victim, source, cause, amount)
         return
     events.append(private(victim.seat, "DamageTaken", amount=amount, hp=victim.hp, max_hp=victim.max_hp, cause="vote" if cause == "vote" else "night"))
     if victim.hp == 0 and not was_wounded:
@@ -43,10 +43,12 @@ def heal(events: list[Event], target: Player, amount: int, cause: str) -> int:
     return gained
 
 
-def kill(state: GameState, events: list[Event], victim: Player, source: int | None, cause: str) -> None:
+def kill(state: GameState, events: list[Event], victim: Player, source: int | None, cause: str, amount: int | None = None) -> None:
     """Death (RULES: HP below 0 in any way). Scores the kill, passes on a carried grail
     (ruling: to a living killer, else it is lost for the round), and announces the
-    departure — with class and faction only where the server turned reveal-on-death on."""
+    departure — with class and faction only where the server turned reveal-on-death on.
+    The victim learns how: the blow's damage (``amount``), a wound that proved fatal, or
+    a moderator's removal (``cause`` "removed"), never who (R11)."""
     victim.alive = False
     victim.hp = min(victim.hp, -1)
     killer = state.player(source) if source is not None else None
@@ -54,7 +56,12 @@ def kill(state: GameState, events: list[Event], victim: Player, source: int | No
     release_grapples(state, victim)
     victim.conditions.clear()
     events.append(audit("PlayerDied", seat=victim.seat, source=source, cause=cause))
-    events.append(private(victim.seat, "YouDied"))
+    if cause == "removed":
+        events.append(private(victim.seat, "YouWereRemoved"))
+    elif amount is not None:
+        events.append(private(victim.seat, "YouDied", amount=amount))
+    else:
+        events.append(private(victim.seat, "YouDied", how=cause))
     if state.grail_holder == victim.seat:
         if killer is not None and killer.alive:
             state.grail_holder = killer.seat

@@ -40,6 +40,10 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
         return t("event.GrailTakenFromBody", locale)
     if k == "SpellPoints" and not d.get("gained"):
         return t("event.SpellPointsLeft", locale, **d)
+    if k == "YouDied" and "amount" in d:
+        return t("event.YouDiedBlow", locale, amount=d["amount"])
+    if k == "YouDied" and d.get("how") == "wound":
+        return t("event.YouDiedWound", locale)
     if k == "DamageTaken" and d.get("cause") == "vote":
         return t("event.DamageTakenVote", locale, **d)
     if k == "IdentificationAnswered":

@@ -270,15 +270,18 @@ def private_facts(message: Message) -> list[Fact]:
                 )
                 break
         else:
-            for kind in (
-                "GrailWon",
-                "YouDied",
-                "WoundedNow",
-                "GrailStolen",
-                "GrailTaken",
-                "GrailTakenFromBody",
+            for kind, key in (
+                ("GrailWon", "GrailWon"),
+                ("YouDied", "YouDied"),
+                ("YouDied", "YouDiedBlow"),
+                ("YouDied", "YouDiedWound"),
+                ("YouDied", "YouWereRemoved"),
+                ("WoundedNow", "WoundedNow"),
+                ("GrailStolen", "GrailStolen"),
+                ("GrailTaken", "GrailTaken"),
+                ("GrailTakenFromBody", "GrailTakenFromBody"),
             ):
-                if match(f"event.{kind}", line) is not None:
+                if match(f"event.{key}", line) is not None:
                     out.append(Fact(kind))
                     break
             else:

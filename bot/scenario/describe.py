@@ -35,6 +35,7 @@ SIMPLE: _T = {
     "GrailStolen": {"en": "your grail was stolen", "zh": "你的圣杯被抢夺了"},
     "WoundedNow": {"en": "you are wounded (HP 0)", "zh": "你进入受伤状态（生命值0）"},
     "YouDied": {"en": "you died", "zh": "你死亡了"},
+    "YouWereRemoved": {"en": "you were removed by a moderator", "zh": "你被管理员移出了游戏"},
     "StillWounded": {"en": "you are still wounded", "zh": "你仍处于受伤状态"},
     "Recovered": {"en": "you recovered: HP {hp}/{max_hp}", "zh": "你伤愈了：生命值{hp}/{max_hp}"},
     "Healed": {"en": "you were healed {amount}: HP {hp}/{max_hp}", "zh": "你回复了{amount}点生命：生命值{hp}/{max_hp}"},

@@ -191,7 +191,7 @@ class Knowledge:
             self.hp = int(d["hp"])
         elif kind == "GrailWon":
             self.won_grail_round = int(d.get("round", self.round))
-        elif kind == "YouDied":
+        elif kind in ("YouDied", "YouWereRemoved"):
             self.alive[self.seat] = False
             self._others = None
             self.version += 1

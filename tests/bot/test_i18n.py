@@ -91,6 +91,19 @@ def test_spell_points_news_mentions_the_grails_gain_only_when_there_was_one():
     assert "力量之泉+2" in render_event(grail, "zh-CN", {})
 
 
+def test_a_death_says_how_and_a_removal_is_not_a_death():
+    from bot.render.events import render_event
+    from engine.events import private
+
+    blow = private(2, "YouDied", amount=4)
+    assert "4 damage" in render_event(blow, "en-US", {}) and "4点伤害" in render_event(blow, "zh-CN", {})
+    wound = private(2, "YouDied", how="wound")
+    assert "wound" in render_event(wound, "en-US", {}) and "伤重不治" in render_event(wound, "zh-CN", {})
+    removed = private(2, "YouWereRemoved")
+    assert "moderator has removed you" in render_event(removed, "en-US", {})
+    assert "died" not in render_event(removed, "en-US", {}) and "死亡" not in render_event(removed, "zh-CN", {})
+
+
 def test_lists_in_running_text_use_each_languages_separator():
     from bot.render.events import render_event
     from engine.events import private, public

@@ -58,9 +58,12 @@ def test_damage_to_zero_wounds_and_below_zero_kills():
     events: list = []
     apply_damage(st, events, st.player(2), 10, 1, "attack")
     assert st.player(2).wounded and st.player(2).alive and st.player(2).wound_source == 1
-    apply_damage(st, events, st.player(2), 1, 1, "attack")
+    apply_damage(st, events, st.player(2), 3, 1, "attack")
     assert not st.player(2).alive
     assert "WoundedNow" in kinds(events) and "PlayerLeft" in kinds(events)
+    # The victim learns the killing blow's damage (as it learns any damage), not who.
+    [died] = [e for e in events if e.kind == "YouDied"]
+    assert died.seat == 2 and died.data == {"amount": 3}
 
 
 def test_first_wound_roll_recovers_on_fifty():
@@ -91,6 +94,7 @@ def test_second_wound_roll_recovers_on_sixty_dies_on_sixty_one_credited_to_the_w
     st.player(2).wound_source = 1
     events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 61)]))
     assert not st.player(2).alive
+    assert [e.data for e in events if e.kind == "YouDied"] == [{"how": "wound"}]
     assert st.scores["lawful"] == 3  # the wounder's faction scores the kill
     assert "PlayerLeft" in kinds(events)
 
@@ -123,3 +127,12 @@ def test_grappled_player_is_never_told():
     events = night(st, ScriptedDice([(20, 10), (20, 5), (100, 99)]), {2: Orders((Action("attack", (1,)),))})
     assert not [e for e in events if e.seat == 2]
     assert "OrdersVoid" in kinds(events)
+
+
+def test_a_removed_player_is_told_it_was_removed_not_that_it_died():
+    from engine import remove_player
+
+    outcome = remove_player(one(), 2)
+    private_to_2 = [e.kind for e in outcome.events if e.seat == 2]
+    assert private_to_2 == ["YouWereRemoved"]
+    assert "PlayerLeft" in kinds(outcome.events)
