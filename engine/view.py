@@ -61,9 +61,14 @@ def sheet(state: GameState, seat: int) -> dict[str, Any]:
             for sid, kinds, cost in skills
         ],
         "identify": [dict(slot, values=list(slot["values"])) for slot in identify],
-        "memory": {k: p.memory[k] for k in VISIBLE_MEMORY if k in p.memory},
+        "memory": {k: p.memory[k] for k in VISIBLE_MEMORY if k in p.memory and not _stale(state, k, p.memory[k])},
         "confirmed": list(p.memory.get("confirmed", [])),
     }
+
+
+def _stale(state: GameState, key: str, value: Any) -> bool:
+    """A Cleave readiness whose Dusk has passed says nothing any more."""
+    return key == "cleave_round" and value < state.round
 
 
 def table(state: GameState) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from tests.e2e.conftest import Played, play_tables, run
 # Events only their seat may see; their wording must never reach the channel.
 PRIVATE_EVENTS = (
     "GrailWon", "GrailStolen", "GrailTaken", "GrailTakenFromBody", "DamageTaken", "DamageTakenVote",
-    "WoundedNow", "StillWounded", "Recovered", "Healed", "YouDied", "YouDiedBlow", "YouDiedWound", "YouWereRemoved", "IdentificationAnswered",
+    "WoundedNow", "StillWounded", "Recovered", "Healed", "YouDied", "YouDiedBlow", "YouDiedWound", "YouWereRemoved", "CleaveReady", "IdentificationAnswered",
     "IdentificationNone", "ConfirmTrait", "ConfirmClass", "ConfirmFaction", "BardicKnowledge",
     "CompanionHurt", "CompanionHealed", "CompanionDied", "SpellPoints", "GrappleHeld",
     "IndomitableSaved", "SpeakWithDead", "Unknown",

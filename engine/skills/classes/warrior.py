@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.events import private
 from engine.model import GameState, Player, State
 from engine.night.combat import attack, inflict
 from engine.night.context import Night
@@ -18,6 +19,12 @@ class Cleave(Skill):
 
     def attack_hit(self, night: Night, owner: Player, target: Player, damage: int) -> None:
         owner.memory["cleave_round"] = night.round + 1
+
+    def night_ended(self, night: Night, owner: Player) -> None:
+        """Told once the night is over (not at the hit: the order of the news must not
+        say which of its attacks hit); the sheet says so too until that Dusk has passed."""
+        if owner.memory.get("cleave_round") == night.round + 1:
+            night.emit(private(owner.seat, "CleaveReady", round=night.round + 1))
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         attack(night, actor, night.player(action.targets[0]), why="cleave", ab_mod=self.param("ab_mod"))

@@ -6,6 +6,7 @@ from engine.errors import SkillUnavailableError
 from engine.model import State
 from engine.submissions import Action, Orders
 from engine.validate import validate
+from engine.view import sheet
 from tests.engine.helpers import ScriptedDice, kinds, night, table
 
 
@@ -22,16 +23,26 @@ INIT = [(20, 20), (20, 10), (20, 1)]  # initiative: 1, 2, 3
 
 def test_cleave_is_armed_by_a_hit_and_usable_only_the_next_night():
     st = duel()
-    night(st, ScriptedDice([*INIT, (100, 1), (3, 1)]), {1: orders(Action("attack", (2,)))})
+    events = night(st, ScriptedDice([*INIT, (100, 1), (3, 1)]), {1: orders(Action("attack", (2,)))})
     assert st.player(1).memory["cleave_round"] == 2
+    # Told once, privately, after the night (the last news of it, not at the hit).
+    ready = [e for e in events if e.kind == "CleaveReady"]
+    assert [(e.seat, e.data) for e in ready] == [(1, {"round": 2})]
+    assert sheet(st, 1)["memory"] == {"cleave_round": 2}
     # Round 1 is still the current round: Cleave is not ready yet.
     with pytest.raises(SkillUnavailableError):
         validate(st, 1, orders(Action("attack", (2,)), Action("cleave", (3,))))
     st.round = 2
     o = validate(st, 1, orders(Action("attack", (2,)), Action("cleave", (3,))))
     # extra attack at AB -10: 65 - 20 = 45 needed; 45 hits
-    night(st, ScriptedDice([*INIT, (100, 99), (100, 99), (100, 45), (3, 2)]), {1: o})
+    events = night(st, ScriptedDice([*INIT, (100, 99), (100, 99), (100, 45), (3, 2)]), {1: o})
     assert st.player(3).hp == 8
+    # The Cleave hit arms it again for round 3; had nothing hit, the sheet would drop
+    # the line once round 2's Dusk is past.
+    assert [e.data for e in events if e.kind == "CleaveReady"] == [{"round": 3}]
+    st.player(1).memory["cleave_round"] = 2
+    st.round = 3
+    assert "cleave_round" not in sheet(st, 1)["memory"]
 
 
 def test_cleave_is_refused_without_a_hit():
