@@ -274,7 +274,8 @@ class DiscordSender:
         log.warning("game %s: the bot may not post in channel %s", info.id, info.channel_id)
         try:
             moderator = self.bot.get_user(info.moderator_id) or await self.bot.fetch_user(info.moderator_id)
-            text = t("reply.post.cannot_post", info.settings.language, channel=f"<#{info.channel_id}>", game=info.id)
+            locale = await service.locale_of(self.bot.db, info.moderator_id) or info.settings.language
+            text = t("reply.post.cannot_post", locale, channel=f"<#{info.channel_id}>", game=info.id)
             await moderator.send(embed=error_embed(text), nonce=nonce_for(f"{message.key}:warn"))
         except discord.HTTPException:
             log.warning("could not tell the moderator of game %s", info.id, exc_info=True)

@@ -27,6 +27,7 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from bot.db import repositories as repo
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
@@ -347,3 +348,10 @@ async def games_with_posts_waiting(db: Database) -> set[int]:
             .distinct()
         )
         return {int(g) for g in (await s.execute(stmt)).scalars() if g is not None}
+
+
+async def locale_of(db: Database, user_id: int) -> str | None:
+    """The language a user last used with the bot (None: never seen), for a message the
+    bot sends them directly rather than through the outbox (a warning to a moderator)."""
+    async with db.read() as s:
+        return await repo.user_locale(s, user_id)

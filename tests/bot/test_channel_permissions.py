@@ -63,8 +63,9 @@ async def test_losing_send_messages_warns_the_moderator_once_and_nothing_is_lost
 async def test_losing_embed_links_holds_the_posts_instead_of_sending_them_bare(table: Table):
     """Without Embed Links Discord drops a post's embeds and keeps the rest: the phase
     post would go out as a bare button, the result post not at all (50006). Both wait,
-    the moderator is told, and they go out whole once the permission is back."""
-    await started_game(table)
+    the moderator is told (in their own language, English, though the game's is Chinese),
+    and they go out whole once the permission is back."""
+    await started_game(table, language="zh-CN")
     bot_user = table.emu.ctx.bot
     public_before = len(table.emu.channel_messages(table.channel, include_ephemeral=False))
     dms_before = len(table.emu.dms(table.mod))
@@ -86,4 +87,4 @@ async def test_losing_embed_links_holds_the_posts_instead_of_sending_them_bare(t
     await table.delivered()
     posted = table.emu.channel_messages(table.channel, include_ephemeral=False)[public_before:]
     assert posted and all(m.embeds for m in posted)
-    assert any("Dusk 1" in t for t in table.texts(posted))
+    assert any("黄昏" in t for t in table.texts(posted))  # the Dusk post, in the game's language
