@@ -53,7 +53,7 @@ async def advance_phase(
     try:
         async with db.transaction() as s:
             game = await locked_game(s, game_id)
-            require_running(game)
+            require_running(game, paused="error.paused_advance")
             want = (
                 expected_round if expected_round is not None else game.round,
                 expected_phase or game.phase,

@@ -65,11 +65,13 @@ async def seats_done(session: AsyncSession, game_id: int, round_no: int, phase: 
     return done
 
 
-def require_running(game: Game) -> None:
+def require_running(game: Game, *, paused: str | None = None) -> None:
+    """Refuse unless the game is running; ``paused``: the message key for a paused game
+    (a moderator's action words it for them, a player's submission uses the default)."""
     if game.status == "running":
         return
     if game.status == "paused":
-        raise GamePausedError(game_id=game.id)
+        raise GamePausedError(paused, game_id=game.id)
     if game.status in ("over", "cancelled"):
         raise GameFinishedError(game_id=game.id)
     if game.status == "lobby":

@@ -65,6 +65,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-CN": "游戏尚未开始：由管理员用 `/游戏 开始`（`/game start`）开始。",
     },
     "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
+    "error.paused_advance": {
+        "en-US": "The game is paused: resume it (/game resume) before advancing.",
+        "zh-CN": "游戏已暂停：请先恢复游戏（/game resume）再推进。",
+    },
+    "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
     "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
     "error.phase_closed": {

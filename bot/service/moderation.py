@@ -94,7 +94,7 @@ async def pause_game(db: Database, game_id: int) -> GameInfo:
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
-        require_running(game)
+        require_running(game, paused="error.already_paused")
         left = (game.phase_deadline - now).total_seconds() if game.phase_deadline else 0
         game.paused_remaining = max(0, math.ceil(left))
         game.status = "paused"

@@ -10,6 +10,7 @@ from bot.db.session import Database
 from bot.service import (
     Dispatcher,
     MemorySender,
+    advance_phase,
     extend_deadline,
     get_game,
     next_wakeup,
@@ -64,8 +65,12 @@ async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, cl
     clock.advance(100)
     info = await pause_game(db, game_id)
     assert info.status == "paused" and info.paused_remaining == DAY - 100 and info.deadline is None
-    with pytest.raises(E.GamePausedError):
+    with pytest.raises(E.GamePausedError) as again:
         await pause_game(db, game_id)
+    assert again.value.key == "error.already_paused"  # worded for the moderator
+    with pytest.raises(E.GamePausedError) as advancing:
+        await advance_phase(db, game_id)
+    assert "/game resume" in advancing.value.text("en-US")
     clock.advance(10_000)
     assert (await run_due(db)).advanced == []
     info = await extend_deadline(db, game_id, 50)
