@@ -270,7 +270,8 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, 
     """End a game that has not finished (in the lobby, running or paused) with no
     winner. The seed is revealed if the roles had been dealt. With ``channel_gone`` (the
     game's channel was deleted, or the bot removed from the server) nothing is posted
-    there: each seat holder and the moderator are told by DM, with the seed."""
+    there: each seat holder (in the lobby, each who joined) and the moderator are told by
+    DM, with the seed if there is one."""
     if not isinstance(reason, str) or not 1 <= len(reason) <= 32:
         raise BadArgumentError(field="reason", reason="1 to 32 characters")
     now = db.now()
@@ -279,13 +280,18 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, 
         if game.status in ("over", "cancelled"):
             raise GameFinishedError(game_id=game.id)
         started = game.state is not None
+        joined = [] if started else [m.user_id for m in await repo.lobby(s, game.id)]
         await finish(s, game, now, "cancelled", reason)
         mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase or "lobby"), now=now)
         if channel_gone:
+            # Everyone who would have watched the channel: the seat holders, or in the
+            # lobby those who had joined, and the moderator.
             notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
             if started:
                 notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
-            for user_id in sorted({p.user_id for p in holders.values()} | {game.moderator_id}):
+            told = sorted({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id})
+            mail.locales.update(await repo.user_locales(s, told))
+            for user_id in told:
                 mail.private(user_id, notice)
         else:
             mail.public({"type": "game_cancelled", "reason": reason})

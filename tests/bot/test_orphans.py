@@ -34,6 +34,23 @@ async def test_deleting_the_game_channel_cancels_the_game_and_tells_everyone_by_
     assert "not in any game" in reply_text(await table.run(bob, "me", dm=True))
 
 
+async def test_a_lobby_whose_channel_is_deleted_tells_those_who_had_joined(table: Table):
+    from tests.bot.test_bot_e2e import open_lobby
+
+    lobby, join_id = await open_lobby(table)
+    alice, bob = table.players[0], table.players[1]
+    for p in (alice, bob):
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    before = {p.username: len(table.emu.dms(p)) for p in (alice, bob, table.mod)}
+    table.emu.delete_channel(table.channel)
+    await table.emu.wait_for(lambda: len(table.emu.dms(table.mod)) > before["gm"], 10, "the moderator's DM")
+    await table.delivered()
+    for who, lang_word in ((bob, "its channel was deleted"), (alice, "游戏频道已被删除")):
+        news = dm_texts(table, who)[before[who.username]:]
+        assert any(lang_word in t for t in news), (who.username, news)
+    assert "not in any game" in reply_text(await table.run(bob, "me", dm=True))
+
+
 async def test_the_bot_kicked_from_the_server_cancels_its_games_there_only(table: Table):
     """Once kicked, the bot shares no server with the players, so Discord refuses its DMs
     (50007): the notice waits in each one's inbox, as any undeliverable DM does."""
