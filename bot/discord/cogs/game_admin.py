@@ -23,7 +23,7 @@ from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
-from bot.discord.quiet_dead import quiet_dead_on, sync_quiet_dead
+from bot.discord.quiet_dead import member_of, quiet_dead_on, sync_quiet_dead
 from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
@@ -210,6 +210,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         assert seat is not None
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
+        guild = ctx.bot.get_guild(info.guild_id)
+        if guild is None or await member_of(guild, newcomer.id) is None:
+            raise ReplyError("reply.error.newcomer_not_member", user=newcomer.mention)
         await service.replace_player(ctx.db, info.id, seat, _ref(newcomer))
         ctx.bot.wake_dispatcher()
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
