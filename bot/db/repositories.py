@@ -100,6 +100,12 @@ async def seat_holders(session: AsyncSession, game_id: int) -> dict[int, GamePla
     return {p.seat: p for p in (await session.execute(stmt)).scalars() if p.seat is not None}
 
 
+async def removed(session: AsyncSession, game_id: int) -> list[GamePlayer]:
+    """The players a moderator removed from the game (they hold no seat any more)."""
+    stmt = select(GamePlayer).where(GamePlayer.game_id == game_id, GamePlayer.status == "removed").order_by(GamePlayer.id)
+    return list((await session.execute(stmt)).scalars())
+
+
 async def member(session: AsyncSession, game_id: int, user_id: int) -> GamePlayer | None:
     stmt = select(GamePlayer).where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
     return (await session.execute(stmt)).scalar_one_or_none()

@@ -19,6 +19,7 @@ from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
 from bot.discord.orphans import cancel_orphaned
+from bot.discord.quiet_dead import QuietReport
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 from bot.service.types import GameInfo
@@ -60,6 +61,9 @@ class WolfBot(commands.Bot):
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
         self._tasks: list[asyncio.Task[None]] = []
+        # Per game, what the moderator was last told quiet dead could not do (so a DM
+        # after each announcement does not repeat it).
+        self.quiet_told: dict[int, QuietReport] = {}
         self._resynced = False
         self.stop_grace = STOP_GRACE
 
@@ -117,9 +121,13 @@ class WolfBot(commands.Bot):
         await grail_form_submitted(interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        from bot.discord.quiet_dead import dead_channel_deleted
+
         info = await service.game_in_channel(self.db, channel.id)  # one indexed read
         if info is not None:
             await cancel_orphaned(self, [info])
+        else:
+            await dead_channel_deleted(self, channel)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await cancel_orphaned(self, [info for info in await service.live_games(self.db) if info.guild_id == guild.id])
@@ -131,7 +139,8 @@ class WolfBot(commands.Bot):
         while the bot was down, or an end it did not see). A game with a post still to
         go is left to the dispatcher, which syncs once that post is out: silencing the
         night's dead before the dawn post names them would announce the deaths early."""
-        from bot.discord import permissions
+        from bot.discord.quiet_dead import sync_quiet_dead
+        from bot.discord.quiet_notes import tell_moderator
 
         try:
             live = await service.live_games(self.db)
@@ -140,7 +149,7 @@ class WolfBot(commands.Bot):
             waiting = await service.games_with_posts_waiting(self.db)
             for info in live:
                 if info not in gone and info.id not in waiting and self.get_guild(info.guild_id) is not None:
-                    await permissions.sync_quiet_dead(self, info)
+                    await tell_moderator(self, info, await sync_quiet_dead(self, info))
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
 

@@ -37,10 +37,11 @@ import aiohttp
 import discord
 
 import bot.service as service
-from bot.discord import permissions
+from bot.discord import quiet_dead
 from bot.discord.background import BackgroundLoop
-from bot.discord.errors import error_embed
+from bot.discord.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound import Rendered, render_outgoing
+from bot.discord.quiet_notes import tell_moderator
 from bot.i18n import t
 from bot.service import dispatch as service_dispatch
 from bot.service.dispatch import DispatchReport, Undeliverable
@@ -272,18 +273,14 @@ class DiscordSender:
             return
         self._warned.add(info.id)
         log.warning("game %s: the bot may not post in channel %s", info.id, info.channel_id)
-        try:
-            moderator = self.bot.get_user(info.moderator_id) or await self.bot.fetch_user(info.moderator_id)
-            locale = await service.locale_of(self.bot.db, info.moderator_id) or info.settings.language
-            text = t("reply.post.cannot_post", locale, channel=f"<#{info.channel_id}>", game=info.id)
-            await moderator.send(embed=error_embed(text), nonce=nonce_for(f"{message.key}:warn"))
-        except discord.HTTPException:
-            log.warning("could not tell the moderator of game %s", info.id, exc_info=True)
+        locale = await moderator_locale(self.bot, info)
+        text = t("reply.post.cannot_post", locale, channel=f"<#{info.channel_id}>", game=info.id)
+        await dm_moderator(self.bot, info, text, nonce=nonce_for(f"{message.key}:warn"))
 
     async def _sync_dead(self, game_id: int) -> None:
         try:
             info = await service.get_game(self.bot.db, game_id)
-            await permissions.sync_quiet_dead(self.bot, info)
+            await tell_moderator(self.bot, info, await quiet_dead.sync_quiet_dead(self.bot, info))
         except Exception:
             log.warning("quiet dead: sync failed for game %s", game_id, exc_info=True)
 

@@ -20,6 +20,7 @@ from bot.service.games import (
     latest_game_in_channel,
     leave_game,
     live_games,
+    removed_players,
     start_game,
 )
 from bot.service.moderation import (
@@ -115,6 +116,7 @@ __all__ = [
     "release",
     "remind_if_due",
     "remove_player",
+    "removed_players",
     "replace_player",
     "resume_game",
     "run_due",

@@ -206,6 +206,13 @@ async def get_game(db: Database, game_id: int) -> GameInfo:
         return await info_of(s, game)
 
 
+async def removed_players(db: Database, game_id: int) -> list[int]:
+    """The user ids of the players a moderator removed from the game: their seats no
+    longer name them, but they have left it as the dead have (quiet dead mutes them)."""
+    async with db.read() as s:
+        return [p.user_id for p in await repo.removed(s, check_id(game_id, "game"))]
+
+
 async def game_in_channel(db: Database, channel_id: int) -> GameInfo | None:
     """The live game of a channel, if any."""
     async with db.read() as s:

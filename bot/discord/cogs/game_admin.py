@@ -23,6 +23,8 @@ from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
+from bot.discord.quiet_dead import member_of, quiet_dead_on, sync_quiet_dead
+from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
@@ -74,23 +76,6 @@ def overrides(**given: Any) -> dict[str, Any]:
     if given.get("language") is not None:
         out["language"] = given["language"].value
     return out
-
-
-async def _quiet_dead(ctx: Ctx, info: GameInfo, channel: discord.abc.GuildChannel, want: bool) -> tuple[str | None, bool]:
-    """Set up (or drop) the dead channel: a note for the moderator (why it cannot be, or
-    where it is) and whether the dead now stay quiet. Dropping it gives the silenced their
-    voice back; setting it up mid-game silences the dead still seated."""
-    if not isinstance(channel, discord.TextChannel):
-        return None, False
-    if not want:
-        await permissions.disable_quiet_dead(channel)
-        return None, False
-    _, quiet_missing = permissions.bot_missing(channel)
-    if quiet_missing:
-        return t("reply.quiet_dead.missing", ctx.locale, permissions=permissions.permission_names(quiet_missing, ctx.locale)), False
-    dead = await permissions.ensure_dead_channel(channel, info.settings.language)
-    await permissions.sync_quiet_dead(ctx.bot, info, dead_channel=dead)  # the dead so far, mid-game
-    return t("reply.quiet_dead.on", ctx.locale, channel=dead.mention), True
 
 
 async def _moderated(ctx: Ctx) -> GameInfo:
@@ -145,7 +130,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         ctx.bot.wake_dispatcher()  # the lobby post is in the outbox
-        note, _ = await _quiet_dead(ctx, info, channel, want_quiet)
+        note, _ = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
         reply = settings_embed(info, ctx.locale)
         reply.title = t("reply.created", ctx.locale, game=info.id)
         if note:
@@ -188,9 +173,13 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
-        quiet = permissions.find_dead_channel(guild, info.channel_id) is not None if guild else None
+        quiet = quiet_dead_on(channel) if isinstance(channel, discord.TextChannel) else None
         if quiet_dead is not None and channel is not None:
-            note, quiet = await _quiet_dead(ctx, info, channel, quiet_dead)
+            note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
+            if note and given and quiet is not quiet_dead:  # say plainly what did change
+                note += " " + t("reply.quiet_dead.others_saved", ctx.locale)
+        if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
+            await refresh_lobby(channel, info)  # the lobby post shows the settings
         reply = settings_embed(info, ctx.locale, quiet)
         if note:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
@@ -221,6 +210,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         assert seat is not None
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
+        guild = ctx.bot.get_guild(info.guild_id)
+        if guild is None or await member_of(guild, newcomer.id) is None:
+            raise ReplyError("reply.error.newcomer_not_member", user=newcomer.mention)
         await service.replace_player(ctx.db, info.id, seat, _ref(newcomer))
         ctx.bot.wake_dispatcher()
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
@@ -239,8 +231,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await service.remove_player(ctx.db, info.id, target.seat)
         ctx.bot.wake_dispatcher()
         after = await service.get_game(ctx.db, info.id)
-        await permissions.sync_quiet_dead(ctx.bot, after, also_dead=[target.user_id])
-        await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=f"#{target.seat} {words.player_name(target.name)}")))
+        note = report_note(await sync_quiet_dead(ctx.bot, after), ctx.locale)  # the one removed, muted
+        text = t("reply.kicked", ctx.locale, player=f"#{target.seat} {words.player_name(target.name)}")
+        await ctx.send(embed=notice_embed(with_note(text, note)))
 
     @replace.autocomplete("player")
     @kick.autocomplete("player")
@@ -370,8 +363,8 @@ async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
     ctx.bot.wake_dispatcher()
     info = await service.get_game(ctx.db, game_id)
     await _close_lobby_post(ctx, info)
-    await permissions.sync_quiet_dead(ctx.bot, info)
-    await ctx.send(embed=notice_embed(text))
+    note = report_note(await sync_quiet_dead(ctx.bot, info), ctx.locale)
+    await ctx.send(embed=notice_embed(with_note(text, note)))
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton, CancelButton]

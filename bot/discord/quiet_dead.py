@@ -1,0 +1,276 @@
+"""The dead stay quiet: a departed player (dead, or removed by a moderator) loses the
+right to write in the game channel (a permission overwrite for that member) and may talk
+in the game's channel for the dead. The dead channel is found again after a restart by a
+marker in its topic, so no extra storage is needed: a game has quiet dead when its dead
+channel exists.
+
+Deleting that channel does not switch quiet dead off (``/game settings quiet_dead:false``
+does): while the game is live the bot makes it again, empty, and lets the dead in. When it
+cannot (a permission, the server's channel limit), the dead stay muted in the game channel
+all the same, and the bot's own overwrites there tell it that quiet dead is still on.
+
+Everything here is idempotent (it sets what should be, whatever was), so it can run after
+every announcement that may change who is dead, and again at the end to lift the
+restrictions: every overwrite the bot set in the game channel, whether or not the dead
+channel still exists. What it could not do is returned (:class:`QuietReport`) for the
+moderator to be told."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+import bot.service as service
+from bot.discord.permissions import MUTE, audit_reason, quiet_missing
+from bot.i18n import t
+from bot.service.types import GameInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+log = logging.getLogger("wolfhowl.discord.quiet_dead")
+
+QUIET_DENY = {"send_messages": False, "send_messages_in_threads": False, "add_reactions": False, "create_public_threads": False}
+DEAD_OF = re.compile(r"\[wolfhowl:dead-of:(\d+)\]")
+
+
+def marker(game_channel_id: int, *, off: bool = False) -> str:
+    """The tag in the dead channel's topic that ties it to its game channel; ``off`` while
+    the moderator has quiet dead switched off (the channel stays, with its history)."""
+    return f"[wolfhowl:{'dead-off' if off else 'dead-of'}:{game_channel_id}]"
+
+
+def find_dead_channel(guild: discord.Guild, game_channel_id: int, *, off: bool = False) -> discord.TextChannel | None:
+    mark = marker(game_channel_id, off=off)
+    for channel in guild.text_channels:
+        if channel.topic and mark in channel.topic:
+            return channel
+    return None
+
+
+def _ours(ow: discord.PermissionOverwrite) -> bool:
+    return all(getattr(ow, k) is False for k in QUIET_DENY)
+
+
+def silenced(game_channel: discord.TextChannel) -> set[int]:
+    """The members the bot muted in the game channel (known by its overwrite's signature)."""
+    return {target.id for target, ow in game_channel.overwrites.items() if not isinstance(target, discord.Role) and _ours(ow)}
+
+
+def _muted(game_channel: discord.TextChannel) -> set[int]:
+    """The members who may not write in the game channel by an overwrite of their own."""
+    return {
+        target.id for target, ow in game_channel.overwrites.items() if not isinstance(target, discord.Role) and ow.send_messages is False
+    }
+
+
+def _on_without_its_channel(game_channel: discord.TextChannel) -> bool:
+    """Quiet dead was on and its channel was deleted: the bot's mutes are still there and
+    the moderator did not switch it off (which retags the channel and lifts them)."""
+    return bool(silenced(game_channel)) and find_dead_channel(game_channel.guild, game_channel.id, off=True) is None
+
+
+def quiet_dead_on(game_channel: discord.TextChannel) -> bool:
+    """Whether the dead of this channel's game stay quiet."""
+    return find_dead_channel(game_channel.guild, game_channel.id) is not None or _on_without_its_channel(game_channel)
+
+
+async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) -> discord.TextChannel:
+    """The game's channel for the dead, created hidden from everyone but the bot."""
+    guild = game_channel.guild
+    found = find_dead_channel(guild, game_channel.id)
+    if found is not None:
+        return found
+    switched_off = find_dead_channel(guild, game_channel.id, off=True)
+    if switched_off is not None and switched_off.topic:  # on again: the same channel
+        topic = switched_off.topic.replace(marker(game_channel.id, off=True), marker(game_channel.id))
+        return await switched_off.edit(topic=topic, reason=audit_reason(guild, "quiet_dead"))
+    overwrites: dict[discord.Role | discord.Member, discord.PermissionOverwrite] = {
+        guild.default_role: discord.PermissionOverwrite(view_channel=False),
+        guild.me: discord.PermissionOverwrite(view_channel=True, send_messages=True, embed_links=True, read_message_history=True),
+    }
+    name = t("ui.dead_channel_name", locale, channel=game_channel.name)[:100]
+    topic = t("ui.dead_channel_topic", locale, channel=game_channel.mention) + " " + marker(game_channel.id)
+    return await guild.create_text_channel(
+        name, category=game_channel.category, overwrites=overwrites, topic=topic[:1024], reason=audit_reason(guild, "quiet_dead")
+    )
+
+
+async def remake_dead_channel(game_channel: discord.TextChannel, locale: str) -> discord.TextChannel | None:
+    """The dead channel made again after it was deleted; None when it cannot be (the dead
+    then stay muted without a channel of their own)."""
+    if quiet_missing(game_channel, ("manage_channels",)):
+        return None
+    try:
+        return await ensure_dead_channel(game_channel, locale)
+    except discord.HTTPException:
+        log.warning("quiet dead: could not make the dead channel of %s again", game_channel.id, exc_info=True)
+        return None
+
+
+async def dead_channel_deleted(bot: WolfBot, channel: discord.abc.GuildChannel) -> None:
+    """A server admin deleted ``channel``: if it was the dead channel of a live game, make
+    it again and let the dead in (see the module docstring)."""
+    found = DEAD_OF.search(getattr(channel, "topic", None) or "")
+    if found is None:
+        return
+    info = await service.game_in_channel(bot.db, int(found[1]))
+    game_channel = channel.guild.get_channel(int(found[1]))
+    if info is None or not isinstance(game_channel, discord.TextChannel):
+        return
+    dead = await remake_dead_channel(game_channel, info.settings.language)
+    log.info("game %s: its dead channel %s was deleted; made again: %s", info.id, channel.id, dead.id if dead else None)
+    if dead is not None:
+        await sync_quiet_dead(bot, info, dead_channel=dead)
+
+
+async def member_of(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    """``user_id`` as a member of ``guild``; None when they are not one (the bot has no
+    members intent, so most are fetched)."""
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user_id)
+    except discord.HTTPException:
+        return None
+
+
+async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, member: discord.Member) -> None:
+    current = game_channel.overwrites_for(member)
+    if current.send_messages is not False:
+        current.update(**QUIET_DENY)
+        await game_channel.set_permissions(member, overwrite=current, reason=audit_reason(game_channel.guild, "left"))
+    if dead_channel is not None and dead_channel.overwrites_for(member).view_channel is not True:
+        await dead_channel.set_permissions(
+            member, view_channel=True, send_messages=True, read_message_history=True, reason=audit_reason(game_channel.guild, "left")
+        )
+
+
+async def close_dead_channel(dead_channel: discord.TextChannel, member: discord.Member) -> None:
+    """Take back the dead channel from someone who is playing (alive) or whose game is
+    over: what the dead say there is for the dead of a running game only."""
+    if dead_channel.overwrites_for(member).view_channel is True:
+        await dead_channel.set_permissions(member, overwrite=None, reason=audit_reason(dead_channel.guild, "dead_closed"))
+
+
+async def unsilence(game_channel: discord.TextChannel, member: discord.Member) -> None:
+    """Lift the bot's mute (only its own: a moderator's overwrite of another shape stays)."""
+    current = game_channel.overwrites_for(member)
+    if _ours(current):
+        current.update(**{k: None for k in QUIET_DENY})
+        await game_channel.set_permissions(
+            member, overwrite=None if current.is_empty() else current, reason=audit_reason(game_channel.guild, "voice_back")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class QuietReport:
+    """What a sync could not do: the members it should have muted in the game channel
+    (``not_muted``) or given their voice back (``not_freed``), and the permissions the
+    bot lacks for it there (empty when Discord refused for another reason). ``news``:
+    the game's moderator has not been told this yet."""
+
+    channel_id: int = 0
+    not_muted: tuple[int, ...] = ()
+    not_freed: tuple[int, ...] = ()
+    missing: tuple[str, ...] = ()
+    finished: bool = False
+    news: bool = field(default=False, compare=False)
+
+    def __bool__(self) -> bool:
+        return bool(self.not_muted or self.not_freed)
+
+
+def switch_off_missing(game_channel: discord.TextChannel) -> list[str]:
+    """The permissions switching quiet dead off needs and the bot lacks: Manage Channels
+    to retag the dead channel, Manage Roles to give the muted their voice back."""
+    needed = []
+    if find_dead_channel(game_channel.guild, game_channel.id) is not None:
+        needed.append("manage_channels")
+    if silenced(game_channel):
+        needed.append("manage_roles")
+    return quiet_missing(game_channel, needed)
+
+
+async def switch_off(bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel) -> QuietReport:
+    """Quiet dead off (check :func:`switch_off_missing` first): mark the dead channel as
+    switched off (it stays, with its history, and is used again if quiet dead is switched
+    back on), then give everyone this game muted their voice back. Retagged first, so a
+    mute that cannot be lifted now is lifted by the next sync."""
+    guild = game_channel.guild
+    found = find_dead_channel(guild, game_channel.id)
+    if found is not None and found.topic:
+        await found.edit(
+            topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)), reason=audit_reason(guild, "quiet_dead_off")
+        )
+    return await _apply(bot, info, game_channel, None, mute=set(), free=silenced(game_channel))
+
+
+async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.TextChannel | None = None) -> QuietReport:
+    """Mute the departed of ``info`` (the dead still seated and the players a moderator
+    removed), give the living their voice and close the dead channel to them (someone who
+    died in an earlier game here may be playing again); at the end, give everyone their
+    voice back and close the dead channel to all. With quiet dead off, lift any mute of
+    the bot's that is left. ``dead_channel``: one just created (not yet in the cache),
+    else found by its topic."""
+    guild = bot.get_guild(info.guild_id)
+    game_channel = guild.get_channel(info.channel_id) if guild is not None else None
+    if not isinstance(game_channel, discord.TextChannel):
+        return QuietReport()
+    dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id)
+    finished = info.status in ("over", "cancelled")
+    if dead_channel is None and not finished:
+        if not _on_without_its_channel(game_channel):  # quiet dead is off
+            return await _apply(bot, info, game_channel, None, mute=set(), free=silenced(game_channel))
+        dead_channel = await remake_dead_channel(game_channel, info.settings.language)
+    removed = set(await service.removed_players(bot.db, info.id))
+    seated = {p.user_id for p in info.players if p.user_id}
+    if finished:
+        return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=seated | removed | silenced(game_channel))
+    dead = {p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id} | removed
+    return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=seated - dead)
+
+
+async def _apply(
+    bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, *, mute: set[int], free: set[int]
+) -> QuietReport:
+    """Mute ``mute`` and free ``free`` (closing the dead channel to them); what could not
+    be done, with the missing permission when that is why."""
+    lacking = quiet_missing(game_channel, MUTE)
+    if lacking:  # no use asking Discord: say who is left as they should not be
+        muted, ours = _muted(game_channel), silenced(game_channel)
+        report = QuietReport(game_channel.id, tuple(sorted(mute - muted)), tuple(sorted(free & ours)), tuple(lacking))
+        return _told(bot, info, report)
+    not_muted: list[int] = []
+    not_freed: list[int] = []
+    for user_id in sorted(mute | free):
+        member = await member_of(game_channel.guild, user_id)
+        if member is None:  # no longer in the server
+            continue
+        try:
+            if user_id in mute:
+                await silence(game_channel, dead_channel, member)
+            else:
+                await unsilence(game_channel, member)
+                if dead_channel is not None:
+                    await close_dead_channel(dead_channel, member)
+        except discord.HTTPException:
+            log.warning("quiet dead: could not update the overwrites of user %s in game %s", user_id, info.id, exc_info=True)
+            (not_muted if user_id in mute else not_freed).append(user_id)
+    return _told(bot, info, QuietReport(game_channel.id, tuple(not_muted), tuple(not_freed)))
+
+
+def _told(bot: WolfBot, info: GameInfo, report: QuietReport) -> QuietReport:
+    """``report`` marked as news unless the moderator was told the same last time; a
+    report with nothing to tell resets that, so a new problem is news again."""
+    report = QuietReport(
+        report.channel_id, report.not_muted, report.not_freed, report.missing, info.status in ("over", "cancelled"),
+        news=bool(report) and bot.quiet_told.get(info.id) != report,
+    )  # fmt: skip
+    bot.quiet_told[info.id] = report
+    return report

@@ -1,0 +1,45 @@
+"""/game settings in the lobby keeps the lobby post true; /game replace seats only a member
+of the game's server."""
+
+from __future__ import annotations
+
+import bot.service as service
+from bot.sandbox import permissions as perm
+from tests.bot.conftest import Table, reply_text
+from tests.bot.test_bot_e2e import open_lobby, started_game
+
+
+async def test_settings_in_the_lobby_update_the_lobby_post_at_once(table: Table):
+    lobby, join_id = await open_lobby(table)
+    for p in table.players[:3]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    before = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
+    assert "6–15 players" in before
+
+    await table.run(table.mod, "game settings", {"max_players": 7, "language": "zh-CN"})
+    post = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
+    assert "6–7" in post and "狼嚎酒馆" in post, post  # the new limit, in the game's new language
+    assert "alice" in post and "carol" in post  # the roster is still there
+
+
+async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table):
+    game_id = await started_game(table)
+    outsider = table.emu.create_user("outsider")  # never added to the server
+    before = await service.get_game(table.db, game_id)
+    answer = await table.run(table.mod, "game replace", {"player": "dave", "newcomer": outsider})
+    assert answer.ephemeral
+    assert f"<@{outsider.id}> is not a member of this game's server" in reply_text(answer)
+    after = await service.get_game(table.db, game_id)
+    assert after.players == before.players and after.version == before.version
+    await table.delivered()
+    assert table.emu.dms(outsider) == []
+
+    # In the moderator's language; a member who is free takes the seat as before.
+    zh_mod = table.emu.create_user("主持", locale="zh-CN")
+    table.emu.add_member(table.guild, zh_mod)
+    table.emu.give_role(table.guild, zh_mod, table.emu.create_role(table.guild, "主持人", permissions=perm.MANAGE_GUILD))
+    refused = reply_text(await table.run(zh_mod, "game replace", {"player": "dave", "newcomer": outsider}))
+    assert "不是本局游戏所在服务器的成员" in refused, refused
+    grace = table.players[6]
+    assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "game replace", {"player": "dave", "newcomer": grace}))
+    assert any(p.user_id == grace.id for p in (await service.get_game(table.db, game_id)).players)
