@@ -22,6 +22,7 @@ from bot.render.fields import add_lines
 from bot.render.posts import (
     PHASE_COLOUR,
     announcement_embed,
+    deadline_text,
     phase_opened,
     private_embed,
     scoreboard_embed,
@@ -164,7 +165,7 @@ def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | N
     def render(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
         params = dict(p)
         if p.get("deadline"):
-            params["deadline"] = f"<t:{_ts(p['deadline'])}:R>"
+            params["deadline"] = deadline_text(_ts(p["deadline"]), loc)
         if isinstance(p.get("phase"), str):
             params["phase"] = f"phase.{p['phase']}"
         return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)], roster_changed=key == "reply.post.cancelled")

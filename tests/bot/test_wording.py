@@ -1,0 +1,66 @@
+"""Texts read as a player reads them: Discord's timestamps filled in as a client shows
+them, counts of one in the singular, commands named as the client shows them."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.discord.outbound import render_outgoing
+from bot.i18n import LOCALES
+from bot.render.posts import phase_opened
+from bot.service.outbox import OutgoingMessage
+
+DEADLINE = 1_796_096_973
+SHOWN = {  # how a Discord client words <t:DEADLINE:…> two hours ahead
+    "en-US": {"f": "30 November 2026 14:29", "R": "in 2 hours"},
+    "zh-CN": {"f": "2026年11月30日 14:29", "R": "2小时后"},
+}
+
+
+def as_shown(text: str, locale: str) -> str:
+    """``text`` with every Discord timestamp replaced by what the reader sees."""
+    return re.sub(r"<t:(\d+):([tTdDfFR])>", lambda m: SHOWN[locale][m.group(2)], text)
+
+
+def outgoing(payload: dict, locale: str) -> OutgoingMessage:
+    return OutgoingMessage("k", 1, "channel", 1, locale, payload, 0, datetime.now(UTC))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("phase", ["day", "dusk", "morning"])
+def test_a_phase_post_reads_well_with_its_relative_deadline(phase: str, locale: str) -> None:
+    raw = phase_opened(phase, 3, DEADLINE, locale)
+    assert f"<t:{DEADLINE}:R>" in raw and f"<t:{DEADLINE}:f>" in raw  # when, and how long from now
+    shown = as_shown(raw, locale)
+    if locale == "en-US":
+        assert "before in" not in shown and "Closes 30 November 2026 14:29 (in 2 hours)." in shown
+    else:
+        assert "后前" not in shown and "在2" not in shown
+        assert "截止：2026年11月30日 14:29（2小时后）。" in shown
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_phase_without_a_deadline_says_who_closes_it(locale: str) -> None:
+    text = phase_opened("day", 1, None, locale)
+    assert "<t:" not in text
+    assert ("Closes when the moderator advances it." in text) if locale == "en-US" else ("截止：由管理员推进。" in text)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_moved_deadline_reads_well(locale: str) -> None:
+    iso = datetime.fromtimestamp(DEADLINE, UTC).isoformat()
+    text = as_shown(render_outgoing(outgoing({"type": "deadline_extended", "deadline": iso}, locale), None).embeds[0].description or "", locale)
+    assert "to in" not in text and "至2小时后" not in text
+    assert ("closes 30 November 2026 14:29 (in 2 hours)" in text) if locale == "en-US" else ("2026年11月30日 14:29（2小时后）" in text)
+
+
+def test_the_demo_shows_a_relative_time_as_discord_words_it() -> None:
+    from bot.sandbox.demo import relative_time
+
+    assert relative_time(7200, "en-US") == "in 2 hours" and relative_time(60, "en-US") == "in 1 minute"
+    assert relative_time(-30, "en-US") == "30 seconds ago"
+    assert relative_time(7200, "zh-CN") == "2小时后" and relative_time(-120, "zh-CN") == "2分钟前"
+    assert relative_time(59, "en-US") == "in 1 minute" and relative_time(50 * 60, "zh-CN") == "1小时后"
