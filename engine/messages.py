@@ -89,7 +89,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.two_actions": {"en-US": "at most one standard and one free action a night (the standard one may serve as a second free one)", "zh-CN": "每夜最多一个标准动作和一个自由动作（标准动作可当作第二个自由动作）"},
     "reason.no_grail": {"en-US": "you need to have held the grail tonight", "zh-CN": "你需要在本夜拥有过圣杯"},
     "reason.not_ready": {"en-US": "its condition is not met", "zh-CN": "条件尚未满足"},
-    "reason.no_attack_tonight": {"en-US": "with it switched on you cannot attack tonight", "zh-CN": "开启它的夜里你不能进行攻击"},
+    "reason.no_attack_tonight": {"en-US": "it forbids attacking tonight, and your orders include an attack", "zh-CN": "开启它的夜里不能攻击，而你的指令中有攻击"},
     "reason.no_points": {"en-US": "not enough spell points", "zh-CN": "法术点不足"},
 }
 

@@ -91,6 +91,17 @@ def test_a_wounded_player_refused_orders_learns_how_to_pass():
     assert "今夜不行动" in error_text(WoundedError(), "zh-CN")
 
 
+def test_a_toggle_that_forbids_attacking_says_how_to_keep_either():
+    from engine.errors import SkillUnavailableError
+
+    refused = RuleRefusedError(SkillUnavailableError(skill="divine_guard", reason="reason.no_attack_tonight"))
+    en = error_text(refused, "en-US")
+    assert "You cannot use Divine Guard now: it forbids attacking tonight, and your orders include an attack." in en
+    assert "leave Divine Guard off" in en and "`/act skill`" in en and "`/orders clear: my night orders`" in en
+    zh = error_text(refused, "zh-CN")
+    assert "神圣守护" in zh and "`/行动 技能`" in zh and "`/我的指令 清除: 我的夜间指令`" in zh and "{" not in zh
+
+
 def test_bugs_are_not_refusals():
     assert error_text(RuntimeError("boom"), "en-US") is None
     assert error_text(KeyError("x"), "zh-CN") is None
