@@ -78,8 +78,15 @@ def unwrap(error: BaseException) -> BaseException:
 # that an early close does not wait for them, which would tell the table someone is hurt).
 HINTS = {"error.actions": "reply.hint_clear", "error.identify": "reply.hint_clear", "error.wounded": "reply.hint_pass"}
 # The same by the refusal's reason: a toggle that forbids attacking, with an attack in
-# the orders, says how to keep either one (``{skill}``: the toggle's name).
-REASON_HINTS = {"reason.no_attack_tonight": "reply.hint_toggle"}
+# the orders, says how to keep either one (``{skill}``: the toggle's name); a skill sent
+# without its targets or points names the options of /act skill that carry them.
+REASON_HINTS = {
+    "reason.no_attack_tonight": "reply.hint_toggle",
+    "reason.single_target": "reply.hint_targets",
+    "reason.target_exact": "reply.hint_targets",
+    "reason.target_count": "reply.hint_targets",
+    "reason.amount_needed": "reply.hint_amount",
+}
 
 
 def _hint(error: BaseException, loc: str) -> str | None:

@@ -64,3 +64,45 @@ def test_the_demo_shows_a_relative_time_as_discord_words_it() -> None:
     assert relative_time(-30, "en-US") == "30 seconds ago"
     assert relative_time(7200, "zh-CN") == "2小时后" and relative_time(-120, "zh-CN") == "2分钟前"
     assert relative_time(59, "en-US") == "in 1 minute" and relative_time(50 * 60, "zh-CN") == "1小时后"
+
+
+def refusal(class_id: str, action, locale: str) -> str:
+    from bot.discord.errors import error_text
+    from engine.errors import RuleViolation
+    from engine.submissions import Orders
+    from engine.validate import validate
+    from tests.engine.helpers import table
+
+    state = table((class_id, "lawful"), ("warrior", "chaotic"), ("warrior", "neutral"))
+    with pytest.raises(RuleViolation) as refused:
+        validate(state, 1, Orders((action,)))
+    text = error_text(refused.value, locale)
+    assert text is not None
+    return text
+
+
+@pytest.mark.parametrize(
+    ("class_id", "skill", "targets", "en", "zh"),
+    [
+        ("paladin", "lay_on_hands", (), "this skill takes exactly one target.", "该技能需要指定1个目标。"),
+        ("warrior", "whirlwind", (2,), "this skill takes exactly 2 targets.", "该技能需要指定2个目标。"),
+        ("wizard", "fireball", (), "this skill takes 1 to 3 targets.", "该技能需要指定1到3个目标。"),
+    ],
+)
+def test_a_skills_target_count_is_worded_exactly(class_id: str, skill: str, targets: tuple[int, ...], en: str, zh: str) -> None:
+    from engine.submissions import Action
+
+    english, chinese = refusal(class_id, Action(skill, targets), "en-US"), refusal(class_id, Action(skill, targets), "zh-CN")
+    assert en in english and "1 to 1" not in english and "2 to 2" not in english
+    assert "`target`, `target2` and `target3` options of `/act skill`" in english
+    assert zh in chinese and "1到1" not in chinese and "2到2" not in chinese
+    assert "`/行动 技能`（`/act skill`）的 `目标`、`目标2`、`目标3` 选项" in chinese
+
+
+def test_a_missing_amount_names_the_option_that_carries_it() -> None:
+    from engine.submissions import Action
+
+    en = refusal("sorcerer", Action("chaos_bolt", (2,)), "en-US")
+    assert "an amount of points from 1 to 4" in en and "`amount` option of `/act skill`" in en
+    zh = refusal("sorcerer", Action("chaos_bolt", (2,)), "zh-CN")
+    assert "1到4之间的点数" in zh and "`/行动 技能`（`/act skill`）的 `点数` 选项" in zh
