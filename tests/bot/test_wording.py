@@ -106,3 +106,32 @@ def test_a_missing_amount_names_the_option_that_carries_it() -> None:
     assert "an amount of points from 1 to 4" in en and "`amount` option of `/act skill`" in en
     zh = refusal("sorcerer", Action("chaos_bolt", (2,)), "zh-CN")
     assert "1到4之间的点数" in zh and "`/行动 技能`（`/act skill`）的 `点数` 选项" in zh
+
+
+REMINDED = {  # what each reminder must name, as the reader's client shows the commands
+    ("day", "en-US"): "use `/grail`. Closes in 2 hours.",
+    ("dusk", "en-US"): "use `/act attack` or `/act skill`. Closes in 2 hours.",
+    ("morning", "en-US"): "use `/vote`. Closes in 2 hours.",
+    ("day", "zh-CN"): "请用 `/圣杯`（`/grail`）提交。2小时后截止。",
+    ("dusk", "zh-CN"): "请用 `/行动 攻击`（`/act attack`）或 `/行动 技能`（`/act skill`）提交。2小时后截止。",
+    ("morning", "zh-CN"): "请用 `/投票`（`/vote`）投票。2小时后截止。",
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("phase", ["day", "dusk", "morning"])
+def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: str, locale: str) -> None:
+    iso = datetime.fromtimestamp(DEADLINE, UTC).isoformat()
+    payload = {"type": "reminder", "phase": phase, "round": 2, "deadline": iso, "missing": 3}
+    private = OutgoingMessage("k", 1, "user", 1, locale, payload, 0, datetime.now(UTC))
+    texts = [
+        as_shown(render_outgoing(m, None).embeds[0].description or "", locale)
+        for m in (private, outgoing(payload, locale), outgoing({**payload, "missing": 1}, locale))
+    ]
+    assert REMINDED[phase, locale] in texts[0]
+    for text in texts:
+        assert ") (" not in text and "）（第" not in text and "{" not in text
+    if locale == "en-US":
+        assert "3 players have not sent yet" in texts[1] and "1 player has not sent yet" in texts[2]
+    command = {"day": "`/grail`", "dusk": "`/act`", "morning": "`/vote`"}[phase]
+    assert command in texts[1]
