@@ -135,3 +135,20 @@ def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: 
         assert "3 players have not sent yet" in texts[1] and "1 player has not sent yet" in texts[2]
     command = {"day": "`/grail`", "dusk": "`/act`", "morning": "`/vote`"}[phase]
     assert command in texts[1]
+
+
+def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() -> None:
+    from bot.discord.choices import parse_skill, skill_label
+    from bot.render.events import render_event
+    from engine.classes import class_spec
+    from engine.events import private
+
+    held = private(4, "GrappleHeld", target=2)
+    assert "`/act skill skill: Release`" in render_event(held, "en-US", {2: "bob"})
+    assert "`/行动 技能 技能: 松开`（`/act skill skill: Release`）" in render_event(held, "zh-CN", {2: "bob"})
+    grapple = class_spec("monk").skill("grapple")
+    assert grapple is not None
+    for locale, name in (("en-US", "Release"), ("zh-CN", "松开")):
+        assert skill_label("monk", "release", locale).startswith(name) and name in grapple.text[locale]  # type: ignore[index]
+        assert parse_skill(name, {"class_id": "monk"}) == "release"
+        assert parse_skill(skill_label("monk", "release", locale), {"class_id": "monk"}) == "release"
