@@ -76,7 +76,7 @@ def unwrap(error: BaseException) -> BaseException:
 # Refusals that say what to do next: start a whole night's orders or identifications
 # over; a wounded player, who cannot act, can still say they are done for the night (so
 # that an early close does not wait for them, which would tell the table someone is hurt).
-HINTS = {"error.actions": "reply.hint_clear", "error.identify": "reply.hint_clear", "error.wounded": "reply.hint_pass"}
+HINTS = {"error.actions": "reply.hint_clear_orders", "error.identify": "reply.hint_clear_identify", "error.wounded": "reply.hint_pass"}
 # The same by the refusal's reason: a toggle that forbids attacking, with an attack in
 # the orders, says how to keep either one (``{skill}``: the toggle's name); a skill sent
 # without its targets or points names the options of /act skill that carry them.
