@@ -152,3 +152,14 @@ def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() 
         assert skill_label("monk", "release", locale).startswith(name) and name in grapple.text[locale]  # type: ignore[index]
         assert parse_skill(name, {"class_id": "monk"}) == "release"
         assert parse_skill(skill_label("monk", "release", locale), {"class_id": "monk"}) == "release"
+
+
+def test_what_you_sent_reads_as_sent() -> None:
+    from bot.discord.replies import describe_submission
+
+    bolt = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 2}], "toggles": []}
+    assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (2 points)")
+    assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "zh-CN").endswith("→ #2 bob（2点）")  # no space before a full-width bracket
+    passed = {"actions": [], "toggles": []}
+    assert describe_submission("orders", passed, {}, "sorcerer", "en-US") == "💤 Nothing tonight (counts as sent)"
+    assert describe_submission("orders", passed, {}, "sorcerer", "zh-CN") == "💤 今夜不行动（计为已提交）"
