@@ -164,7 +164,9 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
             raise SkillUnavailableError(skill=action.skill, reason="reason.used_once")
         lo, hi = s.targets
         if not lo <= len(action.targets) <= hi:
-            raise MalformedSubmissionError(reason="reason.target_count", low=lo, high=hi)
+            if lo != hi:
+                raise MalformedSubmissionError(reason="reason.target_count", low=lo, high=hi)
+            raise MalformedSubmissionError(reason="reason.single_target" if lo == 1 else "reason.target_exact", count=lo)
         if len(set(action.targets)) != len(action.targets):
             raise MalformedSubmissionError(reason="reason.distinct_targets")
         for t in action.targets:

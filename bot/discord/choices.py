@@ -66,7 +66,7 @@ def parse_skill(text: str, sheet: dict[str, Any]) -> SkillSpec | str:
     """The caller's skill named by ``text`` (id, or name in either language)."""
     want = _fold(text or "")
     spec = class_spec(sheet["class_id"])
-    if want in ("release", _fold(t("reply.skill.release", "en-US")), _fold(t("reply.skill.release", "zh-CN"))):
+    if want == "release" or want in {_fold(t(key, loc)) for key in ("skill.release", "reply.skill.release") for loc in LOCALES}:
         return "release"
     for s in spec.skills:
         names = {_fold(s.id)} | {_fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]

@@ -23,6 +23,7 @@ from bot.i18n import has_key, normalize_locale, t
 from bot.render import words
 from bot.service.errors import RuleRefusedError, ServiceError
 from engine import RuleViolation
+from engine.classes import skill_names
 
 log = logging.getLogger("wolfhowl.discord.errors")
 
@@ -75,15 +76,36 @@ def unwrap(error: BaseException) -> BaseException:
 # Refusals that say what to do next: start a whole night's orders or identifications
 # over; a wounded player, who cannot act, can still say they are done for the night (so
 # that an early close does not wait for them, which would tell the table someone is hurt).
-HINTS = {"error.actions": "reply.hint_clear", "error.identify": "reply.hint_clear", "error.wounded": "reply.hint_pass"}
+HINTS = {"error.actions": "reply.hint_clear_orders", "error.identify": "reply.hint_clear_identify", "error.wounded": "reply.hint_pass"}
+# The same by the refusal's reason: a toggle that forbids attacking, with an attack in
+# the orders, says how to keep either one (``{skill}``: the toggle's name); a skill sent
+# without its targets or points names the options of /act skill that carry them.
+REASON_HINTS = {
+    "reason.no_attack_tonight": "reply.hint_toggle",
+    "reason.single_target": "reply.hint_targets",
+    "reason.target_exact": "reply.hint_targets",
+    "reason.target_count": "reply.hint_targets",
+    "reason.amount_needed": "reply.hint_amount",
+}
+
+
+def _hint(error: BaseException, loc: str) -> str | None:
+    params = getattr(error, "params", None) or {}
+    key = HINTS.get(getattr(error, "key", None) or "") or REASON_HINTS.get(str(params.get("reason", "")))
+    if key is None:
+        return None
+    skill = params.get("skill")
+    names = skill_names().get(skill) if isinstance(skill, str) else None
+    return t(key, loc, skill=names[loc] if names else skill)  # type: ignore[index]
 
 
 def error_text(error: BaseException, locale: str | None) -> str | None:
     """The localized text for a refusal, or None when ``error`` is a bug."""
-    text = _error_text(unwrap(error), normalize_locale(locale))
-    hint = HINTS.get(getattr(unwrap(error), "key", None) or "")
+    loc = normalize_locale(locale)
+    text = _error_text(unwrap(error), loc)
+    hint = _hint(unwrap(error), loc)
     if text is not None and hint is not None:
-        text += "\n" + t(hint, normalize_locale(locale))
+        text += "\n" + hint
     return text
 
 

@@ -22,6 +22,7 @@ from bot.render.fields import add_lines
 from bot.render.posts import (
     PHASE_COLOUR,
     announcement_embed,
+    deadline_text,
     phase_opened,
     private_embed,
     scoreboard_embed,
@@ -147,16 +148,21 @@ def _seed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: s
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])], roster_changed=True)
 
 
+REMINDERS = {"day": "reminder_day", "dusk": "reminder_dusk", "morning": "reminder_morning"}
+
+
 def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     phase = f"phase.{p.get('phase')}"
     deadline = f"<t:{_ts(p.get('deadline'))}:R>" if p.get("deadline") else t("post.no_deadline", loc)
     if msg.recipient_kind == "user":
-        # At Dusk what is missing is the orders; a wounded player cannot give any and is
+        # Each phase's reminder names what is missing and the command that sends it. At
+        # Dusk what is missing is the orders; a wounded player cannot give any and is
         # told how to say they are done.
-        key = "reminder_wounded" if p.get("wounded") else "reminder_dusk" if p.get("phase") == "dusk" else "reminder_private"
+        key = "reminder_wounded" if p.get("wounded") else REMINDERS.get(str(p.get("phase")), "reminder_private")
         text = t(f"reply.post.{key}", loc, phase=phase, round=p.get("round"), deadline=deadline)
         return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
-    text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, count=p.get("missing", 0))
+    command = t(f"reply.post.reminder_command_{p.get('phase')}", loc) if p.get("phase") in REMINDERS else f"`/{t('cmd.name.orders', loc)}`"
+    text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, count=p.get("missing", 0), command=command)
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))])
 
 
@@ -164,7 +170,7 @@ def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | N
     def render(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
         params = dict(p)
         if p.get("deadline"):
-            params["deadline"] = f"<t:{_ts(p['deadline'])}:R>"
+            params["deadline"] = deadline_text(_ts(p["deadline"]), loc)
         if isinstance(p.get("phase"), str):
             params["phase"] = f"phase.{p['phase']}"
         return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)], roster_changed=key == "reply.post.cancelled")

@@ -70,12 +70,13 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
         targets = words.listing((label(x) for x in a.get("targets") or []), locale)
         line = t("reply.sub.action", locale, skill=skill_label(class_id, a["skill"], locale), targets=targets or "—")
         if a.get("amount") is not None:
-            line += " " + t("reply.sub.amount", locale, amount=a["amount"])
+            line += t("reply.sub.amount", locale, amount=a["amount"])
         lines.append(line)
     toggles = payload.get("toggles") or []
     if toggles:
         lines.append(t("reply.sub.toggles", locale, skills=words.listing((skill_label(class_id, s, locale) for s in toggles), locale)))
-    return "\n".join(lines) or t("reply.sub.none", locale)
+    # Empty orders are sent only by passing ("nothing tonight"): they count as sent.
+    return "\n".join(lines) or t("reply.sub.pass", locale)
 
 
 def receipt_embed(receipt: Receipt, names: dict[int, str], class_id: str | None, locale: str) -> discord.Embed:

@@ -91,7 +91,8 @@ def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -
     line = t("event.VotesCounted", locale, counts=listing)
     hurt = d.get("hurt") or []
     if hurt:
-        line += "\n" + t("event.VoteHurt", locale, names=words.listing((words.seat_label(s, names) for s in hurt), locale))
+        hurt_names = words.listing((words.seat_label(s, names) for s in hurt), locale)
+        line += "\n" + t("event.VoteHurt", locale, names=hurt_names, count=len(hurt))
     else:
         line += "\n" + t("event.VoteNobodyHurt", locale)
     return line

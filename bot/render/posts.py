@@ -17,8 +17,10 @@ PHASE_COLOUR = {"day": 0xF59E0B, "dusk": 0x7C3AED, "morning": 0xF97316, "over": 
 
 
 def deadline_text(deadline_ts: int | None, locale: str | None) -> str:
-    """Discord renders <t:…:R> in each reader's own time zone and language."""
-    return f"<t:{deadline_ts}:R>" if deadline_ts else t("post.no_deadline", locale)
+    """When a phase closes: the date and time, then how long from now. Discord renders
+    each <t:…> in the reader's own time zone and language, and keeps the relative one
+    current, so a post read hours later still says how long is left."""
+    return t("post.deadline", locale, ts=deadline_ts) if deadline_ts else t("post.no_deadline", locale)
 
 
 def phase_opened(phase: str, round_no: int, deadline_ts: int | None, locale: str | None) -> str:

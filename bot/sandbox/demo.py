@@ -147,7 +147,7 @@ async def demo(args: argparse.Namespace) -> int:
             await tavern.drained()
         wall = time.perf_counter() - t0
         if not args.quiet:
-            printer = Printer(console, tavern, clock, started)
+            printer = Printer(console, tavern, clock, started, args.lang)
             printer.channel(seating.channel, f"#{seating.channel.name}")
             if args.show_dms:
                 printer.private(game)
@@ -176,11 +176,14 @@ def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern) 
 class Printer:
     """Messages as a chat client shows them: author, time, text, embeds as cards."""
 
-    def __init__(self, console: Any, tavern: Tavern, clock: GameClock, started: datetime) -> None:
+    def __init__(self, console: Any, tavern: Tavern, clock: GameClock, started: datetime, locale: str = "en-US") -> None:
         self.console = console
         self.tavern = tavern
         self.clock = clock
         self.started = started
+        # The reader's language, in which Discord words a relative time: the game's in
+        # the channel, each player's own in their DMs.
+        self.locale = locale
         self.users = tavern.emu.ctx.world.users
         self.channels = tavern.emu.ctx.world.channels
 
@@ -193,6 +196,7 @@ class Printer:
         for p in game.players:
             seat = f"seat {p.seat}" if p.seat else "no seat"
             self.console.rule(f"[bold]{p.name}[/] ({seat}, {p.locale}) — private messages")
+            self.locale = p.locale
             if p.user.dms_closed:
                 self.console.print(
                     "[dim](DMs closed to the bot: news waits in /inbox; what /inbox showed:)[/]"
@@ -269,7 +273,12 @@ class Printer:
 
         def stamp(match: re.Match[str]) -> str:
             # Discord shows <t:…> in the reader's own time zone: here, the game clock's.
-            return datetime.fromtimestamp(int(match.group(1))).astimezone().strftime("%H:%M")
+            # A relative one (:R) counts from when the message was posted, on the game clock.
+            at = datetime.fromtimestamp(int(match.group(1))).astimezone()
+            if match.group(2) == "R":
+                posted = self.clock.start + (m.timestamp - self.clock.start) * self.clock.speed
+                return relative_time((at - posted).total_seconds(), self.locale)
+            return at.strftime("%H:%M")
 
         # A backslash-escaped character (a player's name is escaped) shows as itself, as
         # in Discord, and takes no part in the formatting.
@@ -282,11 +291,26 @@ class Printer:
         text = re.sub(r"\\([^\w\s])", keep, text)
         text = re.sub(r"<@!?(\d+)>", mention, text)
         text = re.sub(r"<#(\d+)>", channel, text)
-        text = re.sub(r"<t:(\d+):[tTdDfFR]>", stamp, text)
+        text = re.sub(r"<t:(\d+):([tTdDfFR])>", stamp, text)
         text = escape(text)
         text = re.sub(r"\*\*(.+?)\*\*", r"[bold]\1[/bold]", text)
         text = re.sub(r"`([^`]+)`", r"[cyan]\1[/cyan]", text)
         return re.sub("\x00(\\d+)\x00", lambda m: escape(kept[int(m.group(1))]), text)
+
+
+# (from how many seconds on, unit in seconds, en, zh): a unit is used from 3/4 of the next
+# one up, as Discord's clients round ("in 59 seconds" reads "in 1 minute").
+RELATIVE_UNITS = ((22 * 3600, 86400, "day", "天"), (45 * 60, 3600, "hour", "小时"), (45, 60, "minute", "分钟"), (0, 1, "second", "秒"))
+
+
+def relative_time(seconds: float, locale: str) -> str:
+    """A time ``seconds`` from now as Discord words <t:…:R>: "in 2 minutes", "2分钟后"."""
+    _, size, en, zh = next(u for u in RELATIVE_UNITS if abs(seconds) >= u[0])
+    n = round(abs(seconds) / size)
+    if locale.startswith("zh"):
+        return f"{n}{zh}{'后' if seconds >= 0 else '前'}"
+    unit = en if n == 1 else en + "s"
+    return f"in {n} {unit}" if seconds >= 0 else f"{n} {unit} ago"
 
 
 def _components(m: Any) -> list[dict[str, Any]]:

@@ -430,7 +430,7 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     assert "there was nothing to withdraw" in again
     # "Nothing tonight" sends empty orders instead: they count as sent.
     passed = reply_text(await table.run(attacker, "orders", {"clear": "pass"}, dm=True))
-    assert "nothing (cleared)" in passed
+    assert "Nothing tonight (counts as sent)" in passed
     assert "orders" in (await service.phase_status(table.db, info.id)).sent.get(2, ())
 
 

@@ -168,3 +168,53 @@ def test_keys_built_at_run_time_exist():
             assert f"reply.what.{what}" in cat
         for k in ("orders", "identify"):
             assert f"ui.clear_{k}" in cat
+
+
+def shown_names(loc: str) -> dict[str, tuple[dict[str, set[str]], dict[str, set[str]]]]:
+    """Each command as a client in ``loc`` shows it ("act skill", "行动 技能") -> its options'
+    names, and for each option with choices the choices' names."""
+    def name(s) -> str:
+        return catalogue(loc)[key_of(s)]  # type: ignore[index]
+
+    out = {}
+    for c in walk(tree().get_commands()):
+        if not isinstance(c, app_commands.Command):
+            continue
+        path = " ".join(name(x._locale_name) for x in (c.parent, c) if x is not None)  # type: ignore[attr-defined]
+        options: dict[str, set[str]] = {}
+        for p in c.parameters:
+            raw = p._Parameter__parent  # type: ignore[attr-defined]
+            options[name(raw._rename)] = {name(ch._locale_name) for ch in p.choices}
+        out[path] = (options, {})
+    for g in tree().get_commands():  # a group alone ("/act") names its subcommands
+        if isinstance(g, app_commands.Group):
+            out.setdefault(name(g._locale_name), ({}, {}))  # type: ignore[attr-defined]
+    return out
+
+
+def test_every_command_a_text_names_is_one_a_client_shows():
+    """`/command sub option: choice` in any text names a real command, its real options and
+    choices, all in one language as a client in that language shows them."""
+    refs = set()
+    for loc in LOCALES:
+        for text in catalogue(loc).values():
+            refs |= set(re.findall(r"`(/[^`]+)`", text))
+    assert "/orders clear: my night orders" in refs and "/行动 技能 技能: 松开" in refs  # the scan works
+
+    def valid(ref: str, loc: str) -> bool:
+        commands = shown_names(loc)
+        head, *opts = re.split(r"\s+(?=[^\s:<]+:)", ref[1:])
+        path = re.sub(r"\s+<[^>]*>$", "", head)  # "/rules <topic or class>"
+        if path not in commands:
+            return False
+        options = commands[path][0]
+        for opt in opts:
+            option, _, value = (x.strip() for x in opt.partition(":"))
+            if option not in options:
+                return False
+            if options[option] and value and value not in options[option]:
+                return False
+        return True
+
+    bad = sorted(r for r in refs if not any(valid(r, loc) for loc in LOCALES))
+    assert bad == []

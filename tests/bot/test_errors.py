@@ -15,6 +15,7 @@ from bot.discord.errors import NotModeratorError, ReplyError, error_text, handle
 from bot.service.errors import (
     MaxBelowJoinedError,
     NoActiveGameError,
+    NotEnoughPlayersError,
     PhaseClosedError,
     RuleRefusedError,
     SettingFixedError,
@@ -58,6 +59,8 @@ def interaction(locale: str, done: bool = False) -> Any:
         (RuleRefusedError(DeadTargetError(target=3)), "Seat 3 has left", "3号已经退出"),
         (PhaseClosedError(round=2, phase="phase.dusk"), "Dusk (identifications and orders) of round 2", "第2轮的黄昏"),
         (NoActiveGameError(), "not in any game", "没有参加任何游戏"),
+        (NotEnoughPlayersError(min=6, count=1), "At least 6 players are needed; 1 has joined.", "目前有1人加入"),
+        (NotEnoughPlayersError(min=6, count=4), "At least 6 players are needed; 4 have joined.", "目前有4人加入"),
         (NotModeratorError(), "Only a moderator", "只有管理员"),
         (ReplyError("reply.error.player_unknown", text="zed"), "No player matches “zed”", "没有玩家与“zed”匹配"),
         # A list parameter is listed in the reader's language.
@@ -80,7 +83,11 @@ def test_a_refused_night_says_how_to_start_over():
 
     text = error_text(RuleRefusedError(ActionEconomyError(reason="reason.one_standard")), "zh-CN")
     assert "行动过多" in text and "清除" in text
-    assert "/orders clear:" in error_text(ActionEconomyError(reason="reason.two_actions"), "en-US")
+    assert "`/我的指令 清除: 我的夜间指令`" in text and "“清除指令”" in text
+    assert "`/orders clear: my night orders`" in error_text(ActionEconomyError(reason="reason.two_actions"), "en-US")
+    from engine.errors import IdentificationError
+
+    assert "`/orders clear: my identifications`" in error_text(IdentificationError(reason="reason.identify_rule"), "en-US")
 
 
 def test_a_wounded_player_refused_orders_learns_how_to_pass():
@@ -89,6 +96,17 @@ def test_a_wounded_player_refused_orders_learns_how_to_pass():
     en = error_text(RuleRefusedError(WoundedError()), "en-US")
     assert "You are wounded" in en and "`/orders clear: nothing tonight`" in en
     assert "今夜不行动" in error_text(WoundedError(), "zh-CN")
+
+
+def test_a_toggle_that_forbids_attacking_says_how_to_keep_either():
+    from engine.errors import SkillUnavailableError
+
+    refused = RuleRefusedError(SkillUnavailableError(skill="divine_guard", reason="reason.no_attack_tonight"))
+    en = error_text(refused, "en-US")
+    assert "You cannot use Divine Guard now: it forbids attacking tonight, and your orders include an attack." in en
+    assert "leave Divine Guard off" in en and "`/act skill`" in en and "`/orders clear: my night orders`" in en
+    zh = error_text(refused, "zh-CN")
+    assert "神圣守护" in zh and "`/行动 技能`" in zh and "`/我的指令 清除: 我的夜间指令`" in zh and "{" not in zh
 
 
 def test_bugs_are_not_refusals():

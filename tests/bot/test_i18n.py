@@ -113,6 +113,9 @@ def test_lists_in_running_text_use_each_languages_separator():
     assert render_event(votes, "en-US", names).splitlines()[0] == "🗳️ Votes: #2 bob **×3**, #5 小红 **×3**"
     zh = render_event(votes, "zh-CN", names)
     assert "#2 bob **×3**、#5 小红 **×3**" in zh and "#2 bob、#5 小红" in zh and ", " not in zh
+    assert render_event(votes, "en-US", names).splitlines()[1] == "#2 bob, #5 小红 each take 1 damage from the vote."
+    one = public("VotesCounted", counts=[{"seat": 2, "votes": 3}], hurt=[2])
+    assert render_event(one, "en-US", names).splitlines()[1] == "#2 bob takes 1 damage from the vote."
     confirmed = [{"target": 2, "what": "faction", "value": "chaotic"}, {"target": 5, "what": "trait", "value": "agility"}]
     answer = private(1, "IdentificationAnswered", confirmed=confirmed, asked=2)
     assert render_event(answer, "en-US", names).count("; ") == 1

@@ -162,7 +162,7 @@ async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pa
     info = await get_game(db, game_id)
     wounded, healthy = text_of(render_outgoing(private[2], info)), text_of(render_outgoing(private[1], info))
     assert "You are wounded" in wounded and "nothing tonight" in wounded
-    assert "not sent your orders" in healthy and "wounded" not in healthy
+    assert "not sent your night orders" in healthy and "`/act attack`" in healthy and "wounded" not in healthy
 
 
 def one_guess(state, seat: int):

@@ -334,5 +334,5 @@ def test_a_spell_sent_without_an_amount_is_refused_naming_the_amounts():
     with pytest.raises(MalformedSubmissionError) as err:
         validate(trio(), 1, orders(Action("chaos_bolt", (2,))))
     low, high = skill("chaos_bolt").amount
-    assert f"needs an amount from {low} to {high}" in err.value.text("en-US")
-    assert f"需要一个{low}到{high}之间的数值" in err.value.text("zh-CN")
+    assert f"needs an amount of points from {low} to {high}" in err.value.text("en-US")
+    assert f"需要填写{low}到{high}之间的点数" in err.value.text("zh-CN")
