@@ -96,8 +96,9 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     if step == "end":
         # Only the scoreboard follows: say first that a moderator ended it, and how it is scored.
         out.embeds.append(discord.Embed(title=t("reply.post.ended_title", loc), description=t("reply.post.ended_body", loc), colour=PHASE_COLOUR["over"]))
-    if any(e.kind != "GameEnded" for e in events):
-        embed = announcement_embed(events, round_no, loc, names, dawn=phase == "dusk")
+    dawn = phase == "dusk" and step == "advance"
+    if dawn or any(e.kind != "GameEnded" for e in events):
+        embed = announcement_embed(events, round_no, loc, names, dawn=dawn)
         if step in STEP_TITLES:
             embed.title = t(STEP_TITLES[step], loc, round=round_no)
         elif phase == "day":

@@ -194,7 +194,8 @@ def mail_events(
     assert step in STEP_KINDS, step
     head = {"type": "events", "step": step, "round": round_no, "phase": phase}
     public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
-    if public:
+    # A night always gets its dawn post: a quiet one says nobody left.
+    if public or (step == "advance" and phase == "dusk"):
         mail.public(head | {"events": public})
     by_seat: dict[int, list[dict[str, Any]]] = {}
     for e in events:

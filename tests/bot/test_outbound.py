@@ -132,3 +132,17 @@ async def test_events_posts_are_titled_by_their_step(db: Database):
     # A post written before the outbox named its step reads as an advance.
     legacy = dataclasses.replace(posts[-2], payload={k: v for k, v in posts[-2].payload.items() if k != "step"})
     assert render_outgoing(legacy, info).embeds[0].title == render_outgoing(posts[-2], info).embeds[0].title
+
+
+async def test_a_night_without_departures_gets_a_quiet_dawn_post(db: Database):
+    """Nobody attacks: the dawn still says so, as a game master would ("a quiet night")."""
+    game_id = await started(db, 6, seed="quiet-night-01")
+    await service.advance_phase(db, game_id)  # Day: nobody sent a number
+    await service.advance_phase(db, game_id)  # Dusk: no orders, so the night is quiet
+    info = await service.get_game(db, game_id)
+    posts = [m for m in await service.claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
+    [dawn] = [m for m in posts if m.payload["phase"] == "dusk"]
+    assert dawn.payload["events"] == []
+    for locale in LOCALES:
+        text = text_of(render_outgoing(dataclasses.replace(dawn, locale=locale), info))
+        assert t("post.dawn_title", locale, round=1) in text and t("post.dawn_quiet", locale) in text
