@@ -152,13 +152,22 @@ def player_lines(info: GameInfo) -> list[str]:
     return lines
 
 
+def reminder_text(s: GameSettings, locale: str) -> str:
+    """The reminder's lead, with a warning when some phase is too short to get one (the
+    reminder would fall before the phase opens)."""
+    lead = format_duration(s.reminder_lead_seconds, locale)
+    if s.reminder_lead_seconds >= min(s.day_seconds, s.dusk_seconds, s.morning_seconds):
+        return t("reply.settings.reminder_too_long", locale, value=lead)
+    return lead
+
+
 def settings_lines(s: GameSettings, locale: str) -> str:
     yes, no = t("reply.yes", locale), t("reply.no", locale)
     return "\n".join(
         [
             t("reply.settings.max_players", locale, value=s.max_players),
             t("reply.settings.durations", locale, day=format_duration(s.day_seconds, locale), dusk=format_duration(s.dusk_seconds, locale), morning=format_duration(s.morning_seconds, locale)),
-            t("reply.settings.reminder", locale, value=format_duration(s.reminder_lead_seconds, locale) if s.reminder_lead_seconds else no),
+            t("reply.settings.reminder", locale, value=reminder_text(s, locale) if s.reminder_lead_seconds else no),
             t("reply.settings.vote_tie", locale, value=t(f"cmd.choice.tie_{s.vote_tie_rule}", locale)),
             t("reply.settings.reveal", locale, value=yes if s.reveal_on_death else no),
             t("reply.settings.early", locale, value=yes if s.early_advance else no),

@@ -163,3 +163,16 @@ def test_what_you_sent_reads_as_sent() -> None:
     passed = {"actions": [], "toggles": []}
     assert describe_submission("orders", passed, {}, "sorcerer", "en-US") == "💤 Nothing tonight (counts as sent)"
     assert describe_submission("orders", passed, {}, "sorcerer", "zh-CN") == "💤 今夜不行动（计为已提交）"
+
+
+def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
+    from bot.discord.replies import settings_lines
+    from bot.service.types import GameSettings
+
+    fine = GameSettings(reminder_lead_seconds=3600)
+    assert "no reminder" not in settings_lines(fine, "en-US")
+    # Day 1 h with a 2 h reminder: the reminder would fall before the Day opens.
+    too_long = GameSettings(day_seconds=3600, reminder_lead_seconds=7200)
+    assert "a phase no longer than that gets no reminder" in settings_lines(too_long, "en-US")
+    assert "不会收到提醒" in settings_lines(too_long, "zh-CN")
+    assert "no reminder" not in settings_lines(GameSettings(reminder_lead_seconds=0), "en-US")
