@@ -47,12 +47,32 @@ async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> disc
         return None
 
 
+async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.User) -> bool:
+    """Whether ``user`` is still in the server, asked of Discord: without the members
+    intent the cache never hears that someone left. A server the bot cannot see now (an
+    outage), or a Discord that does not answer, locks nobody out."""
+    if isinstance(user, discord.Member) and user.guild.id == guild_id:
+        return True
+    guild = bot.get_guild(guild_id)
+    if guild is None:
+        return True
+    try:
+        await guild.fetch_member(user.id)
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        return True
+    return True
+
+
 async def require_moderator(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> None:
     """Raise NotModeratorError unless the caller moderates ``game`` (or, with no game
     yet, this server)."""
     user = interaction.user
     if game is not None and game.moderator_id == user.id:
-        return
+        if await still_member(bot, game.guild_id, user):
+            return
+        raise NotModeratorError()  # a creator who has left the server moderates no more
     guild_id = game.guild_id if game is not None else interaction.guild_id
     if guild_id is None:
         raise NotModeratorError()

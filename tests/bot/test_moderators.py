@@ -120,6 +120,16 @@ async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_d
     assert await phase_of(table, game_id) == "morning"
 
 
+async def test_a_creator_who_left_the_server_no_longer_moderates_from_a_dm(table: Table):
+    game_id = await started_game(table)
+    await table.run(table.mod, "phase advance", dm=True)  # a member: fine
+    assert await phase_of(table, game_id) == "dusk"
+    del table.guild.members[table.mod.id]  # gm leaves the server (no event: no members intent)
+    answer = reply_text(await table.run(table.mod, "phase advance", dm=True))
+    assert "Only a moderator" in answer
+    assert await phase_of(table, game_id) == "dusk"
+
+
 async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_back(table: Table):
     from bot.sandbox import permissions as perm
 
