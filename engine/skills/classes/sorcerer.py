@@ -72,6 +72,9 @@ class ChaosBolt(Skill):
         if surge is not None and surge < min(volley):
             return None
         budget = min(points(actor) + int(self.param("gain")), int(self.param("cap")))
+        if "arcane_ward" in orders.toggles:  # the ward is paid first, at nightfall
+            ward = class_spec(actor.class_id).skill("arcane_ward")
+            budget -= int(ward.params["cost"]) if ward is not None else 0
         return None if total <= budget else "reason.no_points"
 
     def night_started(self, night: Night, owner: Player) -> None:

@@ -293,6 +293,18 @@ def test_orders_may_spend_the_pool_plus_the_coming_gain():
     assert exc.value.params["reason"] == "reason.no_points"
 
 
+def test_arcane_ward_is_paid_first_so_its_point_is_out_of_the_budget():
+    """The ward takes its point at nightfall, before any spell: orders that count on that
+    point are refused at Dusk rather than cast short at night."""
+    st = trio()
+    budget = tonight()
+    ward = orders(*volley(budget - 1).actions, toggles=("arcane_ward",))
+    validate(st, 1, ward)
+    with pytest.raises(SkillUnavailableError) as exc:
+        validate(st, 1, orders(*volley(budget).actions, toggles=("arcane_ward",)))
+    assert exc.value.params["reason"] == "reason.no_points"
+
+
 def test_the_budget_is_capped():
     st = trio(points=CAP - 1)  # the gain would take it past the cap
     validate(st, 1, volley(min(CAP, BOLT_MAX + FRIGHTEN_MAX)))
