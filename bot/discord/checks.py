@@ -31,20 +31,24 @@ def member_is_moderator(member: discord.Member, moderator_role: str) -> bool:
     return perms.manage_guild or perms.administrator or role_matches(member, moderator_role)
 
 
-async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> discord.Member | None:
-    """The caller as a member of ``guild_id`` (from the cache, else one REST call)."""
-    if isinstance(user, discord.Member) and user.guild.id == guild_id:
-        return user
-    guild = bot.get_guild(guild_id)
-    if guild is None:
-        return None
-    member = guild.get_member(user.id)
+async def member_of(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    """``user_id`` as a member of ``guild`` (from the cache, else one REST call: the bot
+    has no members intent); None when they are not one."""
+    member = guild.get_member(user_id)
     if member is not None:
         return member
     try:
-        return await guild.fetch_member(user.id)
+        return await guild.fetch_member(user_id)
     except discord.HTTPException:
         return None
+
+
+async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> discord.Member | None:
+    """The caller as a member of ``guild_id`` (None: not one, or a server the bot cannot see)."""
+    if isinstance(user, discord.Member) and user.guild.id == guild_id:
+        return user
+    guild = bot.get_guild(guild_id)
+    return None if guild is None else await member_of(guild, user.id)
 
 
 async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.User) -> bool:

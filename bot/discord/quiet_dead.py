@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
+from bot.discord.checks import member_of
 from bot.discord.permissions import MUTE, audit_reason, quiet_missing
 from bot.i18n import t
 from bot.service.types import GameInfo
@@ -126,18 +127,6 @@ async def dead_channel_deleted(bot: WolfBot, channel: discord.abc.GuildChannel) 
     log.info("game %s: its dead channel %s was deleted; made again: %s", info.id, channel.id, dead.id if dead else None)
     if dead is not None:
         await sync_quiet_dead(bot, info, dead_channel=dead)
-
-
-async def member_of(guild: discord.Guild, user_id: int) -> discord.Member | None:
-    """``user_id`` as a member of ``guild``; None when they are not one (the bot has no
-    members intent, so most are fetched)."""
-    member = guild.get_member(user_id)
-    if member is not None:
-        return member
-    try:
-        return await guild.fetch_member(user_id)
-    except discord.HTTPException:
-        return None
 
 
 async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, member: discord.Member) -> None:

@@ -17,13 +17,13 @@ from discord import app_commands
 
 import bot.service as service
 from bot.discord import permissions
-from bot.discord.checks import require_moderator
+from bot.discord.checks import member_of, require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
-from bot.discord.quiet_dead import member_of, quiet_dead_on, sync_quiet_dead
+from bot.discord.quiet_dead import quiet_dead_on, sync_quiet_dead
 from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
