@@ -1,0 +1,136 @@
+"""Golden games: recorded seeds and submissions whose every event, roll and final state
+are kept in ``tests/golden/data`` and must come out of the engine exactly again.
+
+The submissions come from whole games between the baseline AI players (so they are the
+kind a table really sends), recorded once by ``python -m tests.golden.record``. Replaying
+them goes the way the bot goes: the state is stored as JSON between phases and rebuilt,
+each phase's submissions are read back from their stored form, and ``engine.advance``
+closes the phase on a copy. A rules change that alters any event, roll or state shows as
+a differing line; record again only when the change is meant (the diff of the data files
+then shows exactly what it changed).
+
+The cases were picked to cover the engine's events between them: two 15-player tables
+(44 and 6 more of the engine's kinds of event), a small table with other settings (a tie
+vote removes everyone tied, classes shown on death, 12 points win), and a table where
+some seats fall silent and one sends out of turn (an unclaimed grail, a dropped
+submission, players who did not send).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.sim.runner import play_game
+from engine import (
+    GameState,
+    Settings,
+    Submission,
+    Vote,
+    VoteTieRule,
+    advance,
+    new_game,
+    submission_from_dict,
+)
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    seed: str
+    players: int
+    settings: Settings = field(default_factory=Settings)
+    # Seats whose submissions are left out, by (round, phase): they did not send.
+    silent: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
+    # Submissions added where the rules refuse them, by (round, phase): seat -> one
+    # stored submission (the engine drops it with an audit event).
+    stray: dict[tuple[int, str], dict[int, dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def path(self) -> Path:
+        return DATA / f"{self.name}.jsonl"
+
+    def names(self) -> list[str]:
+        return [f"P{i}" for i in range(1, self.players + 1)]
+
+
+CASES = (
+    Case("table15-a", "golden:56", 15),
+    Case("table15-b", "golden:46", 15),
+    Case(
+        "table8-tie-all",
+        "golden:30",
+        8,
+        Settings(vote_tie_rule=VoteTieRule.ALL, reveal_on_death=True, win_score=12),
+    ),
+    Case(
+        "table10-silent",
+        "golden:6",
+        10,
+        Settings(vote_tie_rule=VoteTieRule.NOBODY),
+        silent={(2, "day"): tuple(range(1, 11)), (1, "dusk"): (2, 5), (3, "morning"): (1, 3, 4, 6, 7)},
+        stray={(1, "day"): {4: Vote(3).to_dict()}},
+    ),
+)
+
+
+def _stored(subs: list[Submission]) -> list[dict[str, Any]]:
+    return [s.to_dict() for s in subs]
+
+
+def record_submissions(case: Case) -> list[dict[int, list[dict[str, Any]]]]:
+    """Each phase's submissions, as stored, from a whole AI game of ``case`` (before the
+    case's silences and strays are applied)."""
+    rec: list[dict[int, list[Submission]]] = []
+    play_game(case.seed, case.players, start=new_game(case.names(), case.seed, case.settings), record=rec)
+    return [{seat: _stored(subs) for seat, subs in phase.items()} for phase in rec]
+
+
+def replay(case: Case, phases: list[dict[int, list[dict[str, Any]]]], adjust: bool = False) -> Iterator[dict[str, Any]]:
+    """The golden record of ``case`` replayed from ``phases`` (each phase's stored
+    submissions): a header, then per phase the submissions followed by its events and
+    rolls, then the final state (one line per player). ``adjust`` applies the case's
+    silences and strays first (when recording: the AI's later submissions may then no
+    longer fit, and the engine drops those, as it must)."""
+    yield {"case": case.name, "seed": case.seed, "names": case.names(), "settings": case.settings.to_dict()}
+    stored = new_game(case.names(), case.seed, case.settings).to_dict()
+    for phase_subs in phases:
+        state = GameState.from_dict(json.loads(json.dumps(stored)))
+        if state.over:
+            break
+        subs = {s: list(v) for s, v in phase_subs.items()}
+        if adjust:
+            at = (state.round, state.phase.value)
+            subs = {s: v for s, v in subs.items() if s not in case.silent.get(at, ())}
+            for seat, extra in case.stray.get(at, {}).items():
+                subs.setdefault(seat, []).append(extra)
+        yield {"round": state.round, "phase": state.phase.value, "submissions": {str(s): v for s, v in subs.items()}}
+        out = advance(state, {s: [submission_from_dict(d) for d in v] for s, v in subs.items()}, case.seed)
+        for e in out.events:
+            yield {"event": e.to_dict()}
+        for r in out.rolls:
+            yield {"roll": list(r)}
+        stored = out.state.to_dict()
+    yield {"final": {k: v for k, v in stored.items() if k != "players"}}
+    for p in stored["players"]:
+        yield {"player": p}
+
+
+def text(records: Iterator[dict[str, Any]]) -> str:
+    """One JSON object per line, keys sorted, so a diff of the file reads line by line."""
+    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
+
+
+def stored_submissions(text: str) -> list[dict[int, list[dict[str, Any]]]]:
+    """Each phase's submissions as a case's data file keeps them."""
+    phases: list[dict[int, list[dict[str, Any]]]] = []
+    for line in text.splitlines():
+        rec = json.loads(line)
+        if "submissions" in rec:
+            phases.append({int(s): v for s, v in rec["submissions"].items()})
+    return phases
