@@ -237,3 +237,30 @@ async def test_a_moderator_whose_seat_is_dead_still_sees_only_the_count(table: T
         apply_state(game, state)
     status = reply_text(await table.run(table.mod, "game status"))
     assert "only the count is shown" in status and "⬜" not in status, status
+
+
+async def test_a_referee_whose_role_was_taken_away_or_who_left_no_longer_moderates_from_a_dm(table: Table):
+    """Without the members intent the bot never hears of a role taken away or of a
+    member leaving; a DM carries no roles. The moderator check from a DM must see them
+    as they are now."""
+    referee, owner = table.emu.create_user("referee"), table.emu.create_user("owner")
+    role = table.emu.create_role(table.guild, "Referees")
+    boss = table.emu.create_role(table.guild, "Boss", permissions=perm.MANAGE_GUILD)
+    table.emu.add_member(table.guild, referee, roles=[role])
+    table.emu.add_member(table.guild, owner, roles=[boss])
+    table.bot.config.moderator_role = "Referees"
+    game_id = await started_game(table)
+    for who in (referee, owner):
+        assert "Only a moderator" not in reply_text(await table.run(who, "game status"))
+        await table.run(who, "phase advance", dm=True)
+    assert await phase_of(table, game_id) == "morning"
+
+    table.guild.members[referee.id].role_ids.remove(role.id)  # no event reaches the bot
+    del table.guild.members[owner.id]
+    for who in (referee, owner):
+        # Neither plays, so from a DM they are now about no game at all.
+        assert "not in any game" in reply_text(await table.run(who, "phase advance", dm=True))
+    assert await phase_of(table, game_id) == "morning"
+    # The creator is untouched, and in the channel the member Discord sends is current.
+    await table.run(table.mod, "phase advance", dm=True)
+    assert await phase_of(table, game_id) != "morning"
