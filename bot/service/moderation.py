@@ -161,8 +161,9 @@ async def extend_deadline(
 
 async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
-    in the game from now on. The one who left is free to join other games, and may come
-    back to that seat, but not take another (NewcomerWasSeatedError)."""
+    in the game from now on. The one who held it is told by DM; they are free to join
+    other games, and may come back to that seat, but not take another
+    (NewcomerWasSeatedError)."""
     user = newcomer.checked()
     _check_seat_argument(seat)
     now = db.now()
@@ -197,6 +198,9 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
         mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
         mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        # The one who held the seat learns it privately, in their language, and that they are free.
+        mail.locales.update(await repo.user_locales(s, [old.user_id]))
+        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
         await s.flush()
         return _result(game, seq, "replace", mail.count)
 
