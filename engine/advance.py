@@ -59,7 +59,7 @@ def advance(
                 valid.setdefault(seat, []).append(sub)
                 continue
             try:
-                valid.setdefault(seat, []).append(validate(st, seat, sub))
+                valid.setdefault(seat, []).append(validate(st, seat, sub, resolving=True))
             except RuleViolation as exc:
                 events.append(audit("SubmissionDropped", seat=seat, submission=sub.kind, key=exc.key))
     if st.phase is DAY:

@@ -31,8 +31,13 @@ PHASE_OF = {GrailNumber: Phase.DAY, Identification: Phase.DUSK, Orders: Phase.DU
 GRAIL_RANGE = (1, 100)
 
 
-def validate(state: GameState, seat: int, submission: Submission) -> Submission:
-    """Check ``submission`` from ``seat`` now; return its normal form or raise."""
+def validate(state: GameState, seat: int, submission: Submission, *, resolving: bool = False) -> Submission:
+    """Check ``submission`` from ``seat`` now; return its normal form or raise.
+
+    ``resolving``: the re-check of a stored submission as its phase closes. A player it
+    names may have left since (a moderator's removal): R3 makes an order aimed at them
+    fizzle at night, so the orders stand; a guess naming them is dropped and the others
+    are answered; a vote for them is void (raises, as before)."""
     if state.over:
         raise GameOverError()
     if not 1 <= seat <= len(state.players):
@@ -54,18 +59,26 @@ def validate(state: GameState, seat: int, submission: Submission) -> Submission:
         check_target(state, p, submission.target)
         return submission
     if isinstance(submission, Identification):
+        kept = tuple(g for g in submission.guesses if not _departed(state, g.target)) if resolving else ()
+        if kept:
+            submission = Identification(kept)
         return validate_identification(state, p, submission)
-    return validate_orders(state, p, submission)
+    return validate_orders(state, p, submission, resolving=resolving)
 
 
-def check_target(state: GameState, actor: Player, target: int, allow_self: bool = False) -> None:
-    """R3: nobody targets themselves (unless the skill allows) or the dead."""
+def check_target(state: GameState, actor: Player, target: int, allow_self: bool = False, allow_departed: bool = False) -> None:
+    """R3: nobody targets themselves (unless the skill allows) or the dead (unless
+    ``allow_departed``: an order sent before its target left, which fizzles at night)."""
     if not 1 <= target <= len(state.players):
         raise BadTargetError(target=target)
     if target == actor.seat and not allow_self:
         raise SelfTargetError()
-    if not state.player(target).alive:
+    if not state.player(target).alive and not allow_departed:
         raise DeadTargetError(target=target)
+
+
+def _departed(state: GameState, target: int) -> bool:
+    return 1 <= target <= len(state.players) and not state.player(target).alive
 
 
 def validate_identification(state: GameState, p: Player, ident: Identification) -> Identification:
@@ -120,7 +133,7 @@ def _place(slots: tuple[IdentifySlot, ...], guesses: list[Guess], i: int, taken:
     return False
 
 
-def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
+def validate_orders(state: GameState, p: Player, orders: Orders, *, resolving: bool = False) -> Orders:
     if not orders.actions and not orders.toggles:
         return orders  # clearing one's orders is always allowed
     if p.wounded:
@@ -152,7 +165,7 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
                 raise MalformedSubmissionError(reason="reason.one_target")
             if action.amount is not None:
                 raise MalformedSubmissionError(reason="reason.no_amount")
-            check_target(state, p, action.targets[0])
+            check_target(state, p, action.targets[0], allow_departed=resolving)
             standard += 1
             continue
         s = spec.skill(action.skill)
@@ -170,7 +183,7 @@ def validate_orders(state: GameState, p: Player, orders: Orders) -> Orders:
         if len(set(action.targets)) != len(action.targets):
             raise MalformedSubmissionError(reason="reason.distinct_targets")
         for t in action.targets:
-            check_target(state, p, t, allow_self=s.target_self)
+            check_target(state, p, t, allow_self=s.target_self, allow_departed=resolving)
         if s.amount is not None:
             alo, ahi = s.amount
             if action.amount is None:

@@ -191,8 +191,9 @@ def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, l
 
 
 def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    names = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name")}
-    return _simple("reply.post.replaced")({**p, **names}, msg, info, loc)
+    names = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name") if k in p}
+    key = "reply.post.seat_handed_over" if p.get("type") == "seat_handed_over" else "reply.post.replaced"
+    return _simple(key)({**p, **names}, msg, info, loc)
 
 
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
@@ -207,6 +208,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "game_resumed": _simple("post.resumed"),
     "deadline_extended": _simple("post.extended"),
     "player_replaced": _replaced,
+    "seat_handed_over": _replaced,
     "game_cancelled": _cancelled,
 }
 

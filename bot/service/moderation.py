@@ -34,6 +34,7 @@ from bot.service.common import (
 )
 from bot.service.errors import (
     BadArgumentError,
+    ExtendAtLimitError,
     GameFinishedError,
     GameNotRunningError,
     MaxBelowJoinedError,
@@ -129,7 +130,8 @@ async def extend_deadline(
     db: Database, game_id: int, seconds: int, *, expected_round: int | None = None, expected_phase: str | None = None
 ) -> GameInfo:
     """Give the current phase ``seconds`` more (1 s to 7 days), never leaving it more than
-    7 days to run however often it is extended; works while paused too.
+    7 days to run however often it is extended (ExtendAtLimitError, with nothing changed
+    or posted, when it already has that much); works while paused too.
     ``expected_round``/``expected_phase``: the phase the moderator meant; when the
     deadline has closed it meanwhile, PhaseClosedError and the next phase keeps its own."""
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_PHASE_SECONDS:
@@ -143,11 +145,16 @@ async def extend_deadline(
             raise PhaseClosedError(round=want[0], phase=f"phase.{want[1]}")
         if game.status == "paused":
             # Never more than a phase's longest: repeated extensions stop there.
+            if (game.paused_remaining or 0) >= MAX_PHASE_SECONDS:
+                raise ExtendAtLimitError(hours=MAX_PHASE_SECONDS // 3600)
             game.paused_remaining = min((game.paused_remaining or 0) + seconds, MAX_PHASE_SECONDS)
             return await info_of(s, game)
         require_running(game)
         assert game.phase_deadline is not None and game.phase_started_at is not None
-        total = min((game.phase_deadline - now).total_seconds() + seconds, MAX_PHASE_SECONDS)
+        left = (game.phase_deadline - now).total_seconds()
+        if left >= MAX_PHASE_SECONDS:
+            raise ExtendAtLimitError(hours=MAX_PHASE_SECONDS // 3600)
+        total = min(left + seconds, MAX_PHASE_SECONDS)
         started = game.phase_started_at
         arm_clock(game, now, seconds=max(0.0, total))
         game.phase_started_at = started
@@ -161,8 +168,9 @@ async def extend_deadline(
 
 async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
-    in the game from now on. The one who left is free to join other games, and may come
-    back to that seat, but not take another (NewcomerWasSeatedError)."""
+    in the game from now on. The one who held it is told by DM; they are free to join
+    other games, and may come back to that seat, but not take another
+    (NewcomerWasSeatedError)."""
     user = newcomer.checked()
     _check_seat_argument(seat)
     now = db.now()
@@ -197,6 +205,9 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
         mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
         mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        # The one who held the seat learns it privately, in their language, and that they are free.
+        mail.locales.update(await repo.user_locales(s, [old.user_id]))
+        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
         await s.flush()
         return _result(game, seq, "replace", mail.count)
 

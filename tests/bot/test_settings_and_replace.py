@@ -43,3 +43,25 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     grace = table.players[6]
     assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "game replace", {"player": "dave", "newcomer": grace}))
     assert any(p.user_id == grace.id for p in (await service.get_game(table.db, game_id)).players)
+
+
+async def test_the_player_whose_seat_is_handed_over_is_told_by_dm_in_their_language(table: Table):
+    game_id = await started_game(table)
+    dave, erin = table.players[3], table.players[4]  # dave reads Chinese
+    newcomer = table.players[6]
+    await table.run(table.mod, "game replace", {"player": "dave", "newcomer": newcomer})
+    await table.run(table.mod, "game replace", {"player": "erin", "newcomer": _member(table, "heidi")})
+    await table.delivered()
+    told = table.texts([m for m in table.emu.dms(dave) if m.interaction_id is None])[-1]
+    assert f"第{game_id}局" in told and "4号座位" in told and newcomer.username in told, told
+    told_en = table.texts([m for m in table.emu.dms(erin) if m.interaction_id is None])[-1]
+    assert f"your seat in game #{game_id} (seat 5) to heidi" in told_en and "may join another game" in told_en
+    # Only the public line reaches the channel.
+    public = "\n".join(table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False)))
+    assert "your seat" not in public and "heidi takes over seat 5 from erin" in public
+
+
+def _member(table: Table, name: str):
+    user = table.emu.create_user(name)
+    table.emu.add_member(table.guild, user)
+    return user

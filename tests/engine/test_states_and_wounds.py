@@ -136,3 +136,35 @@ def test_a_removed_player_is_told_it_was_removed_not_that_it_died():
     private_to_2 = [e.kind for e in outcome.events if e.seat == 2]
     assert private_to_2 == ["YouWereRemoved"]
     assert "PlayerLeft" in kinds(outcome.events)
+
+
+def test_orders_and_guesses_naming_a_player_removed_at_dusk_keep_their_other_parts():
+    """R3: an order aimed at a player who left before it resolves fizzles; the rest of
+    the orders stand, and the guesses about the others are answered."""
+    from engine import advance, remove_player
+    from engine.submissions import Guess, Identification
+
+    st = table(("cleric", "lawful"), ("warrior", "neutral"), ("rogue", "chaotic"), ("monk", "lawful"), ("wizard", "neutral"), ("bard", "chaotic"))
+    orders = Orders((Action("attack", (2,)), Action("divine_intervention", (3,))))
+    guesses = Identification((Guess(2, "trait", "combat"), Guess(3, "faction", "chaotic")))
+    st = remove_player(st, 2).state
+    events = advance(st, {1: [orders, guesses]}, "seed").events
+    assert "SubmissionDropped" not in kinds(events)
+    assert any(e.kind == "AttackFizzled" and e.data["target"] == 2 for e in events)
+    assert any(e.kind == "SpellCast" and e.data["why"] == "divine_intervention" for e in events)
+    answer = next(e for e in events if e.kind == "IdentificationAnswered")
+    assert answer.data["confirmed"] == [{"target": 3, "what": "faction", "value": "chaotic"}]
+
+
+def test_a_vote_or_guesses_naming_only_a_removed_player_are_dropped():
+    from engine import Phase, advance, remove_player
+    from engine.submissions import Guess, Identification, Vote
+
+    roles = (("cleric", "lawful"), ("warrior", "neutral"), ("rogue", "chaotic"), ("monk", "lawful"), ("wizard", "neutral"), ("bard", "chaotic"))
+    dusk = remove_player(table(*roles), 2).state
+    events = advance(dusk, {1: [Identification((Guess(2, "trait", "combat"),))]}, "seed").events
+    assert "IdentificationAnswered" not in kinds(events) and "SubmissionDropped" in kinds(events)
+    morning = remove_player(table(*roles, phase=Phase.MORNING), 2).state
+    events = advance(morning, {1: [Vote(2)], 3: [Vote(4)]}, "seed").events
+    dropped = [e.data for e in events if e.kind == "SubmissionDropped"]
+    assert dropped == [{"seat": 1, "submission": "vote", "key": "error.dead_target"}]

@@ -277,9 +277,17 @@ async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: D
     from bot.service.types import MAX_PHASE_SECONDS
 
     game_id = await started(db, 6, day_seconds=DAY)
-    for _ in range(3):
-        await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
-    assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=MAX_PHASE_SECONDS)
-    await pause_game(db, game_id)
     await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
+    capped = await get_game(db, game_id)
+    assert capped.deadline == clock.now + timedelta(seconds=MAX_PHASE_SECONDS)
+    await claim_due_messages(db, limit=100)
+    # Once there, a further extension is refused: nothing changes, nothing is announced.
+    with pytest.raises(E.ExtendAtLimitError) as refused:
+        await extend_deadline(db, game_id, 3600)
+    assert refused.value.text("en-US") == "The phase already has the most time a phase may have left (168 h): nothing was changed."
+    assert (await get_game(db, game_id)).version == capped.version
+    assert await claim_due_messages(db, limit=100) == []
+    await pause_game(db, game_id)
+    with pytest.raises(E.ExtendAtLimitError):
+        await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
     assert (await get_game(db, game_id)).paused_remaining == MAX_PHASE_SECONDS

@@ -40,8 +40,9 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     with pytest.raises(E.NotInGameError):
         await player_view(db, user(2).id, game_id)
     msgs = await take_due(db, limit=100)
-    assert [m.payload["type"] for m in msgs] == ["player_replaced", "sheet"]
+    assert [m.payload["type"] for m in msgs] == ["player_replaced", "sheet", "seat_handed_over"]
     assert msgs[1].recipient_id == NEWCOMER.id and msgs[1].locale == "zh-CN"
+    assert msgs[2].recipient_id == user(2).id and msgs[2].payload["new_name"] == "Newcomer"
     # The one who left may join another game; the newcomer may not.
     other = await lobby(db, 0, channel=4000)
     await join_game(db, other, user(2))

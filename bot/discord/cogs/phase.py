@@ -53,7 +53,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx.bot.wake_dispatcher()
         ctx.bot.wake_scheduler()
         if info.status == "paused":
-            text = t("reply.extended_paused", ctx.locale, duration=format_duration(seconds, ctx.locale))
+            text = t("reply.extended_paused", ctx.locale, duration=format_duration(info.paused_remaining or 0, ctx.locale))
         else:
             text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
