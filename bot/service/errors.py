@@ -72,8 +72,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
     "error.extend_at_limit": {
-        "en-US": "The phase already has the most time a phase may have left ({hours} h): nothing was changed.",
-        "zh-CN": "本阶段剩余时间已达上限（{hours}小时）：未作任何更改。",
+        "en-US": "The phase already has as long left as a phase may run ({days} days): nothing was changed.",
+        "zh-CN": "本阶段剩余时间已达上限（{days}天）：未作任何更改。",
     },
     "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
     "error.phase_closed": {

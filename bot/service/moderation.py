@@ -146,14 +146,14 @@ async def extend_deadline(
         if game.status == "paused":
             # Never more than a phase's longest: repeated extensions stop there.
             if (game.paused_remaining or 0) >= MAX_PHASE_SECONDS:
-                raise ExtendAtLimitError(hours=MAX_PHASE_SECONDS // 3600)
+                raise ExtendAtLimitError(days=MAX_PHASE_SECONDS // 86400)
             game.paused_remaining = min((game.paused_remaining or 0) + seconds, MAX_PHASE_SECONDS)
             return await info_of(s, game)
         require_running(game)
         assert game.phase_deadline is not None and game.phase_started_at is not None
         left = (game.phase_deadline - now).total_seconds()
         if left >= MAX_PHASE_SECONDS:
-            raise ExtendAtLimitError(hours=MAX_PHASE_SECONDS // 3600)
+            raise ExtendAtLimitError(days=MAX_PHASE_SECONDS // 86400)
         total = min(left + seconds, MAX_PHASE_SECONDS)
         started = game.phase_started_at
         arm_clock(game, now, seconds=max(0.0, total))

@@ -24,6 +24,6 @@ async def test_extend_says_what_the_paused_clock_holds_and_refuses_past_the_limi
     zh = table.players[0]  # alice reads Chinese; a moderator in her language is refused in it
     table.emu.give_role(table.guild, zh, table.emu.create_role(table.guild, "主持人", permissions=perm.MANAGE_GUILD))
     answer = reply_text(await table.run(zh, "phase extend", {"duration": "1h"}))
-    assert "本阶段剩余时间已达上限（168小时）" in answer, answer
+    assert "本阶段剩余时间已达上限（7天）" in answer, answer
     await table.delivered()
     assert len(table.emu.channel_messages(table.channel, include_ephemeral=False)) == posts  # no "more time" post

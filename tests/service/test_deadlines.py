@@ -284,7 +284,7 @@ async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: D
     # Once there, a further extension is refused: nothing changes, nothing is announced.
     with pytest.raises(E.ExtendAtLimitError) as refused:
         await extend_deadline(db, game_id, 3600)
-    assert refused.value.text("en-US") == "The phase already has the most time a phase may have left (168 h): nothing was changed."
+    assert refused.value.text("en-US") == "The phase already has as long left as a phase may run (7 days): nothing was changed."
     assert (await get_game(db, game_id)).version == capped.version
     assert await claim_due_messages(db, limit=100) == []
     await pause_game(db, game_id)
