@@ -62,6 +62,18 @@ async def live_membership(session: AsyncSession, user_id: int) -> GamePlayer | N
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+async def live_game_place(session: AsyncSession, user_id: int) -> dict[str, Any] | None:
+    """Where the user plays now, for a refusal to name it: ``game_id`` and ``channel``
+    (a mention, which Discord shows as a link to it)."""
+    stmt = (
+        select(Game.id, Game.channel_id)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.active_user_id == user_id)
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else {"game_id": row.id, "channel": f"<#{row.channel_id}>"}
+
+
 async def upsert_user(
     session: AsyncSession, user_id: int, name: str, locale: str | None, now: datetime
 ) -> None:

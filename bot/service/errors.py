@@ -38,12 +38,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-CN": "这个频道已经有一局游戏（第{game_id}局）。",
     },
     "error.already_in_game": {
-        "en-US": "You are already in game #{game_id}; one game at a time.",
-        "zh-CN": "你已经在第{game_id}局游戏中；同一时间只能参加一局。",
+        "en-US": "You are already in game #{game_id}, in {channel}; one game at a time.",
+        "zh-CN": "你已经在{channel}的第{game_id}局游戏中；同一时间只能参加一局。",
     },
     "error.newcomer_busy": {
-        "en-US": "{name} is already in game #{game_id}; a player plays one game at a time.",
-        "zh-CN": "{name}已经在第{game_id}局游戏中；每人同一时间只能参加一局。",
+        "en-US": "{name} is already in game #{game_id}, in {channel}; a player plays one game at a time.",
+        "zh-CN": "{name}已经在{channel}的第{game_id}局游戏中；每人同一时间只能参加一局。",
     },
     "error.newcomer_was_seated": {
         "en-US": "{name} held seat {seat} of this game before and cannot take another seat: they know that seat's secrets.",

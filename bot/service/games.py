@@ -108,9 +108,9 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
             game = await locked_game(s, game_id)
             if game.status != "lobby":
                 raise LobbyClosedError(game_id=game.id)
-            current = await repo.live_membership(s, u.id)
+            current = await repo.live_game_place(s, u.id)
             if current is not None:
-                raise AlreadyInGameError(game_id=current.game_id)
+                raise AlreadyInGameError(**current)
             members = await repo.lobby(s, game.id)
             cap = settings_of(game).max_players
             if len(members) >= cap:
@@ -132,8 +132,8 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
         # The same user joined another game at the same moment: the unique
         # active_user_id let only one of them through.
         async with db.read() as s:
-            m = await repo.live_membership(s, u.id)
-        raise AlreadyInGameError(game_id=m.game_id if m else 0) from None
+            m = await repo.live_game_place(s, u.id)
+        raise AlreadyInGameError(**(m or {"game_id": game_id, "channel": "—"})) from None
 
 
 async def leave_game(db: Database, game_id: int, user_id: int) -> GameInfo:

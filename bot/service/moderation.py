@@ -179,9 +179,9 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         state = state_of(game)
         holders = await repo.seat_holders(s, game.id)
         _check_seat(state, holders, seat)
-        busy = await repo.live_membership(s, user.id)
+        busy = await repo.live_game_place(s, user.id)
         if busy is not None:
-            raise NewcomerBusyError(name=user.name, game_id=busy.game_id)
+            raise NewcomerBusyError(name=user.name, **busy)
         row = await repo.member(s, game.id, user.id)
         if row is not None and row.former_seat is not None and row.former_seat != seat:
             raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)

@@ -51,7 +51,7 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     with pytest.raises(E.NewcomerBusyError) as busy:
         await replace_player(db, game_id, 3, user(2))
     # Said to the moderator, so it names the newcomer rather than "you".
-    assert busy.value.params == {"name": user(2).name, "game_id": other}
+    assert busy.value.params == {"name": user(2).name, "game_id": other, "channel": "<#4000>"}
     with pytest.raises(E.SeatNotFoundError):
         await replace_player(db, game_id, 9, UserRef(556, "X"))
 

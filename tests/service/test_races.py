@@ -111,7 +111,7 @@ async def test_one_player_joining_two_games_at_once(db: Database) -> None:
     assert outcomes(results) == ["AlreadyInGameError", "GameInfo"]
     winner = next(r for r in results if not isinstance(r, Exception))
     loser = next(r for r in results if isinstance(r, Exception))
-    assert loser.params == {"game_id": winner.id}
+    assert loser.params == {"game_id": winner.id, "channel": f"<#{winner.channel_id}>"}
 
 
 async def test_two_games_in_one_channel_at_once(db: Database) -> None:
