@@ -196,6 +196,12 @@ def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, lo
     return _simple(key)({**p, **names}, msg, info, loc)
 
 
+def _target_removed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """Your vote, orders or guess named a player a moderator has removed."""
+    what = {"vote": "vote", "orders": "orders"}.get(str(p.get("what")), "identify")
+    return _simple(f"reply.post.target_removed_{what}")({**p, "name": words.player_name(str(p.get("name", "")))}, msg, info, loc)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -209,6 +215,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "deadline_extended": _simple("post.extended"),
     "player_replaced": _replaced,
     "seat_handed_over": _replaced,
+    "target_removed": _target_removed,
     "game_cancelled": _cancelled,
 }
 

@@ -32,6 +32,7 @@ from bot.service.common import (
     settings_of,
     state_of,
 )
+from bot.service.departed_targets import settle_submissions_naming
 from bot.service.errors import (
     BadArgumentError,
     ExtendAtLimitError,
@@ -232,6 +233,8 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
         mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
         mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
         _vacate(holders[seat], "removed", now)
+        if not outcome.state.over:
+            await settle_submissions_naming(s, mail, game, holders, seat, state.player(seat).name)
         if outcome.state.over:
             await finish(s, game, now, "over", outcome.state.end_reason)
             mail_seed_reveal(mail, game)

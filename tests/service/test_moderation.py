@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from bot.db.session import Database
 from bot.service import (
     UserRef,
     active_game_of,
+    advance_phase,
     cancel_game,
     export_game,
     get_game,
@@ -15,11 +17,20 @@ from bot.service import (
     player_view,
     remove_player,
     replace_player,
+    submit,
     submit_grail,
     verify_log,
 )
 from bot.service import errors as E
-from tests.service.helpers import current_state, lobby, play_to_end, started, take_due, user
+from tests.service.helpers import (
+    current_state,
+    lobby,
+    play_to_end,
+    send_all,
+    started,
+    take_due,
+    user,
+)
 
 NEWCOMER = UserRef(555, "Newcomer", "zh-CN")
 
@@ -107,3 +118,47 @@ async def test_cancel(db: Database) -> None:
     assert log["game"]["seed"] == "cancel-seed" and verify_log(log).ok
     with pytest.raises(E.BadArgumentError):
         await cancel_game(db, game_id, "")
+
+
+async def test_a_removal_voids_votes_for_the_removed_and_tells_who_named_them(db: Database) -> None:
+    """E18: a vote for a removed player counts for nothing. It is taken back, so the
+    voter must vote again (the early close waits for them), and they are told; at Dusk
+    an order naming them stands (it fizzles at night) and its sender is told."""
+    game_id = await started(db, 6, seed="named-removed")
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)  # Dusk 1
+    state = await current_state(db, game_id)
+    able = [p.seat for p in state.players if p.alive and not p.wounded and p.seat != 2]
+    for seat in able:
+        target = 2 if seat in able[:2] else next(s for s in able if s != seat)
+        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (target,)),)), game_id=game_id)
+    await take_due(db)
+    await remove_player(db, game_id, 2)
+    told = [m for m in await take_due(db) if m.payload.get("type") == "target_removed"]
+    assert sorted(m.recipient_id for m in told) == sorted(user(s).id for s in able[:2])
+    assert {m.payload["what"] for m in told} == {"orders"}
+    for seat in able[:2]:  # the orders themselves are kept
+        assert "orders" in (await player_view(db, user(seat).id)).sent
+
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)  # Morning 1
+    state = await current_state(db, game_id)
+    alive = [p.seat for p in state.players if p.alive]
+    doomed, voters, others = alive[-1], alive[:2], alive[2:-1]
+    for seat in voters:
+        await submit(db, user(seat).id, engine.Vote(doomed), game_id=game_id)
+    for seat in others:
+        await submit(db, user(seat).id, engine.Vote(voters[0]), game_id=game_id)
+    deadline = (await get_game(db, game_id)).deadline
+    await take_due(db)
+    await remove_player(db, game_id, doomed)  # the last who had not voted leaves
+    told = [m for m in await take_due(db) if m.payload.get("type") == "target_removed"]
+    assert sorted(m.recipient_id for m in told) == sorted(user(s).id for s in voters)
+    assert {m.payload["what"] for m in told} == {"vote"}
+    assert all(m.locale == "en-US" for m in told)
+    for seat in voters:
+        assert "vote" not in (await player_view(db, user(seat).id)).sent
+    for seat in others:
+        assert "vote" in (await player_view(db, user(seat).id)).sent
+    # Not everyone has voted now: the phase is not closed early.
+    assert (await get_game(db, game_id)).deadline == deadline

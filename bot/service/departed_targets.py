@@ -1,0 +1,45 @@
+"""What becomes of this phase's submissions that name a player a moderator has just
+removed (rules E18), and who is told.
+
+A vote for them counts for nothing, so it is withdrawn: the voter no longer counts as
+having voted (the early close waits for them) and is asked to vote again. At Dusk an
+order aimed at them fizzles at night and a guess about them goes unanswered (the
+engine's re-check as the phase closes); the sender is told, and may change them while
+Dusk is open. Nothing here is secret: the removal itself is announced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer
+from bot.service.outbox import Mail
+
+
+def _names(sub_kind: str, payload: dict[str, Any], seat: int) -> bool:
+    if sub_kind == "vote":
+        return payload.get("target") == seat
+    if sub_kind == "orders":
+        return any(seat in a.get("targets", ()) for a in payload.get("actions", ()))
+    if sub_kind == "identify":
+        return any(g.get("target") == seat for g in payload.get("guesses", ()))
+    return False
+
+
+async def settle_submissions_naming(
+    s: AsyncSession, mail: Mail, game: Game, holders: dict[int, GamePlayer], seat: int, name: str
+) -> None:
+    """Withdraw the open phase's votes for ``seat`` and tell everyone whose vote, orders
+    or guesses named them (by private message, in their language)."""
+    assert game.phase is not None
+    for sub in await repo.phase_submissions(s, game.id, game.round, game.phase):
+        if sub.seat == seat or sub.seat not in holders or not _names(sub.kind, sub.payload, seat):
+            continue
+        if sub.kind == "vote":
+            await s.delete(sub)
+        mail.private(
+            holders[sub.seat].user_id,
+            {"type": "target_removed", "what": sub.kind, "seat": seat, "name": name, "round": game.round},
+        )
