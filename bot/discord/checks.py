@@ -51,7 +51,7 @@ async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> disc
     return None if guild is None else await member_of(guild, user.id)
 
 
-async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.User) -> bool:
+async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake) -> bool:
     """Whether ``user`` is still in the server, asked of Discord: without the members
     intent the cache never hears that someone left. A server the bot cannot see now (an
     outage), or a Discord that does not answer, locks nobody out."""

@@ -39,6 +39,7 @@ import discord
 import bot.service as service
 from bot.discord import quiet_dead
 from bot.discord.background import BackgroundLoop
+from bot.discord.checks import still_member
 from bot.discord.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound import Rendered, render_outgoing
 from bot.discord.quiet_notes import tell_moderator
@@ -114,6 +115,9 @@ class DiscordSender:
         # Games whose moderator was told the bot cannot post in the game channel; cleared
         # by the next post that goes through, so a later problem is reported again.
         self._warned: set[int] = set()
+        # Seated players whose DMs failed: still members this phase; told as gone.
+        self._still_member: set[tuple[int, int, str]] = set()
+        self._told_left: set[tuple[int, int]] = set()
         # The games' public views, read once per dispatcher pass (see ``new_pass``).
         self._infos: dict[int, GameInfo | None] = {}
 
@@ -183,7 +187,7 @@ class DiscordSender:
                 return sent.id
             except discord.Forbidden as exc:
                 if exc.code == CANNOT_DM and message.recipient_kind == "user":
-                    if message.payload.get("type") in PING_TYPES:
+                    if not await self._tell_if_left(message) and message.payload.get("type") in PING_TYPES:
                         await self._ping(message)
                     raise Undeliverable(f"DMs closed ({exc.code})") from exc
                 if message.recipient_kind == "channel":
@@ -263,6 +267,30 @@ class DiscordSender:
             log.info("no channel to ping user %s in: game %s's channel is gone", message.recipient_id, info.id)
         except discord.HTTPException:
             log.warning("could not ping user %s about their inbox", message.recipient_id, exc_info=True)
+
+    async def _tell_if_left(self, message: OutgoingMessage) -> bool:
+        """A seated player whose DMs fail may have left the game's server (the bot has no
+        members intent, so nobody tells it): ask Discord, once per player and phase.
+        When they have, the moderator is told once, in their language, to replace or
+        remove them, and there is no point pinging them in the channel. True then."""
+        info = await self._info(message.game_id)
+        uid = message.recipient_id
+        seat = next((p.seat for p in info.players if p.user_id == uid and p.seat is not None), None) if info else None
+        if info is None or seat is None:
+            return False
+        tag = (uid, info.id, f"{info.round}:{info.phase}")
+        if tag in self._still_member:
+            return False
+        if await still_member(self.bot, info.guild_id, discord.Object(uid)):
+            self._still_member.add(tag)
+            return False
+        if (uid, info.id) not in self._told_left:
+            self._told_left.add((uid, info.id))
+            locale = await moderator_locale(self.bot, info)
+            name = next(p.name for p in info.players if p.seat == seat)
+            text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", name=name, seat=seat, game=info.id)
+            await dm_moderator(self.bot, info, text, nonce=nonce_for(f"left:{info.id}:{uid}"))
+        return True
 
     async def _warn_moderator(self, message: OutgoingMessage) -> None:
         """The game channel refuses the bot (a permission taken away): tell the game's

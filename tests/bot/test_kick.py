@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bot.service as service
 from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.test_bot_e2e import open_lobby, started_game
 
 
 async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
@@ -36,3 +36,37 @@ async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
     assert "erin" not in reply_text(await table.run(bob, "vote", {"player": "carol"}, dm=True))
     assert (await service.player_view(table.db, bob.id)).sent["vote"]["target"] == 3
     assert (await service.get_game(table.db, game_id)).phase == "morning"
+
+
+async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):
+    """Without the members intent nobody tells the bot that someone left; their DMs then
+    fail as closed DMs do. The bot asks Discord and tells the moderator once, instead of
+    pinging in the channel someone who can no longer read it."""
+    lobby, join_id = await open_lobby(table)
+    for p in table.players[:6]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    game_id = int(join_id.rsplit(":", 1)[1])
+    erin = table.players[4]
+    del table.guild.members[erin.id]  # erin leaves the server (no event reaches the bot)
+    mod_dms = len(table.emu.dms(table.mod))
+    await table.run(table.mod, "game start")  # everyone's character sheet
+    await table.delivered()
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    told = [t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]) if "has left the server" in t]
+    assert len(told) == 1, told
+    assert f"<@{erin.id}> (erin, seat 5 of game #{game_id})" in told[0] and "/game replace" in told[0]
+    public = table.emu.channel_messages(table.channel, include_ephemeral=False)
+    assert not any(f"<@{erin.id}>" in (m.content or "") for m in public)
+
+
+async def test_closed_dms_of_a_member_are_not_taken_for_leaving(table: Table):
+    from tests.bot.test_bot_e2e import started_with_closed_dms
+
+    mod_dms = len(table.emu.dms(table.mod))
+    grace = await started_with_closed_dms(table)
+    await table.run(table.mod, "phase advance")
+    await table.delivered()
+    assert not any("has left the server" in t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]))
+    public = table.emu.channel_messages(table.channel, include_ephemeral=False)
+    assert any(f"<@{grace.id}>" in (m.content or "") for m in public)  # the inbox ping, as before
