@@ -41,6 +41,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "You are already in game #{game_id}, in {channel}; one game at a time.",
         "zh-CN": "你已经在{channel}的第{game_id}局游戏中；同一时间只能参加一局。",
     },
+    "error.already_joined": {"en-US": "You have already joined this game.", "zh-CN": "你已经加入了这局游戏。"},
     "error.newcomer_busy": {
         "en-US": "{name} is already in game #{game_id}, in {channel}; a player plays one game at a time.",
         "zh-CN": "{name}已经在{channel}的第{game_id}局游戏中；每人同一时间只能参加一局。",
@@ -154,6 +155,12 @@ class ChannelHasGameError(ServiceError):
 
 class AlreadyInGameError(ServiceError):
     key = "error.already_in_game"
+
+
+class AlreadyJoinedError(AlreadyInGameError):
+    """Joining the game one has already joined."""
+
+    key = "error.already_joined"
 
 
 class NewcomerBusyError(ServiceError):

@@ -30,6 +30,7 @@ from bot.service.common import (
 )
 from bot.service.errors import (
     AlreadyInGameError,
+    AlreadyJoinedError,
     BadArgumentError,
     ChannelHasGameError,
     GameNotFoundError,
@@ -110,7 +111,7 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
                 raise LobbyClosedError(game_id=game.id)
             current = await repo.live_game_place(s, u.id)
             if current is not None:
-                raise AlreadyInGameError(**current)
+                raise (AlreadyJoinedError() if current["game_id"] == game.id else AlreadyInGameError(**current))
             members = await repo.lobby(s, game.id)
             cap = settings_of(game).max_players
             if len(members) >= cap:

@@ -50,7 +50,7 @@ async def test_create_join_by_button_and_command_then_start(table: Table):
     # Joining twice is refused, with the service's words.
     again = await table.emu.click(table.players[0], lobby, join_id)
     await again.wait(10)
-    assert f"已经在<#{table.channel.id}>的第" in reply_text(again)
+    assert "你已经加入了这局游戏" in reply_text(again)
     # Players cannot start the game.
     refused = await table.run(table.players[1], "game start")
     assert "Only a moderator" in reply_text(refused)

@@ -80,7 +80,7 @@ async def test_one_live_game_per_player_across_servers(db: Database) -> None:
     assert err.value.params == {"game_id": a, "channel": f"<#{CHANNEL}>"}
     assert err.value.text("en-US") == f"You are already in game #{a}, in <#{CHANNEL}>; one game at a time."
     assert err.value.text("zh-CN") == f"你已经在<#{CHANNEL}>的第{a}局游戏中；同一时间只能参加一局。"
-    with pytest.raises(E.AlreadyInGameError):
+    with pytest.raises(E.AlreadyJoinedError):  # a kind of AlreadyInGameError
         await join_game(db, a, user(1))
     assert (await active_game_of(db, user(1).id)).id == a
     await leave_game(db, a, user(1).id)
