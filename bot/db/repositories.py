@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,9 +41,13 @@ async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game |
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
-async def latest_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
-    """The channel's most recent game, live or finished."""
-    stmt = select(Game).where(Game.channel_id == channel_id).order_by(Game.id.desc()).limit(1)
+async def latest_game_in_channel(session: AsyncSession, channel_id: int, *, finished_first: bool = False) -> Game | None:
+    """The channel's most recent game, live or finished; ``finished_first``: the most
+    recent finished one, when there is one."""
+    stmt = select(Game).where(Game.channel_id == channel_id)
+    if finished_first:
+        stmt = stmt.order_by(case((Game.status.in_(("over", "cancelled")), 0), else_=1))
+    stmt = stmt.order_by(Game.id.desc()).limit(1)
     return (await session.execute(stmt)).scalar_one_or_none()
 
 

@@ -232,11 +232,12 @@ async def active_game_of(db: Database, user_id: int) -> GameInfo:
         return await info_of(s, game)
 
 
-async def latest_game_in_channel(db: Database, channel_id: int) -> GameInfo | None:
-    """The channel's most recent game, live or finished (for the log of the game that
-    just ended there); None when the channel never had one."""
+async def latest_game_in_channel(db: Database, channel_id: int, *, finished_first: bool = False) -> GameInfo | None:
+    """The channel's most recent game, live or finished; None when the channel never
+    had one. ``finished_first`` (the log of the game that ended there, even once a new
+    lobby is open): the most recent finished game, when there is one."""
     async with db.read() as s:
-        game = await repo.latest_game_in_channel(s, check_id(channel_id, "channel"))
+        game = await repo.latest_game_in_channel(s, check_id(channel_id, "channel"), finished_first=finished_first)
         return None if game is None else await info_of(s, game)
 
 

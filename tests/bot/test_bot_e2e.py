@@ -467,6 +467,10 @@ async def test_the_end_scoreboard_with_its_chart_and_the_seed(table: Table):
     # Everyone has their voice back, and the log is there for the moderator.
     log = await table.run(table.mod, "game log")
     assert [a.filename for m in [log.message, *log.followups] if m for a in m.attachments]
+    # Once a new lobby is open in the channel, the log there is still the ended game's.
+    await table.run(table.mod, "game create")
+    log = await table.run(table.mod, "game log")
+    assert {a.filename for m in [log.message, *log.followups] if m for a in m.attachments} == {f"wolfhowl-game-{game_id}.json"}
 
 
 async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_started_game(table: Table):

@@ -124,6 +124,8 @@ async def test_finding_games_by_channel_moderator_and_all_live(db: Database) -> 
     await cancel_game(db, first)
     second = await lobby(db, 0)
     assert (await latest_game_in_channel(db, CHANNEL)).id == second
+    # For the log: the game that ended there, even with a new lobby open.
+    assert (await latest_game_in_channel(db, CHANNEL, finished_first=True)).id == first
     await cancel_game(db, second)
     latest = await latest_game_in_channel(db, CHANNEL)
     assert latest is not None and latest.id == second and latest.status == "cancelled"

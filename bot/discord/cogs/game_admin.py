@@ -274,7 +274,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if game_id is not None:
             info = await service.get_game(ctx.db, game_id)
         elif interaction.guild_id is not None and interaction.channel_id is not None:
-            found = await service.latest_game_in_channel(ctx.db, interaction.channel_id)
+            found = await service.latest_game_in_channel(ctx.db, interaction.channel_id, finished_first=True)
             if found is None:
                 raise ReplyError("reply.error.no_game_here")
             info = found
