@@ -44,9 +44,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.sandbox import play_reader as reader
+from bot.sandbox.people import Stats
 from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
-from bot.sandbox.players import Stats
 
 PHASE_HOURS = 3600
 

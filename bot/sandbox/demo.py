@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
 async def demo(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from bot.sandbox.people import Stats
     from bot.sandbox.play_game import GameOptions, TableGame
-    from bot.sandbox.players import Stats
 
     console = Console(highlight=False)
     seed = args.seed or secrets.token_hex(4)

@@ -17,8 +17,9 @@ from typing import Any
 
 from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
+from bot.sandbox.people import Moderator, Stats
 from bot.sandbox.play_table import Cursor, Seating, Tavern
-from bot.sandbox.players import Moderator, Player, Stats
+from bot.sandbox.players import Player
 
 NEXT_PHASE = {"day": "dusk", "dusk": "morning", "morning": "day"}
 

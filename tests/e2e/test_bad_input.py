@@ -21,9 +21,10 @@ import engine
 from bot.discord.errors import HINTS
 from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
+from bot.sandbox.people import Person, Reply
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
-from bot.sandbox.players import Person, Player, Reply
+from bot.sandbox.players import Player
 from tests.e2e.conftest import error_text, is_localized, run
 
 # id -> (catalogue key of the expected answer, phase it is tried in)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.sandbox.people import Reply
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
-from bot.sandbox.players import Player, Reply, _text_input_id
+from bot.sandbox.players import Player, _text_input_id
 from tests.e2e.conftest import run
 
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from bot.sandbox import play_reader as reader
+from bot.sandbox.people import Person, Reply
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
-from bot.sandbox.players import Person, Reply
 from tests.e2e.conftest import error_text, is_localized, run
 from tests.e2e.test_bad_input import fingerprint
 
