@@ -49,6 +49,18 @@ def test_vote_ties_follow_the_server_rule():
     assert st.player(2).hp == 9 and st.player(3).hp == 9
 
 
+def test_only_votes_of_the_living_for_the_living_count():
+    st = table(*SIX, phase=Phase.MORNING)
+    for seat in (5, 6):
+        st.player(seat).alive = False
+    events: list = []
+    # 5 and 6 are dead: their votes for 3 and the vote for 6 are not counted
+    hurt = count_votes(st, ScriptedDice(), events, {1: 2, 2: 6, 5: 3, 6: 3})
+    assert hurt == [2]
+    counted = next(e for e in events if e.kind == "VotesCounted")
+    assert counted.data["counts"] == [{"seat": 2, "name": "P2", "votes": 1}]
+
+
 def test_no_votes_no_damage():
     st = table(*SIX, phase=Phase.MORNING)
     assert count_votes(st, ScriptedDice(), [], {}) == []
