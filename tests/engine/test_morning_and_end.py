@@ -105,6 +105,17 @@ def test_end_when_one_faction_outnumbers_the_rest_wounded_count_as_living():
     assert end_reason(st) == "majority"
 
 
+def test_nobody_left_alive_ends_the_game_and_the_top_score_wins():
+    st = table(*SIX)
+    st.scores = {"lawful": 3, "neutral": 6, "chaotic": 6}
+    for p in st.players:
+        p.alive = False
+    events: list = []
+    assert check_end(st, events) and st.end_reason == "extinction"
+    assert st.scores == {"lawful": 3, "neutral": 6, "chaotic": 6}  # no survivors to score
+    assert st.winners == ["neutral", "chaotic"]
+
+
 def test_no_end_on_equal_numbers():
     st = table(*SIX)
     st.player(3).alive = False
