@@ -136,3 +136,18 @@ def test_a_removed_player_is_told_it_was_removed_not_that_it_died():
     private_to_2 = [e.kind for e in outcome.events if e.seat == 2]
     assert private_to_2 == ["YouWereRemoved"]
     assert "PlayerLeft" in kinds(outcome.events)
+
+
+def test_no_break_free_attempt_without_an_action_left():
+    """Breaking free costs a free action (or the standard one in its stead): a held
+    Warrior whose two actions went on counter-attack steals earlier tonight stays held."""
+    from engine.night.resolve import take_turn
+
+    st = one()
+    st.player(1).conditions[State.GRAPPLED] = Condition(None, 2)
+    st.player(2).memory["grappling"] = 1
+    n = Night(st, ScriptedDice(), [], {1: Orders((Action("attack", (2,)),))})
+    n.turn(1).free = n.turn(1).standard = 0
+    take_turn(n, st.player(1))  # no opposed roll is made: the dice have nothing scripted
+    assert st.player(1).has(State.GRAPPLED) and st.player(2).memory["grappling"] == 1
+    assert "AttackRolled" not in kinds(n.events)
