@@ -100,13 +100,16 @@ def perform(night: Night, p: Player, action: Action, paid_groups: set[str]) -> N
 
 def break_free(night: Night, p: Player) -> bool:
     """RULES: Grappled — at its turn the grappled one first tries to break free (opposed
-    Fortitude, as initiator), spending its free action. It is never told it was held."""
+    Fortitude, as initiator), spending its free action (or the standard one in its stead);
+    with neither left, no attempt is made. It is never told it was held."""
     cond = p.conditions[State.GRAPPLED]
     grappler = night.player(cond.source) if cond.source is not None else None
-    night.spend(p.seat, "free")
+    paid = night.spend(p.seat, "free")
     if grappler is None or not grappler.able:
         release_grapples(night.state, p)
         return True
+    if not paid:
+        return False
     if opposed(night, p, grappler, "fortitude", "break-free"):
         release_grapples(night.state, p)
         night.emit(audit("GrappleBroken", seat=p.seat, grappler=grappler.seat))

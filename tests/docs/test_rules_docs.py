@@ -85,6 +85,13 @@ def test_every_ruling_is_in_both_documents(lang: str) -> None:
     assert len(engine_rulings) >= 18
 
 
+def test_a_servers_own_winning_score_is_stated() -> None:
+    """Like the vote-tie rule and reveal-on-death, the winning score is a server setting."""
+    en, zh = (" ".join(DOCS[lang].split()) for lang in ("en", "zh"))
+    assert "(a server may set another winning score before the game starts)" in en
+    assert "（服务器可以在游戏开始前设定其他获胜分数）" in zh
+
+
 def test_the_engine_rulings_the_code_makes_are_stated() -> None:
     en, zh = (" ".join(DOCS[lang].split()) for lang in ("en", "zh"))  # lines wrap anywhere
     for phrase in (

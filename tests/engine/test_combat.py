@@ -140,3 +140,18 @@ def test_the_attacker_never_learns_whether_it_hit():
     victim_news = [e for e in events if e.seat == 2]
     assert [e.kind for e in victim_news] == ["DamageTaken"]
     assert "source" not in victim_news[0].data
+
+
+def test_an_actor_wounded_during_its_own_turn_does_nothing_more():
+    """E12: a Paladin at HP 1 misses, the Warrior's counter wounds it: its Lay on Hands,
+    ordered after the attack, does not happen."""
+    st = table(("paladin", "lawful"), ("warrior", "neutral"))
+    st.player(1).hp = 1
+    # initiative; the Paladin misses (AB 70 − AC 20: 99 > 50); the counter triggers (1 ≤ 50)
+    # and hits (1 ≤ 65 − 20) for 1
+    d = ScriptedDice([(20, 15), (20, 5), (100, 99), (100, 1), (100, 1), (3, 1)])
+    orders = {1: Orders((Action("attack", (2,)), Action("lay_on_hands", (1,))))}
+    events = night(st, d, orders)
+    assert st.player(1).wounded
+    assert "Healed" not in kinds(events)
+    assert not d.script

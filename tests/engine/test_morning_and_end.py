@@ -49,6 +49,18 @@ def test_vote_ties_follow_the_server_rule():
     assert st.player(2).hp == 9 and st.player(3).hp == 9
 
 
+def test_only_votes_of_the_living_for_the_living_count():
+    st = table(*SIX, phase=Phase.MORNING)
+    for seat in (5, 6):
+        st.player(seat).alive = False
+    events: list = []
+    # 5 and 6 are dead: their votes for 3 and the vote for 6 are not counted
+    hurt = count_votes(st, ScriptedDice(), events, {1: 2, 2: 6, 5: 3, 6: 3})
+    assert hurt == [2]
+    counted = next(e for e in events if e.kind == "VotesCounted")
+    assert counted.data["counts"] == [{"seat": 2, "name": "P2", "votes": 1}]
+
+
 def test_no_votes_no_damage():
     st = table(*SIX, phase=Phase.MORNING)
     assert count_votes(st, ScriptedDice(), [], {}) == []
@@ -91,6 +103,17 @@ def test_end_when_one_faction_outnumbers_the_rest_wounded_count_as_living():
     # lawful 2 (one wounded) vs chaotic 1
     st.player(1).hp = 0
     assert end_reason(st) == "majority"
+
+
+def test_nobody_left_alive_ends_the_game_and_the_top_score_wins():
+    st = table(*SIX)
+    st.scores = {"lawful": 3, "neutral": 6, "chaotic": 6}
+    for p in st.players:
+        p.alive = False
+    events: list = []
+    assert check_end(st, events) and st.end_reason == "extinction"
+    assert st.scores == {"lawful": 3, "neutral": 6, "chaotic": 6}  # no survivors to score
+    assert st.winners == ["neutral", "chaotic"]
 
 
 def test_no_end_on_equal_numbers():

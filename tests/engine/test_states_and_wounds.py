@@ -168,3 +168,18 @@ def test_a_vote_or_guesses_naming_only_a_removed_player_are_dropped():
     events = advance(morning, {1: [Vote(2)], 3: [Vote(4)]}, "seed").events
     dropped = [e.data for e in events if e.kind == "SubmissionDropped"]
     assert dropped == [{"seat": 1, "submission": "vote", "key": "error.dead_target"}]
+
+
+def test_no_break_free_attempt_without_an_action_left():
+    """Breaking free costs a free action (or the standard one in its stead): a held
+    Warrior whose two actions went on counter-attack steals earlier tonight stays held."""
+    from engine.night.resolve import take_turn
+
+    st = one()
+    st.player(1).conditions[State.GRAPPLED] = Condition(None, 2)
+    st.player(2).memory["grappling"] = 1
+    n = Night(st, ScriptedDice(), [], {1: Orders((Action("attack", (2,)),))})
+    n.turn(1).free = n.turn(1).standard = 0
+    take_turn(n, st.player(1))  # no opposed roll is made: the dice have nothing scripted
+    assert st.player(1).has(State.GRAPPLED) and st.player(2).memory["grappling"] == 1
+    assert "AttackRolled" not in kinds(n.events)
