@@ -183,3 +183,19 @@ def test_no_break_free_attempt_without_an_action_left():
     take_turn(n, st.player(1))  # no opposed roll is made: the dice have nothing scripted
     assert st.player(1).has(State.GRAPPLED) and st.player(2).memory["grappling"] == 1
     assert "AttackRolled" not in kinds(n.events)
+
+
+def test_a_grapple_voids_actions_but_not_toggles():
+    """Rules (Grappled): toggles are set at nightfall, before anyone acts, and hold for
+    the held player: a held Wizard's Mage Armor still turns an attack aside."""
+    from engine.dice import Dice
+
+    def need_against_the_wizard(toggles: frozenset[str]) -> int:
+        st = table(("wizard", "neutral"), ("monk", "lawful"), ("warrior", "chaotic"), ("rogue", "chaotic"), ("cleric", "lawful"), ("bard", "neutral"))
+        st.player(1).conditions[State.GRAPPLED] = Condition(None, 2)
+        st.player(2).memory["grappling"] = 1
+        orders = {1: Orders((), toggles), 3: Orders((Action("attack", (1,)),))}
+        events = night(st, Dice.for_phase("held-toggle", 1, "dusk"), orders)
+        return next(e.data["need"] for e in events if e.kind == "AttackRolled" and e.data["target"] == 1)
+
+    assert need_against_the_wizard(frozenset({"mage_armor"})) == need_against_the_wizard(frozenset()) - 10
