@@ -72,24 +72,34 @@ async def serve(bot: WolfBot, token: str) -> None:
     flight is one transaction, so a harder stop loses nothing either."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
+    running: list[asyncio.Task[None]] = []
+
+    async def close() -> None:
+        await bot.close()
+        # Once closed, discord.py still sleeps out a reconnect back-off (Discord or the
+        # network down; up to 17 minutes) before it returns: cut that wait short.
+        for task in running:
+            task.cancel()
 
     def stop(signame: str) -> None:
         logging.getLogger("wolfhowl").info("%s received: closing", signame)
         if not closing:
-            closing.append(loop.create_task(bot.close()))
+            closing.append(loop.create_task(close()))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # Windows has no add_signal_handler
             loop.add_signal_handler(sig, stop, sig.name)
     try:
         async with bot:
-            await bot.start(token)
-    except Exception:
-        if not closing:
+            running.append(loop.create_task(bot.start(token)))
+            await running[0]
+    except (Exception, asyncio.CancelledError):
+        current = asyncio.current_task()
+        if not closing or (current is not None and current.cancelling()):
             raise
-        # Stopped while still connecting (Discord slow to answer the login): what failed
-        # was the request the stop cut short.
-        logging.getLogger("wolfhowl").info("stopped before the connection was up")
+        # Stopped while not connected (Discord slow to answer the login, or a reconnect
+        # pending): what failed was the request or the wait the stop cut short.
+        logging.getLogger("wolfhowl").info("stopped while not connected to Discord")
     for task in closing:
         await task
 

@@ -154,12 +154,13 @@ class TableGame:
                 await self.moderator.status()
             await self.moderator.advance()
 
-    async def play(self) -> GameReport:
-        """Play the game to its end (opening it first unless :meth:`open` was called)."""
+    async def play(self, round_no: int = 1, phase: str = "day") -> GameReport:
+        """Play the game to its end from ``phase`` of ``round_no`` (opening it first
+        unless :meth:`open` was called)."""
         t0 = time.perf_counter()
         if self.game_id is None:
             await self.open()
-        round_no, phase, phases = 1, "day", 0
+        phases = 0
         over = False
         while round_no <= self.options.max_rounds:
             if not await self.next_phase(round_no, phase):

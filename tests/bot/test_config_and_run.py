@@ -4,7 +4,10 @@ overrides the file, and the token never shows."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import os
+import signal
 import tomllib
 from pathlib import Path
 
@@ -98,3 +101,33 @@ async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_pat
             assert client.is_closed()
             assert emu.registered_commands() == [] and not any(c.identified for c in emu.connections)
             assert (tmp_path / "bot.sqlite3").exists()
+
+
+async def test_a_stop_while_discord_is_unreachable_does_not_wait_out_the_reconnect_delay(tmp_path, monkeypatch):
+    """SIGTERM while the bot waits to reconnect (Discord down, or the network): discord.py
+    sleeps out its back-off, up to 17 minutes, before it looks at the stop, so `docker stop`
+    gave up after 10 s and killed it. The bot now stops at once."""
+    import discord.backoff
+
+    from bot.discord.client import WolfBot
+    from bot.discord.run import serve
+    from bot.sandbox import Emulator
+
+    backing_off = asyncio.Event()
+
+    def an_hour(self):
+        backing_off.set()
+        return 3600.0
+
+    monkeypatch.setattr(discord.backoff.ExponentialBackoff, "delay", an_hour)
+    async with Emulator(heartbeat_interval=1.0) as emu:
+        with emu.patch_discord():
+            config = DiscordConfig(token=emu.token, database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
+            client = WolfBot(config)
+            serving = asyncio.create_task(serve(client, emu.token))
+            await emu.wait_until_connected(timeout=30)
+            await emu.stop()  # Discord goes away: the bot waits to reconnect
+            await asyncio.wait_for(backing_off.wait(), 30)
+            os.kill(os.getpid(), signal.SIGTERM)
+            await asyncio.wait_for(serving, 30)
+    assert client.is_closed()

@@ -142,5 +142,5 @@ async def test_a_stop_while_discord_does_not_answer_the_login_is_clean(tmp_path:
         server.close()
     log = (await proc.stderr.read()).decode()  # type: ignore[union-attr]
     assert code == 0, log
-    assert "SIGTERM received: closing" in log and "stopped before the connection was up" in log
+    assert "SIGTERM received: closing" in log and "stopped while not connected to Discord" in log
     assert "Traceback" not in log
