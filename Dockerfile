@@ -23,7 +23,8 @@ COPY config.example.toml ./
 # The wheel carries the migrations (bot/db/migrations links to migrations/); the source
 # tree is not needed once it is installed.
 RUN pip install --no-deps . && rm -rf build engine bot migrations *.egg-info \
-    && useradd --system --create-home --uid 10001 wolfhowl \
+    && groupadd --gid 10001 wolfhowl \
+    && useradd --uid 10001 --gid 10001 --create-home --shell /usr/sbin/nologin wolfhowl \
     && mkdir -p /app/var && chown wolfhowl:wolfhowl /app/var
 
 USER wolfhowl
