@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import bot.service as service
 from bot.db.session import Database
+from bot.discord.answering import Answering
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
@@ -61,6 +62,7 @@ class WolfBot(commands.Bot):
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
         self._tasks: list[asyncio.Task[None]] = []
+        self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
         self.quiet_told: dict[int, QuietReport] = {}
@@ -165,7 +167,10 @@ class WolfBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the background loops between two passes (cancelling only what is still
-        busy after ``stop_grace`` seconds), close the gateway, then the database."""
+        busy after ``stop_grace`` seconds), let the interactions in hand be answered
+        (within the same grace), close the gateway, then the database."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.stop_grace
         self.scheduler.stop()
         self.dispatcher.stop()
         if self._tasks:
@@ -178,5 +183,8 @@ class WolfBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._tasks = []
+        busy = await self.answering.settle(max(0.0, until - loop.time()))
+        if busy and self.stop_grace:
+            log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)
         await super().close()
         await self.db.dispose()

@@ -230,22 +230,28 @@ class DiscordSender:
         attempt delivered it: the same text, created after the outbox row, and not
         already recorded as another row's delivery (the same post twice, as a second
         pause, is two messages)."""
-        me = self.bot.user
-        if me is None:
-            return None
-        want = rendered.fingerprint()
         try:
-            same = [m.id async for m in target.history(limit=25, after=message.created_at) if m.author.id == me.id and _fingerprint(m) == want]
+            same = await self._own_since(target, rendered.fingerprint(), message)
             taken = await service.recorded_message_ids(self.bot.db, message.recipient_kind, message.recipient_id, same)
         except discord.HTTPException:
             log.info("could not read the history of %s %s", message.recipient_kind, message.recipient_id, exc_info=True)
             return None
         return next((i for i in same if i not in taken), None)
 
+    async def _own_since(self, target: discord.abc.Messageable, fingerprint: tuple[str, ...], message: OutgoingMessage) -> list[int]:
+        """The ids of the bot's recent messages in ``target`` with this fingerprint,
+        created after the outbox row ``message``."""
+        me = self.bot.user
+        if me is None:
+            return []
+        return [m.id async for m in target.history(limit=25, after=message.created_at) if m.author.id == me.id and _fingerprint(m) == fingerprint]
+
     async def _ping(self, message: OutgoingMessage) -> None:
         """Tell a player whose DMs are closed, in the game channel, that the game's private
         messages will wait in their inbox (never what). Once per game phase, and only for
-        the messages everyone gets (``PING_TYPES``), so a ping tells nothing of the game."""
+        the messages everyone gets (``PING_TYPES``), so a ping tells nothing of the game.
+        Not again after a crash between the ping and the inbox mark (found in the channel's
+        history, as a message is in ``_already_sent``)."""
         info = await self._info(message.game_id)
         if info is None:
             return
@@ -256,6 +262,8 @@ class DiscordSender:
         try:
             channel = self.bot.get_channel(info.channel_id) or await self.bot.fetch_channel(info.channel_id)
             text = t("reply.post.inbox_ping", info.settings.language, user=f"<@{message.recipient_id}>")
+            if message.attempts > 1 and await self._own_since(channel, (text,), message):  # type: ignore[arg-type]
+                return  # pinged by the process that died before it could mark the message
             await channel.send(  # type: ignore[union-attr]
                 text,
                 nonce=nonce_for(message.key + ":ping"),

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord import answering
 from bot.discord.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, t
 from bot.render import words
@@ -166,7 +167,12 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
 
 
 class WolfTree(app_commands.CommandTree):
-    """The command tree with the one error handler."""
+    """The command tree with the one error handler; each command is counted as in hand
+    until answered, so that a stop lets it finish (``bot.discord.answering``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        answering.hold(interaction)
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await handle_error(interaction, error)
@@ -174,7 +180,8 @@ class WolfTree(app_commands.CommandTree):
 
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[None]]) -> None:
     """Run a component's or modal's handler with the same error handling as commands
-    (discord.py only logs what a dynamic item raises)."""
+    (discord.py only logs what a dynamic item raises), counted as in hand until answered."""
+    answering.hold(interaction)
     try:
         await action()
     except Exception as exc:

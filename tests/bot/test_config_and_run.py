@@ -131,3 +131,43 @@ async def test_a_stop_while_discord_is_unreachable_does_not_wait_out_the_reconne
             os.kill(os.getpid(), signal.SIGTERM)
             await asyncio.wait_for(serving, 30)
     assert client.is_closed()
+
+
+@pytest.mark.parametrize("entry", ["command", "component"])
+async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_path, monkeypatch, entry):
+    """SIGTERM (a deploy) while players' commands are being answered: each one already
+    shown "thinking…" gets its answer before the connection closes, instead of "The
+    application did not respond" with no way to know whether what they sent was kept."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from discord.ext import commands
+
+    from bot.discord.client import WolfBot
+    from bot.discord.errors import guarded
+
+    config = DiscordConfig(token="t", database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
+    client = WolfBot(config, run_tasks=False)
+    seen: list[str] = []
+    stopping = asyncio.Event()
+
+    async def disconnect(self: commands.Bot) -> None:
+        seen.append("disconnected")
+
+    monkeypatch.setattr(commands.Bot, "close", disconnect)
+    monkeypatch.setattr(client.scheduler, "stop", stopping.set)  # the first thing a stop does
+    interaction = SimpleNamespace(client=client)
+
+    async def answer() -> None:  # acknowledged; its work ends after the stop began
+        await stopping.wait()
+        seen.append("answered")
+
+    async def command() -> None:
+        assert await client.tree.interaction_check(interaction)
+        await answer()
+
+    handler = asyncio.create_task(command() if entry == "command" else guarded(interaction, answer))
+    await asyncio.sleep(0)  # the handler is under way
+    await client.close()
+    await handler
+    assert seen == ["answered", "disconnected"]

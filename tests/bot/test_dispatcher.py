@@ -4,6 +4,7 @@ closed DMs to the inbox with a content-free ping, and never the same message twi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -160,6 +161,28 @@ async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Data
     assert [m.payload["type"] for m in inbox] == ["sheet"]
     pings = [m for m in bot.channels[info.channel_id].sent if m.content and f"<@{closed}>" in m.content]
     assert len(pings) == 1 and not pings[0].embeds and "/inbox" in pings[0].content
+
+
+async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pinged_once(db: Database, fake, clock) -> None:
+    bot, sleeps, dispatcher = fake
+    game_id = await started(db, 6)
+    info = await service.get_game(db, game_id)
+    channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
+    closed = user(3).id
+    bot.target("user", closed).failures = [http_error(403, 50007), http_error(403, 50007)]
+    # A first process sends everything (the closed DMs get their ping), then dies before
+    # marking anything.
+    clock.advance(1)
+    doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
+    for message in await service.claim_due_messages(db):
+        with contextlib.suppress(service_dispatch.Undeliverable):
+            await doomed.send(message)
+    channel.nonces.clear()  # long after: Discord's nonce memory is gone too
+    clock.advance(3600)
+    report = await dispatcher.run_once()  # a new process
+    assert report.inbox == 1 and await pending_count(db) == 0
+    pings = [m for m in channel.sent if m.content and f"<@{closed}>" in m.content]
+    assert len(pings) == 1
 
 
 async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, clock, monkeypatch) -> None:
