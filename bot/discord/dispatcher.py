@@ -31,6 +31,7 @@ import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -56,6 +57,10 @@ log = logging.getLogger("wolfhowl.discord.dispatcher")
 
 CANNOT_DM = 50007
 EMPTY_MESSAGE = 50006  # what Discord says of a message whose embeds it stripped (no Embed Links)
+# Discord stamps messages by its own clock: a host clock ahead of it must not hide a message
+# sent just after its outbox row was written. (An older post of the same text is already
+# recorded as its own row's delivery, so it is not taken for this one.)
+CLOCK_MARGIN = timedelta(minutes=2)
 GONE_CODES = {10003, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
 # The private messages whose failure is pinged in the game channel: those every seat
 # holder gets at the same moment (the sheet at the start, the notice of a cancelled game).
@@ -240,11 +245,12 @@ class DiscordSender:
 
     async def _own_since(self, target: discord.abc.Messageable, fingerprint: tuple[str, ...], message: OutgoingMessage) -> list[int]:
         """The ids of the bot's recent messages in ``target`` with this fingerprint,
-        created after the outbox row ``message``."""
+        created after the outbox row ``message`` (less ``CLOCK_MARGIN``)."""
         me = self.bot.user
         if me is None:
             return []
-        return [m.id async for m in target.history(limit=25, after=message.created_at) if m.author.id == me.id and _fingerprint(m) == fingerprint]
+        after = message.created_at - CLOCK_MARGIN
+        return [m.id async for m in target.history(limit=25, after=after) if m.author.id == me.id and _fingerprint(m) == fingerprint]
 
     async def _ping(self, message: OutgoingMessage) -> None:
         """Tell a player whose DMs are closed, in the game channel, that the game's private

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -266,6 +267,30 @@ async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_rese
     clock.advance(3600)
     report = await dispatcher.run_once()  # a new process, empty journal
     assert report.sent == 8 and await pending_count(db) == 0
+    assert len(all_sent(bot)) == 8
+
+
+async def test_a_message_sent_before_a_crash_is_found_though_discords_clock_is_behind(db: Database, clock) -> None:
+    """Discord stamps a message by its own clock. With the bot's host a few seconds ahead
+    (the row's time is later than the message's), the search after a crash must still
+    find what was sent, not send it again."""
+    bot = FakeBot(db)
+
+    def target(kind: str, rid: int) -> Target:
+        store = bot.dms if kind == "user" else bot.channels
+        return store.setdefault(rid, Target(f"{kind}:{rid}", clock=lambda: clock() - timedelta(seconds=5)))
+
+    bot.target = target  # type: ignore[method-assign]
+    await started(db, 6)
+    doomed = DiscordSender(bot)  # type: ignore[arg-type]
+    for message in await service.claim_due_messages(db):
+        await doomed.send(message)
+    assert len(all_sent(bot)) == 8
+    for t in [*bot.channels.values(), *bot.dms.values()]:
+        t.nonces.clear()  # long after: Discord's nonce memory is gone too
+    clock.advance(3600)
+    await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
+    assert await pending_count(db) == 0
     assert len(all_sent(bot)) == 8
 
 
