@@ -254,43 +254,30 @@ async def test_mark_delivered_refuses_a_bad_message_id(db: Database) -> None:
         await service.mark_delivered(db, "g1:1:r0:start:public:channel:0", 0)
 
 
-async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_resent(db: Database, fake, clock) -> None:
+@pytest.mark.parametrize("behind", [None, 5], ids=["unstamped", "discord-clock-5s-behind"])
+async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_resent(db: Database, fake, clock, behind) -> None:
+    """``behind``: Discord stamps each message by its own clock, here some seconds behind
+    the bot's host (the row's time is later than the message's); the search after the
+    crash must still find what was sent."""
     bot, sleeps, dispatcher = fake
+    if behind is not None:
+
+        def target(kind: str, rid: int) -> Target:
+            store = bot.dms if kind == "user" else bot.channels
+            return store.setdefault(rid, Target(f"{kind}:{rid}", clock=lambda: clock() - timedelta(seconds=behind)))
+
+        bot.target = target  # type: ignore[method-assign]
     await started(db, 6)
     # A first process claims and sends everything, then dies before marking anything.
     doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
     for message in await service.claim_due_messages(db):
         await doomed.send(message)
     assert len(all_sent(bot)) == 8
-    for target in [*bot.channels.values(), *bot.dms.values()]:
-        target.nonces.clear()  # long after: Discord's nonce memory is gone too
-    clock.advance(3600)
-    report = await dispatcher.run_once()  # a new process, empty journal
-    assert report.sent == 8 and await pending_count(db) == 0
-    assert len(all_sent(bot)) == 8
-
-
-async def test_a_message_sent_before_a_crash_is_found_though_discords_clock_is_behind(db: Database, clock) -> None:
-    """Discord stamps a message by its own clock. With the bot's host a few seconds ahead
-    (the row's time is later than the message's), the search after a crash must still
-    find what was sent, not send it again."""
-    bot = FakeBot(db)
-
-    def target(kind: str, rid: int) -> Target:
-        store = bot.dms if kind == "user" else bot.channels
-        return store.setdefault(rid, Target(f"{kind}:{rid}", clock=lambda: clock() - timedelta(seconds=5)))
-
-    bot.target = target  # type: ignore[method-assign]
-    await started(db, 6)
-    doomed = DiscordSender(bot)  # type: ignore[arg-type]
-    for message in await service.claim_due_messages(db):
-        await doomed.send(message)
-    assert len(all_sent(bot)) == 8
     for t in [*bot.channels.values(), *bot.dms.values()]:
         t.nonces.clear()  # long after: Discord's nonce memory is gone too
     clock.advance(3600)
-    await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
-    assert await pending_count(db) == 0
+    report = await dispatcher.run_once()  # a new process, empty journal
+    assert report.sent == 8 and await pending_count(db) == 0
     assert len(all_sent(bot)) == 8
 
 
