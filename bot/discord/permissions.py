@@ -12,10 +12,15 @@ from bot.render import words
 
 # What the bot needs in the game channel to run a game at all.
 BASIC = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-# What quiet dead needs besides: create the dead channel and write member overwrites.
-QUIET = ("manage_channels", "manage_roles")
-# What muting one member needs (writing their overwrite in a channel).
-MUTE = ("manage_roles",)
+# What a departed player's overwrite in the game channel takes away (quiet dead).
+MUTED = ("send_messages", "send_messages_in_threads", "add_reactions", "create_public_threads")
+# What muting one member needs: writing their overwrite, and holding in the server every
+# permission it denies (Discord lets a bot deny only what it holds itself).
+MUTE = ("manage_roles", *MUTED)
+# What giving a member their voice back needs (lifting the bot's overwrite).
+LIFT = ("manage_roles",)
+# What quiet dead needs besides: create the dead channel and mute the departed.
+QUIET = ("manage_channels", *MUTE)
 
 
 def missing(perms: discord.Permissions, names: Iterable[str]) -> list[str]:
@@ -27,7 +32,7 @@ def bot_missing(channel: discord.abc.GuildChannel) -> tuple[list[str], list[str]
     me = channel.guild.me
     perms = channel.permissions_for(me)
     guild_perms = me.guild_permissions
-    quiet = [n for n in QUIET if not ((getattr(perms, n) and getattr(guild_perms, n)) or perms.administrator)]
+    quiet = [n for n in QUIET if not (perms.administrator or (getattr(guild_perms, n) and (n in MUTED or getattr(perms, n))))]
     return missing(perms, BASIC) if not perms.administrator else [], quiet
 
 

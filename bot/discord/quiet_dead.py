@@ -26,7 +26,7 @@ import discord
 
 import bot.service as service
 from bot.discord.checks import member_of
-from bot.discord.permissions import MUTE, audit_reason, quiet_missing
+from bot.discord.permissions import LIFT, MUTE, MUTED, audit_reason, quiet_missing
 from bot.i18n import t
 from bot.service.types import GameInfo
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wolfhowl.discord.quiet_dead")
 
-QUIET_DENY = {"send_messages": False, "send_messages_in_threads": False, "add_reactions": False, "create_public_threads": False}
+QUIET_DENY = dict.fromkeys(MUTED, False)
 DEAD_OF = re.compile(r"\[wolfhowl:dead-of:(\d+)\]")
 
 
@@ -230,7 +230,7 @@ async def _apply(
 ) -> QuietReport:
     """Mute ``mute`` and free ``free`` (closing the dead channel to them); what could not
     be done, with the missing permission when that is why."""
-    lacking = quiet_missing(game_channel, MUTE)
+    lacking = quiet_missing(game_channel, MUTE if mute - _muted(game_channel) else LIFT)
     if lacking:  # no use asking Discord: say who is left as they should not be
         muted, ours = _muted(game_channel), silenced(game_channel)
         report = QuietReport(game_channel.id, tuple(sorted(mute - muted)), tuple(sorted(free & ours)), tuple(lacking))

@@ -11,7 +11,7 @@ import discord
 
 from bot.discord import quiet_dead
 from bot.discord.moderator_dm import dm_moderator, moderator_locale
-from bot.discord.permissions import permission_names, quiet_missing
+from bot.discord.permissions import MUTE, QUIET, permission_names, quiet_missing
 from bot.i18n import t
 from bot.render import words
 from bot.service.types import GameInfo
@@ -77,7 +77,7 @@ async def switch_quiet_dead(bot: WolfBot, info: GameInfo, channel: discord.abc.G
             return t("reply.quiet_dead.cannot_off_refused", locale, reason=_reason(exc, locale)), quiet_dead.quiet_dead_on(channel)
         return report_note(report, locale), False
     has_channel = quiet_dead.find_dead_channel(channel.guild, channel.id) is not None
-    lacking = quiet_missing(channel, ("manage_roles",) if has_channel else ("manage_channels", "manage_roles"))
+    lacking = quiet_missing(channel, MUTE if has_channel else QUIET)
     if lacking:
         on = quiet_dead.quiet_dead_on(channel)  # on, though its channel was deleted
         key = "reply.quiet_dead.on_missing" if on else "reply.quiet_dead.missing"

@@ -113,9 +113,13 @@ class WorldBuilder:
         """Changes the permissions of the bot's managed role."""
         for role in guild.roles.values():
             if role.bot_id == self.ctx.bot.id:
-                role.permissions = permissions
-                data = {"guild_id": str(guild.id), "role": role.to_payload()}
-                self.ctx.gateway.dispatch("GUILD_ROLE_UPDATE", data, guild_id=guild.id)
+                self.set_role_permissions(guild, role, permissions)
+
+    def set_role_permissions(self, guild: Guild, role: Role, permissions: int) -> None:
+        """An admin changes a role's permissions (``guild.roles[guild.id]``: @everyone)."""
+        role.permissions = permissions
+        data = {"guild_id": str(guild.id), "role": role.to_payload()}
+        self.ctx.gateway.dispatch("GUILD_ROLE_UPDATE", data, guild_id=guild.id)
 
     def create_text_channel(
         self,

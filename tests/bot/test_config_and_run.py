@@ -73,8 +73,8 @@ def test_deployment_files_exist(name):
     if name == ".dockerignore":
         assert "config.toml" in text and ".venv" in text
     if name == "docs/deploy.md":
-        assert "applications.commands" in text and "permissions=268553232" in text
-        assert discord.Permissions(268553232).manage_roles and discord.Permissions(117760).embed_links
+        assert "applications.commands" in text and "permissions=309506198608" in text
+        assert discord.Permissions(309506198608).manage_roles and discord.Permissions(117760).embed_links
 
 
 async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_path, monkeypatch):

@@ -6,6 +6,8 @@ again, and everyone gets their voice back at the end."""
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import bot.service as service
 from bot.sandbox import permissions as perm
@@ -144,3 +146,39 @@ async def test_create_at_the_channel_limit_makes_the_game_without_quiet_dead_and
     assert "Off: I could not create the channel for the dead" in answer and "limit of 500 channels" in answer, answer
     assert await service.game_in_channel(table.db, table.channel.id) is not None
     assert dead_channels(table) == []
+
+
+# A server whose members may not react or open threads: @everyone lacks them, so the bot
+# holds them only if its invite gave them.
+NO_THREADS_OR_REACTIONS = perm.DEFAULT_EVERYONE & ~(perm.ADD_REACTIONS | perm.CREATE_PUBLIC_THREADS | perm.SEND_MESSAGES_IN_THREADS)
+
+
+def invite_permissions() -> int:
+    """The permissions of the invite link in docs/deploy.md."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    return int(re.search(r"oauth2/authorize\?\S*permissions=(\d+)", text)[1])
+
+
+async def test_the_documented_invite_is_enough_to_mute_where_members_may_not_react_or_open_threads(table: Table):
+    """A mute denies what the bot holds itself: the invite link must give it those too."""
+    table.emu.set_role_permissions(table.guild, table.guild.roles[table.guild.id], NO_THREADS_OR_REACTIONS)
+    table.emu.set_bot_permissions(table.guild, invite_permissions())
+    await asyncio.sleep(0.2)
+    await bigger_game(table)
+    alice = table.players[0]
+    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
+    await table.delivered()
+    assert "could not" not in kicked, kicked
+    assert not can_send(table, alice)
+
+
+async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: Table):
+    await bigger_game(table)
+    alice = table.players[0]
+    table.emu.set_role_permissions(table.guild, table.guild.roles[table.guild.id], NO_THREADS_OR_REACTIONS)
+    table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.CREATE_PUBLIC_THREADS)
+    await asyncio.sleep(0.2)
+    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
+    await table.delivered()
+    assert f"<@{alice.id}> could not be muted" in kicked and "Create Public Threads" in kicked, kicked
+    assert "Discord refused" not in kicked
