@@ -44,13 +44,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "upgrade":
             asyncio.run(migrate.upgrade(url, args.revision or "head"))
-            print(f"database at {migrate.head_revision() if not args.revision else args.revision}")
+            print(f"database at {_reached(url)}")
         elif args.action == "downgrade":
             if not args.revision:
                 print("wolfhowl db downgrade: name the target revision (e.g. base or -1)", file=sys.stderr)
                 return 2
             asyncio.run(migrate.downgrade(url, args.revision))
-            print(f"database downgraded to {args.revision}")
+            print(f"database downgraded to {_reached(url)}")
         else:
             rev = asyncio.run(migrate.current(url))
             head = migrate.head_revision()
@@ -63,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {first}", file=sys.stderr)
         return 1
     return 0
+
+
+def _reached(url: str) -> str:
+    """The revision the database is at now (a relative target such as -1 or +1 named)."""
+    return asyncio.run(migrate.current(url)) or "base (empty)"
 
 
 def _missing_sqlite_file(url: str) -> str | None:

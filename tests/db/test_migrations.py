@@ -116,7 +116,14 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
     assert "0002 (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
+    capsys.readouterr()
+    # A relative target is answered with the revision it reached.
+    assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
+    assert capsys.readouterr().out == "database downgraded to 0001\n"
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
+    assert capsys.readouterr().out == "database downgraded to base (empty)\n"
+    assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0
+    assert capsys.readouterr().out == "database at 0001\n"
     assert db_cli.run(Namespace(action="upgrade", revision=None, url="mysql://x/y")) == 1
 
 
