@@ -54,6 +54,18 @@ async def test_a_restart_rebuilds_every_timer_from_the_database(db: Database, cl
     assert [s.game_id for s in (await fresh.tick()).advanced] == [game_id]
 
 
+async def test_a_deadline_passed_while_the_bot_was_down_closes_one_phase_the_next_gets_its_full_length(db: Database, clock):
+    game_id = await started(db, 6, day_seconds=3600, dusk_seconds=7200, reminder_lead_seconds=600)
+    await types_due(db)
+    clock.advance(3 * 86400)  # down for three days, through the deadline and its reminder
+    report = await Scheduler(db).tick()  # the first tick after the start
+    assert [s.closed_phase for s in report.advanced] == ["day"] and report.reminded == []
+    assert "reminder" not in await types_due(db)
+    game = await service.get_game(db, game_id)
+    assert (game.round, game.phase) == (1, "dusk")
+    assert game.deadline == db.now() + timedelta(seconds=7200)
+
+
 async def test_early_advance_when_everyone_has_sent(db: Database, clock):
     game_id = await started(db, 6, day_seconds=86400)
     for i in range(1, 7):
