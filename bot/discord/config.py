@@ -16,8 +16,9 @@ class DiscordConfig(Config):
     # role id (empty: Manage Server only). The creator of a game moderates it too.
     moderator_role: str = ""
     # Default of /game create's quiet_dead option (the dead lose the right to write in
-    # the game channel and talk in a channel of their own). Needs Manage Channels and
-    # Manage Roles; off for a game when the bot lacks them.
+    # the game channel and talk in a channel of their own). Needs Manage Channels, Manage
+    # Roles and what the mute denies (permissions.QUIET); off for a game when the bot
+    # lacks them.
     quiet_dead: bool = True
     # Register the slash commands at start-up: globally, or in these guilds only (guild
     # commands update at once, global ones can take a while to appear).
