@@ -29,6 +29,7 @@ from engine.classes import skill_names
 log = logging.getLogger("wolfhowl.discord.errors")
 
 ERROR_COLOUR = 0xB91C1C
+ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged."
 
 
 class ReplyError(app_commands.AppCommandError):
@@ -155,8 +156,25 @@ async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed)
         log.warning("could not deliver an error reply (%s)", describe(interaction), exc_info=True)
 
 
+def answered_elsewhere(interaction: discord.Interaction, error: BaseException) -> bool:
+    """Our first response was refused as already given: another process connected with
+    the same token (a deploy's overlap, when the old and the new bot both receive every
+    interaction) acknowledged it first and answers it. Not a bug of ours: a second
+    response from this process would have ``is_done()`` true."""
+    original = unwrap(error)
+    return (
+        isinstance(original, discord.HTTPException)
+        and original.code == ALREADY_ACKNOWLEDGED
+        and not interaction.response.is_done()
+    )
+
+
 async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer ``interaction`` with the refusal, or log the bug and apologise."""
+    """Answer ``interaction`` with the refusal, or log the bug and apologise; nothing
+    when another bot process answers it."""
+    if answered_elsewhere(interaction, error):
+        log.debug("answered by another process (%s)", describe(interaction))
+        return
     locale = str(interaction.locale)
     text = error_text(error, locale)
     if text is None:
