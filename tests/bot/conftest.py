@@ -49,6 +49,17 @@ class Table:
             out.append("\n".join(p for p in parts if p))
         return out
 
+    async def seen(self) -> None:
+        """Wait until the bot has read every gateway event sent to it so far: its cache
+        then knows of a permission, role or channel changed in the emulator."""
+        live = [s for s in self.emu.ctx.gateway.sessions.values() if s.connection is not None]
+        want = max(s.seq for s in live)
+        await self.emu.wait_for(
+            lambda: (self.bot.ws is not None and self.bot.ws.sequence is not None and self.bot.ws.sequence >= want) or None,
+            10,
+            "the bot to read the gateway events sent",
+        )
+
     async def delivered(self) -> None:
         """Let the dispatcher deliver everything due now."""
         self.bot.wake_dispatcher()

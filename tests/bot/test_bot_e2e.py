@@ -438,12 +438,12 @@ async def test_create_checks_the_bots_permissions_and_explains(table: Table):
     from bot.sandbox import permissions as perm
 
     table.emu.set_permissions(table.channel, table.emu.bot_user, deny=perm.EMBED_LINKS)
-    await asyncio.sleep(0.2)
+    await table.seen()
     refused = reply_text(await table.run(table.mod, "game create"))
     assert "I lack permissions in this channel: Embed Links" in refused
     table.emu.ctx.guild_ops.delete_overwrite(table.channel, table.emu.bot_user.id)
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
-    await asyncio.sleep(0.2)
+    await table.seen()
     created = reply_text(await table.run(table.mod, "game create"))
     assert "Off: I would need these permissions: Manage Roles" in created
     assert not any(c.topic and "dead-of" in c.topic for c in table.guild.channels.values())

@@ -5,7 +5,6 @@ again, and everyone gets their voice back at the end."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
@@ -73,7 +72,7 @@ async def test_without_a_dead_channel_the_departed_stay_muted_and_the_end_frees_
     await table.delivered()
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_CHANNELS)
     table.emu.delete_channel(dead_channels(table)[0])
-    await asyncio.sleep(0.3)
+    await table.seen()
     assert dead_channels(table) == []
     assert "The dead stay quiet: yes" in reply_text(await table.run(table.mod, "game settings"))
 
@@ -88,7 +87,7 @@ async def test_a_kick_without_manage_roles_says_who_kept_their_voice_and_the_nex
     await bigger_game(table)
     alice, bob = table.players[0], table.players[1]
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
-    await asyncio.sleep(0.2)
+    await table.seen()
     dms_before = len(table.emu.dms(table.mod))
     kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
     await table.delivered()
@@ -99,7 +98,7 @@ async def test_a_kick_without_manage_roles_says_who_kept_their_voice_and_the_nex
     assert table.texts(table.emu.dms(table.mod))[dms_before:] == []
 
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT)  # given back
-    await asyncio.sleep(0.2)
+    await table.seen()
     kicked = reply_text(await table.run(table.mod, "game kick", {"player": "bob"}))
     await table.delivered()
     assert "could not" not in kicked, kicked
@@ -110,7 +109,7 @@ async def test_a_departure_announced_without_manage_roles_is_reported_to_the_mod
     game_id = await bigger_game(table)
     carol = table.players[2]
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
-    await asyncio.sleep(0.2)
+    await table.seen()
     dms_before = len(table.emu.dms(table.mod))
     seat = next(p.seat for p in (await service.get_game(table.db, game_id)).players if p.user_id == carol.id)
     await service.remove_player(table.db, game_id, seat)  # announced by the outbox, as a death is
@@ -127,7 +126,7 @@ async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_
     await table.run(table.mod, "game kick", {"player": "alice"})
     await table.delivered()
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES & ~perm.MANAGE_CHANNELS)
-    await asyncio.sleep(0.2)
+    await table.seen()
     answer = reply_text(await table.run(table.mod, "game settings", {"day": "3h", "quiet_dead": False}))
     assert "something went wrong" not in answer
     assert "Still on: to switch it off I need these permissions: Manage Channels, Manage Roles" in answer, answer
@@ -139,7 +138,7 @@ async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_
 async def test_create_at_the_channel_limit_makes_the_game_without_quiet_dead_and_says_why(table: Table):
     for i in range(500 - len(table.guild.channels)):
         table.emu.create_text_channel(table.guild, f"c{i}")
-    await asyncio.sleep(0.3)
+    await table.seen()
     answer = reply_text(await table.run(table.mod, "game create"))
     assert "something went wrong" not in answer and "Nothing was changed" not in answer
     assert "is open in this channel" in answer, answer
@@ -163,7 +162,7 @@ async def test_the_documented_invite_is_enough_to_mute_where_members_may_not_rea
     """A mute denies what the bot holds itself: the invite link must give it those too."""
     table.emu.set_role_permissions(table.guild, table.guild.roles[table.guild.id], NO_THREADS_OR_REACTIONS)
     table.emu.set_bot_permissions(table.guild, invite_permissions())
-    await asyncio.sleep(0.2)
+    await table.seen()
     await bigger_game(table)
     alice = table.players[0]
     kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
@@ -177,7 +176,7 @@ async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: 
     alice = table.players[0]
     table.emu.set_role_permissions(table.guild, table.guild.roles[table.guild.id], NO_THREADS_OR_REACTIONS)
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.CREATE_PUBLIC_THREADS)
-    await asyncio.sleep(0.2)
+    await table.seen()
     kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
     await table.delivered()
     assert f"<@{alice.id}> could not be muted" in kicked and "Create Public Threads" in kicked, kicked
