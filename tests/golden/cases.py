@@ -11,9 +11,11 @@ then shows exactly what it changed).
 
 The cases were picked to cover the engine's events between them: two 15-player tables
 (44 and 6 more of the engine's kinds of event), a small table with other settings (a tie
-vote removes everyone tied, classes shown on death, 12 points win), and a table where
+vote removes everyone tied, classes shown on death, 12 points win), a table where
 some seats fall silent and one sends out of turn (an unclaimed grail, a dropped
-submission, players who did not send).
+submission, players who did not send), and a table a moderator runs: two players
+removed (at Dusk, when orders already name one of them, and at Morning) and the game
+ended early, scored, at Day 5.
 """
 
 from __future__ import annotations
@@ -27,12 +29,15 @@ from typing import Any
 from bot.sim.runner import play_game
 from engine import (
     GameState,
+    Outcome,
     Settings,
     Submission,
     Vote,
     VoteTieRule,
     advance,
+    end_game,
     new_game,
+    remove_player,
     submission_from_dict,
 )
 
@@ -50,6 +55,10 @@ class Case:
     # Submissions added where the rules refuse them, by (round, phase): seat -> one
     # stored submission (the engine drops it with an audit event).
     stray: dict[tuple[int, str], dict[int, dict[str, Any]]] = field(default_factory=dict)
+    # Seats a moderator removes as that phase opens, by (round, phase).
+    removals: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
+    # Where a moderator ends the game early (scored), if the game gets there.
+    end_at: tuple[int, str] | None = None
 
     @property
     def path(self) -> Path:
@@ -76,6 +85,13 @@ CASES = (
         silent={(2, "day"): tuple(range(1, 11)), (1, "dusk"): (2, 5), (3, "morning"): (1, 3, 4, 6, 7)},
         stray={(1, "day"): {4: Vote(3).to_dict()}},
     ),
+    Case(
+        "table12-moderated",
+        "golden:7",
+        12,
+        removals={(2, "dusk"): (5,), (3, "morning"): (9,)},
+        end_at=(5, "day"),
+    ),
 )
 
 
@@ -83,39 +99,60 @@ def _stored(subs: list[Submission]) -> list[dict[str, Any]]:
     return [s.to_dict() for s in subs]
 
 
-def record_submissions(case: Case) -> list[dict[int, list[dict[str, Any]]]]:
+def record_steps(case: Case) -> list[Step]:
     """Each phase's submissions, as stored, from a whole AI game of ``case`` (before the
-    case's silences and strays are applied)."""
+    case's silences, strays, removals and early end are applied)."""
     rec: list[dict[int, list[Submission]]] = []
     play_game(case.seed, case.players, start=new_game(case.names(), case.seed, case.settings), record=rec)
-    return [{seat: _stored(subs) for seat, subs in phase.items()} for phase in rec]
+    return [{"submissions": {seat: _stored(subs) for seat, subs in phase.items()}} for phase in rec]
 
 
-def replay(case: Case, phases: list[dict[int, list[dict[str, Any]]]], adjust: bool = False) -> Iterator[dict[str, Any]]:
-    """The golden record of ``case`` replayed from ``phases`` (each phase's stored
-    submissions): a header, then per phase the submissions followed by its events and
-    rolls, then the final state (one line per player). ``adjust`` applies the case's
-    silences and strays first (when recording: the AI's later submissions may then no
-    longer fit, and the engine drops those, as it must)."""
+Step = dict[str, Any]  # {"submissions": {seat: [stored, ...]}}, {"remove": seat} or {"end": True}
+
+
+def _run(state: GameState, step: Step, seed: str) -> Outcome:
+    if "remove" in step:
+        return remove_player(state, step["remove"])
+    if "end" in step:
+        return end_game(state)
+    # Seat by seat, as the service reads them (the order of the dropped ones' events follows it).
+    subs = sorted(step["submissions"].items())
+    return advance(state, {s: [submission_from_dict(d) for d in v] for s, v in subs}, seed)
+
+
+def replay(case: Case, steps: list[Step], adjust: bool = False) -> Iterator[dict[str, Any]]:
+    """The golden record of ``case`` replayed from ``steps`` (each phase's stored
+    submissions, and a moderator's removals and early end): a header, then per step its
+    line (the submissions, the seat removed, the end) followed by its events and rolls,
+    then the final state (one line per player). ``adjust`` (when recording from the AI's
+    submissions) applies the case's silences, strays, removals and early end first; the
+    AI's later submissions may then no longer fit, and the engine drops those, as it must."""
     yield {"case": case.name, "seed": case.seed, "names": case.names(), "settings": case.settings.to_dict()}
     stored = new_game(case.names(), case.seed, case.settings).to_dict()
-    for phase_subs in phases:
+    for step in steps:
         state = GameState.from_dict(json.loads(json.dumps(stored)))
         if state.over:
             break
-        subs = {s: list(v) for s, v in phase_subs.items()}
+        at = (state.round, state.phase.value)
+        todo = [step]
         if adjust:
-            at = (state.round, state.phase.value)
-            subs = {s: v for s, v in subs.items() if s not in case.silent.get(at, ())}
+            subs = {s: list(v) for s, v in step["submissions"].items() if s not in case.silent.get(at, ())}
             for seat, extra in case.stray.get(at, {}).items():
                 subs.setdefault(seat, []).append(extra)
-        yield {"round": state.round, "phase": state.phase.value, "submissions": {str(s): v for s, v in subs.items()}}
-        out = advance(state, {s: [submission_from_dict(d) for d in v] for s, v in subs.items()}, case.seed)
-        for e in out.events:
-            yield {"event": e.to_dict()}
-        for r in out.rolls:
-            yield {"roll": list(r)}
-        stored = out.state.to_dict()
+            todo = [{"remove": seat} for seat in case.removals.get(at, ())]
+            todo.append({"end": True} if case.end_at == at else {"submissions": subs})
+        for one in todo:
+            state = GameState.from_dict(json.loads(json.dumps(stored)))
+            if state.over:  # a removal may end the game
+                break
+            line = {k: ({str(s): v for s, v in one[k].items()} if k == "submissions" else one[k]) for k in one}
+            yield {"round": state.round, "phase": state.phase.value, **line}
+            out = _run(state, one, case.seed)
+            for e in out.events:
+                yield {"event": e.to_dict()}
+            for r in out.rolls:
+                yield {"roll": list(r)}
+            stored = out.state.to_dict()
     yield {"final": {k: v for k, v in stored.items() if k != "players"}}
     for p in stored["players"]:
         yield {"player": p}
@@ -126,11 +163,15 @@ def text(records: Iterator[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
 
 
-def stored_submissions(text: str) -> list[dict[int, list[dict[str, Any]]]]:
-    """Each phase's submissions as a case's data file keeps them."""
-    phases: list[dict[int, list[dict[str, Any]]]] = []
+def stored_steps(text: str) -> list[Step]:
+    """The steps as a case's data file keeps them."""
+    steps: list[Step] = []
     for line in text.splitlines():
         rec = json.loads(line)
         if "submissions" in rec:
-            phases.append({int(s): v for s, v in rec["submissions"].items()})
-    return phases
+            steps.append({"submissions": {int(s): v for s, v in rec["submissions"].items()}})
+        elif "remove" in rec:
+            steps.append({"remove": rec["remove"]})
+        elif "end" in rec:
+            steps.append({"end": True})
+    return steps

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tests.golden.cases import CASES, record_submissions, replay, stored_submissions, text
+from tests.golden.cases import CASES, record_steps, replay, stored_steps, text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,12 +29,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.check:
             kept = case.path.read_text(encoding="utf-8")
-            same = text(replay(case, stored_submissions(kept))) == kept
+            same = text(replay(case, stored_steps(kept))) == kept
             differ += not same
             print(f"{case.name}: {'same' if same else 'DIFFERS'}")
             continue
         case.path.parent.mkdir(parents=True, exist_ok=True)
-        case.path.write_text(text(replay(case, record_submissions(case), adjust=True)), encoding="utf-8")
+        case.path.write_text(text(replay(case, record_steps(case), adjust=True)), encoding="utf-8")
         print(f"{case.name}: recorded {case.path}")
     return 1 if differ else 0
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.golden.cases import CASES, Case, replay, stored_submissions, text
+from tests.golden.cases import CASES, Case, replay, stored_steps, text
 
 
 def first_difference(kept: list[str], fresh: list[str]) -> str:
@@ -25,7 +25,7 @@ def first_difference(kept: list[str], fresh: list[str]) -> str:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_replay_matches_the_record(case: Case) -> None:
     kept = case.path.read_text(encoding="utf-8")
-    fresh = text(replay(case, stored_submissions(kept)))
+    fresh = text(replay(case, stored_steps(kept)))
     if fresh != kept:
         pytest.fail(
             f"{case.name} no longer replays as recorded, first at "
@@ -51,3 +51,12 @@ def test_the_silent_table_shows_what_silence_does() -> None:
              if line.startswith('{"event"')]
     assert "GrailUnclaimed" in kinds
     assert "SubmissionDropped" in kinds
+
+
+def test_the_moderated_table_shows_removals_and_an_early_end() -> None:
+    case = next(c for c in CASES if c.name == "table12-moderated")
+    lines = [json.loads(line) for line in case.path.read_text(encoding="utf-8").splitlines()]
+    assert [r["remove"] for r in lines if "remove" in r] == [5, 9]
+    kinds = [r["event"]["kind"] for r in lines if "event" in r]
+    assert kinds.count("YouWereRemoved") == 2 and "AttackFizzled" in kinds
+    assert next(r["final"] for r in lines if "final" in r)["end_reason"] == "stopped"
