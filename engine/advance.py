@@ -53,7 +53,8 @@ def advance(
     dice = Dice.for_phase(seed, st.round, st.phase.value)
     events: list[Event] = []
     valid: dict[int, list[Submission]] = {}
-    for seat, subs in submissions.items():
+    # Seat by seat whatever the mapping's order (a log re-sorted as text replays the same).
+    for seat, subs in sorted(submissions.items()):
         for sub in subs:
             if trusted:
                 valid.setdefault(seat, []).append(sub)

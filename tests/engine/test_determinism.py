@@ -60,3 +60,22 @@ def test_dice_roll_the_numbers_randint_rolls():
     dice, rng = Dice("same-stream"), random.Random("same-stream")
     for die in [1, 2, 3, 4, 6, 8, 10, 12, 20, 100, 7, 15] * 50:
         assert dice.roll(die, None, "t") == rng.randint(1, die)
+
+
+def test_the_order_submissions_are_handed_over_in_does_not_matter():
+    """A log replayed from a file whose seats were re-sorted (as text: "1", "10", "2")
+    must give the same events: the engine takes the seats in order, whatever the order
+    of the mapping it is given."""
+    from engine import GrailNumber, Vote
+
+    state = new_game([f"p{i}" for i in range(12)], "order")
+    subs = {
+        2: [GrailNumber(40)], 4: [GrailNumber(60)], 11: [GrailNumber(50), Vote(3)],
+        3: [Vote(1)], 10: [GrailNumber(45)], 12: [GrailNumber(55)], 1: [Vote(2)],
+    }  # fmt: skip
+    orders = [sorted(subs), sorted(subs, reverse=True), sorted(subs, key=str)]
+    outcomes = [advance(state, {s: subs[s] for s in order}, "order") for order in orders]
+    first = ([e.to_dict() for e in outcomes[0].events], outcomes[0].rolls, outcomes[0].state.to_dict())
+    assert [k for k in (e["kind"] for e in first[0]) if k == "SubmissionDropped"] == ["SubmissionDropped"] * 3
+    for o in outcomes[1:]:
+        assert ([e.to_dict() for e in o.events], o.rolls, o.state.to_dict()) == first
