@@ -115,9 +115,7 @@ def _run(state: GameState, step: Step, seed: str) -> Outcome:
         return remove_player(state, step["remove"])
     if "end" in step:
         return end_game(state)
-    # Seat by seat, as the service reads them (the order of the dropped ones' events follows it).
-    subs = sorted(step["submissions"].items())
-    return advance(state, {s: [submission_from_dict(d) for d in v] for s, v in subs}, seed)
+    return advance(state, {s: [submission_from_dict(d) for d in v] for s, v in step["submissions"].items()}, seed)
 
 
 def replay(case: Case, steps: list[Step], adjust: bool = False) -> Iterator[dict[str, Any]]:
