@@ -19,6 +19,7 @@ from engine.submissions import (
     Orders,
     Submission,
     Vote,
+    seats_named,
     submission_from_dict,
 )
 from engine.validate import validate
@@ -55,6 +56,7 @@ __all__ = [
     "end_game",
     "new_game",
     "remove_player",
+    "seats_named",
     "submission_from_dict",
     "validate",
 ]

@@ -90,6 +90,17 @@ class Vote:
 Submission = GrailNumber | Identification | Orders | Vote
 
 
+def seats_named(sub: Submission) -> frozenset[int]:
+    """The seats a submission names: its targets, the seats it guesses about, its vote."""
+    if isinstance(sub, Vote):
+        return frozenset((sub.target,))
+    if isinstance(sub, Orders):
+        return frozenset(t for a in sub.actions for t in a.targets)
+    if isinstance(sub, Identification):
+        return frozenset(g.target for g in sub.guesses)
+    return frozenset()
+
+
 def submission_from_dict(d: dict[str, Any]) -> Submission:
     """Rebuild a stored submission; a malformed one raises MalformedSubmissionError."""
     try:

@@ -289,8 +289,8 @@ class DiscordSender:
         remove them, and there is no point pinging them in the channel. True then."""
         info = await self._info(message.game_id)
         uid = message.recipient_id
-        seat = next((p.seat for p in info.players if p.user_id == uid and p.seat is not None), None) if info else None
-        if info is None or seat is None:
+        holder = next((p for p in info.players if p.user_id == uid and p.seat is not None), None) if info else None
+        if info is None or holder is None:
             return False
         tag = (uid, info.id, f"{info.round}:{info.phase}")
         if tag in self._still_member:
@@ -301,8 +301,7 @@ class DiscordSender:
         if (uid, info.id) not in self._told_left:
             self._told_left.add((uid, info.id))
             locale = await moderator_locale(self.bot, info)
-            name = next(p.name for p in info.players if p.seat == seat)
-            text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", name=name, seat=seat, game=info.id)
+            text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", name=holder.name, seat=holder.seat, game=info.id)
             await dm_moderator(self.bot, info, text, nonce=nonce_for(f"left:{info.id}:{uid}"))
         return True
 

@@ -9,23 +9,12 @@ Dusk is open. Nothing here is secret: the removal itself is announced."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.service.outbox import Mail
-
-
-def _names(sub_kind: str, payload: dict[str, Any], seat: int) -> bool:
-    if sub_kind == "vote":
-        return payload.get("target") == seat
-    if sub_kind == "orders":
-        return any(seat in a.get("targets", ()) for a in payload.get("actions", ()))
-    if sub_kind == "identify":
-        return any(g.get("target") == seat for g in payload.get("guesses", ()))
-    return False
 
 
 async def settle_submissions_naming(
@@ -35,7 +24,7 @@ async def settle_submissions_naming(
     or guesses named them (by private message, in their language)."""
     assert game.phase is not None
     for sub in await repo.phase_submissions(s, game.id, game.round, game.phase):
-        if sub.seat == seat or sub.seat not in holders or not _names(sub.kind, sub.payload, seat):
+        if sub.seat == seat or sub.seat not in holders or seat not in engine.seats_named(engine.submission_from_dict(sub.payload)):
             continue
         if sub.kind == "vote":
             await s.delete(sub)

@@ -124,3 +124,12 @@ def test_a_table_of_the_wrong_size_is_refused_in_both_languages():
         deal(5, Dice.for_phase("seed", 0, "setup"))
     assert refused.value.text("en-US").startswith("The number of players must be a whole number from 6 to 15")
     assert refused.value.text("zh-CN").startswith("玩家人数必须是6到15之间的整数")
+
+
+def test_seats_named_by_each_kind_of_submission():
+    from engine import Action, GrailNumber, Guess, Identification, Orders, Vote, seats_named
+
+    assert seats_named(Vote(4)) == {4}
+    assert seats_named(Orders((Action("attack", (2,)), Action("fireball", (3, 5, 6))), frozenset({"rage"}))) == {2, 3, 5, 6}
+    assert seats_named(Identification((Guess(7, "trait", "holy"), Guess(8, "faction", "lawful")))) == {7, 8}
+    assert seats_named(GrailNumber(50)) == frozenset()
