@@ -177,12 +177,20 @@ def is_game_over(message: Message) -> bool:
     )
 
 
+@cache
+def _list_separators() -> re.Pattern[str]:
+    """What separates the items of a list in running text, in either language."""
+    seps = {i18n_catalogue(loc)["ui.list_sep"].strip() for loc in LOCALES}
+    return re.compile(r"\s*(?:" + "|".join(map(re.escape, sorted(seps))) + r")\s*")
+
+
 def winners(message: Message) -> list[str]:
+    """The winning factions of a scoreboard post (a shared win lists them as a list)."""
     for e in message.embeds:
         title = str(e.get("title") or "")
         got = match("post.scoreboard_title", title) or match("post.scoreboard_title_shared", title)
         if got:
-            return [lookup("faction", w) or w for w in re.split(r"\s*&\s*", got["winners"])]
+            return [lookup("faction", w) or w for w in _list_separators().split(got["winners"])]
     return []
 
 
