@@ -65,7 +65,7 @@ async def seats_done(session: AsyncSession, game_id: int, round_no: int, phase: 
     return done
 
 
-def require_running(game: Game, *, paused: str | None = None) -> None:
+def require_running(game: Game | GameInfo, *, paused: str | None = None) -> None:
     """Refuse unless the game is running; ``paused``: the message key for a paused game
     (a moderator's action words it for them, a player's submission uses the default)."""
     if game.status == "running":

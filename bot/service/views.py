@@ -14,8 +14,13 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service.common import check_id, info_of, seats_done, state_of
-from bot.service.errors import GameNotFoundError, NoActiveGameError, NotInGameError
+from bot.service.common import check_id, info_of, require_running, seats_done, state_of
+from bot.service.errors import (
+    GameNotFoundError,
+    NoActiveGameError,
+    NotInGameError,
+    PhaseClosedError,
+)
 from bot.service.types import GameInfo, PhaseStatus
 
 
@@ -41,6 +46,14 @@ class PlayerView:
     @property
     def holds_grail(self) -> bool:
         return bool(self.sheet and self.sheet["holds_grail"])
+
+    def require_open(self, round_no: int, phase: str) -> None:
+        """Refuse, as the submission itself would be, a menu drawn for ``phase`` of
+        ``round_no`` once that phase is no longer open (the game paused or over, or the
+        phase closed): a menu that leads to another menu says so at its first step."""
+        require_running(self.game)
+        if (self.game.round, self.game.phase) != (round_no, phase):
+            raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")
 
 
 async def player_view(db: Database, user_id: int, game_id: int | None = None) -> PlayerView:

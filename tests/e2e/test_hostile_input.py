@@ -62,6 +62,8 @@ CASES: dict[str, str] = {
     # Morning 1
     "attack_menu_of_the_closed_dusk_zh": "svc.phase_closed",
     "toggle_in_the_morning": "svc.phase_closed",
+    "identify_menu_of_the_closed_dusk": "svc.phase_closed",
+    "skill_menu_of_the_closed_dusk_zh": "svc.phase_closed",
     # Dusk 2
     "once_per_game_skill_twice": "error.skill_unavailable",
     # after the end
@@ -232,6 +234,8 @@ async def scenario() -> Seen:
         assert not (await bob.command("act skill", {"skill": "combat_expertise"})).error
         dusk_panel = await amin.command("orders")
         assert dusk_panel.find("wh:atk:"), dusk_panel.text
+        alice_panel = await alice.command("orders")
+        assert alice_panel.find("wh:idp:"), alice_panel.text
         assert not (await mod.advance()).error
         assert await game.next_phase(1, "morning")
 
@@ -242,6 +246,17 @@ async def scenario() -> Seen:
             "attack_menu_of_the_closed_dusk_zh",
             amin,
             amin.select(menu[0], menu[1], [str(alice.seat)]),
+        )
+        # The two-step menus say so at the first step, not after the last.
+        idp = alice_panel.find("wh:idp:")
+        assert idp is not None
+        await attempt(
+            "identify_menu_of_the_closed_dusk", alice, alice.select(idp[0], idp[1], [str(bob.seat)])
+        )
+        skills = dusk_panel.find("wh:skill:")
+        assert skills is not None
+        await attempt(
+            "skill_menu_of_the_closed_dusk_zh", amin, amin.select(skills[0], skills[1], ["chaos_bolt"])
         )
         await attempt(
             "toggle_in_the_morning", alice, alice.command("act skill", {"skill": "hide_in_shadows"})

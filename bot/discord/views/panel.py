@@ -238,6 +238,7 @@ class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     async def act(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
         pv = await self.player_view(interaction)
+        pv.require_open(self.round_no, "dusk")
         skill_id = self.item.values[0]
         if skill_id == "release":
             await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)
@@ -289,6 +290,7 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
             await interaction.response.defer()
             bot: Any = interaction.client
             pv = await submit.view_of(bot, interaction.user.id, self.game_id)
+            pv.require_open(self.round_no, "dusk")
             targets = [int(v) for v in self.item.values]
             assert pv.sheet is not None
             spec = class_spec(pv.sheet["class_id"]).skill(self.skill)
@@ -335,6 +337,7 @@ class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
             await interaction.response.defer(ephemeral=True, thinking=True)
             locale = locale_of(interaction)
             pv = await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
+            pv.require_open(self.round_no, "dusk")
             assert pv.sheet is not None
             seat = int(self.item.values[0])
             options = [discord.SelectOption(label=guess_label(w, v, locale)[:100], value=f"{w}:{v}") for w, v in guess_options(pv.sheet)][:25]
