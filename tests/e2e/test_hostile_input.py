@@ -70,6 +70,7 @@ CASES: dict[str, str] = {
     "vote_after_the_end": "svc.no_active_game",
     "vote_menu_after_the_end_zh": "svc.game_finished",
     "advance_after_the_end": "reply.error.no_game_here",
+    "panel_button_after_the_end": "svc.game_finished",
 }
 
 
@@ -289,6 +290,10 @@ async def scenario() -> Seen:
             hong.select(vote_menu[0], vote_menu[1], [str(alice.seat)]),
         )
         await attempt("advance_after_the_end", mod, mod.command("phase advance"))
+        post = next(
+            m for m in reversed(tavern.public(channel)) if f"wh:open:{gid}" in m.custom_ids()
+        )
+        await attempt("panel_button_after_the_end", bob, bob.click(post, f"wh:open:{gid}"))
         assert tavern.emu.server_errors == []
     return seen
 
@@ -349,3 +354,4 @@ def test_a_held_player_is_not_told_and_orders_as_anyone(seen: Seen) -> None:
     assert [len(m.embeds) for m in held.messages] == [len(m.embeds) for m in free.messages]
     for loc in ("en-US", "zh-CN"):
         assert t("state.grappled", loc) not in seen.held_sheet, seen.held_sheet
+

@@ -21,6 +21,7 @@ from bot.discord.context import locale_of
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.replies import names_of, sent_embed
 from bot.i18n import t
+from bot.service.errors import GameFinishedError
 from bot.service.views import PlayerView
 from engine.classes import class_spec
 
@@ -75,6 +76,9 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
     pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
+    if pv.game.status in ("over", "cancelled"):
+        # "My orders" on an old phase post: nothing to send, no deadline, and no panel.
+        raise GameFinishedError(game_id=game_id)
     class_id = pv.sheet["class_id"] if pv.sheet else None
     embed = sent_embed(pv.sent, pv.game, class_id, locale, unread=pv.unread)
     if edit:
