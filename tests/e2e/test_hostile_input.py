@@ -32,6 +32,22 @@ from tests.e2e.test_bad_input import fingerprint, make_class
 
 # id -> catalogue key of the expected answer
 CASES: dict[str, str] = {
+    # a lobby beside the running games, and moderators' slips
+    "create_in_a_dm": "reply.error.create_where",
+    "create_by_a_player": "reply.error.not_moderator",
+    "create_where_a_game_runs": "svc.channel_has_game",
+    "join_in_a_dm_zh": "reply.error.join_where",
+    "join_a_second_game_zh": "svc.already_in_game",
+    "join_twice": "svc.already_joined",
+    "join_a_running_game": "svc.lobby_closed",
+    "leave_a_running_game": "svc.lobby_closed",
+    "replace_with_a_bot": "reply.error.newcomer_bot",
+    "replace_with_someone_from_another_server": "reply.error.newcomer_not_member",
+    "pause_twice": "svc.already_paused",
+    "resume_a_running_game": "svc.not_paused",
+    "log_in_a_dm_without_a_number": "reply.error.log_which",
+    "log_of_no_such_game": "svc.game_not_found",
+    "rules_of_no_such_topic_zh": "reply.error.topic_unknown",
     # Day 1
     "grail_minus_five": "error.out_of_range",
     "grail_beyond_any_range_zh": "error.out_of_range",
@@ -178,12 +194,52 @@ async def scenario() -> Seen:
             rival,
             rival.command("game log", {"game": gid}, in_dm=True),
         )
+        lobby_channel = tavern.emu.create_text_channel(tavern.guild, "tavern-c")
+        mod_c = Person(tavern, mod.user, lobby_channel, game.stats, in_dm=False)
+        assert not (await mod_c.command("game create")).error
+        stranger = Person(
+            tavern, tavern.emu.create_user("mallory"), lobby_channel, game.stats, in_dm=False
+        )
+        tavern.emu.add_member(tavern.guild, stranger.user)
+        assert not (await stranger.command("game join")).error
+        await attempt("create_in_a_dm", mod, mod.command("game create", in_dm=True))
+        await attempt(
+            "create_by_a_player",
+            stranger,
+            Person(tavern, stranger.user, tavern.emu.create_text_channel(tavern.guild, "x"), game.stats, in_dm=False).command("game create"),
+        )
+        await attempt("create_where_a_game_runs", mod, mod.command("game create"))
+        await attempt("join_in_a_dm_zh", hong, hong.command("game join", in_dm=True))
+        amin_c = Person(tavern, amin.user, lobby_channel, game.stats, in_dm=False)
+        await attempt("join_a_second_game_zh", amin_c, amin_c.command("game join"))
+        await attempt("join_twice", stranger, stranger.command("game join"))
+        stranger_a = Person(tavern, stranger.user, channel, game.stats, in_dm=False)
+        await attempt("join_a_running_game", stranger_a, stranger_a.command("game join"))
+        await attempt("leave_a_running_game", alice, alice.command("game leave", in_dm=False))
+        await attempt(
+            "replace_with_a_bot",
+            mod,
+            mod.command("game replace", {"player": "1", "newcomer": tavern.emu.bot_user}),
+        )
+        far = tavern.emu.create_user("faraway")
+        await attempt(
+            "replace_with_someone_from_another_server",
+            mod,
+            mod.command("game replace", {"player": "1", "newcomer": far}),
+        )
+        await attempt("resume_a_running_game", mod, mod.command("game resume"))
+        await attempt("log_in_a_dm_without_a_number", bob, bob.command("game log", in_dm=True))
+        await attempt("log_of_no_such_game", mod, mod.command("game log", {"game": 9999}))
+        await attempt(
+            "rules_of_no_such_topic_zh", hong, hong.command("rules", {"topic": "龙骑士"})
+        )
         day_form = await open_form(bob)  # kept open until the Day has closed
         paused_form = await open_form(hong)  # opened before the pause, sent during it
         assert not (await mod.command("game pause")).error
         await attempt("grail_while_paused", alice, alice.command("grail", {"number": 50}))
         await attempt("grail_form_while_paused_zh", hong, fill(hong, paused_form, "50"))
         await attempt("advance_while_paused", mod, mod.command("phase advance"))
+        await attempt("pause_twice", mod, mod.command("game pause"))
         assert not (await mod.command("game resume")).error
         for p in game.players:
             assert not (await p.command("grail", {"number": 50})).error
