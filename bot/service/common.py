@@ -230,6 +230,9 @@ async def info_of(session: AsyncSession, game: Game, state: engine.GameState | N
         if state is None:
             state = engine.GameState.from_dict(game.state)
         holders = await repo.seat_holders(session, game.id)
+        if len(holders) < len(state.players):  # a seat a moderator emptied: who left it
+            removed = await repo.removed(session, game.id)
+            holders = {m.former_seat: m for m in removed if m.former_seat is not None} | holders
         players = tuple(
             SeatInfo(p.seat, holders[p.seat].user_id if p.seat in holders else 0, p.name, p.alive)
             for p in state.players

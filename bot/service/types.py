@@ -95,8 +95,9 @@ class GameSettings(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat as the table sees it (``seat`` None in the lobby; ``user_id`` 0 for a seat
-    whose holder was removed)."""
+    """A seat as the table sees it (``seat`` None in the lobby). ``user_id``: who holds
+    it, or, for a seat a moderator emptied, who was removed from it (so a mention of them
+    names a player who has left, as their seat number does)."""
 
     seat: int | None
     user_id: int

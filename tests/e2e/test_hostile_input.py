@@ -82,6 +82,10 @@ CASES: dict[str, str] = {
     "skill_menu_of_the_closed_dusk_zh": "svc.phase_closed",
     # Dusk 2
     "once_per_game_skill_twice": "error.skill_unavailable",
+    "attack_a_removed_player_by_seat": "reply.error.player_gone",
+    "attack_a_removed_player_by_mention_zh": "reply.error.player_gone",
+    "identify_a_removed_player_by_name": "reply.error.player_gone",
+    "attack_someone_not_playing": "reply.error.player_unknown",
     # after the end
     "vote_after_the_end": "svc.no_active_game",
     "vote_menu_after_the_end_zh": "svc.game_finished",
@@ -104,6 +108,7 @@ class Seen:
     held_receipt: Reply | None = None
     held_sheet: str = ""
     free_receipt: Reply | None = None
+    removed_moderator_status: str = ""
 
 
 async def scenario() -> Seen:
@@ -333,6 +338,32 @@ async def scenario() -> Seen:
             bob.command("act skill", {"skill": "combat_expertise"}),
         )
 
+        assert not (await mod.command("game kick", {"player": str(dave.seat)})).error
+        await attempt(
+            "attack_a_removed_player_by_seat",
+            bob,
+            bob.command("act attack", {"player": str(dave.seat)}),
+        )
+        await attempt(
+            "attack_a_removed_player_by_mention_zh",
+            hong,
+            hong.command("act attack", {"player": f"<@{dave.user.id}>"}),
+        )
+        await attempt(
+            "identify_a_removed_player_by_name",
+            alice,
+            alice.command("identify", {"player": dave.name, "guess": "faction:lawful"}),
+        )
+        # dave, removed, is (or becomes) a moderator: his faction plays on, so he is
+        # shown only the count of who has sent, as any moderator with a seat is.
+        tavern.emu.give_role(tavern.guild, dave.user, tavern.moderators)
+        seen.removed_moderator_status = (await dave.command("game status", in_dm=False)).text
+        await attempt(
+            "attack_someone_not_playing",
+            bob,
+            bob.command("act attack", {"player": f"<@{rival_user.id}>"}),
+        )
+
         # -- the end ----------------------------------------------------------------
         confirm = await mod.command("game end")
         button = confirm.find("wh:end:")
@@ -411,3 +442,9 @@ def test_a_held_player_is_not_told_and_orders_as_anyone(seen: Seen) -> None:
     for loc in ("en-US", "zh-CN"):
         assert t("state.grappled", loc) not in seen.held_sheet, seen.held_sheet
 
+
+
+def test_a_moderator_removed_from_the_game_sees_only_the_count(seen: Seen) -> None:
+    assert t("reply.status.counts_only", "en-US") in seen.removed_moderator_status, (
+        seen.removed_moderator_status
+    )
