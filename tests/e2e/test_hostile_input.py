@@ -208,11 +208,9 @@ async def scenario() -> Seen:
         tavern.emu.add_member(tavern.guild, stranger.user)
         assert not (await stranger.command("game join")).error
         await attempt("create_in_a_dm", mod, mod.command("game create", in_dm=True))
-        await attempt(
-            "create_by_a_player",
-            stranger,
-            Person(tavern, stranger.user, tavern.emu.create_text_channel(tavern.guild, "x"), game.stats, in_dm=False).command("game create"),
-        )
+        elsewhere = tavern.emu.create_text_channel(tavern.guild, "no-game-here")
+        player_elsewhere = Person(tavern, stranger.user, elsewhere, game.stats, in_dm=False)
+        await attempt("create_by_a_player", stranger, player_elsewhere.command("game create"))
         await attempt("create_where_a_game_runs", mod, mod.command("game create"))
         await attempt("join_in_a_dm_zh", hong, hong.command("game join", in_dm=True))
         amin_c = Person(tavern, amin.user, lobby_channel, game.stats, in_dm=False)
