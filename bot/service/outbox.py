@@ -242,12 +242,10 @@ async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
     """The recipient cannot be reached (DMs closed, channel gone): a user's message
     waits in their inbox (``/inbox``); a channel's is marked failed."""
     async with db.transaction() as s:
-        row = (
-            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
-        ).scalar_one_or_none()
-        if row is None or row.status != "pending":
+        row = await _pending(s, key)
+        if row is None:
             return False
-        row.status = "inbox" if row.recipient_kind == "user" else "failed"
+        _give_up(row)
         row.last_error = reason[:2000] or None
         return True
 
@@ -256,17 +254,26 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
     """A delivery attempt failed for a passing reason: retry later with backoff, and
     give up (as undeliverable) after MAX_ATTEMPTS."""
     async with db.transaction() as s:
-        row = (
-            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
-        ).scalar_one_or_none()
-        if row is None or row.status != "pending":
+        row = await _pending(s, key)
+        if row is None:
             return False
         row.last_error = error[:2000] or None
         if row.attempts >= MAX_ATTEMPTS:
-            row.status = "inbox" if row.recipient_kind == "user" else "failed"
+            _give_up(row)
         else:
             row.next_attempt_at = db.now() + timedelta(seconds=min(3600, 5 * 2**row.attempts))
         return True
+
+
+async def _pending(s: AsyncSession, key: str) -> OutboxMessage | None:
+    """The row of ``key`` while it still waits for delivery (None once marked, or unknown)."""
+    row = (await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))).scalar_one_or_none()
+    return row if row is not None and row.status == "pending" else None
+
+
+def _give_up(row: OutboxMessage) -> None:
+    """No more delivery attempts: a user's message waits in their inbox, a channel's failed."""
+    row.status = "inbox" if row.recipient_kind == "user" else "failed"
 
 
 def _check_user(user_id: Any) -> int:

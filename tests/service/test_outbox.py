@@ -190,3 +190,22 @@ async def test_an_idle_poll_does_not_wait_for_the_sqlite_write_lock(sqlite_url: 
         other.execute("ROLLBACK")
         other.close()
         await db.dispose()
+
+
+async def test_giving_up_sends_a_user_message_to_the_inbox_and_fails_a_channel_post(db: Database) -> None:
+    """mark_undeliverable and mark_failed touch only a message still pending."""
+    from bot.service.outbox import mark_failed, mark_undeliverable
+
+    await started(db, 6)
+    claimed = await claim_due_messages(db, limit=100)
+    post = next(m for m in claimed if m.recipient_kind == "channel")
+    dm = next(m for m in claimed if m.recipient_kind == "user")
+    assert await mark_undeliverable(db, post.key, "channel gone")
+    assert await mark_undeliverable(db, dm.key, "")
+    assert not await mark_undeliverable(db, dm.key, "again")
+    assert not await mark_failed(db, dm.key, "again")
+    assert not await mark_failed(db, "no-such-key")
+    async with db.read() as s:
+        rows = {r.idempotency_key: r for r in (await s.execute(select(OutboxMessage))).scalars()}
+    assert (rows[post.key].status, rows[post.key].last_error) == ("failed", "channel gone")
+    assert (rows[dm.key].status, rows[dm.key].last_error) == ("inbox", None)
