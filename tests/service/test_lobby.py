@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from sqlalchemy import func, select
 
 from bot.db.models import Game, GamePlayer, OutboxMessage, User
 from bot.db.session import Database
@@ -23,12 +22,7 @@ from bot.service import (
 )
 from bot.service import errors as E
 from bot.service.outbox import claim_due_messages
-from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, started, user
-
-
-async def count(db: Database, model: type) -> int:
-    async with db.read() as s:
-        return int((await s.execute(select(func.count()).select_from(model))).scalar_one())
+from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, started, user
 
 
 async def test_the_lobby_post_is_written_with_the_game(db: Database) -> None:
