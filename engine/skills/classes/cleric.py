@@ -6,7 +6,7 @@ from engine.events import Audience, audit, private
 from engine.health import heal
 from engine.model import Player
 from engine.night.context import Night
-from engine.skills.base import Skill, skill, skills_of
+from engine.skills.base import Skill, StatToggle, skill, skills_of
 from engine.submissions import Action
 
 
@@ -25,12 +25,8 @@ class CureWounds(Skill):
 
 
 @skill("cleric", "shield_of_faith")
-class ShieldOfFaith(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            turn = night.turn(owner.seat)
-            turn.armor += int(self.param("armor_mod"))
-            turn.ab += int(self.param("ab_mod"))
+class ShieldOfFaith(StatToggle):
+    BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
 @skill("cleric", "speak_with_dead")

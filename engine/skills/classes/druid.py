@@ -12,7 +12,7 @@ from engine.health import heal
 from engine.model import Player, State
 from engine.night.combat import AttackResult, Swing, attack, damage_roll, deal, inflict, plain
 from engine.night.context import Night
-from engine.skills.base import Skill, hooks_for, skill
+from engine.skills.base import Skill, StatToggle, hooks_for, skill
 from engine.stats import armor_class, attack_bonus
 from engine.submissions import Action
 
@@ -95,12 +95,8 @@ class Entangle(Skill):
 
 
 @skill("druid", "barkskin")
-class Barkskin(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            turn = night.turn(owner.seat)
-            turn.armor += int(self.param("armor_mod"))
-            turn.ab += int(self.param("ab_mod"))
+class Barkskin(StatToggle):
+    BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
 @skill("druid", "wild_shape")
