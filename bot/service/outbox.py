@@ -29,6 +29,7 @@ from sqlalchemy.orm import aliased
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
+from bot.service.types import is_id
 
 MAX_ATTEMPTS = 8
 LEASE_SECONDS = 60
@@ -195,9 +196,7 @@ async def release(db: Database, keys: list[str]) -> int:
 async def mark_delivered(db: Database, key: str, message_id: int | None = None) -> bool:
     """The message reached its recipient, as Discord message ``message_id`` when the
     sender knows it. False if it was already marked (a repeat): the first mark stands."""
-    if message_id is not None and (
-        not isinstance(message_id, int) or isinstance(message_id, bool) or not 0 < message_id < 2**63
-    ):
+    if message_id is not None and not is_id(message_id):
         raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
         res = await s.execute(
