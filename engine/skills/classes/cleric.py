@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.events import Audience, audit, private
 from engine.health import heal
 from engine.model import Player
+from engine.night.combat import spell_target
 from engine.night.context import Night
 from engine.skills.base import Skill, StatToggle, skill, skills_of
 from engine.submissions import Action
@@ -13,9 +14,8 @@ from engine.submissions import Action
 @skill("cleric", "cure_wounds")
 class CureWounds(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = night.player(action.targets[0])
-        if not target.alive:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="cure_wounds"))
+        target = spell_target(night, actor, action.targets[0], "cure_wounds")
+        if target is None:
             return
         amount = night.dice.roll(int(self.param("die")), actor.seat, f"cure-wounds:{target.seat}") + int(self.param("heal_mod"))
         if night.held_grail(actor):
@@ -58,9 +58,8 @@ class DivineIntervention(Skill):
     roll into staying wounded (``wound_roll``); it lasts until the night ends."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = night.player(action.targets[0])
-        if not target.alive:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="divine_intervention"))
+        target = spell_target(night, actor, action.targets[0], "divine_intervention")
+        if target is None:
             return
         night.turn(target.seat).death_ward = True
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="divine_intervention"))
