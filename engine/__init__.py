@@ -1,7 +1,11 @@
 """Wolf Howl Tavern rules engine: pure, deterministic, no I/O.
 
-State in, submissions in, a seed in -> new state and events out. The bot, the tests and
-the tools call only what is exported here.
+State in, submissions in, a seed in -> new state and events out. The bot plays games
+through what is exported here; it reads the value modules directly (:mod:`engine.view`:
+what one seat may know, :mod:`engine.classes`: the class data, ``events``,
+``submissions``, ``messages``: the error texts), and the scenario tool and the
+rules-document generator also read the internals they stage or quote. Nothing here
+imports the bot.
 """
 
 from engine.advance import Outcome, advance, end_game, remove_player

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.messages import MESSAGES, render
+from engine.messages import MESSAGES, language, render
 
 
 class RuleViolation(ValueError):
@@ -30,7 +30,7 @@ class RuleViolation(ValueError):
 
             names = skill_names().get(skill)
             if names:
-                params = {**params, "skill": names["zh-CN" if locale.lower().startswith("zh") else "en-US"]}
+                params = {**params, "skill": names[language(locale)]}
             elif f"skill.{skill}" in MESSAGES:  # release: an order, not a class's skill
                 params = {**params, "skill": f"skill.{skill}"}
         return render(self.key, locale, **params)

@@ -5,7 +5,8 @@ and its tests check both languages render."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
 MESSAGES: dict[str, dict[str, str]] = {
     "error.rule": {"en-US": "The rules do not allow that.", "zh-CN": "规则不允许这样做。"},
@@ -101,15 +102,29 @@ MESSAGES: dict[str, dict[str, str]] = {
 KEY_PARAMS = frozenset({"reason", "what", "expected", "phase", "skill"})
 
 
-def render(key: str, locale: str, **params: Any) -> str:
-    """Format ``key`` for ``locale`` (anything starting with ``zh`` is Chinese)."""
-    lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
-    entry = MESSAGES.get(key) or MESSAGES["error.rule"]
-    # A reason or a "what" is itself a message key, rendered in the same language; any
-    # other value (a skill name someone typed) is shown as it is, even if it looks like one.
+def language(locale: str) -> Literal["en-US", "zh-CN"]:
+    """The catalogue language for ``locale``: anything starting with ``zh`` is Chinese."""
+    return "zh-CN" if locale.lower().startswith("zh") else "en-US"
+
+
+def render_from(
+    messages: Mapping[str, Mapping[str, str]],
+    fallback: str,
+    key_params: frozenset[str],
+    key: str,
+    locale: str,
+    **params: Any,
+) -> str:
+    """Format ``key`` of ``messages`` for ``locale`` (``fallback``'s text for an unknown
+    key). A ``key_params`` parameter whose value is itself a key of ``messages`` is
+    rendered first, in the same language; any other value (a skill name someone typed)
+    is shown as it is, even if it looks like one. The service's errors render with this
+    too, from their own catalogue."""
+    lang = language(locale)
+    entry = messages.get(key) or messages[fallback]
     params = {
-        k: render(v, locale, **{n: w for n, w in params.items() if n != k})
-        if k in KEY_PARAMS and isinstance(v, str) and v in MESSAGES
+        k: render_from(messages, fallback, key_params, v, locale, **{n: w for n, w in params.items() if n != k})
+        if k in key_params and isinstance(v, str) and v in messages
         else v
         for k, v in params.items()
     }
@@ -117,3 +132,8 @@ def render(key: str, locale: str, **params: Any) -> str:
         return entry[lang].format(**params)
     except (KeyError, IndexError):
         return entry[lang]
+
+
+def render(key: str, locale: str, **params: Any) -> str:
+    """Format the engine's message ``key`` for ``locale``."""
+    return render_from(MESSAGES, "error.rule", KEY_PARAMS, key, locale, **params)

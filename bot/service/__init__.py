@@ -23,6 +23,7 @@ from bot.service.games import (
     removed_players,
     start_game,
 )
+from bot.service.inbox import locale_of, mark_inbox_read, read_inbox
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -38,12 +39,9 @@ from bot.service.outbox import (
     claim_due_messages,
     delivered_message_id,
     games_with_posts_waiting,
-    locale_of,
     mark_delivered,
     mark_failed,
-    mark_inbox_read,
     mark_undeliverable,
-    read_inbox,
     recorded_message_ids,
     release,
 )

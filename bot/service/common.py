@@ -22,12 +22,12 @@ from bot.service.errors import (
     NotInGameError,
 )
 from bot.service.outbox import Mail
-from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo
+from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo, is_id
 
 
 def check_id(value: Any, field: str) -> int:
-    """A Discord snowflake or a database id: a positive 63-bit integer."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**63:
+    """``value`` if it is an id (see ``types.is_id``), else BadArgumentError naming ``field``."""
+    if not is_id(value):
         raise BadArgumentError(field=field, reason="not a valid id")
     return value
 

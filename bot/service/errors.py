@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import RuleViolation
+from engine.messages import MESSAGES as ENGINE_MESSAGES
+from engine.messages import render_from
 
 # The parameters that carry a message key (see ServiceError.text).
 KEY_PARAMS = frozenset({"phase", "expected"})
@@ -94,11 +96,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "Seat {seat} has left the game.",
         "zh-CN": "{seat}号已经离开游戏。",
     },
-    "error.rule": {"en-US": "The rules do not allow that.", "zh-CN": "规则不允许这样做。"},
-    "phase.day": {"en-US": "Day (grail numbers)", "zh-CN": "白天（分配圣杯）"},
-    "phase.dusk": {"en-US": "Dusk (identifications and orders)", "zh-CN": "黄昏（指认与行动）"},
-    "phase.morning": {"en-US": "Morning (the vote)", "zh-CN": "清晨（公决投票）"},
-    "phase.over": {"en-US": "the end of the game", "zh-CN": "游戏结束"},
+    # The rule refusal and the phases' names read as the engine words them.
+    **{k: v for k, v in ENGINE_MESSAGES.items() if k == "error.rule" or k.startswith("phase.")},
 }
 
 
@@ -113,18 +112,9 @@ class ServiceError(Exception):
         super().__init__(self.text("en-US"))
 
     def text(self, locale: str = "en-US") -> str:
-        lang = "zh-CN" if locale.lower().startswith("zh") else "en-US"
-        entry = MESSAGES.get(self.key) or MESSAGES["error.service"]
         # A phase parameter holds a message key, shown in the same language; any other
         # value (a name, typed text) is shown as it is, even if it looks like a key.
-        params = {
-            k: MESSAGES[v][lang] if k in KEY_PARAMS and isinstance(v, str) and v in MESSAGES else v
-            for k, v in self.params.items()
-        }
-        try:
-            return entry[lang].format(**params)
-        except (KeyError, IndexError):
-            return entry[lang]
+        return render_from(MESSAGES, "error.service", KEY_PARAMS, self.key, locale, **self.params)
 
 
 class BadArgumentError(ServiceError):

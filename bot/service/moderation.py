@@ -176,10 +176,7 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
     _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game = await _locked_live_game(s, game_id)
-        state = state_of(game)
-        holders = await repo.seat_holders(s, game.id)
-        _check_seat(state, holders, seat)
+        game, state, holders = await _locked_seat(s, game_id, seat)
         busy = await repo.live_game_place(s, user.id)
         if busy is not None:
             raise NewcomerBusyError(name=user.name, **busy)
@@ -219,10 +216,7 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
     _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game = await _locked_live_game(s, game_id)
-        state = state_of(game)
-        holders = await repo.seat_holders(s, game.id)
-        _check_seat(state, holders, seat)
+        game, state, holders = await _locked_seat(s, game_id, seat)
         outcome = engine.remove_player(state, seat)
         round_no, phase = game.round, str(game.phase)
         apply_state(game, outcome.state)
@@ -320,19 +314,21 @@ def _check_seat_argument(seat: object) -> None:
         raise BadArgumentError(field="seat", reason="a seat number")
 
 
-async def _locked_live_game(s: AsyncSession, game_id: int) -> Game:
-    """Lock a game that has been dealt and not finished (running or paused)."""
+async def _locked_seat(
+    s: AsyncSession, game_id: int, seat: int
+) -> tuple[Game, engine.GameState, dict[int, GamePlayer]]:
+    """Lock a game that has been dealt and not finished (running or paused) whose
+    ``seat`` is living and held; with its state and its seat holders."""
     game = await locked_game(s, game_id)
     if game.status not in ("running", "paused"):
         raise GameFinishedError(game_id=game.id)
-    return game
-
-
-def _check_seat(state: engine.GameState, holders: dict[int, GamePlayer], seat: int) -> None:
+    state = state_of(game)
+    holders = await repo.seat_holders(s, game.id)
     if not 1 <= seat <= len(state.players):
         raise SeatNotFoundError(seat=seat)
     if not state.player(seat).alive or seat not in holders:
         raise SeatGoneError(seat=seat)
+    return game, state, holders
 
 
 def _vacate(holder: GamePlayer, status: str, now: datetime) -> None:

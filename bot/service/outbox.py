@@ -12,8 +12,7 @@ claimed again: delivery is at least once, and the Sender passes the idempotency 
 message again, a sender can ask ``delivered_message_id`` whether another dispatcher has
 meanwhile recorded it as delivered.
 
-Inbox side: ``read_inbox`` lists a user's undeliverable DMs (unread first),
-``mark_inbox_read`` marks the ones shown.
+A DM given up on waits in the user's inbox, read with :mod:`bot.service.inbox`.
 """
 
 from __future__ import annotations
@@ -27,10 +26,10 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from bot.db import repositories as repo
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
+from bot.service.types import is_id
 
 MAX_ATTEMPTS = 8
 LEASE_SECONDS = 60
@@ -197,9 +196,7 @@ async def release(db: Database, keys: list[str]) -> int:
 async def mark_delivered(db: Database, key: str, message_id: int | None = None) -> bool:
     """The message reached its recipient, as Discord message ``message_id`` when the
     sender knows it. False if it was already marked (a repeat): the first mark stands."""
-    if message_id is not None and (
-        not isinstance(message_id, int) or isinstance(message_id, bool) or not 0 < message_id < 2**63
-    ):
+    if message_id is not None and not is_id(message_id):
         raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
         res = await s.execute(
@@ -242,12 +239,10 @@ async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
     """The recipient cannot be reached (DMs closed, channel gone): a user's message
     waits in their inbox (``/inbox``); a channel's is marked failed."""
     async with db.transaction() as s:
-        row = (
-            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
-        ).scalar_one_or_none()
-        if row is None or row.status != "pending":
+        row = await _pending(s, key)
+        if row is None:
             return False
-        row.status = "inbox" if row.recipient_kind == "user" else "failed"
+        _give_up(row)
         row.last_error = reason[:2000] or None
         return True
 
@@ -256,79 +251,26 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
     """A delivery attempt failed for a passing reason: retry later with backoff, and
     give up (as undeliverable) after MAX_ATTEMPTS."""
     async with db.transaction() as s:
-        row = (
-            await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))
-        ).scalar_one_or_none()
-        if row is None or row.status != "pending":
+        row = await _pending(s, key)
+        if row is None:
             return False
         row.last_error = error[:2000] or None
         if row.attempts >= MAX_ATTEMPTS:
-            row.status = "inbox" if row.recipient_kind == "user" else "failed"
+            _give_up(row)
         else:
             row.next_attempt_at = db.now() + timedelta(seconds=min(3600, 5 * 2**row.attempts))
         return True
 
 
-def _check_user(user_id: Any) -> int:
-    if not isinstance(user_id, int) or isinstance(user_id, bool) or not 0 < user_id < 2**63:
-        raise BadArgumentError(field="user", reason="not a valid id")
-    return user_id
+async def _pending(s: AsyncSession, key: str) -> OutboxMessage | None:
+    """The row of ``key`` while it still waits for delivery (None once marked, or unknown)."""
+    row = (await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))).scalar_one_or_none()
+    return row if row is not None and row.status == "pending" else None
 
 
-def _inbox_of(user_id: int) -> Any:
-    return select(OutboxMessage).where(
-        OutboxMessage.recipient_kind == "user",
-        OutboxMessage.recipient_id == user_id,
-        OutboxMessage.status == "inbox",
-    )
-
-
-async def read_inbox(
-    db: Database, user_id: int, *, unread_only: bool = False, mark_read: bool = True
-) -> list[OutgoingMessage]:
-    """The messages that could not reach this user by DM: the unread ones first, then
-    (unless ``unread_only``) those already read, each group oldest first. Each carries
-    its ``read_at`` as it was before this call. With ``mark_read`` every one listed is
-    marked read; a caller that shows only some of them passes ``mark_read=False`` and
-    then calls :func:`mark_inbox_read` with the keys it showed."""
-    _check_user(user_id)
-    stmt = _inbox_of(user_id)
-    if unread_only:
-        stmt = stmt.where(OutboxMessage.read_at.is_(None))
-    stmt = stmt.order_by(OutboxMessage.read_at.is_not(None), OutboxMessage.id)
-    unit = db.transaction() if mark_read else db.read()
-    async with unit as s:
-        rows = list((await s.execute(stmt)).scalars())
-        messages = [OutgoingMessage.of(r) for r in rows]
-        if mark_read:
-            now = db.now()
-            for row in rows:
-                if row.read_at is None:
-                    row.read_at = now
-        return messages
-
-
-async def mark_inbox_read(db: Database, user_id: int, keys: list[str]) -> int:
-    """Mark these messages of ``user_id``'s inbox read (those shown to them); returns how
-    many were unread. Keys of other users' messages are ignored."""
-    _check_user(user_id)
-    if not isinstance(keys, list | tuple) or not all(isinstance(k, str) for k in keys):
-        raise BadArgumentError(field="keys", reason="idempotency keys")
-    if not keys:
-        return 0
-    async with db.transaction() as s:
-        res = await s.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.recipient_kind == "user",
-                OutboxMessage.recipient_id == user_id,
-                OutboxMessage.status == "inbox",
-                OutboxMessage.read_at.is_(None),
-                OutboxMessage.idempotency_key.in_(list(keys)),
-            )
-            .values(read_at=db.now())
-        )
-        return int(getattr(res, "rowcount", 0) or 0)
+def _give_up(row: OutboxMessage) -> None:
+    """No more delivery attempts: a user's message waits in their inbox, a channel's failed."""
+    row.status = "inbox" if row.recipient_kind == "user" else "failed"
 
 
 async def pending_count(db: Database) -> int:
@@ -348,10 +290,3 @@ async def games_with_posts_waiting(db: Database) -> set[int]:
             .distinct()
         )
         return {int(g) for g in (await s.execute(stmt)).scalars() if g is not None}
-
-
-async def locale_of(db: Database, user_id: int) -> str | None:
-    """The language a user last used with the bot (None: never seen), for a message the
-    bot sends them directly rather than through the outbox (a warning to a moderator)."""
-    async with db.read() as s:
-        return await repo.user_locale(s, user_id)

@@ -23,6 +23,11 @@ MAX_PHASE_SECONDS = 7 * 86400
 RULE_SETTINGS = frozenset({"max_players", "vote_tie_rule", "reveal_on_death", "win_score"})
 
 
+def is_id(value: object) -> bool:
+    """A Discord snowflake or a database id: a positive 63-bit integer (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
+
+
 @dataclass(frozen=True, slots=True)
 class UserRef:
     """A Discord user as the command saw them: snowflake, display name, client locale."""
@@ -32,7 +37,7 @@ class UserRef:
     locale: str | None = None
 
     def checked(self) -> UserRef:
-        if not isinstance(self.id, int) or isinstance(self.id, bool) or not 0 < self.id < 2**63:
+        if not is_id(self.id):
             raise BadArgumentError(field="user", reason="not a Discord id")
         name = (self.name or "").strip()
         if not name or len(name) > 100:

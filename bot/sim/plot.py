@@ -47,28 +47,34 @@ def plot(summary: dict[str, Any], path: str | Path) -> Path:
     ax_surv.set_xlim(0, 1)
     ax_surv.set_xlabel("share of seats alive at the end")
     ax_surv.set_title("Survival by role")
-    height = 0.4
-    ax_kill.barh([y - height / 2 for y in ys], [r["kills"] for r in roles], height, label="kills", color=colours)
-    ax_kill.barh(
-        [y + height / 2 for y in ys], [r["grails"] for r in roles], height, label="grails banked", color="#d4a72c"
-    )
-    ax_kill.set_yticks(list(ys), labels)
-    ax_kill.invert_yaxis()
-    ax_kill.set_xlabel("per seat per game")
+    _pair_by_role(ax_kill, roles, labels, colours, ("kills", "kills"), ("grails", "grails banked", "#d4a72c"))
     ax_kill.set_title("Kills and grails by role")
-    ax_kill.legend(loc="lower right")
-    ax_steal.barh([y - height / 2 for y in ys], [r["steals"] for r in roles], height, label="steals", color=colours)
-    ax_steal.barh(
-        [y + height / 2 for y in ys], [r["teamkills"] for r in roles], height, label="teamkills", color="#999999"
-    )
-    ax_steal.set_yticks(list(ys), labels)
-    ax_steal.invert_yaxis()
-    ax_steal.set_xlabel("per seat per game")
+    _pair_by_role(ax_steal, roles, labels, colours, ("steals", "steals"), ("teamkills", "teamkills", "#999999"))
     ax_steal.set_title("Steals and teamkills by role")
-    ax_steal.legend(loc="lower right")
     out = Path(path)
     fig.savefig(out, format="png")
     return out
+
+
+def _pair_by_role(
+    ax: Any,
+    roles: list[dict[str, Any]],
+    labels: list[str],
+    colours: list[str],
+    first: tuple[str, str],
+    second: tuple[str, str, str],
+) -> None:
+    """Two per-seat-per-game figures side by side for each role: ``first`` (field, label)
+    in the roles' faction colours, ``second`` (field, label, colour) in one colour."""
+    height = 0.4
+    ys = range(len(roles))
+    (field, label), (field2, label2, colour2) = first, second
+    ax.barh([y - height / 2 for y in ys], [r[field] for r in roles], height, label=label, color=colours)
+    ax.barh([y + height / 2 for y in ys], [r[field2] for r in roles], height, label=label2, color=colour2)
+    ax.set_yticks(list(ys), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("per seat per game")
+    ax.legend(loc="lower right")
 
 
 def _wins(ax: Any, summary: dict[str, Any]) -> None:

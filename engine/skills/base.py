@@ -98,6 +98,20 @@ class Skill:
         """After every turn, before grails are banked."""
 
 
+class StatToggle(Skill):
+    """A toggle that, on the nights it is on, adds its modifiers to the owner's night:
+    ``BONUSES`` pairs a number of the night's ``Turn`` (``ab``, ``armor``, ``dex``,
+    ``damage``) with the skill parameter that holds its modifier."""
+
+    BONUSES: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def night_started(self, night: Night, owner: Player) -> None:
+        if night.toggled(owner, self.skill_id):
+            turn = night.turn(owner.seat)
+            for stat, param in self.BONUSES:
+                setattr(turn, stat, getattr(turn, stat) + int(self.param(param)))
+
+
 HOOKS = (
     "night_started",
     "attack_bonus",

@@ -40,3 +40,22 @@ def test_a_mistake_in_a_class_file_is_refused_naming_the_file_and_the_field(chan
     with pytest.raises(ClassDataError) as err:
         parse_class(text, "warrior.toml")
     assert str(err.value).startswith("warrior.toml: ") and named in str(err.value), str(err.value)
+
+
+def test_every_stat_toggle_names_a_number_of_the_night_and_a_parameter_of_its_data():
+    """A StatToggle's modifiers are data: each pairs an int field of the night's Turn with
+    a parameter its class file has, so a typo fails here and not in the middle of a game."""
+    from dataclasses import fields
+
+    from engine.night.context import Turn
+    from engine.skills.base import StatToggle, skills_of
+
+    numbers = {f.name for f in fields(Turn) if f.type in (int, "int")}
+    toggles = [s for cid in catalogue() for s in skills_of(cid).values() if isinstance(s, StatToggle)]
+    assert len(toggles) >= 4
+    for s in toggles:
+        assert s.spec.mode == "toggle", s.skill_id
+        assert s.BONUSES, s.skill_id
+        for stat, param in s.BONUSES:
+            assert stat in numbers, (s.skill_id, stat)
+            assert isinstance(s.param(param), int), (s.skill_id, param)

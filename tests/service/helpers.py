@@ -1,7 +1,9 @@
-"""Builders for service tests: a lobby of N players, and simple players who send
-something plausible in every phase until the game ends."""
+"""Builders for service tests: a lobby of N players, simple players who send something
+plausible in every phase until the game ends, and a count of a table's rows."""
 
 from __future__ import annotations
+
+from sqlalchemy import func, select
 
 import engine
 from bot.db import repositories as repo
@@ -118,3 +120,9 @@ async def take_due(db: Database, limit: int = 1000) -> list[OutgoingMessage]:
     for m in messages:
         await mark_delivered(db, m.key)
     return messages
+
+
+async def count(db: Database, model: type) -> int:
+    """How many rows of ``model`` the database holds."""
+    async with db.read() as s:
+        return int((await s.execute(select(func.count()).select_from(model))).scalar_one())

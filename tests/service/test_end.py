@@ -10,7 +10,6 @@ from argparse import Namespace
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
 
 from bot.db.models import GameStep, OutboxMessage
 from bot.db.session import Database
@@ -34,6 +33,7 @@ from tests.service.helpers import (
     CHANNEL,
     GUILD,
     MODERATOR,
+    count,
     lobby,
     play_to_end,
     send_all,
@@ -41,11 +41,6 @@ from tests.service.helpers import (
     take_due,
     user,
 )
-
-
-async def count(db: Database, model: type) -> int:
-    async with db.read() as s:
-        return int((await s.execute(select(func.count()).select_from(model))).scalar_one())
 
 
 async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database, tmp_path: Path) -> None:

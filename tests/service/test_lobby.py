@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from sqlalchemy import func, select
 
 from bot.db.models import Game, GamePlayer, OutboxMessage, User
 from bot.db.session import Database
@@ -23,12 +22,7 @@ from bot.service import (
 )
 from bot.service import errors as E
 from bot.service.outbox import claim_due_messages
-from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, started, user
-
-
-async def count(db: Database, model: type) -> int:
-    async with db.read() as s:
-        return int((await s.execute(select(func.count()).select_from(model))).scalar_one())
+from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, started, user
 
 
 async def test_the_lobby_post_is_written_with_the_game(db: Database) -> None:
@@ -153,3 +147,14 @@ async def test_error_texts_in_both_languages() -> None:
     err = E.PhaseClosedError(round=2, phase="phase.dusk")
     assert "Dusk" in err.text("en-US") and "黄昏" in err.text("zh-CN")
     assert "2" in str(err)
+
+
+def test_service_texts_name_the_phases_as_the_engine_does() -> None:
+    """One wording of each phase: the service's catalogue takes the engine's entries."""
+    from engine.messages import MESSAGES as ENGINE_MESSAGES
+
+    for key in ("phase.day", "phase.dusk", "phase.morning", "phase.over", "error.rule"):
+        assert E.MESSAGES[key] is ENGINE_MESSAGES[key]
+    # A name that looks like a key is shown as typed, a phase key in the reader's language.
+    err = E.SeatGoneError(seat="phase.day")
+    assert err.text("zh-CN") == "phase.day号已经离开游戏。"

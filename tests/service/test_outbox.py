@@ -190,3 +190,38 @@ async def test_an_idle_poll_does_not_wait_for_the_sqlite_write_lock(sqlite_url: 
         other.execute("ROLLBACK")
         other.close()
         await db.dispose()
+
+
+async def test_giving_up_sends_a_user_message_to_the_inbox_and_fails_a_channel_post(db: Database) -> None:
+    """mark_undeliverable and mark_failed touch only a message still pending."""
+    from bot.service.outbox import mark_failed, mark_undeliverable
+
+    await started(db, 6)
+    claimed = await claim_due_messages(db, limit=100)
+    post = next(m for m in claimed if m.recipient_kind == "channel")
+    dm = next(m for m in claimed if m.recipient_kind == "user")
+    assert await mark_undeliverable(db, post.key, "channel gone")
+    assert await mark_undeliverable(db, dm.key, "")
+    assert not await mark_undeliverable(db, dm.key, "again")
+    assert not await mark_failed(db, dm.key, "again")
+    assert not await mark_failed(db, "no-such-key")
+    async with db.read() as s:
+        rows = {r.idempotency_key: r for r in (await s.execute(select(OutboxMessage))).scalars()}
+    assert (rows[post.key].status, rows[post.key].last_error) == ("failed", "channel gone")
+    assert (rows[dm.key].status, rows[dm.key].last_error) == ("inbox", None)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2**63, True, 1.0, "7"])
+async def test_an_id_that_is_not_a_snowflake_is_refused_everywhere(db: Database, bad: object) -> None:
+    """One rule for ids (bot.service.types.is_id): a user, a game and a Discord message."""
+    from bot.service import UserRef
+    from bot.service.common import check_id
+    from bot.service.types import is_id
+
+    assert not is_id(bad) and is_id(1) and is_id(2**63 - 1)
+    with pytest.raises(E.BadArgumentError):
+        UserRef(bad, "Someone").checked()  # type: ignore[arg-type]
+    with pytest.raises(E.BadArgumentError):
+        check_id(bad, "game")
+    with pytest.raises(E.BadArgumentError):
+        await mark_delivered(db, "any-key", bad)  # type: ignore[arg-type]

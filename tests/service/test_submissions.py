@@ -4,7 +4,7 @@ receipt that says so; a closed phase refuses clearly; the player's own view."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 import engine
 from bot.db.models import Submission
@@ -20,12 +20,11 @@ from bot.service import (
     submit_vote,
 )
 from bot.service import errors as E
-from tests.service.helpers import current_state, lobby, send_all, started, user
+from tests.service.helpers import count, current_state, lobby, send_all, started, user
 
 
 async def stored(db: Database) -> int:
-    async with db.read() as s:
-        return int((await s.execute(select(func.count()).select_from(Submission))).scalar_one())
+    return await count(db, Submission)
 
 
 async def test_submit_and_resubmit_replaces(db: Database) -> None:

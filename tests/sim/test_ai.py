@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import gc
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -40,27 +41,33 @@ def test_no_refused_submission_over_200_games() -> None:
     assert sum(dropped for dropped, _ in results) == 0
 
 
+def ai_phases(seed: str) -> Iterator[tuple[GameState, dict[int, list[Submission]]]]:
+    """A 15-player game between baseline AIs, each told what it may know: every phase's
+    state and the living seats' submissions, before the phase closes on them."""
+    state = new_game([f"P{s}" for s in range(1, 16)], seed)
+    know = [Knowledge(sheet(state, s), table(state)) for s in state.seats()]
+    ais = [BaselineAI(ai_rng(seed, s)) for s in state.seats()]
+    events: list[Event] = []
+    while not state.over:
+        subs: dict[int, list[Submission]] = {}
+        for k, ai in zip(know, ais, strict=True):
+            observe(k, state, events, with_sheet=state.phase is Phase.DUSK)
+            if k.alive[k.seat]:
+                subs[k.seat] = ask(ai, k, state.phase)
+        yield state, subs
+        events = advance(state, subs, seed, inplace=True).events
+
+
 def test_each_submission_passes_validate_directly() -> None:
     """The same, calling ``engine.validate`` on each submission before the phase closes."""
     for i in range(20):
-        seed = game_seed("direct", i)
-        state = new_game([f"P{s}" for s in range(1, 16)], seed)
-        know = [Knowledge(sheet(state, s), table(state)) for s in state.seats()]
-        ais = [BaselineAI(ai_rng(seed, s)) for s in state.seats()]
-        events: list[Event] = []
-        while not state.over:
-            subs: dict[int, list[Submission]] = {}
-            for k, ai in zip(know, ais, strict=True):
-                observe(k, state, events, with_sheet=state.phase is Phase.DUSK)
-                if not k.alive[k.seat]:
-                    continue
-                subs[k.seat] = ask(ai, k, state.phase)
-                for sub in subs[k.seat]:
+        for state, subs in ai_phases(game_seed("direct", i)):
+            for seat, sent in subs.items():
+                for sub in sent:
                     try:
-                        validate(state, k.seat, sub)
+                        validate(state, seat, sub)
                     except RuleViolation as exc:  # pragma: no cover - the failure message
-                        pytest.fail(f"seat {k.seat} ({state.player(k.seat).class_id}) sent {sub}: {exc}")
-            events = advance(state, subs, seed, inplace=True).events
+                        pytest.fail(f"seat {seat} ({state.player(seat).class_id}) sent {sub}: {exc}")
 
 
 def test_the_ai_uses_its_skills() -> None:
@@ -70,23 +77,12 @@ def test_the_ai_uses_its_skills() -> None:
 
     used: Counter[str] = Counter()
     for i in range(12):
-        seed = game_seed("skills", i)
-        state = new_game([f"P{s}" for s in range(1, 16)], seed)
-        know = [Knowledge(sheet(state, s), table(state)) for s in state.seats()]
-        ais = [BaselineAI(ai_rng(seed, s)) for s in state.seats()]
-        events: list[Event] = []
-        while not state.over:
-            subs: dict[int, list[Submission]] = {}
-            for k, ai in zip(know, ais, strict=True):
-                observe(k, state, events, with_sheet=state.phase is Phase.DUSK)
-                if k.alive[k.seat]:
-                    subs[k.seat] = ask(ai, k, state.phase)
-                    for sub in subs[k.seat]:
-                        for a in getattr(sub, "actions", ()):
-                            used[a.skill] += 1
-                        for t in getattr(sub, "toggles", ()):
-                            used[t] += 1
-            events = advance(state, subs, seed, inplace=True).events
+        for _, subs in ai_phases(game_seed("skills", i)):
+            for sub in (sub for sent in subs.values() for sub in sent):
+                for a in getattr(sub, "actions", ()):
+                    used[a.skill] += 1
+                for t in getattr(sub, "toggles", ()):
+                    used[t] += 1
     from engine.classes import catalogue
 
     orderable = {s.id for spec in catalogue().values() for s in spec.skills if s.mode in ("active", "toggle")}

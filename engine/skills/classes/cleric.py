@@ -5,17 +5,17 @@ from __future__ import annotations
 from engine.events import Audience, audit, private
 from engine.health import heal
 from engine.model import Player
+from engine.night.combat import spell_target
 from engine.night.context import Night
-from engine.skills.base import Skill, skill, skills_of
+from engine.skills.base import Skill, StatToggle, skill, skills_of
 from engine.submissions import Action
 
 
 @skill("cleric", "cure_wounds")
 class CureWounds(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = night.player(action.targets[0])
-        if not target.alive:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="cure_wounds"))
+        target = spell_target(night, actor, action.targets[0], "cure_wounds")
+        if target is None:
             return
         amount = night.dice.roll(int(self.param("die")), actor.seat, f"cure-wounds:{target.seat}") + int(self.param("heal_mod"))
         if night.held_grail(actor):
@@ -25,12 +25,8 @@ class CureWounds(Skill):
 
 
 @skill("cleric", "shield_of_faith")
-class ShieldOfFaith(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            turn = night.turn(owner.seat)
-            turn.armor += int(self.param("armor_mod"))
-            turn.ab += int(self.param("ab_mod"))
+class ShieldOfFaith(StatToggle):
+    BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
 @skill("cleric", "speak_with_dead")
@@ -62,9 +58,8 @@ class DivineIntervention(Skill):
     roll into staying wounded (``wound_roll``); it lasts until the night ends."""
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = night.player(action.targets[0])
-        if not target.alive:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="divine_intervention"))
+        target = spell_target(night, actor, action.targets[0], "divine_intervention")
+        if target is None:
             return
         night.turn(target.seat).death_ward = True
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="divine_intervention"))

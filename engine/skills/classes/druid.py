@@ -10,9 +10,18 @@ from engine.classes import class_spec
 from engine.events import audit, private
 from engine.health import heal
 from engine.model import Player, State
-from engine.night.combat import AttackResult, Swing, attack, damage_roll, deal, inflict, plain
+from engine.night.combat import (
+    AttackResult,
+    Swing,
+    attack,
+    damage_roll,
+    deal,
+    inflict,
+    plain,
+    spell_target,
+)
 from engine.night.context import Night
-from engine.skills.base import Skill, hooks_for, skill
+from engine.skills.base import Skill, StatToggle, hooks_for, skill
 from engine.stats import armor_class, attack_bonus
 from engine.submissions import Action
 
@@ -84,9 +93,8 @@ class AnimalCompanion(Skill):
 @skill("druid", "entangle")
 class Entangle(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = night.player(action.targets[0])
-        if not target.alive:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="entangle"))
+        target = spell_target(night, actor, action.targets[0], "entangle")
+        if target is None:
             return
         escaped = plain(night, target, "reflex", f"entangle-reflex:{target.seat}")
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="entangle", success=not escaped))
@@ -95,12 +103,8 @@ class Entangle(Skill):
 
 
 @skill("druid", "barkskin")
-class Barkskin(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            turn = night.turn(owner.seat)
-            turn.armor += int(self.param("armor_mod"))
-            turn.ab += int(self.param("ab_mod"))
+class Barkskin(StatToggle):
+    BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
 @skill("druid", "wild_shape")

@@ -12,7 +12,7 @@ from engine.health import apply_damage
 from engine.model import Player, State
 from engine.night.combat import attack, damage_roll, deal, inflict, opposed, steal
 from engine.night.context import Night
-from engine.skills.base import Skill, skill, skills_of
+from engine.skills.base import Skill, StatToggle, skill, skills_of
 from engine.submissions import Action
 
 
@@ -64,12 +64,8 @@ class StillMind(Skill):
 
 
 @skill("monk", "ki_guard")
-class KiGuard(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            t = night.turn(owner.seat)
-            t.dex += int(self.param("dex_mod"))
-            t.ab += int(self.param("ab_mod"))
+class KiGuard(StatToggle):
+    BONUSES = (("dex", "dex_mod"), ("ab", "ab_mod"))
 
 
 @skill("monk", "ki_strike")

@@ -8,7 +8,7 @@ from engine.events import audit
 from engine.model import Player, State
 from engine.night.combat import attack, inflict, plain
 from engine.night.context import Night
-from engine.skills.base import Skill, skill
+from engine.skills.base import Skill, StatToggle, skill
 from engine.submissions import Action
 
 MARK = "hunters_mark"
@@ -50,10 +50,8 @@ class Sharpshooter(Skill):
 
 
 @skill("ranger", "camouflage")
-class Camouflage(Skill):
-    def night_started(self, night: Night, owner: Player) -> None:
-        if night.toggled(owner, self.skill_id):
-            night.turn(owner.seat).ab += int(self.param("ab_mod"))
+class Camouflage(StatToggle):
+    BONUSES = (("ab", "ab_mod"),)
 
     def defense_bonus(self, night: Night, defender: Player, attacker: Player) -> int:
         return int(self.param("defense")) if night.toggled(defender, self.skill_id) else 0

@@ -52,6 +52,18 @@ def _pay(night: Night, actor: Player, wanted: int) -> int:
     return paid
 
 
+def _aim_and_pay(night: Night, actor: Player, action: Action, why: str) -> tuple[Player, int] | None:
+    """The target of a pool spell and the points it gets, or None when it fizzles: at a
+    target dead before it resolves (nothing paid), or with no points to pay."""
+    target = spell_target(night, actor, action.targets[0], why)
+    if target is None:
+        return None
+    spent = _pay(night, actor, action.amount or 0)
+    if spent == 0:
+        night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why=why, reason="no_points"))
+        return None
+    return target, spent
+
 
 @skill("sorcerer", "chaos_bolt")
 class ChaosBolt(Skill):
@@ -81,13 +93,10 @@ class ChaosBolt(Skill):
         _refill(night, owner)
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = spell_target(night, actor, action.targets[0], "chaos_bolt")
-        if target is None:
+        cast = _aim_and_pay(night, actor, action, "chaos_bolt")
+        if cast is None:
             return
-        spent = _pay(night, actor, action.amount or 0)
-        if spent == 0:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="chaos_bolt", reason="no_points"))
-            return
+        target, spent = cast
         dodged = plain(night, target, "reflex", f"chaos-bolt-reflex:{target.seat}")
         damage = damage_roll(night, actor, target, override=spent)
         if dodged:
@@ -100,13 +109,10 @@ class ChaosBolt(Skill):
 @skill("sorcerer", "frighten")
 class Frighten(Skill):
     def execute(self, night: Night, actor: Player, action: Action) -> None:
-        target = spell_target(night, actor, action.targets[0], "frighten")
-        if target is None:
+        cast = _aim_and_pay(night, actor, action, "frighten")
+        if cast is None:
             return
-        spent = _pay(night, actor, action.amount or 0)
-        if spent == 0:
-            night.emit(audit("SpellFizzled", caster=actor.seat, target=target.seat, why="frighten", reason="no_points"))
-            return
+        target, spent = cast
         ok = opposed(night, actor, target, "will", "frighten")
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="frighten", points=spent, success=ok))
         if not ok:

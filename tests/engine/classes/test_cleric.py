@@ -83,7 +83,20 @@ def test_cure_wounds_on_the_dead_fizzles():
     st.player(2).hp = -1
     d = ScriptedDice([(20, 20), (20, 1)])
     events = night(st, d, {1: orders(Action("cure_wounds", (2,)))})
-    assert "SpellFizzled" in kinds(events)
+    [fizzled] = [e for e in events if e.kind == "SpellFizzled"]
+    assert fizzled.data == {"caster": 1, "target": 2, "why": "cure_wounds"}
+    assert not d.script
+
+
+def test_divine_intervention_on_the_dead_fizzles_and_is_spent():
+    st = trio()
+    st.player(2).alive = False
+    st.player(2).hp = -1
+    d = ScriptedDice([(20, 20), (20, 1)])
+    events = night(st, d, {1: orders(Action("divine_intervention", (2,)))})
+    [fizzled] = [e for e in events if e.kind == "SpellFizzled"]
+    assert fizzled.data == {"caster": 1, "target": 2, "why": "divine_intervention"}
+    assert "divine_intervention" in st.player(1).used_once
     assert not d.script
 
 

@@ -155,6 +155,17 @@ def test_entangle_escaped_with_a_passed_reflex():
     assert not st.player(2).conditions
 
 
+def test_entangle_on_the_dead_fizzles_unrolled():
+    st = trio()
+    st.player(2).alive = False
+    st.player(2).hp = -1
+    d = ScriptedDice([(20, 20), (20, 1)])
+    events = night(st, d, {1: orders(Action("entangle", (2,)))})
+    [fizzled] = [e for e in events if e.kind == "SpellFizzled"]
+    assert fizzled.data == {"caster": 1, "target": 2, "why": "entangle"}
+    assert not d.script
+
+
 # -- Barkskin ----------------------------------------------------------------------------
 
 

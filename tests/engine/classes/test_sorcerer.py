@@ -209,6 +209,31 @@ def test_frighten_resisted_still_costs_its_points():
     assert pool(st) == tonight() - 2
 
 
+def test_frighten_on_a_dead_target_costs_nothing():
+    st = trio()
+    st.player(2).alive = False
+    st.player(2).hp = -1
+    events = night(st, ScriptedDice(INIT[:1] + INIT[2:]), {1: orders(Action("frighten", (2,), 1))})
+    assert pool(st) == tonight()
+    [fizzled] = [e for e in events if e.kind == "SpellFizzled"]
+    assert fizzled.data == {"caster": 1, "target": 2, "why": "frighten"}
+
+
+def test_frighten_after_the_pool_ran_dry_fizzles_unrolled():
+    st = trio(points=0)  # the gain, less the ward's cost; the bolt takes the rest
+    rest = tonight(0) - WARD_COST
+    assert 1 <= rest <= BOLT_MAX, "the bolt cannot empty the pool: re-script the test"
+    d = ScriptedDice([*INIT, (100, 100)])  # the bolt's Reflex save fails; Frighten rolls nothing
+    events = night(
+        st, d, {1: orders(Action("chaos_bolt", (2,), rest), Action("frighten", (3,), 1), toggles={"arcane_ward"})}
+    )
+    assert pool(st) == 0
+    [fizzled] = [e for e in events if e.kind == "SpellFizzled"]
+    assert fizzled.data == {"caster": 1, "target": 3, "why": "frighten", "reason": "no_points"}
+    assert not st.player(3).conditions
+    assert not d.script
+
+
 # -- Arcane Ward ---------------------------------------------------------------------------
 
 # A warrior's attack on the Sorcerer: d100 <= AB - AC hits.
