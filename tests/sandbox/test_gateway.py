@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.sandbox import Emulator
+from bot.sandbox.ready import start_until_ready
 
 from .botkit import SandboxBot
 from .conftest import World
@@ -191,9 +192,8 @@ async def test_reconnect_opcode_resumes(emu: Emulator, world: World, bot: Sandbo
 @pytest.mark.asyncio
 async def test_auto_sharded_client_uses_gateway_bot(emu: Emulator, world: World) -> None:
     client = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.05)
-    task = asyncio.create_task(client.start(emu.token))
+    task = await start_until_ready(client, emu.token, timeout=10)
     try:
-        await asyncio.wait_for(client.wait_until_ready(), 10)
         assert client.shard_count == 1 and client.get_guild(world.guild.id) is not None
         assert emu.requests_for("GET /gateway/bot")[0].status == 200
     finally:
