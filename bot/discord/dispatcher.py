@@ -285,8 +285,9 @@ class DiscordSender:
     async def _tell_if_left(self, message: OutgoingMessage) -> bool:
         """A seated player whose DMs fail may have left the game's server (the bot has no
         members intent, so nobody tells it): ask Discord, once per player and phase.
-        When they have, the moderator is told once, in their language, to replace or
-        remove them, and there is no point pinging them in the channel. True then."""
+        When they have, there is no point pinging them in the channel (True then), and if
+        they still play, the moderator is told once, in their language, to replace or
+        remove them (not for one who has died or been removed: nothing to do there)."""
         info = await self._info(message.game_id)
         uid = message.recipient_id
         holder = next((p for p in info.players if p.user_id == uid and p.seat is not None), None) if info else None
@@ -298,7 +299,7 @@ class DiscordSender:
         if await still_member(self.bot, info.guild_id, discord.Object(uid)):
             self._still_member.add(tag)
             return False
-        if (uid, info.id) not in self._told_left:
+        if holder.alive and (uid, info.id) not in self._told_left:
             self._told_left.add((uid, info.id))
             locale = await moderator_locale(self.bot, info)
             text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", name=holder.name, seat=holder.seat, game=info.id)

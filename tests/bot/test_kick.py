@@ -60,6 +60,23 @@ async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):
     assert not any(f"<@{erin.id}>" in (m.content or "") for m in public)
 
 
+async def test_a_player_removed_after_leaving_the_server_is_neither_reported_nor_pinged(table: Table):
+    """The moderator removes someone who left the server: the note to the removed player
+    fails, and the bot finds they left; a removed seat needs nothing more from the
+    moderator, and a ping in the channel would reach nobody."""
+    await started_game(table)
+    erin = table.players[4]
+    await table.delivered()
+    del table.guild.members[erin.id]
+    mod_dms = len(table.emu.dms(table.mod))
+    await table.run(table.mod, "game kick", {"player": "erin"})
+    await table.delivered()
+    assert not any("has left the server" in t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]))
+    public = table.emu.channel_messages(table.channel, include_ephemeral=False)
+    assert any("erin" in t and "removed" in t for t in table.texts(public)), table.texts(public)[-3:]
+    assert not any(f"<@{erin.id}>" in (m.content or "") for m in public)
+
+
 async def test_closed_dms_of_a_member_are_not_taken_for_leaving(table: Table):
     from tests.bot.test_bot_e2e import started_with_closed_dms
 
