@@ -135,11 +135,13 @@ class PhaseStatus:
     """Who has sent which kinds of submission in the open phase: ``sent`` maps a seat to
     the kinds it has sent (``"grail"``, ``"orders"``...), never their content; ``done``:
     the seats that count as having sent, as the early close and the reminders count
-    them (``common.seats_done``). Empty outside a running or paused game."""
+    them (``common.seats_done``). Empty outside a running or paused game.
+    ``viewer_played``: the one asking holds or held a seat in this game."""
 
     game: GameInfo
     sent: dict[int, tuple[str, ...]]
     done: frozenset[int] = frozenset()
+    viewer_played: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,18 +106,22 @@ async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerV
     return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, await repo.unread_inbox(s, m.user_id))
 
 
-async def phase_status(db: Database, game_id: int) -> PhaseStatus:
+async def phase_status(db: Database, game_id: int, viewer_id: int | None = None) -> PhaseStatus:
     """The public view of ``game_id`` and, for a running or paused game, the kinds of
-    submission each seat has sent in the open phase (kinds only, never their content)."""
+    submission each seat has sent in the open phase (kinds only, never their content);
+    ``viewer_played``: ``viewer_id`` holds or has held a seat in it (replaced or removed
+    since), so knows a seat's class and faction."""
     async with db.read() as s:
         game = await repo.get_game(s, check_id(game_id, "game"))
         if game is None:
             raise GameNotFoundError(game_id=game_id)
         info = await info_of(s, game)
+        row = None if viewer_id is None else await repo.member(s, game.id, check_id(viewer_id, "user"))
+        played = row is not None and (row.seat is not None or row.former_seat is not None)
         sent: dict[int, list[str]] = {}
         done: set[int] = set()
         if game.status in ("running", "paused") and game.phase:
             for row in await repo.phase_submissions(s, game.id, game.round, game.phase):
                 sent.setdefault(row.seat, []).append(row.kind)
             done = await seats_done(s, game.id, game.round, game.phase, state_of(game))
-        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()}, frozenset(done))
+        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()}, frozenset(done), played)

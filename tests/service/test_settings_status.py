@@ -23,6 +23,8 @@ from bot.service import (
     phase_status,
     player_view,
     player_view_here,
+    remove_player,
+    replace_player,
     start_game,
     submit,
     submit_grail,
@@ -158,3 +160,14 @@ async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: 
     assert (await player_view_here(db, user(20).id, None)).game.id == other
     with pytest.raises(E.NoActiveGameError):
         await player_view_here(db, 999_999, None)
+
+
+async def test_the_status_knows_who_holds_or_held_a_seat(db: Database) -> None:
+    """A moderator who plays, or played until replaced or removed, knows a seat's class
+    and faction: /game status then shows them only the count of who has sent."""
+    game_id = await started(db, 7, seed="status-viewer")
+    await replace_player(db, game_id, 2, UserRef(901, "Newcomer"))
+    await remove_player(db, game_id, 3)
+    played = {uid: (await phase_status(db, game_id, uid)).viewer_played for uid in (user(1).id, user(2).id, user(3).id, 901, 902)}
+    assert played == {user(1).id: True, user(2).id: True, user(3).id: True, 901: True, 902: False}
+    assert not (await phase_status(db, game_id)).viewer_played

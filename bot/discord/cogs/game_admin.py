@@ -260,11 +260,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     async def status(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
-        st = await service.phase_status(ctx.db, info.id)
-        # A moderator with a seat, even a dead one (their faction can still win), sees
-        # only the count.
-        plays = any(p.user_id == interaction.user.id and p.seat is not None for p in st.game.players)
-        await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not plays))
+        st = await service.phase_status(ctx.db, info.id, interaction.user.id)
+        # A moderator who holds or held a seat, even a dead, replaced or removed one (they
+        # know its class and faction, which can still win), sees only the count.
+        await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played))
 
     @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
