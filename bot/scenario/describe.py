@@ -65,6 +65,7 @@ SIMPLE: _T = {
     "CompanionDied": {"en": "your wolf died", "zh": "你的狼死了"},
     "GrappleRolled": {"en": "{seat} grapples {target} (opposed Fortitude): {success}", "zh": "{seat}擒抱{target}（强韧对抗）：{success}"},
     "GrappleHeld": {"en": "you are holding {target}", "zh": "你正擒抱着{target}"},
+    "GrappleEscaped": {"en": "{target} broke free of your hold", "zh": "{target}挣脱了你的擒抱"},
     "HuntersMarked": {"en": "{seat} marks {target}", "zh": "{seat}标记了{target}"},
     "IndomitableSaved": {"en": "{seat} is saved from death at HP 0 (damage from {source}, {prevented} prevented)", "zh": "{seat}免于死亡，停在生命值0（伤害来自{source}，抵消{prevented}点）"},
     "OrdersLost": {"en": "{seat} loses tonight's orders ({why} by {source})", "zh": "{seat}失去本夜的指令（{source}的{why}）"},

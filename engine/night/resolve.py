@@ -101,7 +101,8 @@ def perform(night: Night, p: Player, action: Action, paid_groups: set[str]) -> N
 def break_free(night: Night, p: Player) -> bool:
     """RULES: Grappled — at its turn the grappled one first tries to break free (opposed
     Fortitude, as initiator), spending its free action (or the standard one in its stead);
-    with neither left, no attempt is made. It is never told it was held."""
+    with neither left, no attempt is made. It is never told it was held; its grappler,
+    told of the hold, is told it broke free."""
     cond = p.conditions[State.GRAPPLED]
     grappler = night.player(cond.source) if cond.source is not None else None
     paid = night.spend(p.seat, "free")
@@ -113,6 +114,7 @@ def break_free(night: Night, p: Player) -> bool:
     if opposed(night, p, grappler, "fortitude", "break-free"):
         release_grapples(night.state, p)
         night.emit(audit("GrappleBroken", seat=p.seat, grappler=grappler.seat))
+        night.emit(private(grappler.seat, "GrappleEscaped", target=p.seat))  # told of the hold; told of its end
         return True
     return False
 

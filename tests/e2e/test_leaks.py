@@ -27,7 +27,7 @@ PRIVATE_EVENTS = (
     "GrailWon", "GrailStolen", "GrailTaken", "GrailTakenFromBody", "DamageTaken", "DamageTakenVote",
     "WoundedNow", "StillWounded", "Recovered", "Healed", "YouDied", "YouDiedBlow", "YouDiedWound", "YouWereRemoved", "CleaveReady", "IdentificationAnswered",
     "IdentificationNone", "ConfirmTrait", "ConfirmClass", "ConfirmFaction", "BardicKnowledge",
-    "CompanionHurt", "CompanionHealed", "CompanionDied", "SpellPoints", "GrappleHeld",
+    "CompanionHurt", "CompanionHealed", "CompanionDied", "SpellPoints", "GrappleHeld", "GrappleEscaped",
     "IndomitableSaved", "SpeakWithDead", "Unknown",
 )  # fmt: skip
 # Words of dice, hits and scores, in both languages.

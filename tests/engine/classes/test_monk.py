@@ -138,7 +138,9 @@ def test_grappled_one_that_breaks_free_acts_but_has_no_free_action_to_steal() ->
     assert state.player(3).hp == 8
     assert "StealImpossible" in kinds(events) and "StealRolled" not in kinds(events)
     assert state.player(3).grails_banked == 1
-    assert to_seat(events, 2) == []
+    assert to_seat(events, 2) == []  # never told it was held
+    escaped = [e for e in to_seat(events, 1) if e.kind == "GrappleEscaped"]
+    assert [e.data["target"] for e in escaped] == [2]  # the Monk, told of the hold, is told of its end
 
 
 def test_grappling_monk_orders_are_void_unless_it_releases_first() -> None:
