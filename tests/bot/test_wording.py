@@ -146,6 +146,9 @@ def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() 
     held = private(4, "GrappleHeld", target=2)
     assert "`/act skill skill: Release`" in render_event(held, "en-US", {2: "bob"})
     assert "`/行动 技能 技能: 松开`（`/act skill skill: Release`）" in render_event(held, "zh-CN", {2: "bob"})
+    escaped = private(4, "GrappleEscaped", target=2)
+    assert render_event(escaped, "en-US", {2: "bob"}) == "🤼 #2 bob broke free of your hold."
+    assert render_event(escaped, "zh-CN", {2: "bob"}) == "🤼 #2 bob挣脱了你的擒抱。"
     grapple = class_spec("monk").skill("grapple")
     assert grapple is not None
     for locale, name in (("en-US", "Release"), ("zh-CN", "松开")):
