@@ -75,6 +75,8 @@ CASES: dict[str, str] = {
     "spell_amount_huge": "error.out_of_range",
     "spell_amount_negative_zh": "error.out_of_range",
     "grail_form_of_the_closed_day": "svc.phase_closed",
+    "grail_button_of_the_closed_day": "svc.phase_closed",
+    "grail_button_while_paused_zh": "svc.game_paused",
     # Morning 1
     "attack_menu_of_the_closed_dusk_zh": "svc.phase_closed",
     "toggle_in_the_morning": "svc.phase_closed",
@@ -237,8 +239,11 @@ async def scenario() -> Seen:
             "rules_of_no_such_topic_zh", hong, hong.command("rules", {"topic": "龙骑士"})
         )
         day_form = await open_form(bob)  # kept open until the Day has closed
+        day_panel = await bob.command("orders")  # its grail button pressed after the Day
         paused_form = await open_form(hong)  # opened before the pause, sent during it
+        hong_panel = await hong.command("orders")
         assert not (await mod.command("game pause")).error
+        await attempt("grail_button_while_paused_zh", hong, hong.click(*hong_panel.find("wh:grail:")))
         await attempt("grail_while_paused", alice, alice.command("grail", {"number": 50}))
         await attempt("grail_form_while_paused_zh", hong, fill(hong, paused_form, "50"))
         await attempt("advance_while_paused", mod, mod.command("phase advance"))
@@ -281,6 +286,7 @@ async def scenario() -> Seen:
             ),
         )
         await attempt("grail_form_of_the_closed_day", bob, fill(bob, day_form, "42"))
+        await attempt("grail_button_of_the_closed_day", bob, bob.click(*day_panel.find("wh:grail:")))
         # carol is held by dave, a Monk: she is not told, and her orders are taken.
         await make_class(tavern, gid, dave.seat or 0, "monk")
         await hold(tavern, gid, held=carol.seat or 0, by=dave.seat or 0)

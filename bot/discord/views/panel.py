@@ -165,6 +165,10 @@ class GrailModal(discord.ui.Modal):
 
 
 async def open_grail_form(interaction: discord.Interaction, game_id: int, round_no: int) -> None:
+    """The grail form, or at once the refusal its answer would get (the Day closed, the
+    game paused or over, not a player of it) rather than after a number is typed."""
+    pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
+    pv.require_open(round_no, "day")
     form = GrailModal(game_id, round_no, locale_of(interaction), interaction.user.id)
     form.stop()  # not kept by discord.py: the answer comes to grail_form_submitted
     await interaction.response.send_modal(form)
