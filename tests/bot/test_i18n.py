@@ -171,3 +171,31 @@ def test_a_players_name_is_shown_as_text():
     assert player_name("@everyone") == "@\u200beveryone"
     assert player_name("evil\u202eeman") == "evileman"  # no right-to-left override
     assert player_name("小红") == "小红" and player_name("phase.day") == "phase.day"
+
+
+def test_an_identification_slot_limited_to_some_values_reads_as_the_source_words_it():
+    """"每夜一个ID指认“战斗”特质": the values quoted, joined by 或, with what they are; the
+    character sheet and `/rules <class>` word it alike."""
+    from bot.discord.cogs.info import class_embed
+    from bot.render.sheet import identify_slot
+
+    assert identify_slot(1, "trait", ("combat", "agility"), "zh-CN") == "1个ID指认“战斗”或“敏捷”特质"
+    assert identify_slot(1, "trait", ("combat", "agility"), "en-US") == "1 name for the Combat or Agility trait"
+    assert identify_slot(2, "faction", ("chaotic",), "zh-CN") == "2个ID指认“混乱”阵营"
+    assert identify_slot(2, "faction", ("chaotic",), "en-US") == "2 names for the Chaotic faction"
+    assert identify_slot(1, "class", (), "zh-CN") == "1个ID指认任意职业"
+    shown = {f.name: f.value for f in class_embed("barbarian", "zh-CN").fields}
+    assert shown[t("sheet.identify", "zh-CN")] == "1个ID指认“战斗”或“敏捷”特质"
+
+
+def test_a_spent_skill_is_marked_without_a_space_before_a_full_width_bracket():
+    from bot.render.sheet import sheet_embed
+    from engine.view import sheet
+    from tests.engine.helpers import table
+
+    state = table(("wizard", "lawful"), ("warrior", "chaotic"), ("warrior", "neutral"))
+    view = sheet(state, 1)
+    view["skills"] = [dict(s, used=s["id"] == "fireball") for s in view["skills"]]
+    names = [f.name for f in sheet_embed(view, "zh-CN").fields]
+    assert any(n.startswith("火球术（已使用） · ") for n in names), names
+    assert any(n.startswith("Fireball (used) · ") for n in (f.name for f in sheet_embed(view, "en-US").fields))
