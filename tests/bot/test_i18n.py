@@ -199,3 +199,31 @@ def test_a_spent_skill_is_marked_without_a_space_before_a_full_width_bracket():
     names = [f.name for f in sheet_embed(view, "zh-CN").fields]
     assert any(n.startswith("火球术（已使用） · ") for n in names), names
     assert any(n.startswith("Fireball (used) · ") for n in (f.name for f in sheet_embed(view, "en-US").fields))
+
+
+# The game's words in the Chinese original (wolf-howl-tavern.zh.txt) and what each English
+# term always reads as in Chinese, so the same thing is never called two names.
+GLOSSARY = {
+    r"\bgrails?\b": "圣杯",
+    r"\bidentif": "指认",
+    r"\bstandard action": "标准动作",
+    r"\bfree action": "自由动作",
+    r"\bwounded\b": "受伤",
+    r"\btoggles?\b": "抉择",
+    r"\bspell points?\b": "法术点",
+    r"\bleft the game\b": "退出",
+    r"\bamount\b": "点数",
+    r"\bDusk\b": "黄昏",
+    r"\bMorning\b": "清晨",
+}
+
+
+def test_each_term_of_the_game_has_one_chinese_name():
+    en, zh = catalogue("en-US"), catalogue("zh-CN")
+    odd = []
+    for pattern, word in GLOSSARY.items():
+        for key, text in en.items():
+            prose = re.sub(r"\{\w+\}", "", text)  # a parameter's name is no word of the text
+            if key in zh and re.search(pattern, prose, re.IGNORECASE) and word not in zh[key]:
+                odd.append((word, key, zh[key]))
+    assert odd == []
