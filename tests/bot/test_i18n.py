@@ -219,11 +219,16 @@ GLOSSARY = {
 
 
 def test_each_term_of_the_game_has_one_chinese_name():
+    """In the catalogues and in the service's own texts (shown where a catalogue has none)."""
+    from bot.service.errors import MESSAGES as SERVICE_MESSAGES
+
     en, zh = catalogue("en-US"), catalogue("zh-CN")
+    pairs = [(key, en[key], zh[key]) for key in en if key in zh]
+    pairs += [(key, texts["en-US"], texts["zh-CN"]) for key, texts in SERVICE_MESSAGES.items()]
     odd = []
     for pattern, word in GLOSSARY.items():
-        for key, text in en.items():
-            prose = re.sub(r"\{\w+\}", "", text)  # a parameter's name is no word of the text
-            if key in zh and re.search(pattern, prose, re.IGNORECASE) and word not in zh[key]:
-                odd.append((word, key, zh[key]))
+        for key, english, chinese in pairs:
+            prose = re.sub(r"\{\w+\}", "", english)  # a parameter's name is no word of the text
+            if re.search(pattern, prose, re.IGNORECASE) and word not in chinese:
+                odd.append((word, key, chinese))
     assert odd == []
