@@ -232,3 +232,19 @@ def test_each_term_of_the_game_has_one_chinese_name():
             if re.search(pattern, prose, re.IGNORECASE) and word not in chinese:
                 odd.append((word, key, chinese))
     assert odd == []
+
+
+# Words for the game's terms that the original does not use (it says 指认, 受伤, 标准动作,
+# 自由动作, 擒抱, 夺宝/夺得).
+NOT_THE_ORIGINALS = ("鉴定", "识别", "濒死", "重伤", "标准行动", "自由行动", "抓取", "夺取")
+
+
+def test_chinese_texts_use_the_originals_words_for_the_game():
+    from bot.service.errors import MESSAGES as SERVICE_MESSAGES
+    from engine.classes import catalogue as classes
+
+    texts = list(catalogue("zh-CN").items()) + [(k, v["zh-CN"]) for k, v in SERVICE_MESSAGES.items()]
+    for spec in classes().values():
+        texts += [(spec.id, spec.blurb["zh-CN"])] + [(s.id, s.text["zh-CN"] + s.name["zh-CN"]) for s in spec.skills]  # type: ignore[index]
+    texts.append(("docs/rules.zh.md", (ROOT / "docs" / "rules.zh.md").read_text(encoding="utf-8")))
+    assert [(k, w) for k, text in texts for w in NOT_THE_ORIGINALS if w in text] == []
