@@ -70,7 +70,7 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
         targets = words.listing((label(x) for x in a.get("targets") or []), locale)
         line = t("reply.sub.action", locale, skill=skill_label(class_id, a["skill"], locale), targets=targets or "—")
         if a.get("amount") is not None:
-            line += t("reply.sub.amount", locale, amount=a["amount"])
+            line += t("reply.sub.amount", locale, count=a["amount"])
         lines.append(line)
     toggles = payload.get("toggles") or []
     if toggles:

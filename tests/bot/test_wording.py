@@ -160,6 +160,9 @@ def test_what_you_sent_reads_as_sent() -> None:
     bolt = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 2}], "toggles": []}
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (2 points)")
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "zh-CN").endswith("→ #2 bob（2点）")  # no space before a full-width bracket
+    one = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 1}], "toggles": []}
+    assert describe_submission("orders", one, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (1 point)")
+    assert describe_submission("orders", one, {2: "bob"}, "sorcerer", "zh-CN").endswith("→ #2 bob（1点）")
     passed = {"actions": [], "toggles": []}
     assert describe_submission("orders", passed, {}, "sorcerer", "en-US") == "💤 Nothing tonight (counts as sent)"
     assert describe_submission("orders", passed, {}, "sorcerer", "zh-CN") == "💤 今夜不行动（计为已提交）"
