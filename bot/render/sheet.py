@@ -30,6 +30,13 @@ def identify_rule(sheet: dict[str, Any], locale: str | None) -> str:
     return "\n".join(identify_slot(s["count"], s["what"], s["values"], locale) for s in sheet["identify"])
 
 
+def skill_heading(name: str, kinds: Sequence[str], cost: str, locale: str | None) -> str:
+    """A skill's field name: "Fireball · active, once per game · standard action"; a
+    skill that is not ordered (passive, toggle) costs "—"."""
+    shown = words.listing((t(f"kind.{k}", locale) for k in kinds), locale)
+    return f"{name} · {shown} · {t(f'cost.{cost}', locale) if 'active' in kinds else '—'}"[:256]
+
+
 def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
     """``sheet`` is :func:`engine.view.sheet`'s dict."""
     loc = normalize_locale(locale)
@@ -59,10 +66,8 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
     for s in sheet["skills"]:
         skill = spec.skill(s["id"])
         assert skill is not None
-        kinds = words.listing((t(f"kind.{k}", loc) for k in s["kinds"]), loc)
-        cost = t(f"cost.{s['cost']}", loc) if "active" in s["kinds"] else "—"
         name = skill.name[loc] + (t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
-        embed.add_field(name=f"{name} · {kinds} · {cost}", value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
+        embed.add_field(name=skill_heading(name, s["kinds"], s["cost"], loc), value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
     if sheet["known_states"]:
         embed.add_field(name=t("sheet.states", loc), value=words.listing((words.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
     return embed

@@ -248,3 +248,14 @@ def test_chinese_texts_use_the_originals_words_for_the_game():
         texts += [(spec.id, spec.blurb["zh-CN"])] + [(s.id, s.text["zh-CN"] + s.name["zh-CN"]) for s in spec.skills]  # type: ignore[index]
     texts.append(("docs/rules.zh.md", (ROOT / "docs" / "rules.zh.md").read_text(encoding="utf-8")))
     assert [(k, w) for k, text in texts for w in NOT_THE_ORIGINALS if w in text] == []
+
+
+def test_rules_for_a_class_head_its_skills_as_the_character_sheet_does():
+    from bot.discord.cogs.info import class_embed
+    from bot.render.sheet import sheet_embed
+    from engine.view import sheet
+    from tests.engine.helpers import table
+
+    mine = {f.name for f in sheet_embed(sheet(table(("monk", "lawful"), ("warrior", "chaotic"), ("warrior", "neutral")), 1), "zh-CN").fields}
+    rules = {f.name for f in class_embed("monk", "zh-CN").fields}
+    assert {"心如止水 · 被动 · —", "擒抱 · 主动 · 标准动作", "震颤掌 · 主动、全局 · 标准动作"} <= mine & rules
