@@ -35,6 +35,12 @@ def deadline_line(when: datetime | None, locale: str) -> str:
     return f"<t:{stamp}:R>" if stamp else t("reply.no_deadline", locale)
 
 
+def closing_line(when: datetime | None, locale: str) -> str:
+    """When the phase closes, in running text: "closes in 2 hours", "2小时后截止"."""
+    stamp = ts(when)
+    return t("reply.closes", locale, when=f"<t:{stamp}:R>") if stamp else t("reply.closes_manual", locale)
+
+
 def phase_name(phase: str | None, locale: str) -> str:
     return t(f"phase.{phase}", locale) if phase in ("day", "dusk", "morning", "over") else t("reply.lobby_phase", locale)
 
@@ -70,7 +76,7 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
         targets = words.listing((label(x) for x in a.get("targets") or []), locale)
         line = t("reply.sub.action", locale, skill=skill_label(class_id, a["skill"], locale), targets=targets or "—")
         if a.get("amount") is not None:
-            line += t("reply.sub.amount", locale, amount=a["amount"])
+            line += t("reply.sub.amount", locale, count=a["amount"])
         lines.append(line)
     toggles = payload.get("toggles") or []
     if toggles:

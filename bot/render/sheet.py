@@ -3,6 +3,7 @@ embed that reads well on a phone (short fields, no tables)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -14,15 +15,26 @@ from engine.classes import class_spec
 FACTION_COLOUR = {"lawful": 0x3B82F6, "neutral": 0x9CA3AF, "chaotic": 0xDC2626}
 
 
+def identify_slot(count: int, what: str, values: Sequence[str], locale: str | None) -> str:
+    """One identification slot: "1 name for the Combat or Agility trait", "1个ID指认“战斗”或“敏捷”特质"."""
+    if values:
+        named = [t("sheet.identify_value", locale, value=words.guess_value(what, v, locale)) for v in values]
+        alternatives = words.listing(named[:-1], locale) + t("sheet.identify_or", locale) + named[-1] if len(named) > 1 else named[0]
+        thing = t(f"sheet.identify_values_{what}", locale, values=alternatives)
+    else:
+        thing = t("sheet.any_value", locale, what=t(f"what.{what}", locale))
+    return t("sheet.identify_slot", locale, count=count, what=thing)
+
+
 def identify_rule(sheet: dict[str, Any], locale: str | None) -> str:
-    lines = []
-    for slot in sheet["identify"]:
-        if slot["values"]:
-            what = " / ".join(words.guess_value(slot["what"], v, locale) for v in slot["values"])
-        else:
-            what = t("sheet.any_value", locale, what=t(f"what.{slot['what']}", locale))
-        lines.append(t("sheet.identify_slot", locale, count=slot["count"], what=what))
-    return "\n".join(lines)
+    return "\n".join(identify_slot(s["count"], s["what"], s["values"], locale) for s in sheet["identify"])
+
+
+def skill_heading(name: str, kinds: Sequence[str], cost: str, locale: str | None) -> str:
+    """A skill's field name: "Fireball · active, once per game · standard action"; a
+    skill that is not ordered (passive, toggle) costs "—"."""
+    shown = words.listing((t(f"kind.{k}", locale) for k in kinds), locale)
+    return f"{name} · {shown} · {t(f'cost.{cost}', locale) if 'active' in kinds else '—'}"[:256]
 
 
 def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
@@ -54,10 +66,8 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
     for s in sheet["skills"]:
         skill = spec.skill(s["id"])
         assert skill is not None
-        kinds = words.listing((t(f"kind.{k}", loc) for k in s["kinds"]), loc)
-        cost = t(f"cost.{s['cost']}", loc) if "active" in s["kinds"] else "—"
-        name = skill.name[loc] + (" " + t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
-        embed.add_field(name=f"{name} · {kinds} · {cost}", value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
+        name = skill.name[loc] + (t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
+        embed.add_field(name=skill_heading(name, s["kinds"], s["cost"], loc), value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
     if sheet["known_states"]:
         embed.add_field(name=t("sheet.states", loc), value=words.listing((words.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
     return embed

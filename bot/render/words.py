@@ -51,6 +51,11 @@ def clauses(items: Iterable[str], locale: str | None) -> str:
     return t("ui.clause_sep", locale).join(items)
 
 
+def sentences(items: Iterable[str], locale: str | None) -> str:
+    """Sentences one after the other: "A. B." in English, "甲。乙。" (no space) in Chinese."""
+    return t("ui.sentence_sep", locale).join(items)
+
+
 # Direction overrides and isolates: in a name they would turn the rest of a line around.
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 

@@ -50,7 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.newcomer_was_seated": {
         "en-US": "{name} held seat {seat} of this game before and cannot take another seat: they know that seat's secrets.",
-        "zh-CN": "{name}在本局中曾占据{seat}号座位，不能再接手其他座位：他知道那个座位的秘密。",
+        "zh-CN": "{name}在本局中曾占据{seat}号座位，不能再接手其他座位：此人知道那个座位的秘密。",
     },
     "error.lobby_full": {"en-US": "The lobby is full ({max} players).", "zh-CN": "大厅已满（{max}人）。"},
     "error.lobby_closed": {
@@ -94,7 +94,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.seat_not_found": {"en-US": "There is no seat {seat}.", "zh-CN": "没有{seat}号座位。"},
     "error.seat_gone": {
         "en-US": "Seat {seat} has left the game.",
-        "zh-CN": "{seat}号已经离开游戏。",
+        "zh-CN": "{seat}号已经退出游戏。",
     },
     # The rule refusal and the phases' names read as the engine words them.
     **{k: v for k, v in ENGINE_MESSAGES.items() if k == "error.rule" or k.startswith("phase.")},

@@ -171,3 +171,91 @@ def test_a_players_name_is_shown_as_text():
     assert player_name("@everyone") == "@\u200beveryone"
     assert player_name("evil\u202eeman") == "evileman"  # no right-to-left override
     assert player_name("小红") == "小红" and player_name("phase.day") == "phase.day"
+
+
+def test_an_identification_slot_limited_to_some_values_reads_as_the_source_words_it():
+    """"每夜一个ID指认“战斗”特质": the values quoted, joined by 或, with what they are; the
+    character sheet and `/rules <class>` word it alike."""
+    from bot.discord.cogs.info import class_embed
+    from bot.render.sheet import identify_slot
+
+    assert identify_slot(1, "trait", ("combat", "agility"), "zh-CN") == "1个ID指认“战斗”或“敏捷”特质"
+    assert identify_slot(1, "trait", ("combat", "agility"), "en-US") == "1 name for the Combat or Agility trait"
+    assert identify_slot(2, "faction", ("chaotic",), "zh-CN") == "2个ID指认“混乱”阵营"
+    assert identify_slot(2, "faction", ("chaotic",), "en-US") == "2 names for the Chaotic faction"
+    assert identify_slot(1, "class", (), "zh-CN") == "1个ID指认任意职业"
+    shown = {f.name: f.value for f in class_embed("barbarian", "zh-CN").fields}
+    assert shown[t("sheet.identify", "zh-CN")] == "1个ID指认“战斗”或“敏捷”特质"
+
+
+def test_a_spent_skill_is_marked_without_a_space_before_a_full_width_bracket():
+    from bot.render.sheet import sheet_embed
+    from engine.view import sheet
+    from tests.engine.helpers import table
+
+    state = table(("wizard", "lawful"), ("warrior", "chaotic"), ("warrior", "neutral"))
+    view = sheet(state, 1)
+    view["skills"] = [dict(s, used=s["id"] == "fireball") for s in view["skills"]]
+    names = [f.name for f in sheet_embed(view, "zh-CN").fields]
+    assert any(n.startswith("火球术（已使用） · ") for n in names), names
+    assert any(n.startswith("Fireball (used) · ") for n in (f.name for f in sheet_embed(view, "en-US").fields))
+
+
+# The game's words in the Chinese original (wolf-howl-tavern.zh.txt) and what each English
+# term always reads as in Chinese, so the same thing is never called two names.
+GLOSSARY = {
+    r"\bgrails?\b": "圣杯",
+    r"\bidentif": "指认",
+    r"\bstandard action": "标准动作",
+    r"\bfree action": "自由动作",
+    r"\bwounded\b": "受伤",
+    r"\btoggles?\b": "抉择",
+    r"\bspell points?\b": "法术点",
+    r"\bleft the game\b": "退出",
+    r"\bamount\b": "点数",
+    r"\bDusk\b": "黄昏",
+    r"\bMorning\b": "清晨",
+}
+
+
+def test_each_term_of_the_game_has_one_chinese_name():
+    """In the catalogues and in the service's own texts (shown where a catalogue has none)."""
+    from bot.service.errors import MESSAGES as SERVICE_MESSAGES
+
+    en, zh = catalogue("en-US"), catalogue("zh-CN")
+    pairs = [(key, en[key], zh[key]) for key in en if key in zh]
+    pairs += [(key, texts["en-US"], texts["zh-CN"]) for key, texts in SERVICE_MESSAGES.items()]
+    odd = []
+    for pattern, word in GLOSSARY.items():
+        for key, english, chinese in pairs:
+            prose = re.sub(r"\{\w+\}", "", english)  # a parameter's name is no word of the text
+            if re.search(pattern, prose, re.IGNORECASE) and word not in chinese:
+                odd.append((word, key, chinese))
+    assert odd == []
+
+
+# Words for the game's terms that the original does not use (it says 指认, 受伤, 标准动作,
+# 自由动作, 擒抱, 夺宝/夺得).
+NOT_THE_ORIGINALS = ("鉴定", "识别", "濒死", "重伤", "标准行动", "自由行动", "抓取", "夺取")
+
+
+def test_chinese_texts_use_the_originals_words_for_the_game():
+    from bot.service.errors import MESSAGES as SERVICE_MESSAGES
+    from engine.classes import catalogue as classes
+
+    texts = list(catalogue("zh-CN").items()) + [(k, v["zh-CN"]) for k, v in SERVICE_MESSAGES.items()]
+    for spec in classes().values():
+        texts += [(spec.id, spec.blurb["zh-CN"])] + [(s.id, s.text["zh-CN"] + s.name["zh-CN"]) for s in spec.skills]  # type: ignore[index]
+    texts.append(("docs/rules.zh.md", (ROOT / "docs" / "rules.zh.md").read_text(encoding="utf-8")))
+    assert [(k, w) for k, text in texts for w in NOT_THE_ORIGINALS if w in text] == []
+
+
+def test_rules_for_a_class_head_its_skills_as_the_character_sheet_does():
+    from bot.discord.cogs.info import class_embed
+    from bot.render.sheet import sheet_embed
+    from engine.view import sheet
+    from tests.engine.helpers import table
+
+    mine = {f.name for f in sheet_embed(sheet(table(("monk", "lawful"), ("warrior", "chaotic"), ("warrior", "neutral")), 1), "zh-CN").fields}
+    rules = {f.name for f in class_embed("monk", "zh-CN").fields}
+    assert {"心如止水 · 被动 · —", "擒抱 · 主动 · 标准动作", "震颤掌 · 主动、全局 · 标准动作"} <= mine & rules

@@ -135,6 +135,16 @@ async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_
     assert not can_send(table, alice) and len(dead_channels(table)) == 1
 
 
+async def test_in_chinese_the_saved_changes_follow_the_refusal_without_a_space(table: Table):
+    await bigger_game(table)
+    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.delivered()
+    table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES & ~perm.MANAGE_CHANNELS)
+    await table.seen()
+    answer = reply_text(await table.run(table.mod, "game settings", {"day": "3h", "quiet_dead": False}, channel=table.channel, locale="zh-CN"))
+    assert "仍然开启：关闭它需要以下权限：管理频道、管理身份组（权限）。你的其他更改已保存。" in answer, answer
+
+
 async def test_create_at_the_channel_limit_makes_the_game_without_quiet_dead_and_says_why(table: Table):
     for i in range(500 - len(table.guild.channels)):
         table.emu.create_text_channel(table.guild, f"c{i}")

@@ -163,6 +163,9 @@ def test_what_you_sent_reads_as_sent() -> None:
     bolt = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 2}], "toggles": []}
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (2 points)")
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "zh-CN").endswith("→ #2 bob（2点）")  # no space before a full-width bracket
+    one = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 1}], "toggles": []}
+    assert describe_submission("orders", one, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (1 point)")
+    assert describe_submission("orders", one, {2: "bob"}, "sorcerer", "zh-CN").endswith("→ #2 bob（1点）")
     passed = {"actions": [], "toggles": []}
     assert describe_submission("orders", passed, {}, "sorcerer", "en-US") == "💤 Nothing tonight (counts as sent)"
     assert describe_submission("orders", passed, {}, "sorcerer", "zh-CN") == "💤 今夜不行动（计为已提交）"
@@ -179,3 +182,25 @@ def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
     assert "a phase no longer than that gets no reminder" in settings_lines(too_long, "en-US")
     assert "不会收到提醒" in settings_lines(too_long, "zh-CN")
     assert "no reminder" not in settings_lines(GameSettings(reminder_lead_seconds=0), "en-US")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_advance_says_when_the_new_phase_closes_in_a_sentence_that_reads(locale: str) -> None:
+    """With a deadline, and without one (the moderator closes it): never "deadline no
+    deadline", nor "截止2小时后"."""
+    from bot.discord.replies import closing_line
+    from bot.i18n import t
+
+    def advanced(when: datetime | None) -> str:
+        text = t("reply.advanced", locale, closed="phase.day", phase="phase.dusk", round=1, closes=closing_line(when, locale))
+        return as_shown(text, locale)
+
+    stamp = datetime.fromtimestamp(DEADLINE, UTC)
+    if locale == "en-US":
+        assert advanced(stamp).endswith("Now: Dusk (identifications and orders), round 1 — closes in 2 hours.")
+        assert advanced(None).endswith("round 1 — closes when the moderator advances it.")
+    else:
+        assert advanced(stamp).endswith("当前：黄昏（指认与行动），第1轮，2小时后截止。")
+        assert advanced(None).endswith("第1轮，管理员推进时截止。")
+    me = as_shown(t("reply.me.phase", locale, phase="phase.dusk", round=1, closes=closing_line(stamp, locale)), locale)
+    assert me == ("Dusk (identifications and orders), round 1 — closes in 2 hours" if locale == "en-US" else "黄昏（指认与行动），第1轮，2小时后截止")

@@ -133,3 +133,9 @@ def test_terms_agree_with_the_bots_catalogue(table: dict[str, dict[str, str]], p
             continue  # derived from HP, not catalogue states
         assert words["en"] == t(f"{prefix}.{key}", "en-US")
         assert words["zh"] == t(f"{prefix}.{key}", "zh-CN")
+
+
+def test_the_grapplers_release_is_named_as_each_languages_players_choose_it() -> None:
+    """E14: the Chinese page names “松开”, the skill a Chinese client offers, beside its order id."""
+    assert f"“{t('skill.release', 'zh-CN')}”（指令ID `release`" in DOCS["zh"]
+    assert "first action is `release`" in DOCS["en"]

@@ -177,7 +177,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if quiet_dead is not None and channel is not None:
             note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
             if note and given and quiet is not quiet_dead:  # say plainly what did change
-                note += " " + t("reply.quiet_dead.others_saved", ctx.locale)
+                note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
         if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
             await refresh_lobby(channel, info)  # the lobby post shows the settings
         reply = settings_embed(info, ctx.locale, quiet)

@@ -11,7 +11,7 @@ from bot.discord.errors import ReplyError
 from bot.discord.translator import L
 from bot.i18n import LOCALES, normalize_locale, t
 from bot.render import words
-from bot.render.sheet import FACTION_COLOUR
+from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
 from engine.classes import FACTION_ROWS, catalogue, class_spec
 
 TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "commands")
@@ -70,15 +70,10 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
     saves = t("sheet.saves", loc, will=spec.will, reflex=spec.reflex, fortitude=spec.fortitude)
     embed.add_field(name=t("sheet.traits", loc, traits=words.listing((words.trait(x.value, loc) for x in spec.traits), loc)), value=f"{stats}\n{saves}", inline=False)
     embed.add_field(name=t("rules.factions", loc), value=words.listing((words.faction(f, loc) for f in factions), loc) or "—", inline=False)
-    ident = []
-    for slot in spec.identify:
-        what = " / ".join(words.guess_value(slot.what, v, loc) for v in slot.values) if slot.values else t("sheet.any_value", loc, what=t(f"what.{slot.what}", loc))
-        ident.append(t("sheet.identify_slot", loc, count=slot.count, what=what))
+    ident = [identify_slot(slot.count, slot.what, slot.values, loc) for slot in spec.identify]
     embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
     for s in spec.skills:
-        kinds = words.listing((t(f"kind.{k}", loc) for k in s.kinds), loc)
-        cost = " · " + t(f"cost.{s.cost}", loc) if s.mode == "active" else ""
-        embed.add_field(name=f"{s.name[loc]} · {kinds}{cost}"[:256], value=s.text[loc][:1024], inline=False)  # type: ignore[index]
+        embed.add_field(name=skill_heading(s.name[loc], s.kinds, s.cost, loc), value=s.text[loc][:1024], inline=False)  # type: ignore[index]
     return embed
 
 

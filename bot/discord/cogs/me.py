@@ -16,7 +16,7 @@ from bot.discord.outbound import render_outgoing
 from bot.discord.replies import (
     INFO_COLOUR,
     KINDS_BY_PHASE,
-    deadline_line,
+    closing_line,
     describe_submission,
     names_of,
     phase_name,
@@ -48,7 +48,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     if confirmed:
         lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale)) for g in confirmed]
         add_lines(embed, t("reply.me.known", locale), lines)
-    status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, deadline=deadline_line(info.deadline, locale))]
+    status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, closes=closing_line(info.deadline, locale))]
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
         if kind in pv.sent:
             what = words.clauses(describe_submission(kind, pv.sent[kind], names, sheet["class_id"], locale).splitlines(), locale)

@@ -12,7 +12,7 @@ from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import format_duration, parse_duration
-from bot.discord.replies import deadline_line, notice_embed, phase_name
+from bot.discord.replies import closing_line, deadline_line, notice_embed, phase_name
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.service.types import MAX_PHASE_SECONDS, GameInfo
@@ -38,7 +38,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if result.over:
             text = t("reply.advanced_over", ctx.locale, game=info.id)
         else:
-            text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, deadline=deadline_line(result.deadline, ctx.locale))
+            text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
 
     @groups.phase.command(name=L("cmd.name.extend"), description=L("cmd.desc.phase_extend"))
