@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import bot.service as service
 from bot.db.session import Database
+from bot.discord import command_sync
 from bot.discord.answering import Answering
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
@@ -89,20 +90,9 @@ class WolfBot(commands.Bot):
         cogs.install(self.tree)
         self.add_dynamic_items(*dynamic_items())
         if self.config.sync_commands:
-            await self.sync_commands()
+            await command_sync.register(self)
         if self.run_tasks:
             self.start_tasks()
-
-    async def sync_commands(self) -> None:
-        if self.config.command_guild_ids:
-            for guild_id in self.config.command_guild_ids:
-                guild = discord.Object(guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("registered %d commands in guild %s", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("registered %d global commands", len(synced))
 
     def start_tasks(self) -> None:
         self._tasks = [
@@ -115,6 +105,8 @@ class WolfBot(commands.Bot):
         if not self._resynced:
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
+            if self.config.sync_commands:
+                self._tasks.append(asyncio.create_task(command_sync.remove_server_copies(self), name="wolfhowl-command-copies"))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # Commands, buttons and menus are routed by discord.py; forms by their custom id.
