@@ -22,6 +22,7 @@ import time
 from datetime import datetime
 from typing import Any
 
+from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 
 LANGS = ("en-US", "zh-CN")
@@ -120,11 +121,11 @@ async def demo(args: argparse.Namespace) -> int:
         early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
         phase_timeout=max(60.0, 240.0 / speed + 30),
     )  # fmt: skip
-    console.print(
+    console.print(Prose.from_markup(
         f"[bold]wolfhowl demo[/] — {args.players} players, seed [cyan]{seed}[/], "
         f"language {args.lang}, phases closed by {'deadlines' if args.deadlines else 'the moderator'} "
         f"(game clock ×{speed:g}). Replay with [cyan]--seed {seed}[/]."
-    )
+    ))
     stats = Stats()
     t0 = time.perf_counter()
     started = datetime.now().astimezone()
@@ -164,13 +165,13 @@ def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern) 
     p50 = statistics.median(acks) * 1000 if acks else 0.0
     p99 = acks[min(len(acks) - 1, int(len(acks) * 0.99))] * 1000 if acks else 0.0
     console.rule()
-    console.print(
+    console.print(Prose.from_markup(
         f"[bold]{'game over' if report.over else 'NOT FINISHED'}[/] — winners: [bold]{winners}[/]; "
         f"{report.rounds} round{'' if report.rounds == 1 else 's'}, {report.phases} phases in {wall:.1f}s. "
         f"{stats.interactions} interactions ({stats.failed} unanswered, {len(stats.refusals)} refused), "
         f"acknowledged in {p50:.0f} ms (p50) / {p99:.0f} ms (p99). "
         f"Emulator errors: {len(tavern.emu.server_errors)}."
-    )
+    ))
 
 
 class Printer:
@@ -219,7 +220,7 @@ class Printer:
             Text.assemble((m.author.username, "bold magenta"), (f"  +{elapsed:5.1f}s", "dim"))
         )
         if m.content:
-            self.console.print(Padding(Text.from_markup(self.markup(m.content, m)), (0, 0, 0, 2)))
+            self.console.print(Padding(Prose.from_markup(self.markup(m.content, m)), (0, 0, 0, 2)))
         for e in m.embeds:
             body = []
             if (e.get("author") or {}).get("name"):
@@ -240,7 +241,7 @@ class Printer:
             self.console.print(
                 Padding(
                     Panel(
-                        "\n".join(body) or " ",
+                        Prose.from_markup("\n".join(body) or " "),
                         title=title,
                         title_align="left",
                         border_style=style,
@@ -256,7 +257,7 @@ class Printer:
         ]
         if labels:
             self.console.print(
-                Padding(Text(" ".join(f"[{x}]" for x in labels if x), style="cyan"), (0, 0, 0, 2))
+                Padding(Prose(Text(" ".join(f"[{x}]" for x in labels if x), style="cyan")), (0, 0, 0, 2))
             )
 
     def markup(self, text: str, m: Any) -> str:
