@@ -43,7 +43,15 @@ def test_the_demo_in_chinese(lang: str):
     out = demo("--seed", "demo-test-2", "--lang", lang, "--show-dms", columns=80)
     assert "🐺 游戏开始" in out and "游戏结束" in out and "种子：" in out
     assert "The game begins" not in out  # public posts follow the game's language
+    # The demo's own frame is in the game's language too.
     lines = out.splitlines()
+    assert lines[0].startswith("wolfhowl demo — 6名玩家，种子demo-test-2，")
+    assert "#tavern — 所有人看到的游戏频道" in out
+    assert out.count("）— 私信") == 6 and "号座位，" in out
+    summary = out[out.rindex("─\n") + 2 :]  # after the last rule
+    assert summary.startswith("游戏结束 — 获胜阵营：") and "次交互（0次未应答，0次被拒绝）" in summary.replace("\n", "")
+    for english in ("as everyone sees it", "— private messages", "game over — winners", "interactions (", "Emulator errors"):
+        assert english not in out
     # Chinese wraps as it is read: no line of a post begins with closing punctuation or
     # ends with opening punctuation, and a long sentence fills the line before it breaks.
     posts = [x.strip(" │") for x in lines if x.startswith("  ")]
