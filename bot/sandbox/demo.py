@@ -22,6 +22,11 @@ import time
 from datetime import datetime
 from typing import Any
 
+from rich.markup import escape
+from rich.text import Text
+
+from bot.i18n import t
+from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 
 LANGS = ("en-US", "zh-CN")
@@ -120,11 +125,13 @@ async def demo(args: argparse.Namespace) -> int:
         early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
         phase_timeout=max(60.0, 240.0 / speed + 30),
     )  # fmt: skip
-    console.print(
-        f"[bold]wolfhowl demo[/] — {args.players} players, seed [cyan]{seed}[/], "
-        f"language {args.lang}, phases closed by {'deadlines' if args.deadlines else 'the moderator'} "
-        f"(game clock ×{speed:g}). Replay with [cyan]--seed {seed}[/]."
-    )
+    lang = args.lang
+    console.print(Prose.from_markup(t(
+        "demo.header", lang, title="[bold]wolfhowl demo[/]", players=args.players,
+        seed=f"[cyan]{escape(seed)}[/]", lang=lang, speed=f"{speed:g}",
+        closer=t("demo.closer_deadlines" if args.deadlines else "demo.closer_moderator", lang),
+        replay=f"[cyan]--seed {escape(seed)}[/]",
+    )))  # fmt: skip
     stats = Stats()
     t0 = time.perf_counter()
     started = datetime.now().astimezone()
@@ -138,39 +145,40 @@ async def demo(args: argparse.Namespace) -> int:
         bot_options=bot_options,
     ) as tavern:
         seating = tavern.seat_table(TableSpec(players=args.players, closed_dms=closed))
-        with console.status("opening the tavern…") as status:
+        with console.status(t("demo.opening", lang)) as status:
             game = TableGame(
                 tavern, seating, options, seed=seed, stats=stats,
-                on_phase=lambda r, p: status.update(f"round {r} · {p} — {sum(x.alive for x in game.players)} players still in"),
+                on_phase=lambda r, p: status.update(t(
+                    "demo.status", lang, round=r, phase=f"phase.{p}", count=sum(x.alive for x in game.players)
+                )),
             )  # fmt: skip
             report = await game.play()
             await tavern.drained()
         wall = time.perf_counter() - t0
         if not args.quiet:
-            printer = Printer(console, tavern, clock, started, args.lang)
+            printer = Printer(console, tavern, clock, started, lang)
             printer.channel(seating.channel, f"#{seating.channel.name}")
             if args.show_dms:
                 printer.private(game)
-        summary(console, report, stats, wall, tavern)
+        summary(console, report, stats, wall, tavern, lang)
         ok = report.over and not tavern.emu.server_errors and stats.failed == 0
     return 0 if ok else 1
 
 
-def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern) -> None:
+def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern, lang: str) -> None:
     from bot.render import words
 
-    winners = ", ".join(words.faction(w, "en-US") for w in report.winners) or "—"
+    winners = t("ui.list_sep", lang).join(words.faction(w, lang) for w in report.winners) or "—"
     acks = sorted(stats.ack)
     p50 = statistics.median(acks) * 1000 if acks else 0.0
     p99 = acks[min(len(acks) - 1, int(len(acks) * 0.99))] * 1000 if acks else 0.0
     console.rule()
-    console.print(
-        f"[bold]{'game over' if report.over else 'NOT FINISHED'}[/] — winners: [bold]{winners}[/]; "
-        f"{report.rounds} round{'' if report.rounds == 1 else 's'}, {report.phases} phases in {wall:.1f}s. "
-        f"{stats.interactions} interactions ({stats.failed} unanswered, {len(stats.refusals)} refused), "
-        f"acknowledged in {p50:.0f} ms (p50) / {p99:.0f} ms (p99). "
-        f"Emulator errors: {len(tavern.emu.server_errors)}."
-    )
+    console.print(Prose.from_markup(t(
+        "demo.summary", lang, outcome=f"[bold]{t('demo.over' if report.over else 'demo.not_finished', lang)}[/]",
+        winners=f"[bold]{winners}[/]", count=report.rounds, phases=report.phases, seconds=f"{wall:.1f}",
+        interactions=stats.interactions, failed=stats.failed, refused=len(stats.refusals),
+        p50=f"{p50:.0f}", p99=f"{p99:.0f}", errors=len(tavern.emu.server_errors),
+    )))  # fmt: skip
 
 
 class Printer:
@@ -178,6 +186,7 @@ class Printer:
 
     def __init__(self, console: Any, tavern: Tavern, clock: GameClock, started: datetime, locale: str = "en-US") -> None:
         self.console = console
+        self.lang = locale  # the demo's own frame keeps the game's language throughout
         self.tavern = tavern
         self.clock = clock
         self.started = started
@@ -188,19 +197,18 @@ class Printer:
         self.channels = tavern.emu.ctx.world.channels
 
     def channel(self, channel: Any, label: str) -> None:
-        self.console.rule(f"[bold]{label}[/] — the game channel as everyone sees it")
+        self.console.rule(t("demo.channel", self.lang, channel=f"[bold]{escape(label)}[/]"))
         for m in self.tavern.public(channel):
             self.message(m)
 
     def private(self, game: Any) -> None:
         for p in game.players:
-            seat = f"seat {p.seat}" if p.seat else "no seat"
-            self.console.rule(f"[bold]{p.name}[/] ({seat}, {p.locale}) — private messages")
+            seat = t("demo.seat", self.lang, seat=p.seat) if p.seat else t("demo.no_seat", self.lang)
+            name = f"[bold]{escape(p.name)}[/]"
+            self.console.rule(t("demo.private", self.lang, name=name, seat=seat, lang=p.locale))
             self.locale = p.locale
             if p.user.dms_closed:
-                self.console.print(
-                    "[dim](DMs closed to the bot: news waits in /inbox; what /inbox showed:)[/]"
-                )
+                self.console.print(Prose(Text(t("demo.dms_closed", self.lang), style="dim")))
                 inbox = p.inbox_messages
                 for m in inbox:
                     self.message(m)
@@ -209,17 +217,15 @@ class Printer:
                 self.message(m)
 
     def message(self, m: Any) -> None:
-        from rich.markup import escape
         from rich.padding import Padding
         from rich.panel import Panel
-        from rich.text import Text
 
         elapsed = (m.timestamp - self.started).total_seconds()
         self.console.print(
             Text.assemble((m.author.username, "bold magenta"), (f"  +{elapsed:5.1f}s", "dim"))
         )
         if m.content:
-            self.console.print(Padding(Text.from_markup(self.markup(m.content, m)), (0, 0, 0, 2)))
+            self.console.print(Padding(Prose.from_markup(self.markup(m.content, m)), (0, 0, 0, 2)))
         for e in m.embeds:
             body = []
             if (e.get("author") or {}).get("name"):
@@ -240,7 +246,7 @@ class Printer:
             self.console.print(
                 Padding(
                     Panel(
-                        "\n".join(body) or " ",
+                        Prose.from_markup("\n".join(body) or " "),
                         title=title,
                         title_align="left",
                         border_style=style,
@@ -256,13 +262,11 @@ class Printer:
         ]
         if labels:
             self.console.print(
-                Padding(Text(" ".join(f"[{x}]" for x in labels if x), style="cyan"), (0, 0, 0, 2))
+                Padding(Prose(Text(" ".join(f"[{x}]" for x in labels if x), style="cyan")), (0, 0, 0, 2))
             )
 
     def markup(self, text: str, m: Any) -> str:
         """Discord markdown and mentions as rich markup."""
-        from rich.markup import escape
-
         def mention(match: re.Match[str]) -> str:
             user = self.users.get(int(match.group(1)))
             return f"@{user.username}" if user else match.group(0)

@@ -14,11 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def demo(*args: str) -> str:
-    """The demo's output, printed wide enough that no line wraps."""
+def demo(*args: str, columns: int = 300) -> str:
+    """The demo's output, by default printed wide enough that no line wraps."""
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "demo", "--players", "6", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ, "COLUMNS": "300"},
+        cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ, "COLUMNS": str(columns)},
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
@@ -40,9 +40,24 @@ def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms():
 
 @pytest.mark.parametrize("lang", ["zh-CN"])
 def test_the_demo_in_chinese(lang: str):
-    out = demo("--seed", "demo-test-2", "--lang", lang)
+    out = demo("--seed", "demo-test-2", "--lang", lang, "--show-dms", columns=80)
     assert "🐺 游戏开始" in out and "游戏结束" in out and "种子：" in out
     assert "The game begins" not in out  # public posts follow the game's language
+    # The demo's own frame is in the game's language too.
+    lines = out.splitlines()
+    assert lines[0].startswith("wolfhowl demo — 6名玩家，种子demo-test-2，")
+    assert "#tavern — 所有人看到的游戏频道" in out
+    assert out.count("）— 私信") == 6 and "号座位，" in out
+    summary = out[out.rindex("─\n") + 2 :]  # after the last rule
+    assert summary.startswith("游戏结束 — 获胜阵营：") and "次交互（0次未应答，0次被拒绝）" in summary.replace("\n", "")
+    for english in ("as everyone sees it", "— private messages", "game over — winners", "interactions (", "Emulator errors"):
+        assert english not in out
+    # Chinese wraps as it is read: no line of a post begins with closing punctuation or
+    # ends with opening punctuation, and a long sentence fills the line before it breaks.
+    posts = [x.strip(" │") for x in lines if x.startswith("  ")]
+    assert not [x for x in posts if x[:1] in "。，、：；！？）」』”"]
+    assert not [x for x in posts if x[-1:] in "（「『“"]
+    assert not [x for x in posts if x.endswith("— 请用")]  # not "— 请用" / "/圣杯（/grail）提交…"
 
 
 @pytest.mark.parametrize(
