@@ -5,6 +5,8 @@ the load bench all start the bot this way."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import discord
 
@@ -22,3 +24,16 @@ async def start_until_ready(client: discord.Client, token: str, timeout: float =
             task.result()  # re-raise the start-up error
         raise TimeoutError(f"{type(client).__name__} did not become ready within {timeout:g} s")
     return task
+
+
+@contextlib.asynccontextmanager
+async def running(client: discord.Client, token: str, timeout: float = 15.0) -> AsyncIterator[discord.Client]:
+    """``client`` started until ready (``start_until_ready``) for the ``async with``
+    block, then closed, its start task given 5 s to end."""
+    task = await start_until_ready(client, token, timeout)
+    try:
+        yield client
+    finally:
+        await client.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 5)

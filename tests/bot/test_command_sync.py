@@ -3,7 +3,6 @@ each command: Discord would list a server's own copies beside the global ones.""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -13,7 +12,7 @@ from bot.db.session import Database
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.sandbox import Emulator, Guild
-from bot.sandbox.ready import start_until_ready
+from bot.sandbox.ready import running as started
 from tests.conftest import FakeClock, wipe
 
 LEFTOVER = [{"name": "game", "description": "an earlier registration", "type": 1}]
@@ -24,13 +23,8 @@ GUILD_PUT = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 async def running(emu: Emulator, db: Database, **config: object) -> AsyncIterator[WolfBot]:
     settings = DiscordConfig(database_url=db.url.render_as_string(hide_password=False), token=emu.token, migrate_on_start=False, **config)  # type: ignore[arg-type]
     client = WolfBot(settings, db=db)
-    task = await start_until_ready(client, emu.token)
-    try:
+    async with started(client, emu.token):
         yield client
-    finally:
-        await client.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(task, 5)
 
 
 @pytest.fixture

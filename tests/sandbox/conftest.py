@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -11,7 +10,7 @@ import pytest
 
 from bot.sandbox import Emulator, Guild, User
 from bot.sandbox import permissions as perm
-from bot.sandbox.ready import start_until_ready
+from bot.sandbox.ready import running, start_until_ready
 
 from .botkit import SandboxBot
 
@@ -55,10 +54,5 @@ async def run_bot(emu: Emulator, bot: SandboxBot) -> asyncio.Task[None]:
 @pytest.fixture
 async def bot(emu: Emulator, world: World) -> AsyncIterator[SandboxBot]:
     client = SandboxBot(world.guild.id)
-    task = await run_bot(emu, client)
-    try:
+    async with running(client, emu.token, timeout=10):
         yield client
-    finally:
-        await client.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(task, 5)
