@@ -11,10 +11,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first (a layer that changes only with pyproject.toml), then the code.
-COPY pyproject.toml README.md ./
+# Dependencies first (a layer that changes only with pyproject.toml and the pins), at the
+# versions constraints.txt pins (those CI tests), then the code.
+COPY pyproject.toml README.md constraints.txt ./
 RUN mkdir -p engine bot && touch engine/__init__.py bot/__init__.py \
-    && pip install . && pip uninstall -y wolfhowl && rm -rf engine bot build
+    && pip install -c constraints.txt . && pip uninstall -y wolfhowl && rm -rf engine bot build
 
 COPY engine ./engine
 COPY bot ./bot

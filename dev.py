@@ -4,9 +4,12 @@
     python3 dev.py demo    # set up if needed, then play a whole game on the local Discord
     python3 dev.py test    # set up if needed, then lint, type-check and run every test
     python3 dev.py setup   # only set up (or bring .venv up to date)
+    python3 dev.py lock    # pin the newest versions pyproject.toml allows into constraints.txt
 
-Set-up makes ``.venv`` and installs the project with its dev tools; it is redone only when
-pyproject.toml changes. Any other arguments after ``demo`` go to ``wolfhowl demo``.
+Set-up makes ``.venv`` and installs the project with its dev tools, at the versions
+constraints.txt pins (the image installs the same ones); it is redone only when
+pyproject.toml or constraints.txt changes. Any other arguments after ``demo`` go to
+``wolfhowl demo``.
 """
 
 from __future__ import annotations
@@ -15,20 +18,23 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import venv
+from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".wolfhowl-installed"
+CONSTRAINTS = ROOT / "constraints.txt"
 LINTED = ("engine", "bot", "tests", "bench", "migrations", "dev.py")
 
 
 def ensure_env() -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py itself may be run by an older python3
         sys.exit("Python 3.11 or newer is needed (this is {}.{}).".format(*sys.version_info[:2]))
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + CONSTRAINTS.read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == want:
         return
     if not (BIN / "python").exists():
@@ -36,8 +42,31 @@ def ensure_env() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing wolfhowl and its dev tools into .venv", flush=True)
     run([str(BIN / "python"), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([str(BIN / "python"), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"])
+    run([str(BIN / "python"), "-m", "pip", "install", "--quiet", "-c", str(CONSTRAINTS), "-e", f"{ROOT}[dev]"])
     STAMP.write_text(want)
+
+
+def lock() -> None:
+    """Install the project with its dev tools into a scratch environment, unconstrained
+    (the newest versions pyproject.toml's ranges allow today), and write what got
+    installed to constraints.txt. Then `python3 dev.py test` checks them."""
+    with tempfile.TemporaryDirectory(prefix="wolfhowl-lock-") as tmp:
+        env = Path(tmp) / "venv"
+        venv.EnvBuilder(with_pip=True).create(env)
+        python = str(env / BIN.name / "python")
+        run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+        run([python, "-m", "pip", "install", "--quiet", f"{ROOT}[dev]"])
+        frozen = subprocess.run([python, "-m", "pip", "freeze", "--all"], capture_output=True, text=True, check=True).stdout
+    # setuptools too (the dev tools build the wheel with it); not pip, which set-up
+    # upgrades, nor wolfhowl itself ("wolfhowl @ file://...").
+    pins = sorted((line for line in frozen.splitlines() if "==" in line and line.split("==")[0] != "pip"), key=str.lower)
+    header = [
+        "# Every package `python3 dev.py setup` and the Docker image install, pinned: CI tests",
+        "# exactly what the image ships. Written by `python3 dev.py lock` (the newest versions",
+        f"# pyproject.toml allows), on {date.today().isoformat()} with Python {sys.version.split()[0]}; not edited by hand.",
+    ]
+    CONSTRAINTS.write_text("\n".join(header + pins) + "\n")
+    print(f"dev.py: {len(pins)} packages pinned in {CONSTRAINTS.name}")
 
 
 def run(cmd: list[str]) -> None:
@@ -56,9 +85,12 @@ def test(extra: list[str]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    if not argv or argv[0] not in ("demo", "test", "setup"):
+    if not argv or argv[0] not in ("demo", "test", "setup", "lock"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
+    if argv[0] == "lock":
+        lock()
+        return
     ensure_env()
     task, extra = argv[0], argv[1:]
     if task == "test":
