@@ -507,6 +507,11 @@ async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_star
     assert "cancelled" in reply_text(done)
     other = await service.latest_game_in_channel(table.db, general.id)
     assert other is not None and other.status == "cancelled"
+    # The channel reads that it was cancelled before it began, not ended like a game.
+    await table.delivered()
+    said = table.texts(table.emu.channel_messages(general, include_ephemeral=False))
+    assert any("cancelled the game before it began" in t for t in said), said
+    assert not any("has ended the game" in t for t in said)
 
 
 async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Table):
