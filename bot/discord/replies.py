@@ -119,8 +119,12 @@ def status_embed(
     count as done (``done``: a wounded player at Dusk once identified, as the early close
     counts). Without ``per_seat`` (a moderator who also plays) only that count: who has
     not sent orders at Dusk could betray a wounded player."""
+    if info.round == 0:  # never dealt: a lobby, open or cancelled
+        title = t("reply.status.title_lobby", locale, game=info.id)
+    else:
+        title = t("reply.status.title", locale, game=info.id, phase=phase_name(info.phase, locale), round=info.round)
     embed = discord.Embed(
-        title=t("reply.status.title", locale, game=info.id, phase=phase_name(info.phase, locale), round=info.round),
+        title=title,
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
     )
     embed.description = t(f"reply.status.{info.status}", locale)

@@ -100,9 +100,12 @@ async def add_action(
     return _sent(bot, receipt)
 
 
-async def flip_toggle(bot: WolfBot, view: PlayerView, user_id: int, skill: str, round_no: int | None = None) -> Receipt:
-    """Switch a toggle skill on for tonight, or off if it was on."""
-    receipt = await service.toggle_skill(bot.db, user_id, skill, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+async def flip_toggle(
+    bot: WolfBot, view: PlayerView, user_id: int, skill: str, round_no: int | None = None, *, on: bool | None = None
+) -> Receipt:
+    """Switch a toggle skill on for tonight (``on=True``), off (``on=False``), or the other
+    way than it is (``on=None``: a repeated command flips it back)."""
+    receipt = await service.toggle_skill(bot.db, user_id, skill, on=on, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
     return _sent(bot, receipt)
 
 

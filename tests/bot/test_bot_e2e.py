@@ -416,6 +416,18 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     assert toggle.name[loc] in on and ("🔁" in on)
     off = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.id}, dm=True))
     assert "🔁" not in off
+    # With `switch`, sending it twice (a retry after a lost answer) keeps it as asked.
+    for _ in range(2):
+        kept = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.id, "switch": True}, dm=True))
+        assert "🔁" in kept
+    off = reply_text(await table.run(users[toggler], "act skill", {"skill": toggle.id, "switch": False}, dm=True))
+    assert "🔁" not in off
+    # `switch` on a skill that is no toggle: refused, in the player's language, nothing sent.
+    plain = next(s for s in class_spec(views[toggler].sheet["class_id"]).skills if s.mode == "active")
+    before = (await service.player_view(table.db, toggler, info.id)).sent
+    refused = await table.run(users[toggler], "act skill", {"skill": plain.id, "switch": True}, dm=True)
+    assert ("`switch`" if loc == "en-US" else "`开关`") in reply_text(refused), reply_text(refused)
+    assert (await service.player_view(table.db, toggler, info.id)).sent == before
     # Someone attacks, then clears the night's orders with /orders clear: withdrawn,
     # so nothing of that kind counts as sent any more.
     attacker = table.players[1]
@@ -495,6 +507,11 @@ async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_star
     assert "cancelled" in reply_text(done)
     other = await service.latest_game_in_channel(table.db, general.id)
     assert other is not None and other.status == "cancelled"
+    # The channel reads that it was cancelled before it began, not ended like a game.
+    await table.delivered()
+    said = table.texts(table.emu.channel_messages(general, include_ephemeral=False))
+    assert any("cancelled the game before it began" in t for t in said), said
+    assert not any("has ended the game" in t for t in said)
 
 
 async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Table):

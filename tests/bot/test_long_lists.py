@@ -77,3 +77,12 @@ def test_me_lists_every_confirmed_fact(locale: str) -> None:
     for g in confirmed:
         name = words.seat_label(g["target"], {g["target"]: words.player_name(NAMES[g["target"] - 1])})
         assert t("event.ConfirmTrait", locale, name=name, value=words.trait(g["value"], locale)) in shown
+
+
+@pytest.mark.parametrize(("locale", "lobby", "cancelled"), [("en-US", "Game #1 — the lobby", "Cancelled: nobody wins."), ("zh-CN", "第1局 — 大厅", "已取消：无人获胜。")])
+def test_game_status_of_a_game_never_dealt_names_no_round(locale: str, lobby: str, cancelled: str) -> None:
+    """A lobby has no round to name ("round 0" read like a bug); a lobby cancelled by its
+    moderator, or by its channel's deletion, is "cancelled", not "ended"."""
+    assert status_embed(info(phase=None, status="lobby", seated=False), {}, set(), locale).title == lobby
+    gone = status_embed(info(phase=None, status="cancelled", seated=False), {}, set(), locale)
+    assert gone.title == lobby and gone.description == cancelled

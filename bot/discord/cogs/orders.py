@@ -17,7 +17,7 @@ from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
 from bot.discord.players import parse_player, player_choices
-from bot.discord.replies import names_of, notice_embed, receipt_embed, sent_embed
+from bot.discord.replies import names_of, notice_embed, receipt_embed, sent_embed, skill_label
 from bot.discord.translator import L
 from bot.discord.views.panel import panel_view, show_panel
 from bot.i18n import t
@@ -97,8 +97,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await _receipt(ctx, pv, await submit.add_action(ctx.bot, pv, interaction.user.id, "attack", [seat]))
 
     @groups.act.command(name=L("cmd.name.skill"), description=L("cmd.desc.act_skill"))
-    @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"))
-    @app_commands.describe(skill=L("cmd.param.skill"), target=L("cmd.param.target"), target2=L("cmd.param.target2"), target3=L("cmd.param.target3"), amount=L("cmd.param.amount"))
+    @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"), switch=L("cmd.name.switch"))
+    @app_commands.describe(skill=L("cmd.param.skill"), target=L("cmd.param.target"), target2=L("cmd.param.target2"), target3=L("cmd.param.target3"), amount=L("cmd.param.amount"), switch=L("cmd.param.switch"))
     @app_commands.autocomplete(skill=skill_autocomplete, target=player_autocomplete, target2=player_autocomplete, target3=player_autocomplete)
     async def skill(
         interaction: discord.Interaction,
@@ -107,6 +107,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         target2: str | None = None,
         target3: str | None = None,
         amount: int | None = None,
+        switch: bool | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         pv = await _view(ctx)
@@ -117,7 +118,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if chosen == "release":
             receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, "release", targets, amount)
         elif not isinstance(chosen, str) and chosen.mode == "toggle":
-            receipt = await submit.flip_toggle(ctx.bot, pv, interaction.user.id, chosen.id)
+            receipt = await submit.flip_toggle(ctx.bot, pv, interaction.user.id, chosen.id, on=switch)
+        elif switch is not None:  # only a toggle is switched on or off
+            raise ReplyError("reply.error.switch_not_toggle", skill=skill_label(pv.sheet["class_id"], chosen if isinstance(chosen, str) else chosen.id, ctx.locale))
         else:
             assert not isinstance(chosen, str)
             receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, chosen.id, targets, amount)
