@@ -55,10 +55,15 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     """The game a moderator command is about: this channel's; in a DM, the one game the
     caller moderates (:func:`games_moderated_from_afar`), whether or not they play in it;
     with several, none is guessed (the reply names their channels). A caller who
-    moderates none gets the game they play in, whose moderator check then refuses them."""
+    moderates none gets the game they play in, whose moderator check then refuses them.
+    In a channel without a game none is guessed either (advancing the wrong game cannot
+    be undone): the reply names the channels of this server's live games."""
     if interaction.guild_id is not None and interaction.channel_id is not None:
         here = await service.game_in_channel(bot.db, interaction.channel_id)
         if here is None:
+            elsewhere = [g for g in await service.live_games(bot.db) if g.guild_id == interaction.guild_id]
+            if elsewhere:
+                raise ReplyError("reply.error.no_game_here_elsewhere", channels=[f"<#{g.channel_id}>" for g in elsewhere])
             raise ReplyError("reply.error.no_game_here")
         return here
     mine = await games_moderated_from_afar(bot, interaction.user)

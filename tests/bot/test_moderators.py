@@ -264,3 +264,13 @@ async def test_a_referee_whose_role_was_taken_away_or_who_left_no_longer_moderat
     # The creator is untouched, and in the channel the member Discord sends is current.
     await table.run(table.mod, "phase advance", dm=True)
     assert await phase_of(table, game_id) != "morning"
+
+
+async def test_a_moderator_command_in_a_channel_without_a_game_points_to_the_game(table: Table):
+    """In another channel of the server nothing is guessed (advancing the wrong game
+    cannot be undone), but the answer says where the game is."""
+    await started_game(table)
+    general = next(c for c in table.guild.channels.values() if c.name == "general")
+    answer = reply_text(await table.run(table.mod, "phase advance", channel=general))
+    assert "no game in this channel" in answer and f"<#{table.channel.id}>" in answer and "DM" in answer
+    assert (await service.game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced

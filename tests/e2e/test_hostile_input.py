@@ -91,7 +91,7 @@ CASES: dict[str, str] = {
     # after the end
     "vote_after_the_end": "svc.no_active_game",
     "vote_menu_after_the_end_zh": "svc.game_finished",
-    "advance_after_the_end": "reply.error.no_game_here",
+    "advance_after_the_end": "reply.error.no_game_here_elsewhere",  # game B still plays here
     "panel_button_after_the_end": "svc.game_finished",
 }
 
