@@ -130,7 +130,7 @@ class GamePlayer(Base):
     display_name: Mapped[str] = mapped_column(String(100))
     seat: Mapped[int | None] = mapped_column(Integer)
     former_seat: Mapped[int | None] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16))  # lobby, playing, replaced, removed
+    status: Mapped[str] = mapped_column(String(16))  # lobby, kicked (from the lobby), playing, replaced, removed
     joined_at: Mapped[datetime]
     left_at: Mapped[datetime | None]
 

@@ -190,6 +190,10 @@ def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, l
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])])
 
 
+def _lobby_kicked(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    return _simple("reply.post.lobby_kicked")({**p, "game": msg.game_id}, msg, info, loc)
+
+
 def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     names = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name") if k in p}
     key = "reply.post.seat_handed_over" if p.get("type") == "seat_handed_over" else "reply.post.replaced"
@@ -215,6 +219,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "deadline_extended": _simple("post.extended"),
     "player_replaced": _replaced,
     "seat_handed_over": _replaced,
+    "lobby_kicked": _lobby_kicked,
     "target_removed": _target_removed,
     "game_cancelled": _cancelled,
 }

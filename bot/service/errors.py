@@ -44,6 +44,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-CN": "你已经在{channel}的第{game_id}局游戏中；同一时间只能参加一局。",
     },
     "error.already_joined": {"en-US": "You have already joined this game.", "zh-CN": "你已经加入了这局游戏。"},
+    "error.kicked_from_lobby": {
+        "en-US": "A moderator has taken you out of game #{game_id}'s lobby: you cannot join it again.",
+        "zh-CN": "管理员已将你移出第{game_id}局的大厅：你不能再次加入。",
+    },
     "error.newcomer_busy": {
         "en-US": "{name} is already in game #{game_id}, in {channel}; a player plays one game at a time.",
         "zh-CN": "{name}已经在{channel}的第{game_id}局游戏中；每人同一时间只能参加一局。",
@@ -151,6 +155,12 @@ class AlreadyJoinedError(AlreadyInGameError):
     """Joining the game one has already joined."""
 
     key = "error.already_joined"
+
+
+class KickedFromLobbyError(ServiceError):
+    """Joining a lobby a moderator has taken one out of."""
+
+    key = "error.kicked_from_lobby"
 
 
 class NewcomerBusyError(ServiceError):

@@ -34,6 +34,7 @@ from bot.service.errors import (
     BadArgumentError,
     ChannelHasGameError,
     GameNotFoundError,
+    KickedFromLobbyError,
     LobbyClosedError,
     LobbyFullError,
     NoActiveGameError,
@@ -112,6 +113,9 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
             current = await repo.live_game_place(s, u.id)
             if current is not None:
                 raise (AlreadyJoinedError() if current["game_id"] == game.id else AlreadyInGameError(**current))
+            former = await repo.member(s, game.id, u.id)
+            if former is not None and former.status == "kicked":
+                raise KickedFromLobbyError(game_id=game.id)
             members = await repo.lobby(s, game.id)
             cap = settings_of(game).max_players
             if len(members) >= cap:
@@ -149,6 +153,26 @@ async def leave_game(db: Database, game_id: int, user_id: int) -> GameInfo:
         if m is None:
             raise NotInGameError(game_id=game.id)
         await s.delete(m)
+        await s.flush()
+        return await info_of(s, game)
+
+
+async def kick_from_lobby(db: Database, game_id: int, user_id: int) -> GameInfo:
+    """A moderator takes a player out of the lobby: they are told by DM, in their
+    language, and may not join this lobby again (other games, yes)."""
+    check_id(user_id, "user")
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby":
+            raise LobbyClosedError(game_id=game.id)
+        m = await repo.member(s, game.id, user_id)
+        if m is None or m.status != "lobby":
+            raise NotInGameError(game_id=game.id)
+        m.status, m.active_user_id, m.left_at = "kicked", None, now
+        mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
+        mail.locales.update(await repo.user_locales(s, [user_id]))
+        mail.private(user_id, {"type": "lobby_kicked"})
         await s.flush()
         return await info_of(s, game)
 

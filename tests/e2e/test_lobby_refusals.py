@@ -30,6 +30,7 @@ CASES: dict[str, str] = {
     "vote_in_the_lobby_zh": "reply.error.not_started",
     "identify_in_the_lobby": "reply.error.not_started",
     "replace_in_the_lobby": "reply.error.not_started",
+    "join_again_after_a_kick": "svc.kicked_from_lobby",
 }
 
 
@@ -49,6 +50,7 @@ class Seen:
     typed_key_reply: str
     departure_post: str
     odd_name: str
+    kicked_dm: str
 
 
 ODD_NAME = "phase.day"  # a display name that is also a catalogue key
@@ -70,7 +72,7 @@ async def scenario() -> Seen:
         assert not (await mod.create(day="1h", dusk="1h", morning="1h", reminder="0")).error
         gid = mod.game_id
         assert gid is not None
-        alice, bob, amin, carol, _dave, _hong, odd_player = game.players
+        alice, bob, amin, carol, dave, _hong, odd_player = game.players
         for p in game.players:
             p.game_id = gid
             assert not (await p.command("game join", in_dm=False)).error
@@ -106,6 +108,8 @@ async def scenario() -> Seen:
         kicked = await mod.command("game kick", {"player": choices[0]["value"]})
         assert not kicked.error, kicked.text
         await tavern.drained()
+        kicked_dm = "\n".join(reader.message_text(m) for m in tavern.dms(dave.user))
+        await attempt("join_again_after_a_kick", dave, dave.command("game join", in_dm=False))
         status = await mod.status()
         lobby_post = next(
             m for m in reversed(tavern.public(seating.channel)) if any(c.startswith("wh:join:") for c in m.custom_ids())
@@ -127,6 +131,7 @@ async def scenario() -> Seen:
             error_text(typed.messages),
             departure,
             odd_player.user.username,
+            kicked_dm,
         )
 
 
@@ -147,6 +152,11 @@ def test_a_moderator_removes_a_joined_player_from_the_lobby(seen: Seen) -> None:
     assert not any("dave" in line for line in seen.roster_after_kick), seen.roster_after_kick
     assert any("alice" in line for line in seen.roster_after_kick)
     assert "dave" not in seen.lobby_post_after_kick and "alice" in seen.lobby_post_after_kick
+
+
+def test_a_player_taken_out_of_the_lobby_is_told_and_cannot_join_it_again(seen: Seen) -> None:
+    assert "taken you out of the lobby" in seen.kicked_dm, seen.kicked_dm
+    assert seen.tried["join_again_after_a_kick"].unchanged
 
 
 def test_text_that_looks_like_a_message_key_is_shown_as_typed(seen: Seen) -> None:

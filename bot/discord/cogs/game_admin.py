@@ -85,8 +85,10 @@ async def _moderated(ctx: Ctx) -> GameInfo:
 
 
 async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
-    """Before the start a removal is a leave the moderator makes for the player."""
-    info = await service.leave_game(ctx.db, info.id, target.user_id)
+    """Before the start the player leaves the lobby, is told by DM, and may not join it
+    again."""
+    info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
+    ctx.bot.wake_dispatcher()
     channel = ctx.bot.get_channel(info.channel_id)
     if channel is not None:
         await refresh_lobby(channel, info)
