@@ -90,3 +90,10 @@ class IdentificationError(RuleViolation):
 
 class MalformedSubmissionError(RuleViolation):
     key = "error.malformed"
+
+
+class OrderShapeError(MalformedSubmissionError):
+    """An order whose targets or amount do not fit its action (too few, too many, twice
+    the same, an amount where none is taken or none where one is needed)."""
+
+    key = "error.order_shape"

@@ -63,6 +63,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "That submission is not understood: {reason}.",
         "zh-CN": "无法理解该提交：{reason}。",
     },
+    "error.order_shape": {
+        "en-US": "That order does not fit: {reason}.",
+        "zh-CN": "该指令不符合要求：{reason}。",
+    },
     "phase.day": {"en-US": "Day (grail numbers)", "zh-CN": "白天（分配圣杯）"},
     "phase.dusk": {"en-US": "Dusk (identifications and orders)", "zh-CN": "黄昏（指认与行动）"},
     "phase.morning": {"en-US": "Morning (the vote)", "zh-CN": "清晨（公决投票）"},

@@ -15,6 +15,7 @@ from engine.errors import (
     IdentificationError,
     MalformedSubmissionError,
     NotInGameError,
+    OrderShapeError,
     OutOfRangeError,
     SelfTargetError,
     SkillUnavailableError,
@@ -157,14 +158,14 @@ def validate_orders(state: GameState, p: Player, orders: Orders, *, resolving: b
             if "grappling" not in p.memory or i != 0:
                 raise SkillUnavailableError(skill=RELEASE, reason="reason.not_grappling")
             if action.targets or action.amount is not None:
-                raise MalformedSubmissionError(reason="reason.release_alone")
+                raise OrderShapeError(reason="reason.release_alone")
             free += 1
             continue
         if action.skill == "attack":
             if len(action.targets) != 1:
-                raise MalformedSubmissionError(reason="reason.one_target")
+                raise OrderShapeError(reason="reason.one_target")
             if action.amount is not None:
-                raise MalformedSubmissionError(reason="reason.no_amount")
+                raise OrderShapeError(reason="reason.no_amount")
             check_target(state, p, action.targets[0], allow_departed=resolving)
             standard += 1
             continue
@@ -178,20 +179,20 @@ def validate_orders(state: GameState, p: Player, orders: Orders, *, resolving: b
         lo, hi = s.targets
         if not lo <= len(action.targets) <= hi:
             if lo != hi:
-                raise MalformedSubmissionError(reason="reason.target_count", low=lo, high=hi)
-            raise MalformedSubmissionError(reason="reason.single_target" if lo == 1 else "reason.target_exact", count=lo)
+                raise OrderShapeError(reason="reason.target_count", low=lo, high=hi)
+            raise OrderShapeError(reason="reason.single_target" if lo == 1 else "reason.target_exact", count=lo)
         if len(set(action.targets)) != len(action.targets):
-            raise MalformedSubmissionError(reason="reason.distinct_targets")
+            raise OrderShapeError(reason="reason.distinct_targets")
         for t in action.targets:
             check_target(state, p, t, allow_self=s.target_self, allow_departed=resolving)
         if s.amount is not None:
             alo, ahi = s.amount
             if action.amount is None:
-                raise MalformedSubmissionError(reason="reason.amount_needed", low=alo, high=ahi)
+                raise OrderShapeError(reason="reason.amount_needed", low=alo, high=ahi)
             if not alo <= action.amount <= ahi:
                 raise OutOfRangeError(what="what.amount", low=alo, high=ahi, value=action.amount)
         elif action.amount is not None:
-            raise MalformedSubmissionError(reason="reason.no_amount")
+            raise OrderShapeError(reason="reason.no_amount")
         refusal = skills[s.id].check(state, p, action)
         if refusal is not None:
             raise SkillUnavailableError(skill=action.skill, reason=refusal)

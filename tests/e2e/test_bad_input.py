@@ -49,7 +49,7 @@ CASES: dict[str, tuple[str, str]] = {
     "attack_nobody": ("reply.error.player_unknown", "dusk"),
     "wounded_attacks": ("error.wounded", "dusk"),
     "unknown_skill": ("reply.error.skill_unknown", "dusk"),
-    "spell_without_an_amount_zh": ("error.malformed", "dusk"),
+    "spell_without_an_amount_zh": ("error.order_shape", "dusk"),
     "attack_oneself": ("error.self_target", "dusk"),
     "identify_the_dead": ("reply.error.player_gone", "dusk"),
     "unknown_guess_zh": ("reply.error.guess_unknown", "dusk"),

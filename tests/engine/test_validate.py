@@ -133,3 +133,13 @@ def test_seats_named_by_each_kind_of_submission():
     assert seats_named(Orders((Action("attack", (2,)), Action("fireball", (3, 5, 6))), frozenset({"rage"}))) == {2, 3, 5, 6}
     assert seats_named(Identification((Guess(7, "trait", "holy"), Guess(8, "faction", "lawful")))) == {7, 8}
     assert seats_named(GrailNumber(50)) == frozenset()
+
+
+def test_an_order_whose_targets_do_not_fit_reads_as_such_not_as_gibberish() -> None:
+    """Too few targets is a mistake in the order, said as one ("does not fit"), not a
+    submission the engine cannot read."""
+    with pytest.raises(E.OrderShapeError) as refused:
+        validate(st(), 1, Orders((Action("attack", ()),)))
+    assert refused.value.text("en-US") == "That order does not fit: an attack names exactly one target."
+    assert refused.value.text("zh-CN") == "该指令不符合要求：攻击只能指定一个目标。"
+    assert isinstance(refused.value, E.MalformedSubmissionError)  # still caught as before
