@@ -291,3 +291,20 @@ async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: D
     with pytest.raises(E.ExtendAtLimitError):
         await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
     assert (await get_game(db, game_id)).paused_remaining == MAX_PHASE_SECONDS
+
+
+async def test_an_extended_deadline_is_reminded_again_by_the_lead_set_then(db: Database, clock) -> None:
+    """The first reminder has gone out; the moderator shortens the reminder and extends
+    the phase: the new deadline gets its own reminder, by the new lead (as the guides say)."""
+    from bot.service import update_settings
+
+    game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
+    clock.advance(DAY - LEAD)
+    assert (await run_due(db)).reminded == [game_id]
+    await update_settings(db, game_id, reminder_lead_seconds=30)
+    info = await extend_deadline(db, game_id, 300)
+    assert info.deadline is not None
+    clock.now = info.deadline - timedelta(seconds=31)
+    assert (await run_due(db)).reminded == []
+    clock.advance(1)
+    assert (await run_due(db)).reminded == [game_id]
