@@ -191,3 +191,9 @@ async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: 
     await table.delivered()
     assert f"<@{alice.id}> could not be muted" in kicked and "Create Public Threads" in kicked, kicked
     assert "Discord refused" not in kicked
+
+
+async def test_create_says_whether_the_dead_stay_quiet(table: Table):
+    """The settings /game create answers with include the quiet dead, off as well as on."""
+    off = reply_text(await table.run(table.mod, "game create", {"quiet_dead": False}))
+    assert "The dead stay quiet: no" in off, off

@@ -132,8 +132,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         ctx.bot.wake_dispatcher()  # the lobby post is in the outbox
-        note, _ = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
-        reply = settings_embed(info, ctx.locale)
+        note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
+        reply = settings_embed(info, ctx.locale, quiet)
         reply.title = t("reply.created", ctx.locale, game=info.id)
         if note:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
