@@ -69,6 +69,8 @@ class WolfBot(commands.Bot):
         self.quiet_told: dict[int, QuietReport] = {}
         self._resynced = False
         self.stop_grace = STOP_GRACE
+        # Users whose language is recorded as their client's (context.note_locale).
+        self.locales_noted: dict[int, str] = {}
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()

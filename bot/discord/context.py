@@ -30,6 +30,17 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalize_locale(str(interaction.locale))
 
 
+async def note_locale(bot: WolfBot, user_id: int, locale: str) -> None:
+    """Keep the user's recorded language (their DMs are written in it) up with their
+    client's, once per user and language in this process: one write when it changed."""
+    if bot.locales_noted.get(user_id) == locale:
+        return
+    if await service.note_locale(bot.db, user_id, locale):  # someone not recorded: asked again next time
+        bot.locales_noted[user_id] = locale
+    if len(bot.locales_noted) > 50_000:
+        bot.locales_noted.clear()
+
+
 def user_ref(user: discord.abc.User, locale: str | None) -> UserRef:
     name = (getattr(user, "display_name", None) or user.name or str(user.id))[:100]
     return UserRef(user.id, name, locale)
@@ -151,6 +162,7 @@ class Ctx:
         ctx = cls(interaction)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await note_locale(ctx.bot, interaction.user.id, ctx.locale)
         return ctx
 
     @property

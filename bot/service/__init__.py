@@ -24,7 +24,7 @@ from bot.service.games import (
     removed_players,
     start_game,
 )
-from bot.service.inbox import locale_of, mark_inbox_read, read_inbox
+from bot.service.inbox import mark_inbox_read, read_inbox
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -62,6 +62,7 @@ from bot.service.types import (
     StepResult,
     UserRef,
 )
+from bot.service.users import locale_of, note_locale
 from bot.service.verify import VerifyReport, verify_log
 from bot.service.views import PlayerView, phase_status, player_view, player_view_here
 
@@ -107,6 +108,7 @@ __all__ = [
     "mark_inbox_read",
     "mark_undeliverable",
     "next_wakeup",
+    "note_locale",
     "pause_game",
     "phase_status",
     "player_view",

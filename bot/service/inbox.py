@@ -1,6 +1,6 @@
 """A user's side of the bot's private messages: the inbox, where a DM that could not
 reach them waits (closed DMs; see ``mark_undeliverable`` in :mod:`bot.service.outbox`)
-until ``/inbox`` shows it, and the language the bot last heard them use.
+until ``/inbox`` shows it.
 
 ``read_inbox`` lists a user's undeliverable DMs (unread first), ``mark_inbox_read``
 marks the ones shown.
@@ -12,7 +12,6 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.service.common import check_id
@@ -74,10 +73,3 @@ async def mark_inbox_read(db: Database, user_id: int, keys: list[str]) -> int:
             .values(read_at=db.now())
         )
         return int(getattr(res, "rowcount", 0) or 0)
-
-
-async def locale_of(db: Database, user_id: int) -> str | None:
-    """The language a user last used with the bot (None: never seen), for a message the
-    bot sends them directly rather than through the outbox (a warning to a moderator)."""
-    async with db.read() as s:
-        return await repo.user_locale(s, user_id)

@@ -106,3 +106,4 @@ def test_a_name_with_invisible_characters_is_found_as_it_reads():
     table = [SeatInfo(1, ALICE, "al\u200bice"), SeatInfo(2, BOB, "Bob")]
     assert parse_player("alice", table).seat == 1
     assert [c.value for c in player_choices("alic", table)] == ["1"]
+

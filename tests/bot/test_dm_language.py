@@ -1,0 +1,23 @@
+"""The language of the bot's DMs to a player follows their Discord client, as their
+latest command shows it."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Table
+from tests.bot.test_bot_e2e import open_lobby
+
+
+async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new_one(table: Table):
+    """The language of a player's DMs follows their Discord client, as their latest
+    command shows it (it was fixed when they joined)."""
+    lobby, join_id = await open_lobby(table)
+    for p in table.players[:6]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    bob = table.players[1]
+    assert bob.locale == "en-US"
+    bob.locale = "zh-CN"
+    await table.run(bob, "rules", {"topic": "scoring"}, dm=True)
+    await table.run(table.mod, "game start")
+    await table.delivered()
+    sheet = table.texts(table.emu.dms(bob))[-1]
+    assert "请保密" in sheet, sheet
