@@ -196,7 +196,7 @@ async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: 
 async def test_a_muted_player_who_left_the_server_finds_their_voice_back_after_the_end(table: Table):
     """Discord keeps a member's overwrites when they leave the server, so the end must lift
     the mute of a departed player who is away then, or they come back to a channel they
-    cannot write in (found by the monkey, tests/e2e/test_monkey.py, seed 21)."""
+    cannot write in (found by the monkey, tests/e2e/test_monkey.py, seed 38)."""
     await bigger_game(table)
     alice = table.players[0]
     await table.run(table.mod, "game kick", {"player": "alice"})
