@@ -8,16 +8,22 @@ invariants a scripted test would check one by one are checked all at once:
   "thinking"), the emulator refused none of the bot's requests and did not crash, and
   the bot logged no error;
 - a refusal is ephemeral and changed nothing (the games' rows, submissions, mail and
-  seats are compared before and after).
+  seats are compared before and after), and no answer is shown to everyone;
+- the channel's latest phase post is the stored phase, the lobby's buttons are gone
+  once it has started, and the departed (only they) are muted in the channel and let
+  into the dead channel while the dead stay quiet (nobody once the game is over).
 
 And at the end: the moderator ends the game if nobody did; the public channels never
 named a class, faction, roll or score before the game-over post, nor carried anything
-addressed to one player but the content-free inbox ping; the game-over post and the
-moderator's ``/game log`` agree with the stored state; the log replays exactly.
+addressed to one player but the content-free inbox ping; nobody was shown the sheet of
+a seat they never held; the game-over post and the moderator's ``/game log`` agree
+with the stored state; the log replays exactly; whoever left the server and comes
+back finds their voice.
 
 Everything random comes from ``random.Random(seed)``; the bot's secret game seeds are
-derived from the seed too, and the outbox is drained after every step, so a seed
-replays the same game (a failure names the step and the move to reproduce it)."""
+derived from the seed too; the game's clock stands still and after every step the
+outbox is delivered and nothing is left due, so a seed replays the same game (a
+finding names the seed, the step and the move)."""
 
 from __future__ import annotations
 
@@ -290,8 +296,8 @@ class Monkey:
         except InvalidInvocation:
             self.client_refused += 1
             return None
-        await self.tavern.drained()
         where = f"step {self.step_no} ({p.name}, {a.kind}): {move}"
+        await self.settled(where)
         if self.trace is not None:  # of a move sent twice, which answer came first is not ours to say
             self.trace.append(f"{where} -> {' / '.join(sorted({shown(first), shown(reply)}) if first else [shown(reply)])}")
         if reply is None:  # autocomplete, or life outside the bot
@@ -314,6 +320,21 @@ class Monkey:
                 exc = rec.exc_info[1] if rec.exc_info else None
                 self.found(where, f"logged {rec.levelname} {rec.name}: {rec.getMessage()} {exc!r}")
         return reply
+
+    async def settled(self, where: str) -> None:
+        """Wait until the outbox is delivered and the scheduler has nothing due (an early
+        close sets the deadline to now; the game's clock stands still otherwise)."""
+        from bot.service.deadlines import next_wakeup
+
+        db = self.tavern.db
+        for _ in range(200):
+            await self.tavern.drained()
+            due = await next_wakeup(db)
+            if due is None or due > db.now():
+                return
+            self.tavern.bot.wake_scheduler()
+            await asyncio.sleep(0.02)  # as Tavern.drained polls the outbox
+        self.found(where, "the scheduler left a due deadline alone")
 
     async def perform(self, p: Person, move: Move) -> Reply | None:
         if move.kind == "command":
@@ -382,6 +403,8 @@ class Monkey:
             self.found(where, f"the game is at {info.phase} {info.round}, the channel's last phase post says {posts[-1:]}")
 
     async def check_quiet_dead(self, where: str, info: Any) -> None:
+        """Muted in the game channel and let into the dead channel: the departed while the
+        game runs with quiet dead on, nobody otherwise."""
         world = self.emu.ctx.world
         quiet = any(
             c.topic and f"[wolfhowl:dead-of:{self.channel.id}]" in c.topic for c in world.channels.values()
@@ -389,17 +412,29 @@ class Monkey:
         muted = {
             ow.id for ow in self.channel.overwrites.values() if ow.type == 1 and ow.deny & perm.SEND_MESSAGES
         }
+        dead_channels = [c for c in world.channels.values() if c.topic and f":{self.channel.id}]" in c.topic]
+        let_in = {
+            ow.id for c in dead_channels for ow in c.overwrites.values()
+            if ow.type == 1 and ow.allow & perm.VIEW_CHANNEL and ow.id != self.emu.bot_user.id
+        }  # fmt: skip
         want: set[int] = set()
         if quiet and info.status in ("running", "paused"):
             removed = set(await service.removed_players(self.tavern.db, self.game_id))
             want = {p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id} | removed
         # Whoever has left the server cannot be muted or freed meanwhile (no member).
         here = set(self.guild.members)
-        muted, want = muted & here, want & here
+        muted, let_in, want = muted & here, let_in & here, want & here
+        names = {a.person.user.id: a.person.name for a in self.actors}
+        show = lambda ids: sorted(names.get(i, str(i)) for i in ids)  # noqa: E731
+        state = f"(quiet dead {'on' if quiet else 'off'}, {info.status})"
         if muted != want:
-            names = {a.person.user.id: a.person.name for a in self.actors}
-            show = lambda ids: sorted(names.get(i, str(i)) for i in ids)  # noqa: E731
-            self.found(where, f"muted in the channel: {show(muted)}, departed: {show(want)} (quiet dead {'on' if quiet else 'off'}, {info.status})")
+            self.found(where, f"muted in the channel: {show(muted)}, departed: {show(want)} {state}")
+        if let_in != want:
+            self.found(where, f"let into the dead channel: {show(let_in)}, departed: {show(want)} {state}")
+        if info.status != "lobby":
+            buttons = {cid for m in self.tavern.public(self.channel) for cid in m.custom_ids()}
+            if f"wh:join:{self.game_id}" in buttons or f"wh:leave:{self.game_id}" in buttons:
+                self.found(where, f"the lobby's buttons are still there ({info.status})")
 
     def found(self, where: str, problem: str) -> None:
         self.findings.append(f"seed {self.seed}, {where}: {problem}")
@@ -581,7 +616,9 @@ async def run_monkey(seed: int, steps: int = 250, *, trace: bool = False) -> Out
     root = logging.getLogger()
     root.addHandler(trap)
     try:
-        async with Tavern(clock=GameClock(1.0), seed=f"monkey-{seed}") as tavern:
+        # The game's clock stands still: no deadline passes while the monkey plays, so what
+        # closes a phase is a moderator or everyone having sent (early advance).
+        async with Tavern(clock=GameClock(0.0), seed=f"monkey-{seed}") as tavern:
             monkey = Monkey(tavern, seed, trap, steps)
             monkey.trace = [] if trace else None
             await monkey.setup()
