@@ -88,6 +88,11 @@ class WorldBuilder:
     ) -> Member:
         return self.ctx.guild_ops.add_member(guild, user, [r.id for r in roles], nick)
 
+    def remove_member(self, guild: Guild, user: User) -> None:
+        """``user`` leaves the server (sends GUILD_MEMBER_REMOVE); their channel
+        permission overwrites stay, as on Discord."""
+        self.ctx.guild_ops.remove_member(guild, user)
+
     def member(self, guild: Guild, user: User) -> Member:
         return guild.members[user.id]
 

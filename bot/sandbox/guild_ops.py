@@ -88,6 +88,14 @@ class GuildOps:
         )
         return member
 
+    def remove_member(self, guild: Guild, user: User) -> None:
+        """``user`` leaves ``guild``; like Discord, their channel overwrites stay."""
+        guild.members.pop(user.id, None)
+        data = {"guild_id": str(guild.id), "user": user.to_payload()}
+        self._ctx.gateway.dispatch(
+            "GUILD_MEMBER_REMOVE", data, guild_id=guild.id, intent=INTENT_GUILD_MEMBERS
+        )
+
     def set_member_roles(self, guild: Guild, member: Member, role_ids: list[int]) -> None:
         member.role_ids = list(dict.fromkeys(role_ids))
         data = {**member.to_payload(), "guild_id": str(guild.id)}

@@ -278,12 +278,13 @@ class UserActions:
         modal = opened_by.modal
         if modal is None or opened_by.record.user.id != user.id:
             raise InvalidInvocation("no modal was shown to this user for that interaction")
+        rec = opened_by.record
+        self._check_member(user, rec.guild, rec.channel)  # left the server meanwhile?
         components = [_fill(comp, values) for comp in modal.get("components") or []]
         data = {
             "custom_id": modal["custom_id"],
             "components": [c for c in components if c is not None],
         }
-        rec = opened_by.record
         return self.ctx.interactions.create(
             MODAL_SUBMIT,
             user,

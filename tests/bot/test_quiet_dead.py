@@ -197,3 +197,21 @@ async def test_create_says_whether_the_dead_stay_quiet(table: Table):
     """The settings /game create answers with include the quiet dead, off as well as on."""
     off = reply_text(await table.run(table.mod, "game create", {"quiet_dead": False}))
     assert "The dead stay quiet: no" in off, off
+
+
+async def test_a_muted_player_who_left_the_server_finds_their_voice_back_after_the_end(table: Table):
+    """Discord keeps a member's overwrites when they leave the server, so the end must lift
+    the mute of a departed player who is away then, or they come back to a channel they
+    cannot write in (found by the monkey, tests/e2e/test_monkey.py, seed 38)."""
+    await bigger_game(table)
+    alice = table.players[0]
+    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.delivered()
+    [dead] = dead_channels(table)
+    assert not can_send(table, alice) and table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
+
+    table.emu.remove_member(table.guild, alice)
+    await end_game(table)
+    table.emu.add_member(table.guild, alice)
+    assert can_send(table, alice)
+    assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL

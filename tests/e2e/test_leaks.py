@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -63,6 +64,13 @@ def private_patterns() -> list[tuple[str, re.Pattern[str]]]:
     return out
 
 
+def names_a_secret(got: re.Match[str]) -> bool:
+    """A private line's ``{value}`` is what it confirms: a class, faction or trait. Without
+    that, "{name} is {value}" would take "⏸️ The game is paused." for a confirmation."""
+    value = got.groupdict().get("value")
+    return value is None or any(reader.lookup(kind, value) for kind in ("class", "faction", "trait"))
+
+
 def harmless(text: str) -> str:
     """Remove the fixed sentences that legitimately speak of rolls in public: the seed's
     SHA-256 promise at the start ("…check every roll")."""
@@ -105,7 +113,8 @@ def leaks(played: Played) -> list[str]:
                 found.append(f"{pat_text!r} in: {text[:300]}")
         for line in text.splitlines():
             for what, pat in private_patterns():
-                if pat.fullmatch(line.strip()):
+                got = pat.fullmatch(line.strip())
+                if got and names_a_secret(got):
                     found.append(f"{what}: {line}")
             if re.search(r"\b[A-Z][a-z]+[A-Z][A-Za-z]+\b", line):
                 found.append(f"a raw event name: {line}")
@@ -166,3 +175,18 @@ def test_the_check_itself_catches_a_leak(games: list[Played]):
         assert leaks(g), loc
         m.content = f"{words.class_name('cleric', loc)}"
         assert leaks(g), loc
+
+
+def test_a_public_sentence_shaped_like_a_confirmation_is_not_a_leak():
+    """"The game is paused." reads as "{name} is {value}"; "alice is Chaotic" is a leak."""
+    from types import SimpleNamespace
+
+    from bot.sandbox import Message, User
+
+    def public(content: str) -> Any:
+        m = Message(id=1, channel_id=1, guild_id=1, author=User(id=1, username="bot", bot=True), content=content)
+        return SimpleNamespace(public=[m], options=SimpleNamespace(reveal_on_death=False))
+
+    for loc in LOCALES:
+        assert leaks(public(texts(loc)["post.paused"])) == [], loc
+    assert leaks(public("alice is " + words.faction("chaotic", "en-US"))) != []

@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot.sandbox import Emulator
+from bot.sandbox import permissions as perm
 from bot.sandbox.ready import start_until_ready
 
 from .botkit import SandboxBot
@@ -121,7 +122,10 @@ async def test_privileged_intents_allowed_when_enabled() -> None:
     ) as emu2:
         owner = emu2.create_user("owner")
         guild = emu2.create_guild("Other", owner=owner)
-        emu2.add_member(guild, emu2.create_user("dora"))
+        dora = emu2.create_user("dora")
+        emu2.add_member(guild, dora)
+        general = next(iter(guild.channels.values()))
+        emu2.set_permissions(general, dora, deny=perm.SEND_MESSAGES)
         with emu2.patch_discord():
             intents = discord.Intents.default()
             intents.members = True
@@ -134,6 +138,11 @@ async def test_privileged_intents_allowed_when_enabled() -> None:
                 # Chunking (REQUEST_GUILD_MEMBERS) filled the member cache.
                 cached = client.get_guild(guild.id)
                 assert cached is not None and {m.name for m in cached.members} >= {"dora", "owner"}
+                # dora leaves the server: the bot is told, and her overwrite stays (as on
+                # Discord, until someone deletes it).
+                emu2.remove_member(guild, dora)
+                await emu2.wait_for(lambda: cached.get_member(dora.id) is None, 5, "dora gone")
+                assert dora.id not in guild.members and dora.id in general.overwrites
             finally:
                 await client.close()
                 await task

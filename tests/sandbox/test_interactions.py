@@ -158,6 +158,11 @@ async def test_modal_round_trip(emu: Emulator, world: World, bot: SandboxBot) ->
     assert submitted.content == "welcome Alice" and submitted.ephemeral
     with pytest.raises(InvalidInvocation):
         await emu.submit_modal(world.alice, opened, {"name": "x" * 21})
+    # A form left open by someone who has left the server cannot be sent any more.
+    reopened = await (await emu.slash(world.alice, "form", guild=world.guild)).wait()
+    emu.remove_member(world.guild, world.alice)
+    with pytest.raises(InvalidInvocation, match="not a member"):
+        await emu.submit_modal(world.alice, reopened, {"name": "Alice"})
 
 
 @pytest.mark.asyncio
