@@ -140,36 +140,28 @@ async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextC
         )
 
 
-async def close_dead_channel(dead_channel: discord.TextChannel, member: discord.Member | discord.Object) -> None:
+async def close_dead_channel(dead_channel: discord.TextChannel, member: discord.Member | discord.User) -> None:
     """Take back the dead channel from someone who is playing (alive) or whose game is
     over: what the dead say there is for the dead of a running game only."""
     if dead_channel.overwrites_for(member).view_channel is True:
-        await _set_overwrite(dead_channel, member, None, audit_reason(dead_channel.guild, "dead_closed"))
+        await dead_channel.set_permissions(member, overwrite=None, reason=audit_reason(dead_channel.guild, "dead_closed"))
 
 
-async def unsilence(game_channel: discord.TextChannel, member: discord.Member | discord.Object) -> None:
+async def unsilence(game_channel: discord.TextChannel, member: discord.Member | discord.User) -> None:
     """Lift the bot's mute (only its own: a moderator's overwrite of another shape stays)."""
     current = game_channel.overwrites_for(member)
     if _ours(current):
         current.update(**{k: None for k in QUIET_DENY})
-        await _set_overwrite(game_channel, member, None if current.is_empty() else current, audit_reason(game_channel.guild, "voice_back"))
+        await game_channel.set_permissions(
+            member, overwrite=None if current.is_empty() else current, reason=audit_reason(game_channel.guild, "voice_back")
+        )
 
 
-async def _set_overwrite(
-    channel: discord.TextChannel, target: discord.Member | discord.Object, overwrite: discord.PermissionOverwrite | None, reason: str | None
-) -> None:
-    """``channel.set_permissions`` for a member, or by id for someone who has left the
-    server (discord.py takes only a Member there; Discord keeps the overwrite until it is
-    deleted, so a mute left in place would greet them when they come back)."""
-    if isinstance(target, discord.Member):
-        await channel.set_permissions(target, overwrite=overwrite, reason=reason)
-        return
-    http = channel._state.http
-    if overwrite is None:
-        await http.delete_channel_permissions(channel.id, target.id, reason=reason)
-    else:
-        allow, deny = overwrite.pair()
-        await http.edit_channel_permissions(channel.id, target.id, str(allow.value), str(deny.value), 1, reason=reason)  # 1: a member
+def _left_behind(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, user_id: int) -> bool:
+    """Overwrites of ours on someone who has left the server: Discord keeps them until
+    they are deleted, so a mute left in place would greet them when they come back."""
+    who = discord.Object(user_id)
+    return _ours(game_channel.overwrites_for(who)) or (dead_channel is not None and dead_channel.overwrites_for(who).view_channel is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,12 +245,12 @@ async def _apply(
     not_muted: list[int] = []
     not_freed: list[int] = []
     for user_id in sorted(mute | free):
-        member: discord.Member | discord.Object | None = await member_of(game_channel.guild, user_id)
-        if member is None:  # no longer in the server: nobody to mute, but a mute to lift
-            if user_id in mute:
-                continue
-            member = discord.Object(user_id)
+        member: discord.Member | discord.User | None = await member_of(game_channel.guild, user_id)
+        if member is None and (user_id in mute or not _left_behind(game_channel, dead_channel, user_id)):
+            continue  # no longer in the server: nobody to mute, and nothing of ours to lift
         try:
+            if member is None:  # discord.py sets a user's overwrite for a User, not a bare id
+                member = await bot.fetch_user(user_id)
             if user_id in mute:
                 await silence(game_channel, dead_channel, member)
             else:
