@@ -9,6 +9,7 @@ unique; a stranger gets "you are not in any game".
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,8 @@ from bot.discord.errors import ReplyError
 from bot.i18n import normalize_locale
 from bot.service.types import GameInfo, UserRef
 from bot.service.views import PlayerView
+
+log = logging.getLogger("wolfhowl.discord")
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -35,7 +38,12 @@ async def note_locale(bot: WolfBot, user_id: int, locale: str) -> None:
     client's, once per user and language in this process: one write when it changed."""
     if bot.locales_noted.get(user_id) == locale:
         return
-    if await service.note_locale(bot.db, user_id, locale):  # someone not recorded: asked again next time
+    try:
+        recorded = await service.note_locale(bot.db, user_id, locale)
+    except Exception:  # a language not noted must not cost the player their command
+        log.warning("could not record the language of user %s", user_id, exc_info=True)
+        return
+    if recorded:  # someone not recorded is asked about again next time
         bot.locales_noted[user_id] = locale
     if len(bot.locales_noted) > 50_000:
         bot.locales_noted.clear()

@@ -3,7 +3,7 @@ latest command shows it."""
 
 from __future__ import annotations
 
-from tests.bot.conftest import Table
+from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import open_lobby
 
 
@@ -21,3 +21,14 @@ async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new
     await table.delivered()
     sheet = table.texts(table.emu.dms(bob))[-1]
     assert "请保密" in sheet, sheet
+
+
+async def test_a_failure_to_record_the_language_costs_nobody_their_command(table: Table, monkeypatch):
+    import bot.service as service
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database unavailable")
+
+    monkeypatch.setattr(service, "note_locale", broken)
+    answer = await table.run(table.players[0], "rules", {"topic": "scoring"}, dm=True)
+    assert "计分" in reply_text(answer)  # alice reads Chinese: answered as ever
