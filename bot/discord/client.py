@@ -22,6 +22,7 @@ from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
+from bot.discord.quiet_return import ReturnWatch
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 from bot.service.types import GameInfo
@@ -71,6 +72,7 @@ class WolfBot(commands.Bot):
         self.stop_grace = STOP_GRACE
         # Users whose language is recorded as their client's (context.note_locale).
         self.locales_noted: dict[int, str] = {}
+        self.returns = ReturnWatch()  # departed players back in the server (quiet_return)
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -109,6 +111,10 @@ class WolfBot(commands.Bot):
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
             if self.config.sync_commands:
                 self._tasks.append(asyncio.create_task(command_sync.remove_server_copies(self), name="wolfhowl-command-copies"))
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.returns.message(self, message)
+        await self.process_commands(message)  # what commands.Bot does by default
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # Commands, buttons and menus are routed by discord.py; forms by their custom id.

@@ -215,3 +215,27 @@ async def test_a_muted_player_who_left_the_server_finds_their_voice_back_after_t
     table.emu.add_member(table.guild, alice)
     assert can_send(table, alice)
     assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
+
+
+async def test_a_departed_player_back_in_the_server_is_muted_at_their_first_word(table: Table):
+    """Removed while away from the server, nobody could mute them; the bot does not see
+    them come back (no members intent), but their first message in the game channel
+    shows it, and the mute follows."""
+    await bigger_game(table)
+    alice = table.players[0]
+    table.emu.remove_member(table.guild, alice)
+    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.delivered()
+    table.emu.add_member(table.guild, alice)
+    assert can_send(table, alice)  # back, with her voice
+    await table.emu.send_user_message(alice, "hello again", channel=table.channel)
+    [dead] = dead_channels(table)
+
+    def quieted() -> bool | None:
+        return (not can_send(table, alice) and bool(table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL)) or None
+
+    await table.emu.wait_for(quieted, 5, "alice to be muted and let into the dead channel")
+    # The living talk on: a message from them changes nothing.
+    bob = table.players[1]
+    await table.emu.send_user_message(bob, "hi", channel=table.channel)
+    assert can_send(table, bob)
