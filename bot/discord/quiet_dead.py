@@ -207,6 +207,12 @@ async def switch_off(bot: WolfBot, info: GameInfo, game_channel: discord.TextCha
     return await _apply(bot, info, game_channel, None, mute=set(), free=silenced(game_channel))
 
 
+def departed_ids(info: GameInfo) -> frozenset[int]:
+    """Who holds a departed seat: dead, or removed by a moderator (an emptied seat keeps
+    the id of the one removed from it)."""
+    return frozenset(p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id)
+
+
 async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.TextChannel | None = None) -> QuietReport:
     """Mute the departed of ``info`` (the dead still seated and the players a moderator
     removed), give the living their voice and close the dead channel to them (someone who
@@ -228,7 +234,7 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
     seated = {p.user_id for p in info.players if p.user_id}
     if finished:
         return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=seated | removed | silenced(game_channel))
-    dead = {p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id} | removed
+    dead = set(departed_ids(info)) | removed
     return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=seated - dead)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
-from bot.discord.quiet_dead import sync_quiet_dead
+from bot.discord.quiet_dead import departed_ids, sync_quiet_dead
 from bot.discord.quiet_notes import tell_moderator
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class ReturnWatch:
         hit = self.departed.get(channel_id)
         if hit is None or now - hit[0] > REMEMBER:
             info = await service.game_in_channel(bot.db, channel_id)
-            gone = frozenset(p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id) if info else frozenset()
+            gone = departed_ids(info) if info else frozenset()
             hit = (now, info.id if info else 0, gone)
             self.departed[channel_id] = hit
             if len(self.departed) > 5000:
