@@ -35,14 +35,16 @@ from engine import Submission, advance, new_game
 REPO = Path(__file__).resolve().parent.parent
 PLAYERS = 15
 TARGET = 500
-# What --compiled builds with mypyc: the engine and the simulator's hot modules. Not
-# engine/classes.py (pydantic models), engine/skills (decorated Skill subclasses must stay
-# interpreted, so their base does too) nor bot/sim/knowledge.py (an exception subclass).
+# What --compiled builds with mypyc: the engine, its skills and the simulator. Not
+# engine/classes.py, whose pydantic models must stay interpreted.
 COMPILED = [
     *(f"engine/{m}.py" for m in ("__init__", "advance", "day", "dice", "ending", "errors", "events", "health", "messages",
                                   "model", "morning", "scoring", "setup", "stats", "submissions", "validate", "view")),
     *(f"engine/night/{m}.py" for m in ("__init__", "combat", "context", "identify", "initiative", "resolve")),
-    *(f"bot/sim/{m}.py" for m in ("ai", "tactics", "runner")),
+    *(f"engine/skills/{m}.py" for m in ("__init__", "base")),
+    *(f"engine/skills/classes/{m}.py" for m in ("__init__", "barbarian", "bard", "cleric", "druid", "monk", "paladin",
+                                                "ranger", "rogue", "sorcerer", "warrior", "wizard")),
+    *(f"bot/sim/{m}.py" for m in ("ai", "knowledge", "tactics", "runner")),
 ]
 
 

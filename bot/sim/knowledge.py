@@ -41,7 +41,7 @@ PRIVATE = Audience.PRIVATE
 PUBLIC = Audience.PUBLIC
 
 
-class InformationLeakError(RuntimeError):
+class InformationLeakError(Exception):
     """An event the player may not see was handed to its Knowledge."""
 
 

@@ -1,14 +1,13 @@
 """The skill protocol and registry.
 
 A skill's numbers come from the class data (``self.spec.params``); its behaviour is a
-subclass of :class:`Skill` registered under ``(class_id, skill_id)``. The night resolver
+subclass of :class:`Skill` that names its ``class_id`` and ``skill_id``. The night resolver
 calls only the hooks a class's skills actually override (see ``hooks_for``), so an
 unused hook costs nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -128,34 +127,35 @@ HOOKS = (
     "night_ended",
 )
 
-_REGISTRY: dict[tuple[str, str], type[Skill]] = {}
-
-
-def skill(class_id: str, skill_id: str) -> Callable[[type[Skill]], type[Skill]]:
-    """Register a Skill subclass as the behaviour of ``class_id``'s ``skill_id``."""
-
-    def register(cls: type[Skill]) -> type[Skill]:
-        key = (class_id, skill_id)
-        if key in _REGISTRY:
-            raise ValueError(f"skill {key} registered twice")
-        cls.class_id = class_id
-        cls.skill_id = skill_id
-        _REGISTRY[key] = cls
-        return cls
-
-    return register
+def _registry() -> dict[tuple[str, str], type[Skill]]:
+    """Every concrete skill by ``(class_id, skill_id)``: the subclasses of :class:`Skill`
+    (at any depth) that name both. Plain class attributes rather than a decorator, so the
+    classes stay native under mypyc (bench/engine.py --compiled)."""
+    _load_all()
+    found: dict[tuple[str, str], type[Skill]] = {}
+    todo = list(Skill.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        key = (getattr(cls, "class_id", ""), getattr(cls, "skill_id", ""))
+        if not all(key):
+            continue
+        if key in found and found[key] is not cls:
+            raise ValueError(f"skill {key} defined twice")
+        found[key] = cls
+    return found
 
 
 @cache
 def skills_of(class_id: str) -> dict[str, Skill]:
     """The class's skills, instantiated with their data; every data skill must have code."""
-    _load_all()
+    registry = _registry()
     spec = class_spec(class_id)
     out: dict[str, Skill] = {}
     for s in spec.skills:
-        impl = _REGISTRY.get((class_id, s.id))
+        impl = registry.get((class_id, s.id))
         if impl is None:
-            raise LookupError(f"no behaviour registered for skill {class_id}.{s.id}")
+            raise LookupError(f"no behaviour defined for skill {class_id}.{s.id}")
         out[s.id] = impl(s)
     return out
 

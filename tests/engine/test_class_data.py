@@ -59,3 +59,32 @@ def test_every_stat_toggle_names_a_number_of_the_night_and_a_parameter_of_its_da
         for stat, param in s.BONUSES:
             assert stat in numbers, (s.skill_id, stat)
             assert isinstance(s.param(param), int), (s.skill_id, param)
+
+
+def test_every_skill_of_the_data_has_exactly_one_behaviour_and_a_second_is_refused():
+    """A skill's behaviour is the Skill subclass naming its class and skill id: every skill
+    of every class file has one, and a second class claiming the same pair is an error
+    rather than a silent choice between the two."""
+    import gc
+
+    from engine.skills.base import Skill, _registry, skills_of
+
+    registry = _registry()
+    for cid in catalogue():
+        behaviours = skills_of(cid)
+        assert behaviours, cid
+        for sid, behaviour in behaviours.items():
+            assert registry[(cid, sid)] is type(behaviour)
+            assert (behaviour.class_id, behaviour.skill_id) == (cid, sid)
+
+    class Twin(Skill):
+        class_id = "warrior"
+        skill_id = next(iter(skills_of("warrior")))
+
+    try:
+        with pytest.raises(ValueError, match="defined twice"):
+            _registry()
+    finally:
+        del Twin
+        gc.collect()
+    assert _registry() == registry

@@ -1,4 +1,4 @@
-"""One module per class; importing this package registers every skill."""
+"""One module per class; importing this package defines every skill."""
 
 from engine.skills.classes import (
     barbarian,  # noqa: F401

@@ -8,14 +8,16 @@ from engine.events import audit, private
 from engine.model import Player, State
 from engine.night.combat import attack, inflict
 from engine.night.context import Night
-from engine.skills.base import Skill, skill
+from engine.skills.base import Skill
 from engine.submissions import Action
 
 
-@skill("barbarian", "rage")
 class Rage(Skill):
     """Toggle. The Fatigue comes at the night's end, not at its start: inflicted at once it
     would cancel tonight's own bonus (Fatigued is AB −5, damage −1)."""
+
+    class_id = "barbarian"
+    skill_id = "rage"
 
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):
@@ -36,10 +38,12 @@ class Rage(Skill):
             )
 
 
-@skill("barbarian", "damage_reduction")
 class DamageReduction(Skill):
     """Night damage only: the vote's damage does not pass through the damage_taken hooks.
     Damage already reduced to 0 by something else stays 0."""
+
+    class_id = "barbarian"
+    skill_id = "damage_reduction"
 
     def damage_taken(self, night: Night, victim: Player, amount: int, source: int | None) -> int:
         if amount <= 0:
@@ -47,11 +51,13 @@ class DamageReduction(Skill):
         return max(int(self.param("minimum")), amount - int(self.param("amount")))
 
 
-@skill("barbarian", "indomitable")
 class Indomitable(Skill):
     """Once per game, passive: the first killing blow at night leaves the Barbarian at HP 0.
     A death ward already keeps it alive, so the save is not wasted then. The owner is told
     privately, since it must know the skill is spent."""
+
+    class_id = "barbarian"
+    skill_id = "indomitable"
 
     def damage_taken(self, night: Night, victim: Player, amount: int, source: int | None) -> int:
         floor = int(self.param("floor_hp"))
@@ -65,9 +71,11 @@ class Indomitable(Skill):
         return max(0, victim.hp - floor)
 
 
-@skill("barbarian", "reckless_charge")
 class RecklessCharge(Skill):
     """The Dexterity penalty is taken before the attack and lasts the rest of the night."""
+
+    class_id = "barbarian"
+    skill_id = "reckless_charge"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         night.turn(actor.seat).dex += int(self.param("dex_mod"))
@@ -80,8 +88,10 @@ class RecklessCharge(Skill):
         )
 
 
-@skill("barbarian", "blood_frenzy")
 class BloodFrenzy(Skill):
+    class_id = "barbarian"
+    skill_id = "blood_frenzy"
+
     def damage_bonus(self, night: Night, attacker: Player, target: Player) -> int:
         return int(self.param("damage_mod")) if night.held_grail(attacker) else 0
 

@@ -7,7 +7,7 @@ from engine.events import audit, private
 from engine.model import Player, State
 from engine.night.combat import damage_roll, deal, inflict, opposed, spell_target, steal
 from engine.night.context import Night
-from engine.skills.base import Skill, skill
+from engine.skills.base import Skill
 from engine.submissions import Action, Orders
 
 COUNTERSONG = "bard.countersong"  # Turn.notes: the Will added by Countersong tonight
@@ -21,10 +21,12 @@ def _own_check_bonus(night: Night, actor: Player) -> int:
 
 
 
-@skill("bard", "hypnotic_prelude")
 class HypnoticPrelude(Skill):
     """The state has no end round: only the Finale or death (which clears all states)
     ends it. R9: nobody is told whether it took hold."""
+
+    class_id = "bard"
+    skill_id = "hypnotic_prelude"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "hypnotic_prelude")
@@ -36,11 +38,13 @@ class HypnoticPrelude(Skill):
             inflict(night, target, State.HYPNOTIC_PRELUDE, None, actor.seat)
 
 
-@skill("bard", "hypnotic_finale")
 class HypnoticFinale(Skill):
     """Everyone in the state, in seat order, whoever put them there. A listener the Finale
     kills drops its grail to the Bard (the ruling in ``kill``), so the steal only follows
     when a listener still carries the grail afterwards."""
+
+    class_id = "bard"
+    skill_id = "hypnotic_finale"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         listeners = [p for p in night.state.players if p.alive and p.seat != actor.seat and p.has(State.HYPNOTIC_PRELUDE)]
@@ -54,8 +58,10 @@ class HypnoticFinale(Skill):
             steal(night, actor, night.player(holder), why="finale-steal")
 
 
-@skill("bard", "countersong")
 class Countersong(Skill):
+    class_id = "bard"
+    skill_id = "countersong"
+
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):
             turn = night.turn(owner.seat)
@@ -65,10 +71,12 @@ class Countersong(Skill):
             turn.ab += int(self.param("ab_mod"))
 
 
-@skill("bard", "bardic_knowledge")
 class BardicKnowledge(Skill):
     """A random other living player (wounded ones too), then a random one of its traits;
     the fact also joins the Bard's confirmed list, like an identification answer."""
+
+    class_id = "bard"
+    skill_id = "bardic_knowledge"
 
     def night_ended(self, night: Night, owner: Player) -> None:
         others = [p.seat for p in night.state.players if p.alive and p.seat != owner.seat]
@@ -84,10 +92,12 @@ class BardicKnowledge(Skill):
             confirmed.append(fact)
 
 
-@skill("bard", "suggestion")
 class Suggestion(Skill):
     """Rewrites the subject's orders for tonight (``night.orders``). A subject that has
     already acted is beyond reach: the spell is spent without a roll."""
+
+    class_id = "bard"
+    skill_id = "suggestion"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         subject_seat, victim_seat = action.targets

@@ -7,12 +7,14 @@ from engine.health import heal
 from engine.model import Player
 from engine.night.combat import spell_target
 from engine.night.context import Night
-from engine.skills.base import Skill, StatToggle, skill, skills_of
+from engine.skills.base import Skill, StatToggle, skills_of
 from engine.submissions import Action
 
 
-@skill("cleric", "cure_wounds")
 class CureWounds(Skill):
+    class_id = "cleric"
+    skill_id = "cure_wounds"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "cure_wounds")
         if target is None:
@@ -24,17 +26,21 @@ class CureWounds(Skill):
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="cure_wounds", amount=amount, gained=gained))
 
 
-@skill("cleric", "shield_of_faith")
 class ShieldOfFaith(StatToggle):
+    class_id = "cleric"
+    skill_id = "shield_of_faith"
+
     BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
-@skill("cleric", "speak_with_dead")
 class SpeakWithDead(Skill):
     """Reads the night's own record of deaths (the audit ``PlayerDied`` events), so every
     way of dying counts: attacks, spells, wound rolls. Nothing is sent on a night without
     deaths. The dead are listed by seat, like the public departures: in the order they
     fell they would betray the initiative order."""
+
+    class_id = "cleric"
+    skill_id = "speak_with_dead"
 
     def night_ended(self, night: Night, owner: Player) -> None:
         dead = sorted(
@@ -52,10 +58,12 @@ class SpeakWithDead(Skill):
             )
 
 
-@skill("cleric", "divine_intervention")
 class DivineIntervention(Skill):
     """``death_ward`` caps damage at the HP left (``deal``) and turns a deadly second wound
     roll into staying wounded (``wound_roll``); it lasts until the night ends."""
+
+    class_id = "cleric"
+    skill_id = "divine_intervention"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "divine_intervention")
@@ -65,9 +73,11 @@ class DivineIntervention(Skill):
         night.emit(audit("SpellCast", caster=actor.seat, target=target.seat, why="divine_intervention"))
 
 
-@skill("cleric", "consecrated_grail")
 class ConsecratedGrail(Skill):
     """The end-of-night heal; Cure Wounds reads ``cure_bonus`` itself."""
+
+    class_id = "cleric"
+    skill_id = "consecrated_grail"
 
     def night_ended(self, night: Night, owner: Player) -> None:
         if night.held_grail(owner):

@@ -21,7 +21,7 @@ from engine.night.combat import (
     spell_target,
 )
 from engine.night.context import Night
-from engine.skills.base import Skill, StatToggle, hooks_for, skill
+from engine.skills.base import Skill, StatToggle, hooks_for
 from engine.stats import armor_class, attack_bonus
 from engine.submissions import Action
 
@@ -40,8 +40,10 @@ def wolf_max(druid: Player) -> int:
     return int(class_spec(druid.class_id).memory[COMPANION])
 
 
-@skill("druid", "animal_companion")
 class AnimalCompanion(Skill):
+    class_id = "druid"
+    skill_id = "animal_companion"
+
     def intercept(self, night: Night, owner: Player, attacker: Player, swing: Swing) -> bool:
         """The 30% roll (the Druid's, recorded); then the attack, with all its own
         modifiers and the attacker's bonuses against the Druid, is rolled against the
@@ -90,8 +92,10 @@ class AnimalCompanion(Skill):
             deal(night, target, damage, owner.seat, "companion")
 
 
-@skill("druid", "entangle")
 class Entangle(Skill):
+    class_id = "druid"
+    skill_id = "entangle"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "entangle")
         if target is None:
@@ -102,19 +106,25 @@ class Entangle(Skill):
             inflict(night, target, State.DAZED, night.round + int(self.param("daze_nights")), actor.seat)
 
 
-@skill("druid", "barkskin")
 class Barkskin(StatToggle):
+    class_id = "druid"
+    skill_id = "barkskin"
+
     BONUSES = (("armor", "armor_mod"), ("ab", "ab_mod"))
 
 
-@skill("druid", "wild_shape")
 class WildShape(Skill):
+    class_id = "druid"
+    skill_id = "wild_shape"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         attack(night, actor, night.player(action.targets[0]), why="wild_shape", ab_mod=int(self.param("ab_mod")), die=int(self.param("die")))
 
 
-@skill("druid", "natures_bounty")
 class NaturesBounty(Skill):
+    class_id = "druid"
+    skill_id = "natures_bounty"
+
     def night_ended(self, night: Night, owner: Player) -> None:
         if not night.held_grail(owner):
             return

@@ -12,7 +12,7 @@ from engine.health import apply_damage
 from engine.model import Player, State
 from engine.night.combat import attack, damage_roll, deal, inflict, opposed, steal
 from engine.night.context import Night
-from engine.skills.base import Skill, StatToggle, skill, skills_of
+from engine.skills.base import Skill, StatToggle, skills_of
 from engine.submissions import Action
 
 
@@ -24,13 +24,15 @@ def _ki_bonus(night: Night, monk: Player) -> int:
     return int(ki.param("grapple_bonus"))
 
 
-@skill("monk", "grapple")
 class Grapple(Skill):
     """A damageless attack, then opposed Fortitude with the Monk's training bonus (without
     it a Monk could never hold the sturdy classes, Fortitude 70–80). The held one is never told (RULES:
     Grappled); the Monk is (R9: it knows the states it gave). A wounded target is not
     held, as the core releases anyone wounded. The steal a hit allows comes after the
     grapple check."""
+
+    class_id = "monk"
+    skill_id = "grapple"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = night.player(action.targets[0])
@@ -51,9 +53,11 @@ class Grapple(Skill):
             steal(night, actor, target)
 
 
-@skill("monk", "still_mind")
 class StillMind(Skill):
     """The Monk casts nothing, so a flat Will bonus only ever helps it resist."""
+
+    class_id = "monk"
+    skill_id = "still_mind"
 
     def night_started(self, night: Night, owner: Player) -> None:
         saves = night.turn(owner.seat).saves
@@ -63,24 +67,30 @@ class StillMind(Skill):
         return state in (State.SHAKEN, State.HYPNOTIC_PRELUDE)
 
 
-@skill("monk", "ki_guard")
 class KiGuard(StatToggle):
+    class_id = "monk"
+    skill_id = "ki_guard"
+
     BONUSES = (("dex", "dex_mod"), ("ab", "ab_mod"))
 
 
-@skill("monk", "ki_strike")
 class KiStrike(Skill):
     """Its grapple bonus is read by Grapple (see ``_ki_bonus``)."""
+
+    class_id = "monk"
+    skill_id = "ki_strike"
 
     def damage_bonus(self, night: Night, attacker: Player, target: Player) -> int:
         return int(self.param("damage_mod")) if night.held_grail(attacker) else 0
 
 
-@skill("monk", "quivering_palm")
 class QuiveringPalm(Skill):
     """On success the target is set to HP 0 directly (not through damage reductions): it
     is a fixed effect, not damage. The wound is credited to the Monk, so a later death
     from the wound roll scores for the Monk's faction."""
+
+    class_id = "monk"
+    skill_id = "quivering_palm"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = night.player(action.targets[0])

@@ -8,12 +8,14 @@ from engine.health import heal
 from engine.model import GameState, Player, State
 from engine.night.combat import attack
 from engine.night.context import Night
-from engine.skills.base import Skill, no_attack_with, skill
+from engine.skills.base import Skill, no_attack_with
 from engine.submissions import Action, Orders
 
 
-@skill("paladin", "smite_evil")
 class SmiteEvil(Skill):
+    class_id = "paladin"
+    skill_id = "smite_evil"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         if night.turn(actor.seat).cannot_attack:  # Divine Guard (refused at Dusk already)
             return
@@ -29,23 +31,29 @@ class SmiteEvil(Skill):
         )
 
 
-@skill("paladin", "lay_on_hands")
 class LayOnHands(Skill):
     """The healed one learns its new HP (health.heal), never who healed it."""
+
+    class_id = "paladin"
+    skill_id = "lay_on_hands"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         heal(night.events, night.player(action.targets[0]), int(self.param("heal")), "lay_on_hands")
 
 
-@skill("paladin", "aura_of_courage")
 class AuraOfCourage(Skill):
+    class_id = "paladin"
+    skill_id = "aura_of_courage"
+
     def resists(self, night: Night, owner: Player, state: str) -> bool:
         return state in (State.SHAKEN, State.DAZED)
 
 
-@skill("paladin", "divine_guard")
 class DivineGuard(Skill):
     """A real choice: guard (and heal) tonight, or attack. Smite Evil is an attack too."""
+
+    class_id = "paladin"
+    skill_id = "divine_guard"
 
     def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
         return no_attack_with(self.skill_id, orders, ("attack", "smite_evil"))
@@ -57,8 +65,10 @@ class DivineGuard(Skill):
             t.cannot_attack = True
 
 
-@skill("paladin", "grail_knight")
 class GrailKnight(Skill):
+    class_id = "paladin"
+    skill_id = "grail_knight"
+
     def attack_bonus(self, night: Night, attacker: Player, target: Player) -> int:
         return int(self.param("ab_mod")) if night.held_grail(attacker) else 0
 

@@ -8,7 +8,7 @@ from engine.events import audit
 from engine.model import Player, State
 from engine.night.combat import attack, inflict, plain
 from engine.night.context import Night
-from engine.skills.base import Skill, StatToggle, skill
+from engine.skills.base import Skill, StatToggle
 from engine.submissions import Action
 
 MARK = "hunters_mark"
@@ -26,9 +26,11 @@ def _confirmed(owner: Player, target: Player) -> bool:
     )
 
 
-@skill("ranger", "favored_enemy")
 class FavoredEnemy(Skill):
     """Tonight's answers count: identifications are answered before anyone acts."""
+
+    class_id = "ranger"
+    skill_id = "favored_enemy"
 
     def attack_bonus(self, night: Night, attacker: Player, target: Player) -> int:
         return int(self.param("ab_mod")) if _confirmed(attacker, target) else 0
@@ -37,29 +39,35 @@ class FavoredEnemy(Skill):
         return int(self.param("damage_mod")) if _confirmed(attacker, target) else 0
 
 
-@skill("ranger", "sharpshooter")
 class Sharpshooter(Skill):
     """The target's current armour (tonight's armour bonuses included) is taken off its
     AC; a shot the Druid's wolf takes is rolled against the wolf's flat AC, which has no
     armour in it. Ranged, so a hit cannot steal (the steal rule speaks of melee attacks):
     the price of bypassing armour."""
 
+    class_id = "ranger"
+    skill_id = "sharpshooter"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = night.player(action.targets[0])
         attack(night, actor, target, why="sharpshooter", ignore_armor=True, can_steal=False)
 
 
-@skill("ranger", "camouflage")
 class Camouflage(StatToggle):
+    class_id = "ranger"
+    skill_id = "camouflage"
+
     BONUSES = (("ab", "ab_mod"),)
 
     def defense_bonus(self, night: Night, defender: Player, attacker: Player) -> int:
         return int(self.param("defense")) if night.toggled(defender, self.skill_id) else 0
 
 
-@skill("ranger", "hunters_mark")
 class HuntersMark(Skill):
     """The mark lives in the Ranger's Turn notes, so it ends with the night."""
+
+    class_id = "ranger"
+    skill_id = "hunters_mark"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         night.turn(actor.seat).notes[MARK] = action.targets[0]
@@ -75,10 +83,12 @@ class HuntersMark(Skill):
         return int(self.param("damage_mod")) if self._marked(night, attacker, target) else 0
 
 
-@skill("ranger", "snare")
 class Snare(Skill):
     """A trap, not a spell: the target's own plain Reflex check. Its orders are lost only
     if its turn has not come yet; the Daze applies either way (unless it is immune)."""
+
+    class_id = "ranger"
+    skill_id = "snare"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = night.player(action.targets[0])

@@ -16,7 +16,7 @@ from engine.events import audit, private
 from engine.model import GameState, Player, State
 from engine.night.combat import damage_roll, deal, inflict, opposed, plain, spell_target
 from engine.night.context import Night
-from engine.skills.base import Skill, skill, skills_of
+from engine.skills.base import Skill, skills_of
 from engine.submissions import Action, Orders
 
 POOL = "spell_points"
@@ -65,9 +65,11 @@ def _aim_and_pay(night: Night, actor: Player, action: Action, why: str) -> tuple
     return target, spent
 
 
-@skill("sorcerer", "chaos_bolt")
 class ChaosBolt(Skill):
     """Holds the pool: the night's gain, the Dusk budget check, and the bolt itself."""
+
+    class_id = "sorcerer"
+    skill_id = "chaos_bolt"
 
     def check_orders(self, state: GameState, actor: Player, orders: Orders) -> str | None:
         spec = class_spec(actor.class_id)
@@ -106,8 +108,10 @@ class ChaosBolt(Skill):
             deal(night, target, damage, actor.seat, "chaos_bolt")
 
 
-@skill("sorcerer", "frighten")
 class Frighten(Skill):
+    class_id = "sorcerer"
+    skill_id = "frighten"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         cast = _aim_and_pay(night, actor, action, "frighten")
         if cast is None:
@@ -122,8 +126,10 @@ class Frighten(Skill):
             inflict(night, target, State.DAZED, night.round, actor.seat)
 
 
-@skill("sorcerer", "arcane_ward")
 class ArcaneWard(Skill):
+    class_id = "sorcerer"
+    skill_id = "arcane_ward"
+
     def night_started(self, night: Night, owner: Player) -> None:
         _refill(night, owner)  # the gain comes first, whichever hook runs first
         if not night.toggled(owner, self.skill_id):
@@ -137,11 +143,13 @@ class ArcaneWard(Skill):
         night.emit(audit("WardRaised", seat=owner.seat, points=points(owner)))
 
 
-@skill("sorcerer", "font_of_power")
 class FontOfPower(Skill):
     """Runs at every night's end for a living Sorcerer: adds the grail's points if it held
     the grail, then tells the owner its pool (private SpellPoints), the last thing any
     skill does to the pool that night."""
+
+    class_id = "sorcerer"
+    skill_id = "font_of_power"
 
     def night_ended(self, night: Night, owner: Player) -> None:
         gained = 0
@@ -152,8 +160,10 @@ class FontOfPower(Skill):
         night.emit(private(owner.seat, "SpellPoints", points=points(owner), cap=_pool_param(owner, "cap"), gained=gained))
 
 
-@skill("sorcerer", "wild_surge")
 class WildSurge(Skill):
+    class_id = "sorcerer"
+    skill_id = "wild_surge"
+
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         night.turn(actor.seat).notes[SURGE] = True
         night.emit(audit("WildSurge", seat=actor.seat))

@@ -6,7 +6,7 @@ from engine.events import audit
 from engine.model import Player, State
 from engine.night.combat import damage_roll, deal, inflict, opposed, plain, spell_target
 from engine.night.context import Night
-from engine.skills.base import Skill, skill, skills_of
+from engine.skills.base import Skill, skills_of
 from engine.submissions import Action
 
 
@@ -17,10 +17,12 @@ def _surge(night: Night, actor: Player, name: str) -> int:
     return int(skills_of(actor.class_id)["arcane_surge"].param(name))
 
 
-@skill("wizard", "magic_missile")
 class MagicMissile(Skill):
     """No attack roll: the missile always strikes. It goes through ``damage_roll`` like any
     damage the Wizard deals, so Fatigued still takes 1 off (at least 1)."""
+
+    class_id = "wizard"
+    skill_id = "magic_missile"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "magic_missile")
@@ -32,10 +34,12 @@ class MagicMissile(Skill):
         deal(night, target, damage, actor.seat, "magic_missile")
 
 
-@skill("wizard", "hold_person")
 class HoldPerson(Skill):
     """The orders are lost whenever the hold succeeds, even if the target is immune to
     Dazed (the hold, not the daze, stops it acting)."""
+
+    class_id = "wizard"
+    skill_id = "hold_person"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         target = spell_target(night, actor, action.targets[0], "hold_person")
@@ -52,8 +56,10 @@ class HoldPerson(Skill):
             night.emit(audit("OrdersLost", seat=target.seat, source=actor.seat, why="hold_person"))
 
 
-@skill("wizard", "mage_armor")
 class MageArmor(Skill):
+    class_id = "wizard"
+    skill_id = "mage_armor"
+
     def night_started(self, night: Night, owner: Player) -> None:
         if night.toggled(owner, self.skill_id):
             turn = night.turn(owner.seat)
@@ -61,15 +67,19 @@ class MageArmor(Skill):
             turn.saves["will"] = turn.saves.get("will", 0) + int(self.param("will_mod"))
 
 
-@skill("wizard", "arcane_surge")
 class ArcaneSurge(Skill):
     """No hook of its own: Magic Missile and Hold Person read its numbers (``_surge``)."""
 
+    class_id = "wizard"
+    skill_id = "arcane_surge"
 
-@skill("wizard", "fireball")
+
 class Fireball(Skill):
     """Each target in the order named: its Reflex check, then its own d4+1 (halved,
     rounded down, on a pass). A target that has died meanwhile is skipped."""
+
+    class_id = "wizard"
+    skill_id = "fireball"
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:
         for seat in action.targets:
