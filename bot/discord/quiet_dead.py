@@ -62,6 +62,18 @@ def silenced(game_channel: discord.TextChannel) -> set[int]:
     return {target.id for target, ow in game_channel.overwrites.items() if not isinstance(target, discord.Role) and _ours(ow)}
 
 
+def let_in(dead_channel: discord.TextChannel | None) -> set[int]:
+    """The members the dead channel is open to by an overwrite of their own (the bot's
+    own aside)."""
+    if dead_channel is None:
+        return set()
+    me = dead_channel.guild.me.id
+    return {
+        target.id for target, ow in dead_channel.overwrites.items()
+        if not isinstance(target, discord.Role) and ow.view_channel is True and target.id != me
+    }  # fmt: skip
+
+
 def _muted(game_channel: discord.TextChannel) -> set[int]:
     """The members who may not write in the game channel by an overwrite of their own."""
     return {
@@ -196,15 +208,22 @@ def switch_off_missing(game_channel: discord.TextChannel) -> list[str]:
 async def switch_off(bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel) -> QuietReport:
     """Quiet dead off (check :func:`switch_off_missing` first): mark the dead channel as
     switched off (it stays, with its history, and is used again if quiet dead is switched
-    back on), then give everyone this game muted their voice back. Retagged first, so a
-    mute that cannot be lifted now is lifted by the next sync."""
+    back on), then give everyone this game muted their voice back and close that channel
+    to them (switched on again, the departed are let in again). Retagged first, so what
+    cannot be undone now is undone by the next sync."""
     guild = game_channel.guild
     found = find_dead_channel(guild, game_channel.id)
     if found is not None and found.topic:
         await found.edit(
             topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)), reason=audit_reason(guild, "quiet_dead_off")
         )
-    return await _apply(bot, info, game_channel, None, mute=set(), free=silenced(game_channel))
+    return await _release_all(bot, info, game_channel, found)
+
+
+async def _release_all(bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None) -> QuietReport:
+    """Quiet dead off: no mute of the bot's left in the game channel, and the dead channel
+    (switched off) open to nobody."""
+    return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=silenced(game_channel) | let_in(dead_channel))
 
 
 def departed_ids(info: GameInfo) -> frozenset[int]:
@@ -228,12 +247,14 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
     finished = info.status in ("over", "cancelled")
     if dead_channel is None and not finished:
         if not _on_without_its_channel(game_channel):  # quiet dead is off
-            return await _apply(bot, info, game_channel, None, mute=set(), free=silenced(game_channel))
+            return await _release_all(bot, info, game_channel, find_dead_channel(game_channel.guild, info.channel_id, off=True))
         dead_channel = await remake_dead_channel(game_channel, info.settings.language)
     removed = set(await service.removed_players(bot.db, info.id))
     seated = {p.user_id for p in info.players if p.user_id}
     if finished:
-        return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=seated | removed | silenced(game_channel))
+        dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id, off=True)
+        free = seated | removed | silenced(game_channel) | let_in(dead_channel)
+        return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=free)
     dead = set(departed_ids(info)) | removed
     return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=seated - dead)
 

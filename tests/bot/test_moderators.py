@@ -149,12 +149,18 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
     assert "The dead stay quiet: no" in off
     assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
     assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
-    # The dead channel stays, with its history, marked as switched off.
+    # The dead channel stays, with its history, marked as switched off, and closed to the
+    # departed: with quiet dead off they talk where everyone does.
     assert marked("dead-of") == [] and len(marked("dead-off")) == 1
-    # On again: the same channel, and the next departure is silenced.
+    [dead] = marked("dead-off")
+    assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
+    # On again: the same channel, the departed so far let in again, and the next departure
+    # is silenced.
     on = reply_text(await table.run(table.mod, "game settings", {"quiet_dead": True}))
     assert "The dead stay quiet: yes" in on
-    assert len(marked("dead-of")) == 1 and marked("dead-off") == []
+    assert marked("dead-of") == [dead] and marked("dead-off") == []
+    assert table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
+    assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
     await table.run(table.mod, "game kick", {"player": "bob"})
     await table.delivered()
     assert (await service.get_game(table.db, game_id)).status == "running"  # (the end gives voices back)

@@ -13,7 +13,9 @@ from tests.e2e.conftest import run
 from tests.e2e.monkey import Outcome, run_monkey
 
 STEPS = 300
-SEEDS = [38, 21, 19]  # 38: a muted player who had left the server stayed muted after the end
+SEEDS = [38, 21, 19, 104]
+# 38: a muted player who had left the server stayed muted after the end
+# 104: quiet dead switched off mid-game left the departed in the dead channel, even after the end
 
 
 @pytest.fixture(scope="module", params=SEEDS, ids=[f"seed{s}" for s in SEEDS])
