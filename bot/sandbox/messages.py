@@ -8,6 +8,7 @@ how a message was produced.
 
 from __future__ import annotations
 
+import datetime
 import mimetypes
 import re
 from dataclasses import dataclass
@@ -64,9 +65,26 @@ class Origin:
     type: int = 0
 
 
+# How long an enforced nonce is remembered: Discord says "the past few minutes".
+NONCE_WINDOW = datetime.timedelta(minutes=5)
+
+
 class MessageService:
     def __init__(self, ctx: SandboxContext) -> None:
         self._ctx = ctx
+        self._nonces: dict[tuple[int, str], int] = {}  # (author, nonce) -> message id
+
+    def enforced_repeat(self, author: User, payload: dict[str, Any]) -> Message | None:
+        """The message ``author`` already created with this payload's nonce in the last few
+        minutes, when the payload asks for ``enforce_nonce``: Discord then returns that
+        message and creates none."""
+        nonce = payload.get("nonce")
+        if nonce is None or not payload.get("enforce_nonce"):
+            return None
+        earlier = self._ctx.world.messages.get(self._nonces.get((author.id, str(nonce)), 0))
+        if earlier is None or utcnow() - earlier.timestamp > NONCE_WINDOW:
+            return None
+        return earlier
 
     # -- public operations ---------------------------------------------
     def create(
@@ -116,7 +134,10 @@ class MessageService:
             interaction_id=origin.interaction_id,
             visible_to=origin.visible_to if ephemeral else None,
             mention_ids=self._mentions(content),
+            nonce=None if payload.get("nonce") is None else str(payload["nonce"]),
         )
+        if message.nonce is not None:
+            self._nonces[(author.id, message.nonce)] = message.id
         self._ctx.world.messages[message.id] = message
         if not ephemeral:
             channel.last_message_id = message.id

@@ -42,7 +42,7 @@ async def send_message(request: web.Request) -> web.Response:
         # Discord drops the embeds of a sender without Embed Links, silently; a message
         # left with nothing to show is then refused (50006).
         payload = {**payload, "embeds": []}
-    message = ctx.messages.create(channel, ctx.bot, payload, files)
+    message = ctx.messages.enforced_repeat(ctx.bot, payload) or ctx.messages.create(channel, ctx.bot, payload, files)
     return json_response(ctx.messages.payload(message))
 
 

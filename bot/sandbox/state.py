@@ -372,6 +372,7 @@ class Message:
     mention_ids: list[int] = field(default_factory=list)
     deleted: bool = False
     revisions: list[Revision] = field(default_factory=list)
+    nonce: str | None = None  # as the sender gave it (echoed in the payload, as Discord does)
 
     @property
     def ephemeral(self) -> bool:
@@ -424,6 +425,8 @@ class Message:
             payload["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
             payload["interaction_metadata"] = dict(self.interaction_metadata)
+        if self.nonce is not None:
+            payload["nonce"] = self.nonce
         return payload
 
 

@@ -195,6 +195,26 @@ async def test_raw_message_edit_delete_and_history(emu: Emulator, world: World) 
 
 
 @pytest.mark.asyncio
+async def test_an_enforced_nonce_returns_the_first_message_and_creates_no_second(
+    emu: Emulator, world: World
+) -> None:
+    """Discord: with ``enforce_nonce``, a nonce the same author used in the last few
+    minutes returns that message and creates none; without it, each send is a message."""
+    path = f"/channels/{general(world).id}/messages"
+    sent = [
+        (await _raw(emu, "POST", path, json={"content": text, "nonce": "n-1", "enforce_nonce": True}))[1]
+        for text in ("once", "once again")
+    ]
+    assert sent[0]["id"] == sent[1]["id"] and sent[1]["content"] == "once"
+    assert sent[0]["nonce"] == "n-1"
+    for _ in range(2):
+        await _raw(emu, "POST", path, json={"content": "loose", "nonce": "n-2"})
+    contents = [m.content for m in emu.channel_messages(general(world))]
+    assert contents.count("once") == 1 and "once again" not in contents
+    assert contents.count("loose") == 2
+
+
+@pytest.mark.asyncio
 async def test_raw_invalid_command_registration(emu: Emulator, world: World) -> None:
     path = f"/applications/{emu.application_id}/commands"
     bad = [
