@@ -27,7 +27,6 @@ records each result.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -47,7 +46,7 @@ from bot.discord.quiet_notes import tell_moderator
 from bot.i18n import t
 from bot.service import dispatch as service_dispatch
 from bot.service.dispatch import DispatchReport, Undeliverable
-from bot.service.outbox import OutgoingMessage
+from bot.service.outbox import OutgoingMessage, nonce_for
 from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
@@ -70,11 +69,6 @@ SEND_TRIES = 3
 MAX_BACKOFF = 30.0
 
 Sleep = Callable[[float], Awaitable[None]]
-
-
-def nonce_for(key: str) -> str:
-    """Discord's message nonce (at most 25 characters), stable for one outbox key."""
-    return hashlib.sha256(key.encode()).hexdigest()[:25]
 
 
 def backoff(attempt: int, retry_after: float | None = None, *, base: float = 1.0, jitter: float = 0.25) -> float:
@@ -175,7 +169,7 @@ class DiscordSender:
         return channel
 
     async def _send_with_retries(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int:
-        nonce = getattr(message, "nonce", None) or nonce_for(message.key)
+        nonce = message.nonce
         kwargs: dict[str, Any] = {"nonce": nonce, "allowed_mentions": discord.AllowedMentions.none()}
         if rendered.content:
             kwargs["content"] = rendered.content[:2000]

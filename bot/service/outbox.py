@@ -35,6 +35,12 @@ MAX_ATTEMPTS = 8
 LEASE_SECONDS = 60
 
 
+def nonce_for(key: str) -> str:
+    """An idempotency key in the 25 characters Discord allows for a message nonce (send
+    it with ``enforce_nonce``): a repeat within minutes is dropped by Discord."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25]
+
+
 @dataclass(frozen=True, slots=True)
 class OutgoingMessage:
     """A message handed to a Sender: where to, in which language, and what (data)."""
@@ -52,9 +58,7 @@ class OutgoingMessage:
 
     @property
     def nonce(self) -> str:
-        """The idempotency key in the 25 characters Discord allows for a message nonce
-        (send it with ``enforce_nonce``): a repeat within minutes is dropped by Discord."""
-        return hashlib.sha256(self.key.encode()).hexdigest()[:25]
+        return nonce_for(self.key)
 
     @classmethod
     def of(cls, row: OutboxMessage) -> OutgoingMessage:

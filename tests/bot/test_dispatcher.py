@@ -16,9 +16,9 @@ from sqlalchemy import select
 import bot.service as service
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff, nonce_for
+from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff
 from bot.service import dispatch as service_dispatch
-from bot.service.outbox import pending_count
+from bot.service.outbox import nonce_for, pending_count
 from tests.service.helpers import started, user
 
 BOT_ID = 4242
