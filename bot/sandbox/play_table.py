@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import itertools
 import logging
@@ -66,6 +67,31 @@ class GameClock:
     def skip(self, seconds: float) -> datetime:
         self._skipped += seconds
         return self()
+
+
+def _opened_connections(db: Any) -> list[Any]:
+    """Every driver connection ``db`` opens from now on (for :func:`_as_if_dead`)."""
+    from sqlalchemy import event
+
+    opened: list[Any] = []
+    event.listen(db.engine.sync_engine, "connect", lambda dbapi_connection, _record: opened.append(dbapi_connection))
+    return opened
+
+
+async def _as_if_dead(connections: list[Any]) -> None:
+    """Close ``connections`` as the end of their process would, the database rolling back
+    whatever they had begun, then free whatever the dead bot left unreachable. Needed in
+    one process: a task cancelled inside a transaction, or while opening a connection,
+    can leave a connection open (on SQLite with the write lock, which no new process
+    could then take) in a reference cycle that only the garbage collector frees."""
+    for adapted in connections:
+        driver = getattr(adapted, "_connection", None)  # aiosqlite's or asyncpg's connection
+        with contextlib.suppress(Exception):
+            if hasattr(driver, "terminate"):  # asyncpg: the socket dropped
+                driver.terminate()
+            elif driver is not None:
+                await asyncio.wait_for(driver.close(), 30)
+    gc.collect()
 
 
 @contextlib.contextmanager
@@ -266,6 +292,7 @@ class Tavern:
         self.bot: Any = None
         self.db: Any = None
         self._task: asyncio.Task[None] | None = None
+        self._connections: list[Any] = []
         self._stack = contextlib.ExitStack()
         self.watcher = Watcher(self.emu)
         self.index = MessageIndex(self.emu, self.watcher)
@@ -323,6 +350,7 @@ class Tavern:
             if self.clock
             else Database(self.database_url)
         )
+        self._connections = _opened_connections(self.db)
         self.bot = WolfBot(self.config(), db=self.db)
         self._task = await start_until_ready(self.bot, self.emu.token, timeout)
         self.starts += 1
@@ -331,10 +359,11 @@ class Tavern:
         """Stop the bot as a deploy would: its scheduler and dispatcher finish the pass in
         hand, then the gateway and the database close. With ``crash`` it dies instead:
         both are cancelled wherever they are, so messages it had claimed stay leased to
-        it and a new process must take them over once the lease runs out."""
+        it and a new process must take them over once the lease runs out; its database
+        connections are closed as a dying process's are, whatever they were doing."""
         if self.bot is None:
             return
-        bot, task = self.bot, self._task
+        bot, task, connections = self.bot, self._task, self._connections
         self.bot, self._task, self.db = None, None, None
         if crash:
             bot.stop_grace = 0
@@ -349,6 +378,8 @@ class Tavern:
             if task is not None:
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await asyncio.wait_for(task, 10)
+            if crash:
+                await _as_if_dead(connections)
             await asyncio.sleep(0)
         finally:
             pool_log.setLevel(level)

@@ -20,10 +20,17 @@ a seat they never held; the game-over post and the moderator's ``/game log`` agr
 with the stored state; the log replays exactly; whoever left the server and comes
 back finds their voice.
 
-Everything random comes from ``random.Random(seed)``; the bot's secret game seeds are
-derived from the seed too; the game's clock stands still and after every step the
-outbox is delivered and nothing is left due, so a seed replays the same game (a
-finding names the seed, the step and the move)."""
+With ``chaos`` the bot's life is shaken too, now and then before a step: it is restarted
+(a deploy), or killed while the step's news is being delivered (then started again on
+the same database, and the game's clock skipped past the dead process's leases), or
+time jumps to the next deadline or reminder. Then also: whatever a crash found stored
+is still there after it, and no message was sent twice (Discord nonces).
+
+Everything random comes from ``random.Random(seed)`` (the upheavals from a stream of
+their own, so a seed's moves are the same with and without them); the bot's secret game
+seeds are derived from the seed too; the game's clock stands still unless skipped, and
+after every step the outbox is delivered and nothing is left due, so a seed replays the
+same game (a finding names the seed, the step and the move)."""
 
 from __future__ import annotations
 
@@ -33,6 +40,7 @@ import logging
 import random
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -51,6 +59,7 @@ from bot.sandbox.people import Moderator, Person, Reply, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import _text_input_id
+from bot.service.outbox import LEASE_SECONDS
 from bot.service.verify import verify_log
 from tests.e2e.monkey_moves import (
     FORM_TEXTS,
@@ -105,12 +114,14 @@ class Outcome:
     by_kind: dict[str, int]
     warnings: list[str]
     trace: list[str] = field(default_factory=list)  # each step and its answer (with ``trace``)
+    chaos: bool = False
+    upheavals: dict[str, int] = field(default_factory=dict)  # restarts, crashes, time skips (with ``chaos``)
 
 
 class Monkey:
     """The table, the people and their moves; ``findings`` collects what broke."""
 
-    def __init__(self, tavern: Tavern, seed: int, trap: LogTrap, steps: int) -> None:
+    def __init__(self, tavern: Tavern, seed: int, trap: LogTrap, steps: int, *, chaos: bool = False) -> None:
         self.tavern = tavern
         self.emu = tavern.emu
         self.seed = seed
@@ -125,6 +136,8 @@ class Monkey:
         self.other_id = 0
         self.trace: list[str] | None = None  # each step and the gist of its answer
         self.end_after = int(steps * 0.85)  # the confirmation of /game end is pressed only then
+        self.chaos = random.Random(f"chaos-{seed}") if chaos else None
+        self.upheavals: Counter[str] = Counter()
 
     # -- the table -------------------------------------------------------------------
     async def setup(self) -> None:
@@ -195,6 +208,15 @@ class Monkey:
     # -- one step ----------------------------------------------------------------------
     async def step(self) -> None:
         self.step_no += 1
+        upheaval = None
+        if self.chaos is not None and self.chaos.random() < 0.06:
+            upheaval = self.chaos.choice(("restart", "crash", "crash", "time"))
+            self.upheavals[upheaval] += 1
+            if upheaval == "restart":
+                await self.tavern.restart_bot()
+                await self.settled(f"step {self.step_no}, after a restart")
+            elif upheaval == "time":
+                await self.time_passes()
         weights = [5 if a.kind == "player" else {"moderator": 14, "stranger": 2, "other": 2}[a.kind] for a in self.actors]
         actor = self.rng.choices(self.actors, weights=weights)[0]
         move = None
@@ -205,7 +227,7 @@ class Monkey:
         move = move or await self.pick_move(actor)
         if move.kind in ("click", "select", "command") and self.rng.random() < 0.05:
             move.twice = True  # a double click, or a command sent again before the answer
-        reply = await self.do(actor, move)
+        reply = await self.do(actor, move, crash=upheaval == "crash")
         found = reply.find(move.then) if reply is not None and move.then else None
         if found is not None:
             await self.do(actor, Move("click", found[1], message=found[0]))
@@ -280,8 +302,48 @@ class Monkey:
             found = [(m, c) for m, c in found if not c["custom_id"].startswith(("wh:end:", "wh:cancel:"))]
         return found
 
-    async def do(self, a: Actor, move: Move) -> Reply | None:
-        """Perform ``move`` as ``a`` and check what came of it."""
+    async def time_passes(self) -> None:
+        """The game's clock jumps just past the next deadline or reminder."""
+        from bot.service.deadlines import next_wakeup
+
+        due = await next_wakeup(self.tavern.db)
+        clock = self.tavern.clock
+        if due is not None and isinstance(clock, GameClock):
+            clock.skip(max(0.0, (due - clock()).total_seconds()) + 1)
+            await self.settled(f"step {self.step_no}, the clock skipped to {due:%H:%M:%S}")
+
+    async def crash(self, where: str) -> None:
+        """Kill the bot while the step's news is being delivered and start a new one on the
+        same database: what was stored is still there (when nothing else was written
+        meanwhile: a phase the dead process was closing is closed by the new one), and the
+        messages the dead one held go out once its leases (of the game's clock) run out."""
+        kept = await self.stored_rows()
+        await self.tavern.stop_bot(crash=True)
+        await self.tavern.start_bot()
+        now = await self.stored_rows()
+        if now[0] == kept[0] and now != kept:
+            self.found(where, f"the crash changed what was stored: {kept[1:]} -> {now[1:]}")
+        clock = self.tavern.clock
+        assert isinstance(clock, GameClock)
+        clock.skip(LEASE_SECONDS + 1)
+
+    async def stored_rows(self) -> tuple[Any, ...]:
+        """The game's version, then every submission (id, revision, payload) and the ids of
+        its messages."""
+        from bot.db.models import Game, OutboxMessage, Submission
+
+        async with self.tavern.db.read() as s:
+            game = await s.get(Game, self.game_id)
+            assert game is not None
+            subs = await s.execute(
+                select(Submission.id, Submission.revision, Submission.payload).where(Submission.game_id == self.game_id).order_by(Submission.id)
+            )
+            mail = await s.execute(select(OutboxMessage.id).where(OutboxMessage.game_id == self.game_id).order_by(OutboxMessage.id))
+            return (game.version, [tuple(r) for r in subs], [r[0] for r in mail])
+
+    async def do(self, a: Actor, move: Move, *, crash: bool = False) -> Reply | None:
+        """Perform ``move`` as ``a`` and check what came of it; with ``crash`` the bot dies
+        right after answering."""
         p = a.person
         before = await self.fingerprint()
         requests = len(self.emu.ctx.recorder.requests)
@@ -297,6 +359,8 @@ class Monkey:
             self.client_refused += 1
             return None
         where = f"step {self.step_no} ({p.name}, {a.kind}): {move}"
+        if crash:
+            await self.crash(where + ", then a crash")
         await self.settled(where)
         if self.trace is not None:  # of a move sent twice, which answer came first is not ours to say
             self.trace.append(f"{where} -> {' / '.join(sorted({shown(first), shown(reply)}) if first else [shown(reply)])}")
@@ -477,6 +541,7 @@ class Monkey:
             self.check_log(game, log)
         for channel in (self.channel, self.other_channel):
             self.check_public(channel, game)
+        await self.check_sent_once()
         await self.check_sheets()
         # Whoever left the server comes back: they find the channel as everyone does.
         for a in self.actors:
@@ -484,6 +549,31 @@ class Monkey:
                 self.live(a.person, "rejoin")
         await self.check_quiet_dead("the end, all back in the server", await service.get_game(self.tavern.db, self.game_id))
         return log
+
+    async def check_sent_once(self) -> None:
+        """Nobody got a message twice. A message of the outbox was not even sent twice: its
+        nonce is its key's, and a crash must not make a new process send it again (it
+        looks first). A notice outside the outbox (a moderator told that a player left the
+        server) may be sent again by a new process, with the same nonce, which Discord
+        (and the emulator) answer with the first message, creating none."""
+        from bot.db.models import OutboxMessage
+        from bot.service.outbox import nonce_for
+
+        async with self.tavern.db.read() as s:
+            keys = (await s.execute(select(OutboxMessage.idempotency_key))).scalars().all()
+        outbox = {nonce_for(k) for k in keys}
+        sends = Counter(
+            r.json.get("nonce")
+            for r in self.emu.ctx.recorder.requests
+            if r.route == "POST /channels/{channel_id}/messages" and r.status == 200 and isinstance(r.json, dict) and r.json.get("nonce")
+        )
+        for nonce, count in sends.items():
+            if count > 1 and nonce in outbox:
+                self.found("the end", f"outbox message {nonce} was sent {count} times")
+        made = Counter(m.nonce for m in self.emu.ctx.world.messages.values() if m.nonce and not m.deleted)
+        for nonce, count in made.items():
+            if count > 1:
+                self.found("the end", f"message {nonce} is there {count} times")
 
     async def check_sheets(self) -> None:
         """Nobody was ever shown the sheet of a seat they did not hold (by DM, in /me or
@@ -608,18 +698,22 @@ def diff(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
     return " | ".join(out)
 
 
-async def run_monkey(seed: int, steps: int = 250, *, trace: bool = False) -> Outcome:
+async def run_monkey(
+    seed: int, steps: int = 250, *, trace: bool = False, chaos: bool = False, database_url: str | None = None
+) -> Outcome:
     """One table, ``steps`` random steps, the end; what was found. With ``trace``, each
-    step and the gist of its answer (ids and times left out, so that runs compare)."""
+    step and the gist of its answer (ids and times left out, so that runs compare); with
+    ``chaos``, restarts, crashes and skips of the clock between them. ``database_url``:
+    the bot's database (default: a temporary SQLite file)."""
     t0 = time.perf_counter()
     trap = LogTrap()
     root = logging.getLogger()
     root.addHandler(trap)
     try:
-        # The game's clock stands still: no deadline passes while the monkey plays, so what
-        # closes a phase is a moderator or everyone having sent (early advance).
-        async with Tavern(clock=GameClock(0.0), seed=f"monkey-{seed}") as tavern:
-            monkey = Monkey(tavern, seed, trap, steps)
+        # The game's clock stands still: no deadline passes while the monkey plays (unless
+        # chaos skips it), so what closes a phase is a moderator or everyone having sent.
+        async with Tavern(clock=GameClock(0.0), seed=f"monkey-{seed}", database_url=database_url) as tavern:
+            monkey = Monkey(tavern, seed, trap, steps, chaos=chaos)
             monkey.trace = [] if trace else None
             await monkey.setup()
             await monkey.lobby(monkey.rng.randint(2, 8))
@@ -640,6 +734,8 @@ async def run_monkey(seed: int, steps: int = 250, *, trace: bool = False) -> Out
                 by_kind=dict(monkey.stats.by_kind),
                 warnings=[f"{r.name}: {r.getMessage()}" for r in trap.records if r.levelno < logging.ERROR],
                 trace=[re.sub(r"<t:\d+:R>|\d{12,}", "#", line) for line in monkey.trace or []],
+                chaos=chaos,
+                upheavals=dict(monkey.upheavals),
             )
     finally:
         root.removeHandler(trap)
