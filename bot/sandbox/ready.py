@@ -29,11 +29,17 @@ async def start_until_ready(client: discord.Client, token: str, timeout: float =
 @contextlib.asynccontextmanager
 async def running(client: discord.Client, token: str, timeout: float = 15.0) -> AsyncIterator[discord.Client]:
     """``client`` started until ready (``start_until_ready``) for the ``async with``
-    block, then closed, its start task given 5 s to end."""
+    block, then closed, its start task given 5 s to end, and its heartbeat thread too
+    (discord.py does not wait for it: a beat due just then would find the event loop
+    that the caller closes next already gone)."""
     task = await start_until_ready(client, token, timeout)
     try:
         yield client
     finally:
+        heartbeat = getattr(getattr(client, "ws", None), "_keep_alive", None)
         await client.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, 5)
+        if heartbeat is not None:
+            with contextlib.suppress(RuntimeError):  # never started
+                await asyncio.to_thread(heartbeat.join, 5)
