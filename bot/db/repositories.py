@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User
 
 LIVE_STATUSES = ("lobby", "running", "paused")
+MAX_ROW_ID = 2**31 - 1  # the tables' Integer primary keys
 
 
 async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -33,6 +34,10 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
 
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
+    """None also for an id no game can have: beyond the column's 32 bits (PostgreSQL
+    refuses to compare those; a moderator can type any number)."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
     return await session.get(Game, game_id)
 
 

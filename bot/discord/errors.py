@@ -92,7 +92,9 @@ REASON_HINTS = {
 
 
 def _hint(error: BaseException, loc: str) -> str | None:
-    params = getattr(error, "params", None) or {}
+    params = getattr(error, "params", None)
+    if not isinstance(params, dict):  # not a refusal of ours (a database error's SQL parameters)
+        params = {}
     key = HINTS.get(getattr(error, "key", None) or "") or REASON_HINTS.get(str(params.get("reason", "")))
     if key is None:
         return None

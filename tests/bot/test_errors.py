@@ -112,6 +112,12 @@ def test_a_toggle_that_forbids_attacking_says_how_to_keep_either():
 def test_bugs_are_not_refusals():
     assert error_text(RuntimeError("boom"), "en-US") is None
     assert error_text(KeyError("x"), "zh-CN") is None
+    # A database error carries its SQL parameters as ``params`` (a tuple), which is not a
+    # refusal's parameters: still a bug, not a crash of the error handler.
+    from sqlalchemy.exc import DBAPIError
+
+    db_error = DBAPIError("SELECT 1 WHERE id = $1", (2**40,), ValueError("out of int32 range"))
+    assert error_text(app_commands.CommandInvokeError(SimpleNamespace(qualified_name="x", name="x"), db_error), "en-US") is None  # type: ignore[arg-type]
 
 
 async def test_a_refusal_is_an_ephemeral_reply_in_the_callers_language():

@@ -61,6 +61,11 @@ async def test_phase_status_says_which_kinds_each_seat_sent_never_what(db: Datab
     assert (await phase_status(db, lobby_id)).sent == {}
     with pytest.raises(E.GameNotFoundError):
         await phase_status(db, 999)
+    # A moderator may type any number up to 2**53 (/game log): beyond the id column's 32
+    # bits there is no game either (PostgreSQL refused to even compare such a number).
+    for far in (2**31, 2**40, 2**53):
+        with pytest.raises(E.GameNotFoundError):
+            await get_game(db, far)
 
 
 async def test_in_the_lobby_any_setting_may_change(db: Database) -> None:
