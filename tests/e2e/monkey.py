@@ -314,15 +314,18 @@ class Monkey:
 
     async def crash(self, where: str) -> None:
         """Kill the bot while the step's news is being delivered and start a new one on the
-        same database: what was stored is still there (when nothing else was written
-        meanwhile: a phase the dead process was closing is closed by the new one), and the
-        messages the dead one held go out once its leases (of the game's clock) run out."""
+        same database: what was stored is still there (every submission as it was, unless
+        the game moved on meanwhile: a phase the dead process was closing is closed by the
+        new one; every message), and the messages the dead one held go out once its
+        leases (of the game's clock) run out."""
         kept = await self.stored_rows()
         await self.tavern.stop_bot(crash=True)
         await self.tavern.start_bot()
         now = await self.stored_rows()
-        if now[0] == kept[0] and now != kept:
-            self.found(where, f"the crash changed what was stored: {kept[1:]} -> {now[1:]}")
+        lost_subs = [sub for sub in kept[1] if sub not in now[1]] if now[0] == kept[0] else []
+        lost_mail = [m for m in kept[2] if m not in now[2]]
+        if lost_subs or lost_mail:
+            self.found(where, f"the crash lost submissions {lost_subs} and messages {lost_mail}")
         clock = self.tavern.clock
         assert isinstance(clock, GameClock)
         clock.skip(LEASE_SECONDS + 1)
@@ -360,6 +363,10 @@ class Monkey:
             return None
         where = f"step {self.step_no} ({p.name}, {a.kind}): {move}"
         if crash:
+            # A refusal is held to have changed nothing before the crash: the clock skipped
+            # past the dead process's leases may close a phase after it.
+            if reply is not None and not move.twice:
+                await self.check_reply(where, reply, before)
             await self.crash(where + ", then a crash")
         await self.settled(where)
         if self.trace is not None:  # of a move sent twice, which answer came first is not ours to say
@@ -370,7 +377,8 @@ class Monkey:
         else:
             if first is not None:  # which of the two is refused is the bot's choice
                 await self.check_reply(where, first, None)
-            await self.check_reply(where, reply, None if move.twice else before)
+            if not crash or move.twice:
+                await self.check_reply(where, reply, None if move.twice else before)
             if reply.result is not None and reply.result.modal:
                 a.forms.append(reply)
         for r in self.emu.ctx.recorder.requests[requests:]:
@@ -531,7 +539,7 @@ class Monkey:
             await self.do(mod, Move("click", found[1], message=found[0]))
         game = await self.stored_game()
         if game["status"] != "over":
-            self.found("the end", f"the game is {game['status']} after /game end")
+            self.found("the end", f"the game is {game['status']} ({game['end_reason']}) after /game end")
             return None
         self.check_end_post(game)
         log = await self.log()
