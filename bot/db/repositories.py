@@ -96,15 +96,14 @@ async def upsert_user(
     await session.execute(stmt.on_conflict_do_update(index_elements=[User.id], set_=changes))
 
 
-async def update_user_locale(session: AsyncSession, user_id: int, locale: str, now: datetime) -> bool:
-    """Set a recorded user's language if it differs; False when the user is not recorded."""
-    known = await session.execute(select(User.locale).where(User.id == user_id))
-    row = known.first()
-    if row is None:
-        return False
-    if row.locale != locale:
-        await session.execute(update(User).where(User.id == user_id).values(locale=locale, updated_at=now))
-    return True
+async def recorded_locale(session: AsyncSession, user_id: int) -> tuple[bool, str | None]:
+    """Whether the user is recorded, and the language recorded for them (may be None)."""
+    row = (await session.execute(select(User.locale).where(User.id == user_id))).first()
+    return (row is not None, row.locale if row is not None else None)
+
+
+async def set_user_locale(session: AsyncSession, user_id: int, locale: str, now: datetime) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(locale=locale, updated_at=now))
 
 
 async def user_locale(session: AsyncSession, user_id: int) -> str | None:

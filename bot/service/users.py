@@ -24,5 +24,10 @@ async def note_locale(db: Database, user_id: int, locale: str) -> bool:
     check_id(user_id, "user")
     if not isinstance(locale, str) or not 2 <= len(locale) <= 16:
         raise BadArgumentError(field="locale", reason="a locale such as en-US")
-    async with db.transaction() as s:
-        return await repo.update_user_locale(s, user_id, locale, db.now())
+    # Read first: most calls change nothing, and a write would queue behind the games'.
+    async with db.read() as s:
+        known, recorded = await repo.recorded_locale(s, user_id)
+    if known and recorded != locale:
+        async with db.transaction() as s:
+            await repo.set_user_locale(s, user_id, locale, db.now())
+    return known
