@@ -2,8 +2,9 @@
 
 Without the members intent the bot never sees anyone leave the server or come back. A
 player who left before their departure (a death, a removal) was not muted then (the
-bot mutes members of the server only) and comes back with their voice. Their first message in the game channel shows it: the mutes are synced
-then. The message itself stays (the bot cannot read it, nor needs to delete it)."""
+bot mutes members of the server only) and comes back with their voice. Their first
+message in the game channel shows it: the mutes are synced then. The message itself
+stays (the bot cannot read it, nor needs to delete it)."""
 
 from __future__ import annotations
 
