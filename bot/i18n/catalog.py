@@ -1,7 +1,9 @@
 """Look up and format a message in a language.
 
-Catalogues are ``bot/i18n/<locale>.toml``; nested tables form dotted keys
-(``[event] GrailWon = "..."`` is ``event.GrailWon``). The engine's own error texts
+Catalogues are ``bot/i18n/<locale>.toml`` (the game itself) and, for the features
+around it, one file per topic in ``bot/i18n/<locale>/*.toml``; nested tables form
+dotted keys (``[event] GrailWon = "..."`` is ``event.GrailWon``), and a key may be
+defined in one file only. The engine's own error texts
 (``error.*``, ``reason.*``, ``phase.*``) come from :mod:`engine.messages`, so a rule
 error reads the same in the bot as in the engine's tests.
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from engine.messages import MESSAGES as ENGINE_MESSAGES
@@ -39,11 +42,29 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
             out[key] = str(v)
 
 
+def _files(locale: str, root: Traversable | None = None) -> list[Traversable]:
+    root = root or resources.files("bot.i18n")
+    topics = root / locale
+    extra = sorted((f for f in topics.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name) if topics.is_dir() else []
+    return [root / f"{locale}.toml", *extra]
+
+
+def load(locale: str, root: Traversable | None = None) -> dict[str, str]:
+    """Every key of ``locale``'s catalogue files under ``root`` (the package's own by default)."""
+    out: dict[str, str] = {}
+    for file in _files(locale, root):
+        part: dict[str, str] = {}
+        _flatten("", tomllib.loads(file.read_text(encoding="utf-8")), part)
+        twice = sorted(part.keys() & out.keys())
+        if twice:
+            raise ValueError(f"{locale}: {file.name} defines keys another catalogue file has: {', '.join(twice)}")
+        out.update(part)
+    return out
+
+
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    raw = (resources.files("bot.i18n") / f"{locale}.toml").read_text(encoding="utf-8")
-    out: dict[str, str] = {}
-    _flatten("", tomllib.loads(raw), out)
+    out = load(locale)
     for key, entry in ENGINE_MESSAGES.items():
         out.setdefault(key, entry[locale])
     return out

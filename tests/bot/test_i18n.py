@@ -259,3 +259,15 @@ def test_rules_for_a_class_head_its_skills_as_the_character_sheet_does():
     mine = {f.name for f in sheet_embed(sheet(table(("monk", "lawful"), ("warrior", "chaotic"), ("warrior", "neutral")), 1), "zh-CN").fields}
     rules = {f.name for f in class_embed("monk", "zh-CN").fields}
     assert {"心如止水 · 被动 · —", "擒抱 · 主动 · 标准动作", "震颤掌 · 主动、全局 · 标准动作"} <= mine & rules
+
+
+def test_topic_files_join_the_catalogue_and_a_key_defined_twice_is_refused(tmp_path):
+    from bot.i18n.catalog import load
+
+    (tmp_path / "en-US.toml").write_text('[event]\nA = "a"\n', encoding="utf-8")
+    (tmp_path / "en-US").mkdir()
+    (tmp_path / "en-US" / "stats.toml").write_text('[stats]\nB = "b"\n', encoding="utf-8")
+    assert load("en-US", tmp_path) == {"event.A": "a", "stats.B": "b"}
+    (tmp_path / "en-US" / "again.toml").write_text('[event]\nA = "other"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"again\.toml.*event\.A"):
+        load("en-US", tmp_path)
