@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
@@ -37,6 +35,8 @@ def find_browser() -> str | None:
 
 
 def browser_or_skip() -> str:
+    import pytest  # (not at the top: dev.py, outside the venv, uses find_browser)
+
     found = find_browser()
     if found:
         return found
