@@ -318,6 +318,6 @@ def relative_time(seconds: float, locale: str) -> str:
 
 
 def _components(m: Any) -> list[dict[str, Any]]:
-    from bot.sandbox.state import iter_components
+    from discord_emulator.state import iter_components
 
     return iter_components(m.components)

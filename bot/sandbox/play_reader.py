@@ -20,7 +20,7 @@ from bot.i18n import LOCALES
 from bot.i18n.catalog import SINGULAR
 from bot.i18n.catalog import catalogue as i18n_catalogue
 from bot.render import words
-from bot.sandbox.state import Message
+from discord_emulator.state import Message
 from engine.classes import catalogue as class_catalogue
 from engine.classes import class_spec
 from engine.model import FACTIONS, Trait

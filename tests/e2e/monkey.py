@@ -52,8 +52,6 @@ import engine
 import engine.view
 from bot.i18n import LOCALES
 from bot.render import words
-from bot.sandbox import InvalidInvocation, Message
-from bot.sandbox import permissions as perm
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Person, Reply, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
@@ -61,6 +59,8 @@ from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import _text_input_id
 from bot.service.outbox import LEASE_SECONDS
 from bot.service.verify import verify_log
+from discord_emulator import InvalidInvocation, Message
+from discord_emulator import permissions as perm
 from tests.e2e.monkey_moves import (
     FORM_TEXTS,
     MODERATOR_COMMANDS,

@@ -14,9 +14,9 @@ from typing import Any
 from bot.discord.choices import guess_options, orderable_skills
 from bot.i18n import LOCALES
 from bot.render import words
-from bot.sandbox import Message, User
-from bot.sandbox.limits import SELECT_TYPES
-from bot.sandbox.state import iter_components
+from discord_emulator import Message, User
+from discord_emulator.limits import SELECT_TYPES
+from discord_emulator.state import iter_components
 from engine.classes import catalogue
 from engine.model import FACTIONS, Trait
 

@@ -181,7 +181,7 @@ def test_a_public_sentence_shaped_like_a_confirmation_is_not_a_leak():
     """"The game is paused." reads as "{name} is {value}"; "alice is Chaotic" is a leak."""
     from types import SimpleNamespace
 
-    from bot.sandbox import Message, User
+    from discord_emulator import Message, User
 
     def public(content: str) -> Any:
         m = Message(id=1, channel_id=1, guild_id=1, author=User(id=1, username="bot", bot=True), content=content)
