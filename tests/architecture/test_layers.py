@@ -65,3 +65,14 @@ def test_the_check_sees_an_import(tmp_path):
         assert offenders("pkg", ("bot.sim",)) == ["pkg/a.py imports bot.sim"]
     finally:
         ROOT = saved
+
+
+def test_every_module_says_what_it_holds():
+    """Each module and package of the product opens with a docstring."""
+    bare = [
+        str(path.relative_to(ROOT))
+        for top in ("engine", "bot", "bench", "tests")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        if "versions" not in path.parts and not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert bare == []

@@ -1,0 +1,1 @@
+"""Tests of the local Discord emulator and the scripted players."""
