@@ -366,9 +366,9 @@ class Player(Person):
                 if nxt and want in _option_values(*nxt):
                     return not (await self.select(*nxt, [want])).error
         player = await self._player_option("identify", "player", g.target)
-        from bot.render import words
+        from bot.i18n import terms
 
-        typed = words.guess_value(g.what, g.value, self.locale)
+        typed = terms.guess_value(g.what, g.value, self.locale)
         guess = want if self.lean else typed
         if self.rng.random() < 0.25 and not self.lean:
             # Start typing the thing's name and take it from the list.
