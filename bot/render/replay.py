@@ -16,7 +16,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from bot.i18n import has_key, normalize_locale, t
+from bot.i18n import has_key, normalize_locale, t, terms
 from bot.render import words
 from bot.render.chart import FACTIONS
 from bot.render.events import render_event
@@ -64,7 +64,7 @@ def step_label(step: dict[str, Any], loc: str) -> str:
 
 
 def _faction(value: str, loc: str) -> str:
-    return f'<span class="f-{escape(value)}">{escape(words.faction(value, loc))}</span>'
+    return f'<span class="f-{escape(value)}">{escape(terms.faction(value, loc))}</span>'
 
 
 def _list(lines: Iterable[str]) -> str:
@@ -122,7 +122,7 @@ class Replay:
             (t("replay.fact_rounds", loc), str(g.get("round"))),
         ]
         if self.ended:
-            winners = words.listing((words.faction(w, loc) for w in self.ended["winners"]), loc)
+            winners = words.listing((terms.faction(w, loc) for w in self.ended["winners"]), loc)
             facts.append((t("replay.fact_winners", loc), f'<span class="winner">{escape(winners)}</span>'))
             facts.append((t("replay.fact_reason", loc), escape(t(f"end_reason.{self.ended['reason']}", loc))))
         else:
@@ -139,7 +139,7 @@ class Replay:
         if not by_round:
             return f'<p class="quiet">{escape(t("replay.no_rounds", loc))}</p>'
         win = int((self.final.get("settings") or {}).get("win_score", 15))
-        labels = {f: words.faction(f, loc) for f in FACTIONS}
+        labels = {f: terms.faction(f, loc) for f in FACTIONS}
         winners = list(self.ended["winners"]) if self.ended else []
         return score_svg(sorted(by_round.items()), labels, winners, win, t("replay.scores", loc), t("replay.axis_round", loc))
 
@@ -153,12 +153,12 @@ class Replay:
             name = escape(p["name"]) + (f'<br><span class="gone">{escape(t("replay.earlier", loc, names=words.listing(earlier, loc)))}</span>' if earlier else "")
             fate = t("replay.alive", loc) if p.get("alive") else t("replay.dead", loc)
             rows.append(
-                f"<tr><td class=num>{seat}</td><td>{name}</td><td>{escape(words.class_name(p['class_id'], loc))}</td>"
+                f"<tr><td class=num>{seat}</td><td>{name}</td><td>{escape(terms.class_name(p['class_id'], loc))}</td>"
                 f"<td>{_faction(p['faction'], loc)}</td><td{' class=gone' if not p.get('alive') else ''}>{escape(fate)}</td>"
                 f"<td class=num>{int(p.get('grails_banked', 0))}</td></tr>"
             )
         if self.ended:
-            scores = words.listing((f"{words.faction(f, loc)} {v}" for f, v in sorted(self.ended["scores"].items(), key=lambda kv: -kv[1])), loc)
+            scores = words.listing((f"{terms.faction(f, loc)} {v}" for f, v in sorted(self.ended["scores"].items(), key=lambda kv: -kv[1])), loc)
             rows.append(f'<tr><td colspan="6"><strong>{escape(t("replay.final_scores", loc, scores=scores))}</strong></td></tr>')
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -180,7 +180,7 @@ class Replay:
 
     def end_line(self, ended: dict[str, Any]) -> str:
         loc = self.loc
-        winners = words.listing((words.faction(w, loc) for w in ended["winners"]), loc)
+        winners = words.listing((terms.faction(w, loc) for w in ended["winners"]), loc)
         return t("replay.ended", loc, winners=f"**{winners}**", reason=t(f"end_reason.{ended['reason']}", loc))
 
     def private(self) -> str:
@@ -192,7 +192,7 @@ class Replay:
                 lines = [render_event(e, loc, self.md_names) for e in _events(s) if e.audience is Audience.PRIVATE and e.seat == seat]
                 if lines:
                     parts.append(f'<div class="step"><h4>{escape(step_label(s, loc))}</h4>{_list(lines)}</div>')
-            head = f"#{seat} {escape(p['name'])} · {escape(words.class_name(p['class_id'], loc))} · {_faction(p['faction'], loc)}"
+            head = f"#{seat} {escape(p['name'])} · {escape(terms.class_name(p['class_id'], loc))} · {_faction(p['faction'], loc)}"
             body = "".join(parts) or f'<p class="quiet">{escape(t("replay.nothing_private", loc))}</p>'
             out.append(f"<details><summary>{head}</summary>{body}</details>")
         return "\n".join(out)
@@ -226,7 +226,7 @@ class Replay:
             head, rest = numbered[1], [numbered[2], *rest]
         text = self.reason(head)
         if head.startswith("classes-"):
-            text = f"{self.reason('classes')} ({words.faction(head.removeprefix('classes-'), self.loc)})"
+            text = f"{self.reason('classes')} ({terms.faction(head.removeprefix('classes-'), self.loc)})"
         extra = [words.seat_label(int(x), self.names) if x.isdigit() else self.reason(x) for x in rest]
         return " → ".join([text, *extra]) if extra else text
 

@@ -37,17 +37,16 @@ async def _export(url: str, game_id: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.db.cli import _missing_sqlite_file
+    from bot.db.cli import _missing_sqlite_file, configured_url
     from bot.service.errors import ServiceError
     from bot.service.export import log_bytes
 
     url = args.url
     if url is None:
-        from bot.config import ConfigError, read_config
-        from bot.discord.config import DiscordConfig
+        from bot.config import ConfigError
 
         try:
-            url = read_config(DiscordConfig).database_url
+            url = configured_url()
         except ConfigError as exc:
             print(f"wolfhowl export: {exc}", file=sys.stderr)
             return 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.db.models import Game
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
@@ -44,7 +44,7 @@ async def test_the_end_post_offers_the_replay_to_whoever_presses(table: Table):
     final = await current_state(table.db, game_id)
     assert f"Wolf Howl Tavern — game #{game_id}" in html
     for p in final.players:
-        assert words.class_name(p.class_id, "en-US") in html and p.name in html
+        assert terms.class_name(p.class_id, "en-US") in html and p.name in html
     assert "https://" not in html and "http://" not in html
     # Nothing was posted for it in the channel.
     assert table.emu.channel_messages(table.channel, include_ephemeral=False) == posts
@@ -67,7 +67,7 @@ async def test_history_lists_the_finished_game_with_its_players_and_winners(tabl
     result = await table.run(table.players[1], "game history")
     text = reply_text(result)
     final = await current_state(table.db, game_id)
-    winners = words.listing((words.faction(w, "en-US") for w in final.winners), "en-US")
+    winners = words.listing((terms.faction(w, "en-US") for w in final.winners), "en-US")
     assert f"**#{game_id}**" in text and f"{final.round} rounds · won by {winners}" in text
     assert all(p.name in text for p in final.players)
     assert "Page 1 of 1 · 2 games" not in text and "Page 1 of 1" in text

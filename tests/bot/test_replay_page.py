@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.db.session import Database
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.replay import replay_html
 from bot.service import GameSettings, UserRef, create_game, export_game, join_game, start_game
@@ -54,8 +54,8 @@ def expected(log: dict[str, Any]) -> dict[str, Any]:
     return {
         "rounds": [t("replay.round", loc, round=r) for r in range(1, final["round"] + 1)],
         "names": [p["name"] for p in final["players"]],
-        "classes": sorted({words.class_name(p["class_id"], loc) for p in final["players"]}),
-        "winners": words.listing((words.faction(w, loc) for w in final["winners"]), loc),
+        "classes": sorted({terms.class_name(p["class_id"], loc) for p in final["players"]}),
+        "winners": words.listing((terms.faction(w, loc) for w in final["winners"]), loc),
     }
 
 

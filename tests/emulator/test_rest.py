@@ -275,9 +275,9 @@ async def test_unknown_routes_and_resources(emu: Emulator, world: World) -> None
 def test_a_commands_size_counts_the_longest_version_of_each_localized_field() -> None:
     """Discord's 4,000 characters: a localized name or description counts once, at its
     longest (the default or a localization), not once per version."""
-    from bot.sandbox.commands import MAX_TOTAL_CHARS, CommandStore
-    from bot.sandbox.errors import ApiError
-    from bot.sandbox.state import SnowflakeFactory
+    from discord_emulator.commands import MAX_TOTAL_CHARS, CommandStore
+    from discord_emulator.errors import ApiError
+    from discord_emulator.state import SnowflakeFactory
 
     store = CommandStore(1, SnowflakeFactory())
 

@@ -14,7 +14,7 @@ from bot.discord.cogs import Groups
 from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.translator import L
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.service.history import FinishedGame, HistoryPage, game_history
 
@@ -23,7 +23,7 @@ COLOUR = 0x10B981
 
 
 def game_line(g: FinishedGame, locale: str) -> str:
-    winners = words.listing((words.faction(w, locale) for w in g.winners), locale) or t("history.nobody", locale)
+    winners = words.listing((terms.faction(w, locale) for w in g.winners), locale) or t("history.nobody", locale)
     names = [words.player_name(n) for n in g.players[:SHOWN_NAMES]]
     if len(g.players) > SHOWN_NAMES:
         names.append(t("history.more", locale, count=len(g.players) - SHOWN_NAMES))
