@@ -219,23 +219,7 @@ class Replay:
         return words.seat_label(int(seat), self.names) if seat is not None else t("replay.table_roll", self.loc)
 
     def why(self, why: str) -> str:
-        """A roll's reason in words: its kind (a skill by its name), then the seats it names."""
-        head, *rest = why.split(":")
-        numbered = re.fullmatch(r"(.+?)-(\d+)", head)
-        if numbered:
-            head, rest = numbered[1], [numbered[2], *rest]
-        text = self.reason(head)
-        if head.startswith("classes-"):
-            text = f"{self.reason('classes')} ({terms.faction(head.removeprefix('classes-'), self.loc)})"
-        extra = [words.seat_label(int(x), self.names) if x.isdigit() else self.reason(x) for x in rest]
-        return " → ".join([text, *extra]) if extra else text
-
-    def reason(self, word: str) -> str:
-        key = f"replay.why.{word.replace('-', '_')}"
-        if has_key(key):
-            return t(key, self.loc)
-        skill = skill_names().get(word.replace("-", "_"))
-        return skill[self.loc] if skill else word  # type: ignore[index]
+        return roll_reason(why, self.names, self.loc)
 
     def need(self, roll: dict[str, Any]) -> str:
         need = roll.get("need")
@@ -255,6 +239,36 @@ class Replay:
         rows.append(f"<pre>wolfhowl export {game} --format json --out wolfhowl-game-{game}.json\nwolfhowl verify wolfhowl-game-{game}.json</pre>")
         rows.append(f"<p>{inline(t('replay.verify_sha', loc))}</p>")
         return "\n".join(rows)
+
+
+def roll_reason(why: str, names: dict[int, str], loc: str) -> str:
+    """A roll's reason in words: its kind (a skill by its name), then the seats it names
+    ("attack:4" is "attack → #4 Ann"; "wound-roll-2", a seat's second wound roll, is
+    "wound roll 2")."""
+    head, *rest = why.split(":")
+    numbered = re.fullmatch(r"(.+?)-(\d+)", head)
+    text = f"{_reason(numbered[1], loc)} {numbered[2]}" if numbered else _reason(head, loc)
+    if head.startswith("classes-"):
+        text = f"{_reason('classes', loc)} ({terms.faction(head.removeprefix('classes-'), loc)})"
+    elif head.endswith("-reflex"):  # the target's save against a spell
+        text = f"{_reason(head.removesuffix('-reflex'), loc)} ({t('replay.why.reflex', loc)})"
+    extra: list[str] = []
+    for i, x in enumerate(rest):
+        if x == "companion" and i + 1 < len(rest) and rest[i + 1].isdigit():
+            continue  # "attack:companion:3": the attack falls on seat 3's wolf
+        if x.isdigit() and i and rest[i - 1] == "companion":
+            extra.append(t("replay.why.wolf_of", loc, name=words.seat_label(int(x), names)))
+        else:
+            extra.append(words.seat_label(int(x), names) if x.isdigit() else _reason(x, loc))
+    return " → ".join([text, *extra]) if extra else text
+
+
+def _reason(word: str, loc: str) -> str:
+    key = f"replay.why.{word.replace('-', '_')}"
+    if has_key(key):
+        return t(key, loc)
+    skill = skill_names().get(word.replace("-", "_"))
+    return skill[loc] if skill else word  # type: ignore[index]
 
 
 def _by_round(steps: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:

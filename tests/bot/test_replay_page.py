@@ -118,3 +118,29 @@ def test_event_markdown_becomes_html_and_a_name_stays_as_typed():
 
     line = f"{words.player_name('**b** <i>_x_')} **×1** `/vote`"
     assert inline(line) == "**b** &lt;i&gt;_x_ <strong>×1</strong> <code>/vote</code>"
+
+
+def test_every_roll_reason_is_worded_in_both_languages():
+    """Every reason a roll can have, gathered from AI games replayed through the engine,
+    reads in words: no id of the code left in Chinese (the names here are P1, P2...)."""
+    import engine
+    from bot.render.replay import roll_reason
+    from bot.sim.runner import play_game
+
+    whys: set[str] = set()
+    for i in range(40):
+        seed = f"replay-reasons-{i}"
+        record: list = []
+        play_game(seed, players=15 - i % 10, record=record)
+        state = engine.new_game([f"P{n}" for n in range(1, 16 - i % 10)], seed)
+        for subs in record:
+            outcome = engine.advance(state, subs, seed)
+            state = outcome.state
+            whys |= {r.why for r in outcome.rolls}
+    assert {"initiative", "vote-tie"} <= whys and any(w.startswith("attack:") for w in whys)
+    names = {n: f"P{n}" for n in range(1, 16)}
+    for why in sorted(whys):
+        zh = roll_reason(why, names, "zh-CN")
+        assert not re.search(r"[A-Za-z]", re.sub(r"#\d+ P\d+", "", zh)), (why, zh)
+        en = roll_reason(why, names, "en-US")
+        assert not re.search(r"[a-z][-_][a-z]", en), (why, en)
