@@ -105,3 +105,12 @@ async def test_history_pages_by_buttons(table: Table):
     newer = next(c for c in turned.message.custom_ids() if c.endswith(":n"))
     back = await (await table.emu.click(bob, turned.message, newer)).wait(10)
     assert "Page 1 of 2" in reply_text(back)
+
+
+def test_a_live_games_replay_is_refused_in_the_readers_language():
+    from bot.discord.errors import error_text
+    from bot.service.errors import GameNeverPlayedError, GameNotOverError
+
+    assert error_text(GameNotOverError(game_id=7), "en-US") == "Game #7 is not over yet: its replay and full log come once it has ended."
+    assert error_text(GameNotOverError(game_id=7), "zh-CN") == "第7局还没有结束：复盘和完整记录要等游戏结束后才能获取。"
+    assert "第7局在开始前就取消了" in (error_text(GameNeverPlayedError(game_id=7), "zh") or "")
