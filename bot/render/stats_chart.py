@@ -1,0 +1,80 @@
+"""The ``/stats`` chart (a PNG): win rate by class, and form over the last games (each
+game a mark: won, shared or lost, with the running win rate), in the reader's language.
+Chinese is drawn with the bundled subset font, which must hold every word here
+(``stats_chart_texts``; ``make_subset`` builds the font from it)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from bot.i18n import t
+from bot.render import words
+from bot.render.chart import _pyplot
+from bot.render.fonts import FAMILY
+from bot.service.stats import PlayerStats
+from engine.classes import catalogue
+
+RESULT_COLOURS = {"win": "#16A34A", "shared": "#F59E0B", "loss": "#DC2626"}
+RESULTS = ("win", "shared", "loss")
+
+
+def stats_chart_texts(locale: str | None) -> list[str]:
+    """Every word the chart may show in ``locale``: titles, axes, the results and every
+    class's name."""
+    keys = ("stats.chart_classes", "stats.chart_form", "stats.chart_rate", "stats.chart_games", "stats.chart_running")
+    return [
+        *(t(k, locale) for k in keys),
+        *(t(f"stats.result.{r}", locale) for r in RESULTS),
+        *(words.class_name(c, locale) for c in sorted(catalogue())),
+    ]
+
+
+def stats_png(stats: PlayerStats, locale: str | None) -> bytes:
+    plt = _pyplot()
+    with plt.rc_context({"font.family": ["DejaVu Sans", FAMILY]}):
+        fig, (left, right) = plt.subplots(1, 2, figsize=(8.0, 3.4), dpi=100, gridspec_kw={"width_ratios": [1.1, 1]})
+        try:
+            _by_class(left, stats, locale)
+            _form(right, stats, locale)
+            fig.tight_layout()
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png")
+            return buf.getvalue()
+        finally:
+            plt.close(fig)
+
+
+def _by_class(ax: Any, stats: PlayerStats, locale: str | None) -> None:
+    classes = list(stats.by_class)
+    rates = [stats.by_class[c].rate * 100 for c in classes]
+    labels = [words.class_name(c, locale) for c in classes]
+    bars = ax.barh(labels, rates, color="#3B82F6")
+    for bar, c in zip(bars, classes, strict=True):
+        tally = stats.by_class[c]
+        ax.annotate(f"{tally.wins}/{tally.games}", (bar.get_width(), bar.get_y() + bar.get_height() / 2), va="center", xytext=(3, 0), textcoords="offset points", fontsize=8)
+    ax.set_xlim(0, 115)
+    ax.invert_yaxis()
+    ax.set_xlabel(t("stats.chart_rate", locale))
+    ax.set_title(t("stats.chart_classes", locale))
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def _form(ax: Any, stats: PlayerStats, locale: str | None) -> None:
+    xs = list(range(1, len(stats.form) + 1))
+    wins = 0
+    running = []
+    for i, r in enumerate(stats.form, start=1):
+        wins += r != "loss"
+        running.append(100 * wins / i)
+    ax.plot(xs, running, color="#6B7280", linewidth=1.5, label=t("stats.chart_running", locale))
+    for r in RESULTS:
+        pts = [(x, y) for x, y, res in zip(xs, running, stats.form, strict=True) if res == r]
+        if pts:
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=RESULT_COLOURS[r], s=28, zorder=3, label=t(f"stats.result.{r}", locale))
+    ax.set_ylim(-5, 105)
+    ax.set_xlabel(t("stats.chart_games", locale))
+    ax.set_ylabel(t("stats.chart_rate", locale))
+    ax.set_title(t("stats.chart_form", locale))
+    ax.legend(fontsize=7, loc="lower left", frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
