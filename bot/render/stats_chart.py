@@ -17,6 +17,8 @@ from engine.classes import catalogue
 
 RESULT_COLOURS = {"win": "#16A34A", "shared": "#F59E0B", "loss": "#DC2626"}
 RESULTS = ("win", "shared", "loss")
+# Latin text in matplotlib's own font, Chinese in the bundled subset.
+FONT: dict[str, Any] = {"fontfamily": ["DejaVu Sans", FAMILY]}
 
 
 def stats_chart_texts(locale: str | None) -> list[str]:
@@ -31,32 +33,37 @@ def stats_chart_texts(locale: str | None) -> list[str]:
 
 
 def stats_png(stats: PlayerStats, locale: str | None) -> bytes:
-    plt = _pyplot()
-    with plt.rc_context({"font.family": ["DejaVu Sans", FAMILY]}):
-        fig, (left, right) = plt.subplots(1, 2, figsize=(8.0, 3.4), dpi=100, gridspec_kw={"width_ratios": [1.1, 1]})
-        try:
-            _by_class(left, stats, locale)
-            _form(right, stats, locale)
-            fig.tight_layout()
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png")
-            return buf.getvalue()
-        finally:
-            plt.close(fig)
+    """The chart as a PNG. Drawn on a Figure of its own (no pyplot state, every font
+    given where it is used), so the bot can draw it in a worker thread and keep
+    answering while it does."""
+    _pyplot()  # registers the bundled CJK font once
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8.0, 3.4), dpi=100)
+    FigureCanvasAgg(fig)
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
+    _by_class(left, stats, locale)
+    _form(right, stats, locale)
+    fig.subplots_adjust(left=0.14, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
 
 
 def _by_class(ax: Any, stats: PlayerStats, locale: str | None) -> None:
     classes = list(stats.by_class)
     rates = [stats.by_class[c].rate * 100 for c in classes]
-    labels = [words.class_name(c, locale) for c in classes]
-    bars = ax.barh(labels, rates, color="#3B82F6")
+    ys = list(range(len(classes)))
+    bars = ax.barh(ys, rates, color="#3B82F6")
+    ax.set_yticks(ys, [words.class_name(c, locale) for c in classes], **FONT)
     for bar, c in zip(bars, classes, strict=True):
         tally = stats.by_class[c]
         ax.annotate(f"{tally.wins}/{tally.games}", (bar.get_width(), bar.get_y() + bar.get_height() / 2), va="center", xytext=(3, 0), textcoords="offset points", fontsize=8)
     ax.set_xlim(0, 115)
     ax.invert_yaxis()
-    ax.set_xlabel(t("stats.chart_rate", locale))
-    ax.set_title(t("stats.chart_classes", locale))
+    ax.set_xlabel(t("stats.chart_rate", locale), **FONT)
+    ax.set_title(t("stats.chart_classes", locale), **FONT)
     ax.spines[["top", "right"]].set_visible(False)
 
 
@@ -73,8 +80,8 @@ def _form(ax: Any, stats: PlayerStats, locale: str | None) -> None:
         if pts:
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=RESULT_COLOURS[r], s=28, zorder=3, label=t(f"stats.result.{r}", locale))
     ax.set_ylim(-5, 105)
-    ax.set_xlabel(t("stats.chart_games", locale))
-    ax.set_ylabel(t("stats.chart_rate", locale))
-    ax.set_title(t("stats.chart_form", locale))
-    ax.legend(fontsize=7, loc="lower left", frameon=False)
+    ax.set_xlabel(t("stats.chart_games", locale), **FONT)
+    ax.set_ylabel(t("stats.chart_rate", locale), **FONT)
+    ax.set_title(t("stats.chart_form", locale), **FONT)
+    ax.legend(prop={"family": FONT["fontfamily"], "size": 7}, loc="lower left", frameon=False)
     ax.spines[["top", "right"]].set_visible(False)

@@ -8,6 +8,7 @@ old messages after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import Any
@@ -47,7 +48,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             interaction.client.db, interaction.user.id, target.id, guild, name=target.display_name  # type: ignore[attr-defined]
         )
         ctx = await Ctx.begin(interaction, ephemeral=not public)
-        file = discord.File(io.BytesIO(stats_png(found, ctx.locale)), filename=CHART_FILE)
+        # Drawn in a worker thread: the bot keeps answering meanwhile.
+        png = await asyncio.to_thread(stats_png, found, ctx.locale)
+        file = discord.File(io.BytesIO(png), filename=CHART_FILE)
         await ctx.send(embed=stats_embed(found, target.display_name, ctx.locale), file=file, ephemeral=not public)
 
     @stats.command(name=L("cmd.name.hide"), description=L("cmd.desc.stats_hide"))
