@@ -11,9 +11,10 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from bot.db.models import SeatRecord
+from bot.discord.stats_replies import chart_png
 from bot.i18n import LOCALES
 from bot.render.fonts import CJK_FONT
-from bot.render.stats_chart import stats_chart_texts, stats_png
+from bot.render.stats_chart import stats_chart_texts
 from bot.service.stats import summarise, wilson
 from engine.classes import catalogue
 
@@ -48,7 +49,7 @@ def test_the_stats_chart_is_drawn_in_each_language_with_no_missing_glyph(locale:
     assert len(stats.by_class) == len(catalogue()) and len(stats.form) == 20
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*[Gg]lyph.*missing.*")
-        png = stats_png(stats, locale)
+        png = chart_png(stats, locale)
     assert png.startswith(PNG) and len(png) > 10000
 
 

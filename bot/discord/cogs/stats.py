@@ -20,10 +20,9 @@ from bot.discord.cogs import Groups, group, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.replies import notice_embed
+from bot.discord.stats_replies import CHART_FILE, chart_png, leaderboard_embed, stats_embed
 from bot.discord.translator import L
 from bot.i18n import t
-from bot.render.stats import CHART_FILE, leaderboard_embed, stats_embed
-from bot.render.stats_chart import stats_png
 from bot.service.leaderboard import DEFAULT_MIN_GAMES, MAX_MIN_GAMES, SORTS, Board, leaderboard
 from bot.service.privacy import forget, set_hidden
 from bot.service.stats import player_stats
@@ -49,7 +48,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         )
         ctx = await Ctx.begin(interaction, ephemeral=not public)
         # Drawn in a worker thread: the bot keeps answering meanwhile.
-        png = await asyncio.to_thread(stats_png, found, ctx.locale)
+        png = await asyncio.to_thread(chart_png, found, ctx.locale)
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
         await ctx.send(embed=stats_embed(found, target.display_name, ctx.locale), file=file, ephemeral=not public)
 

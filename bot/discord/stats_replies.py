@@ -1,12 +1,14 @@
-"""``/stats`` and ``/leaderboard`` as embeds, in the reader's language."""
+"""``/stats`` and ``/leaderboard`` answers as embeds, in the reader's language (the chart
+itself is drawn by :mod:`bot.render.stats_chart` from plain figures)."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
+from bot.render.stats_chart import stats_png
 from bot.service.leaderboard import Board, BoardRow
 from bot.service.stats import INTERVAL_MIN_GAMES, PlayerStats
 
@@ -16,6 +18,10 @@ CHART_FILE = "stats.png"
 
 def percent(x: float) -> str:
     return f"{round(100 * x)}%"
+
+
+def chart_png(stats: PlayerStats, locale: str) -> bytes:
+    return stats_png({c: (x.wins, x.games) for c, x in stats.by_class.items()}, stats.form, locale)
 
 
 def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
@@ -30,11 +36,11 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     embed = discord.Embed(title=t("stats.title", locale, name=name), description="\n".join(lines), colour=STATS_COLOUR)
     embed.set_author(name=scope)
     add_lines(embed, t("stats.by_faction", locale), [
-        t("stats.tally", locale, name=words.faction(f, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
+        t("stats.tally", locale, name=terms.faction(f, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
         for f, x in stats.by_faction.items()
     ])
     add_lines(embed, t("stats.by_class", locale), [
-        t("stats.tally", locale, name=words.class_name(c, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
+        t("stats.tally", locale, name=terms.class_name(c, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
         for c, x in stats.by_class.items()
     ])
     play = [
@@ -43,12 +49,12 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         t("stats.steals", locale, steals=stats.steals, grails=stats.grails),
     ]
     if stats.favourite_class:
-        play.append(t("stats.favourite", locale, name=words.class_name(stats.favourite_class, locale)))
+        play.append(t("stats.favourite", locale, name=terms.class_name(stats.favourite_class, locale)))
     add_lines(embed, t("stats.play", locale), play)
     add_lines(embed, t("stats.recent", locale), [
         t(
             "stats.recent_line", locale, game=g.game_id, date=f"<t:{int(g.ended_at.timestamp())}:d>",
-            class_name=words.class_name(g.class_id, locale), faction=words.faction(g.faction, locale),
+            class_name=terms.class_name(g.class_id, locale), faction=terms.faction(g.faction, locale),
             result=t(f"stats.result.{g.result}", locale), fate=t(f"stats.fate.{g.fate}", locale),
         )
         for g in stats.recent
