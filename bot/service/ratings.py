@@ -102,7 +102,11 @@ async def rate_game(session: AsyncSession, game: GameRecord, seats: Sequence[Sea
         r.user_id: r
         for r in (
             await session.execute(
-                select(PlayerStanding).where(PlayerStanding.guild_id == game.guild_id, PlayerStanding.user_id.in_(ids))
+                # Locked: a player removed from one game may be in another of this server
+                # that ends at the same moment; the second end then reads the first's numbers.
+                select(PlayerStanding)
+                .where(PlayerStanding.guild_id == game.guild_id, PlayerStanding.user_id.in_(ids))
+                .with_for_update()
             )
         ).scalars()
     }
