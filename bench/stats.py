@@ -42,7 +42,7 @@ from sqlalchemy import insert
 from bot.db.migrate import upgrade
 from bot.db.models import Game, GameRecord, SeatRecord, User
 from bot.db.session import Database
-from bot.service.leaderboard import PAGE_SIZE, SORTS, leaderboard
+from bot.service.leaderboard import SORTS, leaderboard
 from bot.service.ratings import rebuild_standings
 from bot.service.stats import player_stats
 from engine.classes import catalogue
@@ -134,7 +134,7 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
     rng = random.Random(args.seed)
     db = Database(url)
     try:
-        pages = -(-args.players // PAGE_SIZE)
+        pages = {sort: (await leaderboard(db, GUILD, sort, 1, min_games=5)).pages for sort in SORTS}
 
         async def stats(everywhere: bool = False) -> Any:
             user = rng.randint(1, args.players)
@@ -142,7 +142,7 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
 
         async def board() -> Any:
             sort = rng.choice(SORTS)
-            page = rng.randint(1, 10) if sort == "win_rate" else rng.randint(1, pages)
+            page = rng.randint(1, pages[sort])
             return await leaderboard(db, GUILD, sort, page, min_games=5, viewer_id=rng.randint(1, args.players))
 
         for _ in range(20):  # warm the pool and the caches
