@@ -1,4 +1,5 @@
-"""SQLAlchemy 2.0 models: users, games, seats, submissions, the game log and the outbox.
+"""SQLAlchemy 2.0 models: users, games, seats, submissions, the game log and the outbox;
+and the records of finished games, the players' standings and their privacy choice.
 
 The schema is shared by SQLite and PostgreSQL. Two invariants are enforced by the
 database itself, so that no race between shards can break them:

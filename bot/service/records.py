@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -26,8 +25,6 @@ from bot.service.ratings import rate_game
 
 # How a PlayerDied event's cause reads in a record; any other cause is a kill in the night.
 FATE_OF_CAUSE = {"vote": "voted_out", "removed": "removed"}
-FATES = ("survived", "killed", "voted_out", "removed", "replaced")
-RESULTS = ("win", "shared", "loss")
 
 
 @dataclass
@@ -157,6 +154,7 @@ def result_of(state: engine.GameState, faction: str) -> str:
 
 
 def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) -> SeatRecord:
+    assert game.ended_at is not None
     p = state.player(seat)
     last = h.last_round if h.last_round is not None else state.round
     return SeatRecord(
@@ -176,5 +174,5 @@ def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) ->
         grails=h.grails,
         rounds=max(0, last - h.first_round + 1),
         faction_score=int(state.scores.get(p.faction.value, 0)),
-        ended_at=game.ended_at or datetime.min,
+        ended_at=game.ended_at,
     )
