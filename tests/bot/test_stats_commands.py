@@ -14,6 +14,7 @@ from bot.db.models import SeatRecord
 from bot.service import UserRef
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
+from tests.bot.test_orphans import restarted
 from tests.service.helpers import play_to_end
 
 
@@ -115,6 +116,17 @@ async def test_leaderboard_pages_by_buttons_with_the_callers_row(table: Table) -
     # Ranked by games with 5 needed for win rate: nobody has 5, so nobody is on that board.
     empty = reply_text(await table.run(carol, "leaderboard", {"sort": "win_rate"}))
     assert "Nobody is ranked here yet" in empty and "Page 1 of 1" in empty
+    # The bot restarts: the old message's buttons still turn its pages.
+    await table.bot.close()
+    task = await restarted(table)
+    try:
+        back = await table.emu.click(carol, edited, f"wh:lb:{table.guild.id}:win_rate:1:1")
+        await back.wait(10)
+        again = table.emu.ctx.world.messages[edited.id]
+        assert again.embeds[0]["footer"]["text"] == "Page 1 of 2 · 18 players"
+        assert "**1.**" in table.texts([again])[0] and f"Your place: **{rank}** carol —" in table.texts([again])[0]
+    finally:
+        task.cancel()
 
 
 async def test_forget_needs_the_users_own_confirmation(table: Table) -> None:
