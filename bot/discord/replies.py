@@ -115,7 +115,7 @@ def sent_embed(
 def status_embed(
     info: GameInfo, sent: Mapping[int, tuple[str, ...]], done: Collection[int], locale: str, *, per_seat: bool = True
 ) -> discord.Embed:
-    """/game status: per living seat, which kinds it has sent (never what), and how many
+    """/mod status: per living seat, which kinds it has sent (never what), and how many
     count as done (``done``: a wounded player at Dusk once identified, as the early close
     counts). Without ``per_seat`` (a moderator who also plays) only that count: who has
     not sent orders at Dusk could betray a wounded player."""

@@ -9,7 +9,7 @@ Typical use (see ``tests/sandbox`` for complete examples)::
         with emu.patch_discord():
             await bot.login(emu.token)
             ...
-            result = await emu.slash(alice, "game create", {"size": 5}, guild=guild)
+            result = await emu.slash(alice, "mod create", {"size": 5}, guild=guild)
             await result.wait()
 """
 

@@ -61,7 +61,7 @@ async def test_phase_status_says_which_kinds_each_seat_sent_never_what(db: Datab
     assert (await phase_status(db, lobby_id)).sent == {}
     with pytest.raises(E.GameNotFoundError):
         await phase_status(db, 999)
-    # A moderator may type any number up to 2**53 (/game log): beyond the id column's 32
+    # A moderator may type any number up to 2**53 (/mod log): beyond the id column's 32
     # bits there is no game either (PostgreSQL refused to even compare such a number).
     for far in (2**31, 2**40, 2**53):
         with pytest.raises(E.GameNotFoundError):
@@ -169,7 +169,7 @@ async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: 
 
 async def test_the_status_knows_who_holds_or_held_a_seat(db: Database) -> None:
     """A moderator who plays, or played until replaced or removed, knows a seat's class
-    and faction: /game status then shows them only the count of who has sent."""
+    and faction: /mod status then shows them only the count of who has sent."""
     game_id = await started(db, 7, seed="status-viewer")
     await replace_player(db, game_id, 2, UserRef(901, "Newcomer"))
     await remove_player(db, game_id, 3)

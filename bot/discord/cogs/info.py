@@ -79,7 +79,7 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 HELP_SECTIONS = (
     ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "rules", "help")),
-    ("help.moderators", ("game create", "game start", "game settings", "phase advance", "phase extend", "game pause", "game resume", "game replace", "game kick", "game end", "game status", "game log")),
+    ("help.moderators", ("mod create", "mod start", "mod settings", "mod advance", "mod extend", "mod pause", "mod resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 
 

@@ -1,5 +1,5 @@
 """Message components: the lobby's Join/Leave buttons and the order panel (the
-confirmation buttons of ``/game end`` stay with their command, in ``cogs.game_admin``). Every
+confirmation buttons of ``/mod end`` stay with their command, in ``cogs.game_admin``). Every
 component is a ``DynamicItem`` whose ``custom_id`` carries the ids it needs (game,
 round, phase, skill, seat); the rest is read from the database when it is used, so the
 buttons on old messages keep working after a restart."""
