@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.sandbox import Message
@@ -41,6 +41,8 @@ class GameOptions:
     reveal_on_death: bool = False
     quiet_dead: bool | None = None
     vote_tie: str | None = None
+    # House rules by option name (``{"departures": "morning"}``); the rest keep their default.
+    house_rules: dict[str, str] = field(default_factory=dict)
     advance: str = "moderator"
     max_rounds: int = 40
     phase_timeout: float = 120.0
@@ -58,7 +60,7 @@ class GameOptions:
             out["quiet_dead"] = self.quiet_dead
         if self.vote_tie is not None:
             out["vote_tie"] = self.vote_tie
-        return out
+        return out | self.house_rules
 
 
 @dataclass

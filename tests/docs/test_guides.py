@@ -28,7 +28,7 @@ from bot.i18n.catalog import catalogue
 from bot.render import words
 from bot.sandbox.play_reader import template_regex
 from bot.service.errors import MESSAGES as SERVICE_MESSAGES
-from bot.service.types import RULE_SETTINGS, GameSettings
+from bot.service.types import HOUSE_RULES, RULE_SETTINGS, GameSettings
 from engine.classes import catalogue as classes
 from engine.classes import class_spec
 from engine.model import FACTIONS, Trait
@@ -260,6 +260,8 @@ def _default_text(field: str | None, param: str, loc: str) -> str:
         return t(f"cmd.choice.tie_{value}", loc)
     if field == "language":
         return t(f"cmd.choice.lang_{str(value).replace('-', '_')}", loc)
+    if field in HOUSE_RULES:
+        return t(f"cmd.choice.{field}_{value}", loc)
     return str(value)
 
 

@@ -30,15 +30,18 @@ from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
 from bot.render import words
-from bot.service.types import GameInfo, GameSettings, SeatInfo
+from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
 LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN")]
+# The house rules' choices, default first (bot.service.types.HOUSE_RULES).
+HOUSE_CHOICES = {rule: [app_commands.Choice(name=L(f"cmd.choice.{rule}_{v}"), value=v) for v in values] for rule, values in HOUSE_RULES.items()}
 
 SETTING_PARAMS = {
     "max_players": "max_players", "day": "day", "dusk": "dusk", "morning": "morning", "reminder": "reminder",
     "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
     "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead",
+    "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
 }  # fmt: skip
 
 
@@ -46,7 +49,7 @@ def with_setting_options(func: Any) -> Any:
     """Names and descriptions of the settings options shared by create and settings."""
     func = app_commands.rename(**{k: L(f"cmd.name.{v}") for k, v in SETTING_PARAMS.items()})(func)
     func = app_commands.describe(**{k: L(f"cmd.param.{v}") for k, v in SETTING_PARAMS.items()})(func)
-    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES)(func)
+    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES, **HOUSE_CHOICES)(func)
 
 
 # What switches the reminder off, in either language.
@@ -75,6 +78,9 @@ def overrides(**given: Any) -> dict[str, Any]:
         out["vote_tie_rule"] = given["vote_tie"].value
     if given.get("language") is not None:
         out["language"] = given["language"].value
+    for rule in HOUSE_RULES:
+        if given.get(rule) is not None:
+            out[rule] = given[rule].value
     return out
 
 
@@ -113,6 +119,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         language: app_commands.Choice[str] | None = None,
         win_score: app_commands.Range[int, 1, 100] | None = None,
         quiet_dead: bool | None = None,
+        killing_blow: app_commands.Choice[str] | None = None,
+        departures: app_commands.Choice[str] | None = None,
+        vote_damage: app_commands.Choice[str] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -125,6 +134,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         given = overrides(
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
         )  # fmt: skip
         if language is None:
             given["language"] = _default_language(interaction, ctx.bot.config.language)
@@ -163,12 +173,16 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         language: app_commands.Choice[str] | None = None,
         win_score: app_commands.Range[int, 1, 100] | None = None,
         quiet_dead: bool | None = None,
+        killing_blow: app_commands.Choice[str] | None = None,
+        departures: app_commands.Choice[str] | None = None,
+        vote_damage: app_commands.Choice[str] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         given = overrides(
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
         )  # fmt: skip
         if given:
             info = await service.update_settings(ctx.db, info.id, **given)
