@@ -10,8 +10,8 @@ import re
 import pytest
 
 import bot.service as service
-from bot.sandbox import permissions as perm
-from bot.sandbox.options import InvalidInvocation
+from discord_emulator import InvalidInvocation
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
 from tests.bot.test_command_sync import running, world  # noqa: F401 (a fixture)
