@@ -61,7 +61,7 @@ async def _columns(url: str, table: str) -> set[str]:
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0003"
+    assert await current(empty_url) == head_revision() == "0004"
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -69,6 +69,17 @@ async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert not (TABLES & await _tables(empty_url))
     await upgrade(empty_url)
     assert await _tables(empty_url) >= TABLES
+
+
+async def test_0003_adds_and_drops_the_records(empty_url: str) -> None:
+    records = {"game_records", "seat_records", "player_standings", "player_profiles"}
+    await upgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
+    await upgrade(empty_url, "0003")
+    assert records <= await _tables(empty_url)
+    assert {"user_id", "ai", "fate", "faction_score"} <= await _columns(empty_url, "seat_records")
+    await downgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
 
 
 async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> None:
@@ -83,7 +94,7 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0003_gives_the_games_already_there_the_rulings_they_were_set_up_under(empty_url: str) -> None:
+async def test_0004_gives_the_games_already_there_the_rulings_they_were_set_up_under(empty_url: str) -> None:
     """A game created before house rules existed keeps today's rulings (the killer takes
     a carried grail, departures at dawn, the vote's damage named); a new game takes the
     rules' defaults. Going back removes the keys the earlier code does not know."""
@@ -93,7 +104,7 @@ async def test_0003_gives_the_games_already_there_the_rulings_they_were_set_up_u
 
     from bot.service.types import GameSettings
 
-    await upgrade(empty_url, "0002")
+    await upgrade(empty_url, "0003")
     engine = make_engine(empty_url)
     old = {"max_players": 8, "vote_tie_rule": "all"}
     columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
@@ -114,7 +125,7 @@ async def test_0003_gives_the_games_already_there_the_rulings_they_were_set_up_u
         assert (kept.killing_blow, kept.departures, kept.vote_damage) == ("killer_takes", "dawn", "public")
         assert kept.max_players == 8 and kept.vote_tie_rule == "all"
         assert GameSettings().killing_blow == "steal"
-        await downgrade(empty_url, "0002")
+        await downgrade(empty_url, "0003")
         assert await settings() == old
     finally:
         await engine.dispose()
@@ -151,12 +162,12 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert "0003 (up to date)" in capsys.readouterr().out
+    assert "0004 (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     capsys.readouterr()
     # A relative target is answered with the revision it reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to 0002\n"
+    assert capsys.readouterr().out == "database downgraded to 0003\n"
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert capsys.readouterr().out == "database downgraded to base (empty)\n"
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0

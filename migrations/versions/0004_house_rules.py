@@ -7,8 +7,8 @@ finished game) was set up under today's rulings, so they are written into its se
 the killer takes the grail (E13), departures at dawn, the vote's damage named. The
 engine reads a stored state without them the same way. No schema change.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
-down_revision: str | None = "0002"
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
