@@ -1,5 +1,5 @@
 """A finished game's replay: one self-contained HTML page (inline CSS and SVG, no script,
-no font or picture from anywhere) rendered from the game log that ``/game log`` exports.
+no font or picture from anywhere) rendered from the game log that ``/mod log`` exports.
 
 It reads as the game went: the score by round, the public timeline round by round (the
 same lines the channel got), then what the end reveals: every seat's class and faction,

@@ -68,13 +68,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.not_in_game": {"en-US": "You are not in this game.", "zh-CN": "你不在这局游戏中。"},
     "error.not_running": {"en-US": "The game is not running.", "zh-CN": "游戏没有在进行中。"},
     "error.not_started": {
-        "en-US": "The game has not started yet: a moderator starts it with `/game start`.",
-        "zh-CN": "游戏尚未开始：由管理员用 `/游戏 开始`（`/game start`）开始。",
+        "en-US": "The game has not started yet: a moderator starts it with `/mod start`.",
+        "zh-CN": "游戏尚未开始：由管理员用 `/管理 开始`（`/mod start`）开始。",
     },
     "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
     "error.paused_advance": {
-        "en-US": "The game is paused: resume it (/game resume) before advancing.",
-        "zh-CN": "游戏已暂停：请先恢复游戏（/game resume）再推进。",
+        "en-US": "The game is paused: resume it (/mod resume) before advancing.",
+        "zh-CN": "游戏已暂停：请先恢复游戏（/mod resume）再推进。",
     },
     "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},

@@ -84,7 +84,7 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
 
 
 def log_bytes(log: dict[str, Any]) -> bytes:
-    """The log as the file ``/game log`` attaches and ``wolfhowl export`` writes."""
+    """The log as the file ``/mod log`` attaches and ``wolfhowl export`` writes."""
     return json.dumps(log, ensure_ascii=False, indent=1).encode()
 
 

@@ -1,7 +1,7 @@
 """``wolfhowl export GAME [--format html|json] [--out FILE] [--lang LOCALE] [--url URL]``:
 a finished game's replay page or its log, straight from the database (no Discord
 connection; the database as ``wolfhowl db`` finds it). The JSON is exactly what
-``/game log`` gives and ``wolfhowl verify`` checks. Exit 0 having written the file; 1 when
+``/mod log`` gives and ``wolfhowl verify`` checks. Exit 0 having written the file; 1 when
 the game is not there or not over; 2 for a bad configuration."""
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ async def test_history_lists_the_finished_game_with_its_players_and_winners(tabl
     empty = await table.run(table.players[1], "game history")
     assert "No game has finished in this server yet." in reply_text(empty)
     game_id = await finished_game(table)
-    await table.run(table.mod, "game create")  # a live lobby is not listed
+    await table.run(table.mod, "mod create")  # a live lobby is not listed
     result = await table.run(table.players[1], "game history")
     text = reply_text(result)
     final = await current_state(table.db, game_id)

@@ -1,6 +1,6 @@
 """A finished game's full log for its replay and ``wolfhowl export``: refused while the
 game is live and for a lobby cancelled before it started; after the end, the CLI writes
-exactly what ``/game log`` gives (``wolfhowl verify`` accepts it) or the replay page."""
+exactly what ``/mod log`` gives (``wolfhowl verify`` accepts it) or the replay page."""
 
 from __future__ import annotations
 

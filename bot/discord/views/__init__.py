@@ -1,5 +1,5 @@
 """Message components: the lobby's Join/Leave buttons, the order panel and a finished
-game's Replay button (the confirmation buttons of ``/game end`` and the pages of ``/game
+game's Replay button (the confirmation buttons of ``/mod end`` and the pages of ``/game
 history`` stay with their command, in ``cogs``). Every
 component is a ``DynamicItem`` whose ``custom_id`` carries the ids it needs (game,
 round, phase, skill, seat); the rest is read from the database when it is used, so the
