@@ -107,6 +107,10 @@ class Game(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     ended_at: Mapped[datetime | None]
+    # Discord's side (mutes, the dead channel, the lobby post) may lag this game's state:
+    # counts the changes since the bot last brought Discord in line, NULL when it has.
+    # Set by every flush that changes the game or its players (bot.db.effects).
+    effects_due: Mapped[int | None] = mapped_column(Integer, index=True)
 
     # Every UPDATE of a game carries ``WHERE version = <version read>``; the service bumps
     # the version itself, once per step of the game log.

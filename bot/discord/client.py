@@ -23,6 +23,7 @@ from bot.discord.errors import WolfTree
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
+from bot.discord.reconciler import Reconciler
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 from bot.service.types import GameInfo
@@ -59,7 +60,8 @@ class WolfBot(commands.Bot):
         self.run_tasks = run_tasks
         self.tables = TableCache()
         self.views = ViewCache()
-        self.dispatcher = Dispatcher(self.db, DiscordSender(self))
+        self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
+        self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
@@ -137,23 +139,19 @@ class WolfBot(commands.Bot):
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
         the games whose channel was deleted or whose server removed the bot meanwhile,
-        then make the game channels' overwrites match who is dead (a death announced
-        while the bot was down, or an end it did not see). A game with a post still to
-        go is left to the dispatcher, which syncs once that post is out: silencing the
-        night's dead before the dawn post names them would announce the deaths early."""
-        from bot.discord.quiet_dead import sync_quiet_dead
-        from bot.discord.quiet_notes import tell_moderator
-
+        then have the reconciler check every live game's Discord side (a death announced
+        while the bot was down, an end it did not see, an overwrite changed meanwhile);
+        the games changed but not reconciled before a crash are due already. A game with
+        a post still to go is reconciled once that post is out (the reconciler waits for
+        it): silencing the night's dead before the dawn post names them would announce
+        the deaths early."""
         try:
             live = await service.live_games(self.db)
-            gone = [info for info in live if self.channel_gone(info)]
-            await cancel_orphaned(self, gone)
-            waiting = await service.games_with_posts_waiting(self.db)
-            for info in live:
-                if info not in gone and info.id not in waiting and self.get_guild(info.guild_id) is not None:
-                    await tell_moderator(self, info, await sync_quiet_dead(self, info))
+            await cancel_orphaned(self, [info for info in live if self.channel_gone(info)])
+            await service.mark_effects_due(self.db)
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
+        self.wake_dispatcher()
 
     def channel_gone(self, info: GameInfo) -> bool:
         """Once ready: the bot is no longer in the game's server, or the server is here
