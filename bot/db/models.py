@@ -208,3 +208,21 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     read_at: Mapped[datetime | None]
     discord_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The process (``processes.id``) a pending row is leased to; NULL when none is.
+    leased_by: Mapped[int | None] = mapped_column(Integer)
+
+
+class Process(Base):
+    """A running bot process, as it names itself (``name``: the host and the shards it
+    serves unless configured; one live process per name), with a heartbeat, so that a
+    restart, or another process, sees at once that its leases are free. ``stopped_at``:
+    it closed, or a process of the same name started after it."""
+
+    __tablename__ = "processes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime]
+    stopped_at: Mapped[datetime | None]

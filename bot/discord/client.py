@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from typing import Any
 
 import discord
@@ -26,6 +27,7 @@ from bot.discord.quiet_return import ReturnWatch
 from bot.discord.reconciler import Reconciler
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
+from bot.service import processes
 from bot.service.types import GameInfo
 
 log = logging.getLogger("wolfhowl.discord")
@@ -66,6 +68,7 @@ class WolfBot(commands.Bot):
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = asyncio.Event()
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
@@ -75,6 +78,8 @@ class WolfBot(commands.Bot):
         # Users whose language is recorded as their client's (context.note_locale).
         self.locales_noted: dict[int, str] = {}
         self.returns = ReturnWatch()  # departed players back in the server (quiet_return)
+        # This process's row in the database (bot.service.processes), once registered.
+        self.process_id: int | None = None
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -98,13 +103,46 @@ class WolfBot(commands.Bot):
         if self.config.sync_commands:
             await command_sync.register(self)
         if self.run_tasks:
+            await self.register_process()
             self.start_tasks()
+
+    async def register_process(self) -> None:
+        """Say who this process is: what a process of the same name held before (a
+        crash) is free at once, and the leases taken from now on name this one."""
+        self.process_id = await processes.register(self.db, self.config.process_name or processes.default_name())
+        self.dispatcher.holder = self.process_id
 
     def start_tasks(self) -> None:
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
         ]
+        if self.process_id is not None:
+            self._tasks.append(asyncio.create_task(self.beat(), name="wolfhowl-heartbeat"))
+
+    async def beat(self) -> None:
+        """The heartbeat that shows the other processes this one is alive (its leases
+        held). Marked over by a process of the same name: two run under one name, which
+        is a misconfiguration; this one goes on under a name of its own."""
+        while self.dispatcher.running:
+            await self.dispatcher_stopped(processes.HEARTBEAT)
+            if not self.dispatcher.running or self.process_id is None:
+                return
+            try:
+                alive = await processes.heartbeat(self.db, self.process_id)
+            except Exception:
+                log.warning("heartbeat failed", exc_info=True)
+                continue
+            if not alive:
+                name = f"{self.config.process_name or processes.default_name()}:{os.getpid()}"
+                log.error("another process runs under this one's name; going on as %s", name)
+                self.process_id = await processes.register(self.db, name)
+                self.dispatcher.holder = self.process_id
+
+    async def dispatcher_stopped(self, seconds: float) -> None:
+        """Wait ``seconds``, less when the bot stops."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), seconds)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -171,6 +209,7 @@ class WolfBot(commands.Bot):
         until = loop.time() + self.stop_grace
         self.scheduler.stop()
         self.dispatcher.stop()
+        self._closing.set()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
             for task in busy:
@@ -181,6 +220,10 @@ class WolfBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._tasks = []
+        if self.process_id is not None:
+            with contextlib.suppress(Exception):  # else its heartbeat goes stale, which frees it too
+                await processes.stopped(self.db, self.process_id)
+            self.process_id = None
         busy = await self.answering.settle(max(0.0, until - loop.time()))
         if busy and self.stop_grace:
             log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)

@@ -20,7 +20,7 @@ from bot.db.models import Base
 from bot.db.session import make_engine
 from tests.conftest import drop_pg_database, scratch_pg_database
 
-TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox"}
+TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ async def _columns(url: str, table: str) -> set[str]:
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0003"
+    assert await current(empty_url) == head_revision() == "0004"
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -88,6 +88,13 @@ async def test_0003_adds_and_drops_the_games_effects_mark(empty_url: str) -> Non
     assert "effects_due" in await _columns(empty_url, "games")
     await downgrade(empty_url, "0002")
     assert "effects_due" not in await _columns(empty_url, "games")
+
+
+async def test_0004_adds_and_drops_the_processes_and_the_lease_holder(empty_url: str) -> None:
+    await upgrade(empty_url, "0004")
+    assert "processes" in await _tables(empty_url) and "leased_by" in await _columns(empty_url, "outbox")
+    await downgrade(empty_url, "0003")
+    assert "processes" not in await _tables(empty_url) and "leased_by" not in await _columns(empty_url, "outbox")
 
 
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:

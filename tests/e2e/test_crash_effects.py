@@ -196,3 +196,27 @@ def test_a_join_stored_just_before_a_crash_shows_on_the_lobby_post_after_the_res
             await until(tavern, shown, "the lobby post listing the newcomer")
 
     run(scenario())
+
+
+def test_a_restart_takes_over_what_the_dead_process_held_at_once():
+    """Killed in the middle of a batch, the process held the rest of it for a minute;
+    started again (the same process, by its name), it delivers the rest at once, each
+    message once, with no wait for the dead one's leases to run out."""
+
+    async def scenario() -> None:
+        clock = GameClock(1.0)
+        async with Tavern(clock=clock, seed="effects") as tavern:
+            seating = tavern.seat_table(TableSpec(players=6))
+            game = TableGame(tavern, seating, OPTIONS, seed="effects")
+            dm_ids = {tavern.emu.dm_channel(u).id for u in seating.players}
+            with dying_after(lambda m: m.channel.id in dm_ids) as created:
+                await game.open()  # the start: a sheet to each player by DM
+                await asyncio.wait_for(created.wait(), SOON)
+                await tavern.stop_bot(crash=True)
+            await tavern.start_bot()
+            await tavern.drained(SOON)  # no clock skipped: the leases were taken over
+            sent = [r for r in tavern.emu.requests if r.route == "POST /channels/{channel_id}/messages" and r.status == 200]
+            nonces = [(r.json or {}).get("nonce") for r in sent if isinstance(r.json, dict)]
+            assert len(nonces) == len(set(nonces))
+
+    run(scenario())
