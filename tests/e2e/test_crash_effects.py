@@ -18,10 +18,10 @@ import discord
 
 import bot.service as service
 from bot.discord.permissions import MUTED
-from bot.sandbox import permissions as perm
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from discord_emulator import permissions as perm
 from tests.e2e.conftest import run
 
 OPTIONS = GameOptions(day="1h", dusk="1h", morning="1h", quiet_dead=True)
