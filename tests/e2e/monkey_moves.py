@@ -28,6 +28,11 @@ MODERATOR_COMMANDS = {
     "game status": 6, "game log": 3, "game replace": 3, "game kick": 2, "game end": 2,
     "game start": 2, "game create": 1,
 }  # fmt: skip
+# What a moderator does to a running game, for the chaos's crashes in the middle of one.
+CHAOS_MODERATION = {
+    "game pause": 3, "game resume": 3, "phase extend": 3, "game settings": 3, "game replace": 2, "game kick": 2,
+    "game end": 1,
+}  # fmt: skip
 DURATIONS = ("1h", "2h", "90m", "1d", "1.5h", "2小时", "3天", "7d", "8d", "5s", "0", "abc", "-1h", "", "1h30m")
 REMINDERS = ("0", "off", "关", "30m", "2h", "1d", "马上", "never", "10s")
 FORM_TEXTS = (
