@@ -125,21 +125,19 @@ class WolfBot(commands.Bot):
         held). Marked over by a process of the same name: two run under one name, which
         is a misconfiguration; this one goes on under a name of its own."""
         while self.dispatcher.running:
-            await self.dispatcher_stopped(processes.HEARTBEAT)
+            await self._sleep_unless_closing(processes.HEARTBEAT)
             if not self.dispatcher.running or self.process_id is None:
                 return
             try:
-                alive = await processes.heartbeat(self.db, self.process_id)
-            except Exception:
+                if not await processes.heartbeat(self.db, self.process_id):
+                    name = f"{self.config.process_name or processes.default_name()}:{os.getpid()}"
+                    log.error("another process runs under this one's name; going on as %s", name)
+                    self.process_id = await processes.register(self.db, name)
+                    self.dispatcher.holder = self.process_id
+            except Exception:  # the database away for a while: the next beat tries again
                 log.warning("heartbeat failed", exc_info=True)
-                continue
-            if not alive:
-                name = f"{self.config.process_name or processes.default_name()}:{os.getpid()}"
-                log.error("another process runs under this one's name; going on as %s", name)
-                self.process_id = await processes.register(self.db, name)
-                self.dispatcher.holder = self.process_id
 
-    async def dispatcher_stopped(self, seconds: float) -> None:
+    async def _sleep_unless_closing(self, seconds: float) -> None:
         """Wait ``seconds``, less when the bot stops."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._closing.wait(), seconds)

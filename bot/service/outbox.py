@@ -294,15 +294,3 @@ async def pending_count(db: Database) -> int:
     async with db.read() as s:
         stmt = select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == "pending")
         return int((await s.execute(stmt)).scalar_one())
-
-
-async def games_with_posts_waiting(db: Database) -> set[int]:
-    """The games with a channel post not yet delivered: what the table sees has not
-    caught up with the game (a death not yet announced, say)."""
-    async with db.read() as s:
-        stmt = (
-            select(OutboxMessage.game_id)
-            .where(OutboxMessage.status == "pending", OutboxMessage.recipient_kind == "channel")
-            .distinct()
-        )
-        return {int(g) for g in (await s.execute(stmt)).scalars() if g is not None}
