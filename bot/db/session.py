@@ -31,6 +31,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.db.effects import EffectsSession
+
 Clock = Callable[[], datetime]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -91,7 +93,7 @@ class Database:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url, **engine_kwargs)
         self.clock: Clock = clock or utcnow
-        self._writer = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._writer = async_sessionmaker(self.engine, expire_on_commit=False, sync_session_class=EffectsSession)
         self._reader = async_sessionmaker(
             self.engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
         )

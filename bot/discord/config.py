@@ -31,6 +31,11 @@ class DiscordConfig(Config):
     # The outbox dispatcher polls this often when nothing woke it.
     dispatch_interval: float = Field(default=2.0, gt=0)
     log_level: str = "INFO"
+    # This process's name in the database (``processes``): one live process per name, so
+    # a process started under a name takes over at once what the last one of that name
+    # held (a restart after a crash). Empty: the host's name. Give each process its own
+    # when several run on one host.
+    process_name: str = ""
     # Point discord.py elsewhere (the local emulator): REST base and gateway URL.
     api_base: str = ""
     gateway_url: str = ""

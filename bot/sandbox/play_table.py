@@ -367,6 +367,7 @@ class Tavern:
         self.bot, self._task, self.db = None, None, None
         if crash:
             bot.stop_grace = 0
+            bot.process_id = None  # a dying process tells the database nothing
         # A task cancelled inside a database read leaves a connection whose reset
         # SQLAlchemy then logs as an error: expected of a crash, so keep the log quiet.
         pool_log = logging.getLogger("sqlalchemy.pool")
@@ -423,7 +424,9 @@ class Tavern:
         ]
 
     async def drained(self, timeout: float = 30.0) -> None:
-        """Wait until the bot's outbox has nothing left to deliver now."""
+        """Wait until the bot's outbox has nothing left to deliver now, and Discord's side
+        of every game is in line with it (the reconciler has run)."""
+        from bot.service.effects import games_to_reconcile
         from bot.service.outbox import pending_count
 
         loop = asyncio.get_running_loop()
@@ -431,7 +434,7 @@ class Tavern:
         while True:
             assert self.bot is not None
             self.bot.wake_dispatcher()
-            if await pending_count(self.db) == 0:
+            if await pending_count(self.db) == 0 and not await games_to_reconcile(self.db):
                 return
             if loop.time() > end:
                 raise TimeoutError("the outbox did not drain")

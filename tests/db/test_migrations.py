@@ -20,7 +20,7 @@ from bot.db.models import Base
 from bot.db.session import make_engine
 from tests.conftest import drop_pg_database, scratch_pg_database
 
-TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox"}
+TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
 
 
 @pytest.fixture
@@ -129,6 +129,20 @@ async def test_0005_gives_the_games_already_there_the_rulings_they_were_set_up_u
         assert await settings() == old
     finally:
         await engine.dispose()
+
+
+async def test_0006_adds_and_drops_the_games_effects_mark(empty_url: str) -> None:
+    await upgrade(empty_url, "0006")
+    assert "effects_due" in await _columns(empty_url, "games")
+    await downgrade(empty_url, "0005")
+    assert "effects_due" not in await _columns(empty_url, "games")
+
+
+async def test_0007_adds_and_drops_the_processes_and_the_lease_holder(empty_url: str) -> None:
+    await upgrade(empty_url, "0007")
+    assert "processes" in await _tables(empty_url) and "leased_by" in await _columns(empty_url, "outbox")
+    await downgrade(empty_url, "0006")
+    assert "processes" not in await _tables(empty_url) and "leased_by" not in await _columns(empty_url, "outbox")
 
 
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
