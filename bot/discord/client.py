@@ -84,12 +84,9 @@ class WolfBot(commands.Bot):
         from bot.discord import cogs
         from bot.discord.views import dynamic_items
 
-        if self.config.migrate_on_start:
-            from bot.db.migrate import upgrade
-
-            await upgrade(self.db.url)
-            if self.is_closed():  # stopped while migrating: connect no further
-                return
+        await self.check_database()
+        if self.is_closed():  # stopped while migrating: connect no further
+            return
         await self.tree.set_translator(CatalogueTranslator())
         cogs.install(self.tree)
         self.add_dynamic_items(*dynamic_items())
@@ -97,6 +94,26 @@ class WolfBot(commands.Bot):
             await command_sync.register(self)
         if self.run_tasks:
             self.start_tasks()
+
+    async def check_database(self) -> None:
+        """Migrate (unless told not to) and log which database this is and its revision;
+        any failure to reach it is a DatabaseProblem naming it (not a Discord one)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from bot.db import migrate
+        from bot.db.cli import moved
+        from bot.db.where import describe, problem
+
+        where = describe(self.db.url)
+        try:
+            if self.config.migrate_on_start:
+                before, after = await migrate.upgrade(self.db.url)
+                log.info("database: %s", moved(where, before, after))
+            else:
+                rev, head = await migrate.current(self.db.url), migrate.head_revision()
+                log.info("database: %s at %s%s", where, rev or "empty", "" if rev == head else f" (head is {head}: run `wolfhowl db upgrade`)")
+        except (OSError, SQLAlchemyError, ValueError) as exc:
+            raise problem(self.db.url, exc) from exc
 
     def start_tasks(self) -> None:
         self._tasks = [

@@ -44,7 +44,19 @@ class DiscordConfig(Config):
         return value
 
 
-def load_discord_config(**overrides: object) -> DiscordConfig:
+def load_discord_config(*, named_by: str = "WOLFHOWL_CONFIG", **overrides: object) -> DiscordConfig:
     """The configuration as files and environment give it now; ConfigError when it cannot
-    be read (``bot.config.read_config``)."""
-    return read_config(DiscordConfig, **overrides)
+    be read (``bot.config.read_config``; ``named_by``: what named the file, for its
+    errors: ``--config`` when a command's option did)."""
+    return read_config(DiscordConfig, named_by=named_by, **overrides)
+
+
+def config_for_command(config_option: str | None, **overrides: object) -> DiscordConfig:
+    """The settings a ``wolfhowl`` command with a ``--config FILE`` option runs with
+    (the option, else ``WOLFHOWL_CONFIG``, else ``./config.toml``); ConfigError."""
+    import os
+
+    if config_option:
+        os.environ["WOLFHOWL_CONFIG"] = config_option
+        return load_discord_config(named_by="--config", **overrides)
+    return load_discord_config(**overrides)

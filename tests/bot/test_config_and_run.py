@@ -93,8 +93,9 @@ async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_pat
             real_upgrade = bot.db.migrate.upgrade
 
             async def upgrade_then_stopped(url):
-                await real_upgrade(url)
+                moved = await real_upgrade(url)
                 await client.close()  # what the SIGTERM handler does meanwhile
+                return moved
 
             monkeypatch.setattr(bot.db.migrate, "upgrade", upgrade_then_stopped)
             await client.start(emu.token)  # returns: nothing left to do

@@ -34,7 +34,7 @@ def test_toml_then_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_bad_values_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("WOLFHOWL_DAY_SECONDS", "5")
-    with pytest.raises(ConfigError, match="day_seconds: Input should be greater than or equal to 60"):
+    with pytest.raises(ConfigError, match=r"WOLFHOWL_DAY_SECONDS='5': Input should be greater than or equal to 60$"):
         load_config()
 
 
