@@ -176,11 +176,11 @@ def read_config(cls: type[C], *, check_keys: bool = True, named_by: str = "WOLFH
         raise ConfigError("invalid settings: " + "; ".join(problems)) from None
     except SettingsError as exc:
         # The environment's value of a list (or other complex) setting is not JSON.
-        field = next((f for f in cls.model_fields if f'"{f}"' in str(exc)), None)
-        if field is None:
+        culprit = next((f for f in cls.model_fields if f'"{f}"' in str(exc)), None)
+        if culprit is None:
             raise ConfigError(f"invalid settings: {exc}") from None
-        where, in_env = _where(cls, field, path, source)
-        raise ConfigError(f"invalid settings: {where}: cannot be read (expected {expected_form(cls, field, in_env=in_env)})") from None
+        where, in_env = _where(cls, culprit, path, source)
+        raise ConfigError(f"invalid settings: {where}: cannot be read (expected {expected_form(cls, culprit, in_env=in_env)})") from None
 
 
 def load_config() -> Config:

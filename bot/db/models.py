@@ -204,3 +204,15 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     read_at: Mapped[datetime | None]
     discord_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Heartbeat(Base):
+    """A running bot's word that it is connected to Discord: one row per host (a
+    container's hostname), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
+    gateway is connected; ``wolfhowl health`` reads it."""
+
+    __tablename__ = "heartbeats"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    connected_since: Mapped[datetime]
+    beat_at: Mapped[datetime]

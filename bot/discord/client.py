@@ -20,6 +20,7 @@ from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
+from bot.discord.heartbeat import Heartbeat
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
@@ -63,6 +64,7 @@ class WolfBot(commands.Bot):
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
+        self.heartbeat = Heartbeat(self.db, self.gateway_open)
         self._tasks: list[asyncio.Task[None]] = []
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
@@ -119,10 +121,17 @@ class WolfBot(commands.Bot):
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
+            asyncio.create_task(self.heartbeat.run_forever(), name="wolfhowl-heartbeat"),
         ]
+
+    def gateway_open(self) -> bool:
+        """Connected to Discord's gateway now (ready, and the socket not closed)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        self.heartbeat.on_connect()
         if not self._resynced:
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
@@ -190,6 +199,7 @@ class WolfBot(commands.Bot):
         until = loop.time() + self.stop_grace
         self.scheduler.stop()
         self.dispatcher.stop()
+        self.heartbeat.stop()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
             for task in busy:

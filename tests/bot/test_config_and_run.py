@@ -70,6 +70,8 @@ def test_deployment_files_exist(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     if name == "Dockerfile":
         assert "USER wolfhowl" in text and 'CMD ["wolfhowl", "run"]' in text and "slim" in text
+        assert 'HEALTHCHECK' in text and 'CMD ["wolfhowl", "health"]' in text
+        assert "WOLFHOWL_DATABASE_URL=sqlite+aiosqlite:////app/var/wolfhowl.sqlite3" in text  # absolute, on the volume
     if name == ".dockerignore":
         assert "config.toml" in text and ".venv" in text
     if name == "docs/deploy.md":

@@ -83,6 +83,15 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
+async def test_0003_adds_and_drops_the_heartbeats(empty_url: str) -> None:
+    await upgrade(empty_url, "0002")
+    assert "heartbeats" not in await _tables(empty_url)
+    await upgrade(empty_url, "0003")
+    assert await _columns(empty_url, "heartbeats") == {"host", "connected_since", "beat_at"}
+    await downgrade(empty_url, "0002")
+    assert "heartbeats" not in await _tables(empty_url)
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).
