@@ -50,7 +50,7 @@ class Config(BaseSettings):
 
     database_url: str = DEFAULT_DATABASE_URL
     token: str = Field(default="", repr=False)
-    language: Literal["en-US", "zh-CN"] = "en-US"
+    language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
     day_seconds: int = Field(default=86400, ge=60)
     dusk_seconds: int = Field(default=86400, ge=60)
     morning_seconds: int = Field(default=43200, ge=60)

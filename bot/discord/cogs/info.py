@@ -14,7 +14,7 @@ from bot.render import words
 from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
 from engine.classes import FACTION_ROWS, catalogue, class_spec
 
-TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "commands")
+TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "commands", "glossary")
 RULES_COLOUR = 0x92400E
 
 
