@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from bot.db import migrate
-from bot.db.where import describe, problem
+from bot.db.where import describe, moved, problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,13 +70,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {problem(url, exc)}", file=sys.stderr)
         return 1
     return 0
-
-
-def moved(where: str, before: str | None, after: str | None) -> str:
-    """What an upgrade did, in one line: ``SQLite file /x: upgraded from 0001 to 0002``."""
-    if before == after:
-        return f"{where}: already at {after or 'empty'} (nothing to do)"
-    return f"{where}: upgraded from {before or 'empty'} to {after or 'empty'}"
 
 
 def _reached(url: str) -> str:

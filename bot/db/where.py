@@ -86,3 +86,10 @@ def problem(url: str | URL, exc: BaseException) -> DatabaseProblem:
     except DatabaseProblem:
         where = _safe(url)
     return DatabaseProblem(f"the database cannot be used ({where}): {first}")
+
+
+def moved(where: str, before: str | None, after: str | None) -> str:
+    """What an upgrade did, in one line: ``SQLite file /x: upgraded from 0001 to 0002``."""
+    if before == after:
+        return f"{where}: already at {after or 'empty'} (nothing to do)"
+    return f"{where}: upgraded from {before or 'empty'} to {after or 'empty'}"

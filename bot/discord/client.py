@@ -103,8 +103,7 @@ class WolfBot(commands.Bot):
         from sqlalchemy.exc import SQLAlchemyError
 
         from bot.db import migrate
-        from bot.db.cli import moved
-        from bot.db.where import describe, problem
+        from bot.db.where import describe, moved, problem
 
         where = describe(self.db.url)
         try:

@@ -8,8 +8,7 @@ import functools
 import io
 from typing import Any
 
-from bot.i18n import t
-from bot.render import words
+from bot.i18n import t, terms
 from bot.render.fonts import CJK_FONT, FAMILY
 from bot.render.palette import FACTION_HEX, FACTIONS, NEUTRAL_HEX, WINNER_HEX
 
@@ -38,7 +37,7 @@ def chart_texts(locale: str | None, win_score: int = 15) -> list[str]:
         t("ui.chart_round", locale),
         t("ui.chart_win_line", locale, score=win_score),
         t("ui.chart_winner", locale),
-        *(words.faction(f, locale) for f in FACTIONS),
+        *(terms.faction(f, locale) for f in FACTIONS),
     ]
 
 

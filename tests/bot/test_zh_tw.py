@@ -12,10 +12,9 @@ import discord
 import pytest
 
 from bot.discord.translator import CatalogueTranslator
-from bot.i18n import normalize_locale, t
+from bot.i18n import normalize_locale, t, terms
 from bot.i18n.catalog import _flatten, catalogue
 from bot.i18n.make_zh_tw import I18N, catalogue_pairs, engine_texts, stale
-from bot.render import words
 from engine.classes import class_spec
 from engine.errors import DeadTargetError
 from engine.zh_tw import traditional
@@ -84,7 +83,7 @@ def test_engine_texts_come_in_traditional_too() -> None:
     assert wizard.name["zh-TW"] == "法師" and wizard.name["zh-CN"] == "法师"
     assert all("全域性" not in s.text["zh-TW"] and "聖盃" not in s.text["zh-TW"] for s in wizard.skills)
     assert DeadTargetError(target=3).text("zh-TW") == "3號已經出局，不能作為目標。"
-    assert words.class_name("wizard", "zh-TW") == "法師"
+    assert terms.class_name("wizard", "zh-TW") == "法師"
 
 
 def test_discords_traditional_chinese_is_zh_tw() -> None:
