@@ -71,6 +71,17 @@ async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await _tables(empty_url) >= TABLES
 
 
+async def test_0003_adds_and_drops_the_records(empty_url: str) -> None:
+    records = {"game_records", "seat_records", "player_standings", "player_profiles"}
+    await upgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
+    await upgrade(empty_url, "0003")
+    assert records <= await _tables(empty_url)
+    assert {"user_id", "ai", "fate", "faction_score"} <= await _columns(empty_url, "seat_records")
+    await downgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
+
+
 async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> None:
     await upgrade(empty_url, "0001")
     assert "discord_message_id" not in await _columns(empty_url, "outbox")
@@ -83,12 +94,12 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0003_adds_and_drops_the_heartbeats(empty_url: str) -> None:
-    await upgrade(empty_url, "0002")
-    assert "heartbeats" not in await _tables(empty_url)
+async def test_0004_adds_and_drops_the_heartbeats(empty_url: str) -> None:
     await upgrade(empty_url, "0003")
+    assert "heartbeats" not in await _tables(empty_url)
+    await upgrade(empty_url, "0004")
     assert await _columns(empty_url, "heartbeats") == {"host", "connected_since", "beat_at"}
-    await downgrade(empty_url, "0002")
+    await downgrade(empty_url, "0003")
     assert "heartbeats" not in await _tables(empty_url)
 
 
