@@ -109,6 +109,10 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
         out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
         chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=p.get("score_history"), win_score=p.get("win_score"))
         out.attachments.append(("scoreboard.png", chart))
+        if msg.game_id:
+            from bot.discord.views.replay import replay_view
+
+            out.view = replay_view(msg.game_id, loc)
     return out
 
 

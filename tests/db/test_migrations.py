@@ -94,12 +94,12 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0004_adds_and_drops_the_heartbeats(empty_url: str) -> None:
-    await upgrade(empty_url, "0003")
-    assert "heartbeats" not in await _tables(empty_url)
+async def test_0005_adds_and_drops_the_heartbeats(empty_url: str) -> None:
     await upgrade(empty_url, "0004")
+    assert "heartbeats" not in await _tables(empty_url)
+    await upgrade(empty_url, "0005")
     assert await _columns(empty_url, "heartbeats") == {"host", "connected_since", "beat_at"}
-    await downgrade(empty_url, "0003")
+    await downgrade(empty_url, "0004")
     assert "heartbeats" not in await _tables(empty_url)
 
 
@@ -165,3 +165,22 @@ def test_the_installed_package_carries_the_migrations():
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bot"]
     for script in scripts:
         assert any(Path("db/migrations", script).match(p) for p in patterns), script
+
+
+async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
+    """/game history reads a server's finished games newest first by this index."""
+    await upgrade(empty_url, "0003")
+
+    async def indexes() -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            async with engine.connect() as conn:
+                return {i["name"] for i in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
+        finally:
+            await engine.dispose()
+
+    assert "ix_games_history" not in await indexes()
+    await upgrade(empty_url)
+    assert "ix_games_history" in await indexes()
+    await downgrade(empty_url, "0003")
+    assert "ix_games_history" not in await indexes()
