@@ -321,3 +321,15 @@ class PlayerProfile(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime]
+
+
+class Heartbeat(Base):
+    """A running bot's word that it is connected to Discord: one row per host (a
+    container's hostname), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
+    gateway is connected; ``wolfhowl health`` reads it."""
+
+    __tablename__ = "heartbeats"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    connected_since: Mapped[datetime]
+    beat_at: Mapped[datetime]

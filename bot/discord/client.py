@@ -21,6 +21,7 @@ from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
+from bot.discord.heartbeat import Heartbeat
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
@@ -67,6 +68,7 @@ class WolfBot(commands.Bot):
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
+        self.heartbeat = Heartbeat(self.db, self.gateway_open)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = asyncio.Event()
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
@@ -91,12 +93,9 @@ class WolfBot(commands.Bot):
         from bot.discord import cogs
         from bot.discord.views import dynamic_items
 
-        if self.config.migrate_on_start:
-            from bot.db.migrate import upgrade
-
-            await upgrade(self.db.url)
-            if self.is_closed():  # stopped while migrating: connect no further
-                return
+        await self.check_database()
+        if self.is_closed():  # stopped while migrating: connect no further
+            return
         await self.tree.set_translator(CatalogueTranslator())
         cogs.install(self.tree)
         self.add_dynamic_items(*dynamic_items())
@@ -112,10 +111,30 @@ class WolfBot(commands.Bot):
         self.process_id = await processes.register(self.db, self.config.process_name or processes.default_name())
         self.dispatcher.holder = self.process_id
 
+    async def check_database(self) -> None:
+        """Migrate (unless told not to) and log which database this is and its revision;
+        any failure to reach it is a DatabaseProblem naming it (not a Discord one)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from bot.db import migrate
+        from bot.db.where import describe, moved, problem
+
+        where = describe(self.db.url)
+        try:
+            if self.config.migrate_on_start:
+                before, after = await migrate.upgrade(self.db.url)
+                log.info("database: %s", moved(where, before, after))
+            else:
+                rev, head = await migrate.current(self.db.url), migrate.head_revision()
+                log.info("database: %s at %s%s", where, rev or "empty", "" if rev == head else f" (head is {head}: run `wolfhowl db upgrade`)")
+        except (OSError, SQLAlchemyError, ValueError) as exc:
+            raise problem(self.db.url, exc) from exc
+
     def start_tasks(self) -> None:
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
+            asyncio.create_task(self.heartbeat.run_forever(), name="wolfhowl-heartbeat"),
         ]
         if self.process_id is not None:
             self._tasks.append(asyncio.create_task(self.beat(), name="wolfhowl-heartbeat"))
@@ -142,8 +161,14 @@ class WolfBot(commands.Bot):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._closing.wait(), seconds)
 
+    def gateway_open(self) -> bool:
+        """Connected to Discord's gateway now (ready, and the socket not closed)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        self.heartbeat.on_connect()
         if not self._resynced:
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
@@ -208,6 +233,7 @@ class WolfBot(commands.Bot):
         self.scheduler.stop()
         self.dispatcher.stop()
         self._closing.set()
+        self.heartbeat.stop()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
             for task in busy:

@@ -105,7 +105,8 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     ended = next((e for e in events if e.kind == "GameEnded"), None)
     if ended is not None:
         out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
-        out.attachments.append(("scoreboard.png", scoreboard_png(ended.data["scores"], ended.data["winners"], loc)))
+        chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=p.get("score_history"), win_score=p.get("win_score"))
+        out.attachments.append(("scoreboard.png", chart))
         if msg.game_id:
             from bot.discord.views.replay import replay_view
 

@@ -58,6 +58,7 @@ class GameClock:
         self.start = start or datetime.now(UTC)
         self._t0 = time.monotonic()
         self._skipped = 0.0
+        self._skips: list[tuple[datetime, float]] = []
 
     def __call__(self) -> datetime:
         return self.start + timedelta(
@@ -66,7 +67,13 @@ class GameClock:
 
     def skip(self, seconds: float) -> datetime:
         self._skipped += seconds
+        self._skips.append((datetime.now(UTC), seconds))
         return self()
+
+    def at(self, real: datetime) -> datetime:
+        """What this clock read at the real moment ``real`` (a message's timestamp)."""
+        skipped = sum(s for when, s in self._skips if when <= real)
+        return self.start + (real - self.start) * self.speed + timedelta(seconds=skipped)
 
 
 def _opened_connections(db: Any) -> list[Any]:

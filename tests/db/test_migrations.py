@@ -145,6 +145,15 @@ async def test_0007_adds_and_drops_the_processes_and_the_lease_holder(empty_url:
     assert "processes" not in await _tables(empty_url) and "leased_by" not in await _columns(empty_url, "outbox")
 
 
+async def test_0008_adds_and_drops_the_heartbeats(empty_url: str) -> None:
+    await upgrade(empty_url, "0007")
+    assert "heartbeats" not in await _tables(empty_url)
+    await upgrade(empty_url, "0008")
+    assert await _columns(empty_url, "heartbeats") == {"host", "connected_since", "beat_at"}
+    await downgrade(empty_url, "0007")
+    assert "heartbeats" not in await _tables(empty_url)
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).
@@ -176,16 +185,18 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert f"{head_revision()} (up to date)" in capsys.readouterr().out
+    head = head_revision()
+    assert f"{head} (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     capsys.readouterr()
-    # A relative target is answered with the revision it reached.
+    # A relative target is answered with the revisions it came from and reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == f"database downgraded to {int(head_revision()) - 1:04d}\n"
+    out = capsys.readouterr().out
+    assert f": downgraded from {head} to " in out and out.startswith("SQLite file ")
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to base (empty)\n"
+    assert capsys.readouterr().out.endswith(" to base (empty)\n")
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0
-    assert capsys.readouterr().out == "database at 0001\n"
+    assert capsys.readouterr().out.endswith(": upgraded from empty to 0001\n")
     assert db_cli.run(Namespace(action="upgrade", revision=None, url="mysql://x/y")) == 1
 
 
