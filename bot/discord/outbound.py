@@ -27,9 +27,11 @@ from bot.render.posts import (
     private_embed,
     scoreboard_embed,
 )
+from bot.render.recap import fit_one, recap_embeds
 from bot.render.sheet import sheet_embed
 from bot.service.moderation import CHANNEL_GONE
 from bot.service.outbox import OutgoingMessage
+from bot.service.recap import RecapEntry
 from bot.service.types import GameInfo
 from engine.events import Event
 
@@ -206,6 +208,19 @@ def _target_removed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | No
     return _simple(f"reply.post.target_removed_{what}")({**p, "name": words.player_name(str(p.get("name", "")))}, msg, info, loc)
 
 
+def _recap(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """One part of a newcomer's catch-up: the seat's history, a few steps per message."""
+    entries = [RecapEntry.from_dict(e) for e in p.get("entries", [])]
+    embeds = [e for _, e in recap_embeds(entries, loc, names_of(info) if info else {})]
+    content = t("recap.catch_up", loc, seat=p.get("seat"), game=msg.game_id, part=p.get("part", 1), parts=p.get("parts", 1))
+    if p.get("part", 1) == 1:
+        content += "\n" + t("recap.legend", loc)
+    kept, left = fit_one(embeds, len(content) + 200)
+    if left:  # never expected (the service keeps parts small); said rather than refused
+        content += "\n" + t("recap.cut", loc, count=left)
+    return Rendered(content=content[:2000], embeds=kept)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -222,6 +237,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "lobby_kicked": _lobby_kicked,
     "target_removed": _target_removed,
     "game_cancelled": _cancelled,
+    "recap": _recap,
 }
 
 

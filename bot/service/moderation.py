@@ -47,6 +47,7 @@ from bot.service.errors import (
     SeatNotFoundError,
     SettingFixedError,
 )
+from bot.service.recap import mail_catch_up
 from bot.service.submissions import close_early_if_all_sent
 from bot.service.types import (
     MAX_PHASE_SECONDS,
@@ -169,7 +170,8 @@ async def extend_deadline(
 
 async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
-    in the game from now on. The one who held it is told by DM; they are free to join
+    in the game from now on, and by DM everything the seat was told so far (see
+    ``recap.mail_catch_up``). The one who held it is told by DM; they are free to join
     other games, and may come back to that seat, but not take another
     (NewcomerWasSeatedError)."""
     user = newcomer.checked()
@@ -203,6 +205,8 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
         mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
         mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        # Then everything the seat was told so far, and the public timeline.
+        await mail_catch_up(s, mail, game, seat, user.id)
         # The one who held the seat learns it privately, in their language, and that they are free.
         mail.locales.update(await repo.user_locales(s, [old.user_id]))
         mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
