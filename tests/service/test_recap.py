@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 import bot.service as service
 import engine.view
+from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.render import words
@@ -21,7 +22,7 @@ from bot.render.recap import MINE, entry_lines
 from bot.service.errors import GameNotStartedError, NoActiveGameError, NotInGameError
 from bot.service.recap import PART_EVENTS, PART_STEPS, RecapEntry, RecapRoundError, seat_history
 from engine.events import Audience, Event
-from tests.service.helpers import current_state, lobby, send_all, started, user
+from tests.service.helpers import current_state, lobby, play_to_end, send_all, started, user
 
 NEWCOMER = user(40)
 
@@ -95,6 +96,37 @@ async def test_every_recap_line_is_something_the_seat_was_sent_or_the_table_saw(
     assert checked_private > 0
 
 
+async def test_a_whole_game_to_its_end_every_seats_history_is_what_it_was_told(db: Database):
+    """The same check over a whole game, to its scoreboard (the seats' histories read
+    from the finished game's log, as a recap renders them)."""
+    game_id = await _played(db)
+    await play_to_end(db, game_id)
+    info = await service.get_game(db, game_id)
+    assert info.status == "over"
+    names = _names(info)
+    rows = await _outbox(db, game_id)
+    async with db.read() as s:
+        steps = await repo.steps(s, game_id)
+    for locale in ("en-US", "zh-CN"):
+        public = {line for r in rows if r.recipient_kind == "channel" and r.payload["type"] == "events" for line in _lines(r.payload["events"], names, locale)}
+        for p in info.players:
+            holders = {p.user_id} | ({user(p.seat).id} if p.user_id == NEWCOMER.id else set())
+            private = [
+                line
+                for r in rows
+                if r.recipient_kind == "user" and r.recipient_id in holders and r.payload["type"] == "events" and r.payload.get("seat") == p.seat
+                for line in _lines(r.payload["events"], names, locale)
+            ]
+            got_private = []
+            for entry in seat_history(steps, p.seat):
+                for line in entry_lines(entry, locale, names):
+                    if line.startswith(MINE):
+                        got_private.append(line.removeprefix(MINE))
+                    else:
+                        assert line in public, (p.seat, line)
+            assert got_private == private, p.seat
+
+
 async def test_the_newcomer_is_sent_the_seats_history_oldest_first_in_parts(db: Database):
     game_id = await _played(db)
     rows = await _outbox(db, game_id)
@@ -113,8 +145,6 @@ async def test_the_newcomer_is_sent_the_seats_history_oldest_first_in_parts(db: 
         assert len(part) <= PART_STEPS
         assert sum(len(e["public"]) + len(e["private"]) for e in part) <= PART_EVENTS or len(part) == 1
     # The seat's history as it stood when they took it: its private news from before.
-    from bot.db import repositories as repo
-
     async with db.read() as s:
         steps = await repo.steps(s, game_id)
     taken = next(st.seq for st in steps if st.kind == "replace")
