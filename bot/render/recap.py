@@ -11,13 +11,13 @@ in one and says how many steps are left out)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 import discord
 
 from bot.i18n import t
 from bot.render.events import render_event
-from bot.service.recap import RecapEntry
 from engine.events import Audience, Event
 
 MINE = "🔒 "  # marks a line told to this seat only
@@ -26,6 +26,22 @@ DESCRIPTION_LIMIT = 4096
 EMBEDS_PER_MESSAGE = 10
 CHARS_PER_MESSAGE = 6000
 TITLES = {"remove": "recap.title_removed", "end": "recap.title_ended"}
+
+
+class RecapEntry(Protocol):
+    """One step of a seat's history (``bot.service.recap.RecapEntry``): the public
+    events and the seat's own, as stored, from the close of ``phase`` of ``round``."""
+
+    @property
+    def round(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def step(self) -> str: ...
+    @property
+    def public(self) -> Sequence[dict[str, Any]]: ...
+    @property
+    def private(self) -> Sequence[dict[str, Any]]: ...
 
 
 def entry_lines(entry: RecapEntry, locale: str | None, names: dict[int, str]) -> list[str]:

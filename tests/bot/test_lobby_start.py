@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import bot.service as service
 from bot.i18n import has_key
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import open_lobby
 
