@@ -108,3 +108,30 @@ async def test_the_newcomer_gets_the_seats_history_by_dm(table: Table):
     # The newcomer can ask for it again.
     again = await table.run(heidi, "recap", {"since_round": 1}, dm=True)
     assert set(_embed_lines([m for m in [again.message, *again.followups] if m is not None])) == set(lines)
+
+
+def test_long_recaps_keep_discords_limits_without_cutting_a_line():
+    """A step whose lines outgrow an embed goes on in the next; messages hold at most 10
+    embeds and 6,000 characters; a page of /recap ends before a round that does not fit
+    whole and names the round to go on from; a catch-up DM keeps what fits and counts
+    the rest."""
+    import discord
+
+    from bot.discord.cogs.recap import MESSAGES_PER_RECAP, page
+    from bot.render.recap import _descriptions, fit_one, messages
+
+    lines = [f"line {i} " + "x" * 90 for i in range(120)]
+    parts = _descriptions(lines)
+    assert len(parts) > 1 and all(len(p) <= 4096 for p in parts)
+    assert [x for p in parts for x in p.split("\n")] == lines  # no line cut, none lost
+
+    tagged = [(1 + i // 3, discord.Embed(title=f"Round {1 + i // 3}", description="y" * 1500)) for i in range(30)]
+    chunks = messages([e for _, e in tagged], 300)
+    assert all(len(c) <= 10 and sum(len(e) for e in c) + (300 if i == 0 else 0) <= 6000 for i, c in enumerate(chunks))
+    shown, next_round = page(tagged, 300)
+    assert len(shown) <= MESSAGES_PER_RECAP and next_round is not None
+    shown_embeds = [e for c in shown for e in c]
+    assert all(int(str(e.title).split()[1]) < next_round for e in shown_embeds)  # whole rounds only
+    assert int(str(tagged[len(shown_embeds)][1].title).split()[1]) == next_round  # the next page starts there
+    kept, left = fit_one([e for _, e in tagged], 500)
+    assert kept and left == len(tagged) - len(kept) and sum(len(e) for e in kept) + 500 <= 6000
