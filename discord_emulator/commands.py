@@ -329,10 +329,12 @@ def _validate_choices(opt: dict[str, Any], path: tuple[str | int, ...], errors: 
 
 
 def _total_chars(obj: dict[str, Any]) -> int:
-    """Discord counts names, descriptions and choice names/values (all locales)."""
-    total = len(str(obj.get("name", ""))) + len(str(obj.get("description", "")))
-    for key in ("name_localizations", "description_localizations"):
-        total += max((len(v) for v in (obj.get(key) or {}).values()), default=0)
+    """Discord counts names, descriptions and choice names/values; of a localized field,
+    only its longest version (the default or a localization), as its documentation says."""
+    total = 0
+    for key in ("name", "description"):
+        versions = [str(obj.get(key, "")), *(obj.get(f"{key}_localizations") or {}).values()]
+        total += max(len(v) for v in versions)
     for choice in obj.get("choices") or []:
         total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
     for opt in obj.get("options") or []:

@@ -61,7 +61,7 @@ async def _columns(url: str, table: str) -> set[str]:
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0004"
+    assert await current(empty_url) == head_revision() == "0005"
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -94,10 +94,10 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0004_adds_and_drops_the_lobby_start_time(empty_url: str) -> None:
-    await upgrade(empty_url, "0004")
+async def test_0005_adds_and_drops_the_lobby_start_time(empty_url: str) -> None:
+    await upgrade(empty_url, "0005")
     assert {"start_at", "start_reminder_at"} <= await _columns(empty_url, "games")
-    await downgrade(empty_url, "0003")
+    await downgrade(empty_url, "0004")
     assert not {"start_at", "start_reminder_at"} & await _columns(empty_url, "games")
 
 
@@ -137,7 +137,7 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     # A relative target is answered with the revision it reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to 0003\n"
+    assert capsys.readouterr().out == "database downgraded to 0004\n"
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert capsys.readouterr().out == "database downgraded to base (empty)\n"
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0
@@ -161,3 +161,22 @@ def test_the_installed_package_carries_the_migrations():
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bot"]
     for script in scripts:
         assert any(Path("db/migrations", script).match(p) for p in patterns), script
+
+
+async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
+    """/game history reads a server's finished games newest first by this index."""
+    await upgrade(empty_url, "0003")
+
+    async def indexes() -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            async with engine.connect() as conn:
+                return {i["name"] for i in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
+        finally:
+            await engine.dispose()
+
+    assert "ix_games_history" not in await indexes()
+    await upgrade(empty_url, "0004")
+    assert "ix_games_history" in await indexes()
+    await downgrade(empty_url, "0003")
+    assert "ix_games_history" not in await indexes()

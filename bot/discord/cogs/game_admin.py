@@ -8,7 +8,6 @@ players' join and leave, so the check is made here, each time."""
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import Any
 
@@ -30,6 +29,7 @@ from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
 from bot.render import words
+from bot.service.export import log_bytes
 from bot.service.start_time import MAX_START_SECONDS, MIN_START_SECONDS
 from bot.service.types import GameInfo, GameSettings, SeatInfo
 
@@ -307,8 +307,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if info.status not in ("over", "cancelled"):
             raise ReplyError("reply.error.log_not_ready")
         data = await service.export_game(ctx.db, info.id)
-        raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
-        file = discord.File(io.BytesIO(raw), filename=f"wolfhowl-game-{info.id}.json")
+        file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 
 
