@@ -21,7 +21,10 @@ SUB_COMMAND_GROUP = 2
 CHAT_INPUT = 1
 MAX_OPTIONS = 25
 MAX_CHOICES = 25
-MAX_TOTAL_CHARS = 4000
+# Names, descriptions and choices of one command, all its options and subcommands
+# counted (the longest localization of each): 4000 until Discord doubled it in February
+# 2024 (discord-api-docs pull request 6668).
+MAX_TOTAL_CHARS = 8000
 MAX_CHAT_COMMANDS = 100
 MAX_CONTEXT_COMMANDS = 5
 

@@ -108,6 +108,10 @@ class Game(Base):
     # Seconds left on the clock while paused.
     paused_remaining: Mapped[int | None] = mapped_column(Integer)
     reminder_due_at: Mapped[datetime | None] = mapped_column(index=True)
+    # A lobby's start time (it starts then, or is cancelled short of players) and the
+    # reminder to its members before it (NULL once sent).
+    start_at: Mapped[datetime | None] = mapped_column(index=True)
+    start_reminder_at: Mapped[datetime | None] = mapped_column(index=True)
     end_reason: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]

@@ -66,7 +66,7 @@ class WolfBot(commands.Bot):
         self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
         self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
         self.scheduler = Scheduler(
-            self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
+            self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
         )
         self.heartbeat = Heartbeat(self.db, self.gateway_open)
         self._tasks: list[asyncio.Task[None]] = []
@@ -88,6 +88,11 @@ class WolfBot(commands.Bot):
 
     def wake_scheduler(self) -> None:
         self.scheduler.wake()
+
+    async def lobby_closed(self, game_id: int) -> None:
+        from bot.discord.views.lobby import close_lobby_post
+
+        await close_lobby_post(self, game_id)
 
     async def setup_hook(self) -> None:
         from bot.discord import cogs

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.replies import lobby_embed, names_of, notice_embed
-from bot.i18n import t
+from bot.i18n import has_key, t
 from bot.render import words
 from bot.render.chart import scoreboard_png
 from bot.render.fields import add_lines
@@ -27,9 +27,12 @@ from bot.render.posts import (
     private_embed,
     scoreboard_embed,
 )
+from bot.render.recap import fit_one, recap_embeds
 from bot.render.sheet import sheet_embed
 from bot.service.moderation import CHANNEL_GONE
 from bot.service.outbox import OutgoingMessage
+from bot.service.recap import RecapEntry
+from bot.service.start_time import NOT_FILLED
 from bot.service.types import GameInfo
 from engine.events import Event
 
@@ -183,12 +186,24 @@ def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | N
 def _cancelled(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """In the channel: a moderator cancelled it. By DM: its channel is gone (with the seed,
     which could not be posted)."""
+    if p.get("reason") == NOT_FILLED:
+        return Rendered(embeds=[notice_embed(_not_filled(p, loc), PHASE_COLOUR["over"])])
     if p.get("reason") != CHANNEL_GONE:
         return _simple("reply.post.cancelled")(p, msg, info, loc)
     text = t("reply.post.cancelled_channel_gone", loc, game=p.get("game", msg.game_id))
     if p.get("seed"):
         text += "\n" + t("post.seed", loc, seed=p["seed"], sha=p.get("seed_sha256", ""))
     return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])])
+
+
+def _not_filled(p: dict[str, Any], loc: str) -> str:
+    """A lobby cancelled at its start time, short of players; those who wanted to play
+    are pointed to the standby list's command (where the bot has one)."""
+    text = t("lobby_start.cancelled", loc, count=p.get("count", 0), min=p.get("min", 6))
+    if has_key("cmd.name.standby"):
+        command = "/" + " ".join(t(f"cmd.name.{x}", loc) for x in ("game", "standby"))
+        text += " " + t("lobby_start.standby", loc, command=command)
+    return text
 
 
 def _lobby_kicked(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -207,6 +222,26 @@ def _target_removed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | No
     return _simple(f"reply.post.target_removed_{what}")({**p, "name": words.player_name(str(p.get("name", "")))}, msg, info, loc)
 
 
+def _lobby_reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """To a lobby member: the game they joined starts soon (if enough have joined)."""
+    key = "lobby_start.reminder" if int(p.get("count", 0)) >= int(p.get("min", 6)) else "lobby_start.reminder_short"
+    text = t(key, loc, game=msg.game_id, channel=p.get("channel_id"), ts=_ts(p.get("start_at")), count=p.get("count", 0), min=p.get("min", 6))
+    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["day"])])
+
+
+def _recap(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """One part of a newcomer's catch-up: the seat's history, a few steps per message."""
+    entries = [RecapEntry.from_dict(e) for e in p.get("entries", [])]
+    embeds = [e for _, e in recap_embeds(entries, loc, names_of(info) if info else {})]
+    content = t("recap.catch_up", loc, seat=p.get("seat"), game=msg.game_id, part=p.get("part", 1), parts=p.get("parts", 1))
+    if p.get("part", 1) == 1:
+        content += "\n" + t("recap.legend", loc)
+    kept, left = fit_one(embeds, len(content) + 200)
+    if left:  # never expected (the service keeps parts small); said rather than refused
+        content += "\n" + t("recap.cut", loc, count=left)
+    return Rendered(content=content[:2000], embeds=kept)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -223,6 +258,8 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "lobby_kicked": _lobby_kicked,
     "target_removed": _target_removed,
     "game_cancelled": _cancelled,
+    "recap": _recap,
+    "lobby_reminder": _lobby_reminder,
 }
 
 

@@ -193,10 +193,20 @@ def house_rule_lines(s: GameSettings, locale: str) -> list[str]:
     return [t(f"reply.settings.{rule}", locale, value=t(f"cmd.choice.{rule}_{getattr(s, rule)}", locale)) for rule in HOUSE_RULES]
 
 
+def start_line(info: GameInfo, locale: str) -> str | None:
+    """A lobby's start time and what happens at it, if it has one."""
+    if info.start_at is None or info.status != "lobby":
+        return None
+    return t("lobby_start.line", locale, ts=ts(info.start_at), min=6)
+
+
 def settings_embed(info: GameInfo, locale: str, quiet_dead: bool | None = None) -> discord.Embed:
     embed = discord.Embed(title=t("reply.settings.title", locale, game=info.id), description=settings_lines(info.settings, locale), colour=INFO_COLOUR)
     if quiet_dead is not None:
         embed.description = (embed.description or "") + "\n" + t("reply.settings.quiet_dead", locale, value=t("reply.yes" if quiet_dead else "reply.no", locale))
+    start = start_line(info, locale)
+    if start:
+        embed.description = (embed.description or "") + "\n" + start
     return embed
 
 
@@ -209,6 +219,9 @@ def lobby_embed(info: GameInfo, locale: str) -> discord.Embed:
     )
     add_lines(embed, t("reply.players", locale, count=len(info.players)), player_lines(info), empty=t("reply.lobby.empty", locale))
     embed.add_field(name=t("reply.settings.short", locale), value=settings_lines(info.settings, locale), inline=False)
+    start = start_line(info, locale)
+    if start:
+        embed.add_field(name=t("lobby_start.field", locale), value=start, inline=False)
     if info.status != "lobby":
         embed.set_footer(text=t("reply.lobby.closed", locale))
     else:

@@ -3,7 +3,8 @@
 There are no in-memory timers: each tick asks the service to advance every game whose
 deadline has passed and to send the reminders that are due (``service.run_due``, which
 decides under each game's lock, so a restart or a second bot process changes nothing),
-then sleeps until the next thing due (``service.next_wakeup``), never longer than
+and starts (or cancels) the lobbies whose start time has come, then sleeps until the
+next thing due (``service.next_wakeup``), never longer than
 ``max_sleep`` and never shorter than ``min_sleep``. A submission that completes a phase
 with early advance on moves the deadline to now in the database and wakes the loop.
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -69,12 +70,14 @@ class Scheduler(BackgroundLoop):
         db: Any,
         *,
         on_work: Callable[[], None] = lambda: None,
+        on_lobby: Callable[[int], Awaitable[None]] | None = None,
         max_sleep: float = 30.0,
         min_sleep: float = 0.5,
     ) -> None:
         super().__init__()
         self.db = db
         self.on_work = on_work
+        self.on_lobby = on_lobby
         self.max_sleep = max_sleep
         self.min_sleep = min_sleep
         self.backoff = Backoff(max_sleep)
@@ -86,10 +89,17 @@ class Scheduler(BackgroundLoop):
         held = self.backoff.held(now)
         report = await service.run_due(self.db, held)
         self.backoff.record(now, report.failed)
-        if report.advanced or report.reminded:
+        if report.advanced or report.reminded or report.lobbies:
             for step in report.advanced:
                 log.info("game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round)
             self.on_work()
+        for game_id in report.lobbies:
+            log.info("game %s: its lobby's start time came", game_id)
+            if self.on_lobby is not None:
+                try:
+                    await self.on_lobby(game_id)
+                except Exception:  # the lobby post is best effort; the game has started
+                    log.warning("could not close the lobby post of game %s", game_id, exc_info=True)
         return report
 
     async def delay(self) -> float:

@@ -47,6 +47,7 @@ from bot.service.outbox import (
     release,
 )
 from bot.service.pieces import add_action, add_guess, toggle_skill
+from bot.service.recap import seat_recap
 from bot.service.submissions import (
     submit,
     submit_grail,
@@ -125,6 +126,7 @@ __all__ = [
     "replace_player",
     "resume_game",
     "run_due",
+    "seat_recap",
     "start_game",
     "submit",
     "submit_grail",

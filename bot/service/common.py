@@ -266,4 +266,5 @@ async def info_of(session: AsyncSession, game: Game, state: engine.GameState | N
         settings=settings_of(game),
         players=players,
         winners=winners,
+        start_at=game.start_at if game.status == "lobby" else None,
     )

@@ -14,6 +14,12 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.advance import advance_locked
 from bot.service.common import locked_game, mail_for, seats_done, state_of
+from bot.service.lobby_clock import (
+    lobby_due_work,
+    next_lobby_times,
+    remind_lobby_if_due,
+    start_if_due,
+)
 from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
@@ -25,6 +31,8 @@ class DueReport:
     reminded: list[int] = field(default_factory=list)
     # Games whose advance or reminder raised (logged); the others went ahead.
     failed: list[int] = field(default_factory=list)
+    # Lobbies started or cancelled at their start time (their lobby post is out of date).
+    lobbies: list[int] = field(default_factory=list)
 
 
 async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
@@ -68,11 +76,13 @@ async def remind_if_due(db: Database, game_id: int) -> int:
 
 
 async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
-    """Advance every game whose deadline has passed and send the reminders due; the
-    games in ``held`` (a failure's retry not yet due) wait."""
+    """Advance every game whose deadline has passed and send the reminders due, and
+    start (or cancel) the lobbies whose start time has come; the games in ``held`` (a
+    failure's retry not yet due) wait."""
     now = db.now()
     async with db.read() as s:
         due, remind = await repo.due_work(s, now)
+        starts, lobby_reminders = await lobby_due_work(s, now)
     report = DueReport()
     due = [g for g in due if g not in held]
     remind = [g for g in remind if g not in held]
@@ -93,12 +103,31 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
         except Exception:
             log.exception("reminding game %s failed", game_id)
             report.failed.append(game_id)
+    await _run_lobbies(db, report, [g for g in starts if g not in held], [g for g in lobby_reminders if g not in held])
     return report
+
+
+async def _run_lobbies(db: Database, report: DueReport, starts: list[int], reminders: list[int]) -> None:
+    """The lobbies' start times and reminders due (see ``lobby_clock``)."""
+    for game_id in starts:
+        try:
+            if await start_if_due(db, game_id):
+                report.lobbies.append(game_id)
+        except Exception:
+            log.exception("starting game %s at its start time failed", game_id)
+            report.failed.append(game_id)
+    for game_id in reminders:
+        try:
+            if await remind_lobby_if_due(db, game_id):
+                report.reminded.append(game_id)
+        except Exception:
+            log.exception("reminding the lobby of game %s failed", game_id)
+            report.failed.append(game_id)
 
 
 async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When something is next due (a deadline, a reminder, an outbox retry), the games in
     ``held`` left out."""
     async with db.read() as s:
-        times = await repo.next_times(s, held)
+        times = await repo.next_times(s, held) + await next_lobby_times(s, held)
     return min(times) if times else None

@@ -8,8 +8,10 @@ records who the moderator is.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 import engine.view
@@ -41,6 +43,7 @@ from bot.service.errors import (
     NotEnoughPlayersError,
     NotInGameError,
 )
+from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
 
 
@@ -52,10 +55,12 @@ async def create_game(
     moderator: UserRef,
     settings: GameSettings | None = None,
     seed: str | None = None,
+    start_in: int = 0,
 ) -> GameInfo:
     """Open a lobby in ``channel_id``. One live game per channel (ChannelHasGameError).
     The secret seed is drawn now (``seed`` only for tests and replays) and only its
-    SHA-256 is ever shown before the end."""
+    SHA-256 is ever shown before the end. ``start_in``: seconds from now to the lobby's
+    start time (0: none; see ``lobby_clock``)."""
     check_id(guild_id, "guild")
     check_id(channel_id, "channel")
     mod = moderator.checked()
@@ -85,6 +90,7 @@ async def create_game(
                 notice_seq=0,
                 created_at=now,
             )
+            set_start_time(game, now, start_in)
             s.add(game)
             await s.flush()
             # The lobby post (with its Join button) goes through the outbox like every
@@ -184,42 +190,49 @@ async def start_game(db: Database, game_id: int) -> GameInfo:
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
-        if game.status != "lobby":
-            raise LobbyClosedError(game_id=game.id)
-        members = await repo.lobby(s, game.id)
-        if len(members) < engine.MIN_PLAYERS:
-            raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
-        settings = settings_of(game)
-        names = [m.display_name for m in members]
-        state = engine.new_game(names, game.secret_seed, settings.engine_settings())
-        for seat, m in enumerate(members, start=1):
-            m.seat = seat
-            m.status = "playing"
-        apply_state(game, state)
-        game.status = "running"
-        game.started_at = now
-        arm_clock(game, now)
-        seq = add_step(
-            s,
-            game,
-            kind="start",
-            round_no=0,
-            phase="start",
-            inputs={"names": names, "settings": state.settings.to_dict()},
-            events=[],
-            rolls=[],
-            state=state,
-            now=now,
-        )
-        await s.flush()
-        mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
-        mail.public(
-            {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
-        )
-        for seat, holder in sorted(holders.items()):
-            mail.private(holder.user_id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
-        mail_phase_started(mail, game)
-        return await info_of(s, game)
+        return await start_locked(s, game, now)
+
+
+async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
+    """``start_game`` on a game already locked in ``s``: the one way a game starts, by
+    a moderator's command or at the lobby's start time."""
+    if game.status != "lobby":
+        raise LobbyClosedError(game_id=game.id)
+    members = await repo.lobby(s, game.id)
+    if len(members) < engine.MIN_PLAYERS:
+        raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
+    settings = settings_of(game)
+    names = [m.display_name for m in members]
+    state = engine.new_game(names, game.secret_seed, settings.engine_settings())
+    for seat, m in enumerate(members, start=1):
+        m.seat = seat
+        m.status = "playing"
+    apply_state(game, state)
+    game.status = "running"
+    game.started_at = now
+    game.start_at = game.start_reminder_at = None
+    arm_clock(game, now)
+    seq = add_step(
+        s,
+        game,
+        kind="start",
+        round_no=0,
+        phase="start",
+        inputs={"names": names, "settings": state.settings.to_dict()},
+        events=[],
+        rolls=[],
+        state=state,
+        now=now,
+    )
+    await s.flush()
+    mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
+    mail.public(
+        {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
+    )
+    for seat, holder in sorted(holders.items()):
+        mail.private(holder.user_id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+    mail_phase_started(mail, game)
+    return await info_of(s, game)
 
 
 async def get_game(db: Database, game_id: int) -> GameInfo:

@@ -47,6 +47,8 @@ from bot.service.errors import (
     SeatNotFoundError,
     SettingFixedError,
 )
+from bot.service.recap import mail_catch_up
+from bot.service.start_time import set_start_time
 from bot.service.submissions import close_early_if_all_sent
 from bot.service.types import (
     MAX_PHASE_SECONDS,
@@ -58,7 +60,7 @@ from bot.service.types import (
 )
 
 
-async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInfo:
+async def update_settings(db: Database, game_id: int, *, start_in: int | None = None, **changes: Any) -> GameInfo:
     """Change some of a game's settings (``GameSettings`` field names and values).
 
     In the lobby anything may change (``max_players`` not below the players who have
@@ -69,7 +71,8 @@ async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInf
     reminder it was given (``extend_deadline`` moves those); the language is used for
     every message written from now on, early advance from the next submission.
     An unknown setting or a bad value is refused with BadArgumentError; an over or
-    cancelled game with GameFinishedError."""
+    cancelled game with GameFinishedError. ``start_in``: a lobby's new start time, in
+    seconds from now (0: none; LobbyClosedError once started; see ``lobby_clock``)."""
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
         if game.status in ("over", "cancelled"):
@@ -87,7 +90,9 @@ async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInf
         if updated != current:
             game.settings = updated.model_dump()
             game.language = updated.language
-            await s.flush()
+        if start_in is not None:
+            set_start_time(game, db.now(), start_in)
+        await s.flush()
         return await info_of(s, game)
 
 
@@ -169,7 +174,8 @@ async def extend_deadline(
 
 async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
     """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
-    in the game from now on. The one who held it is told by DM; they are free to join
+    in the game from now on, and by DM everything the seat was told so far (see
+    ``recap.mail_catch_up``). The one who held it is told by DM; they are free to join
     other games, and may come back to that seat, but not take another
     (NewcomerWasSeatedError)."""
     user = newcomer.checked()
@@ -203,6 +209,8 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
         mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
         mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        # Then everything the seat was told so far, and the public timeline.
+        await mail_catch_up(s, mail, game, seat, user.id)
         # The one who held the seat learns it privately, in their language, and that they are free.
         mail.locales.update(await repo.user_locales(s, [old.user_id]))
         mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
@@ -285,28 +293,36 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, 
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
-        if game.status in ("over", "cancelled"):
-            raise GameFinishedError(game_id=game.id)
-        started = game.state is not None
-        joined = [] if started else [m.user_id for m in await repo.lobby(s, game.id)]
-        await finish(s, game, now, "cancelled", reason)
-        mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase or "lobby"), now=now)
-        if channel_gone:
-            # Everyone who would have watched the channel: the seat holders, or in the
-            # lobby those who had joined, and the moderator.
-            notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
-            if started:
-                notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
-            told = sorted({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id})
-            mail.locales.update(await repo.user_locales(s, told))
-            for user_id in told:
-                mail.private(user_id, notice)
-        else:
-            mail.public({"type": "game_cancelled", "reason": reason})
-            if started:
-                mail_seed_reveal(mail, game)
-        await s.flush()
-        return await info_of(s, game)
+        return await cancel_locked(s, game, now, reason, channel_gone=channel_gone)
+
+
+async def cancel_locked(
+    s: AsyncSession, game: Game, now: datetime, reason: str, *, channel_gone: bool = False, details: dict[str, Any] | None = None
+) -> GameInfo:
+    """``cancel_game`` on a game already locked in ``s`` (also a lobby's start time come
+    short of players); ``details``: more data for the channel's notice."""
+    if game.status in ("over", "cancelled"):
+        raise GameFinishedError(game_id=game.id)
+    started = game.state is not None
+    joined = [] if started else [m.user_id for m in await repo.lobby(s, game.id)]
+    await finish(s, game, now, "cancelled", reason)
+    mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase or "lobby"), now=now)
+    if channel_gone:
+        # Everyone who would have watched the channel: the seat holders, or in the
+        # lobby those who had joined, and the moderator.
+        notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
+        if started:
+            notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
+        told = sorted({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id})
+        mail.locales.update(await repo.user_locales(s, told))
+        for user_id in told:
+            mail.private(user_id, notice)
+    else:
+        mail.public({"type": "game_cancelled", "reason": reason, **(details or {})})
+        if started:
+            mail_seed_reveal(mail, game)
+    await s.flush()
+    return await info_of(s, game)
 
 
 def _check_seat_argument(seat: object) -> None:

@@ -140,6 +140,8 @@ class GameInfo:
     settings: GameSettings
     players: tuple[SeatInfo, ...]
     winners: tuple[str, ...] = ()
+    # A lobby's start time, when it has one.
+    start_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

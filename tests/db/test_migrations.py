@@ -154,6 +154,13 @@ async def test_0008_adds_and_drops_the_heartbeats(empty_url: str) -> None:
     assert "heartbeats" not in await _tables(empty_url)
 
 
+async def test_0009_adds_and_drops_the_lobby_start_time(empty_url: str) -> None:
+    await upgrade(empty_url, "0009")
+    assert {"start_at", "start_reminder_at"} <= await _columns(empty_url, "games")
+    await downgrade(empty_url, "0008")
+    assert not {"start_at", "start_reminder_at"} & await _columns(empty_url, "games")
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).
@@ -231,7 +238,7 @@ async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
             await engine.dispose()
 
     assert "ix_games_history" not in await indexes()
-    await upgrade(empty_url)
+    await upgrade(empty_url, "0004")
     assert "ix_games_history" in await indexes()
     await downgrade(empty_url, "0003")
     assert "ix_games_history" not in await indexes()

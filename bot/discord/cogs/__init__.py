@@ -63,10 +63,10 @@ def top_level(name: str) -> Any:
 
 def install(tree: app_commands.CommandTree) -> Groups:
     """Add every command to ``tree``."""
-    from bot.discord.cogs import game_admin, history, info, lobby, me, orders, phase, stats
+    from bot.discord.cogs import game_admin, history, info, lobby, me, orders, phase, recap, stats
 
     groups = Groups(game=group("game"), mod=group("mod", MODERATOR_PERMISSIONS), act=group("act"))
-    for module in (lobby, game_admin, history, phase, orders, me, info, stats):
+    for module in (lobby, game_admin, history, phase, orders, me, info, stats, recap):
         module.install(tree, groups)
     for g in (groups.game, groups.mod, groups.act):
         tree.add_command(g)

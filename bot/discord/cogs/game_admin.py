@@ -30,6 +30,7 @@ from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.export import log_bytes
+from bot.service.start_time import MAX_START_SECONDS, MIN_START_SECONDS
 from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
@@ -40,7 +41,7 @@ HOUSE_CHOICES = {rule: [app_commands.Choice(name=L(f"cmd.choice.{rule}_{v}"), va
 SETTING_PARAMS = {
     "max_players": "max_players", "day": "day", "dusk": "dusk", "morning": "morning", "reminder": "reminder",
     "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
-    "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead",
+    "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead", "start_in": "start_in",
     "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
 }  # fmt: skip
 
@@ -84,6 +85,20 @@ def overrides(**given: Any) -> dict[str, Any]:
     return out
 
 
+def start_seconds(text: str | None) -> int | None:
+    """A lobby's start time as typed (``2d``, ``36h``; ``off`` for none): seconds from
+    now, 0 for none, None when not given."""
+    if text is None:
+        return None
+    text = str(text).strip()
+    if text.casefold() in NO_REMINDER:
+        return 0
+    try:
+        return parse_duration(text, low=MIN_START_SECONDS, high=MAX_START_SECONDS)
+    except ReplyError:
+        raise ReplyError("lobby_start.error", text=text[:40]) from None
+
+
 async def _moderated(ctx: Ctx) -> GameInfo:
     info = await moderated_game(ctx.bot, ctx.interaction)
     await require_moderator(ctx.bot, ctx.interaction, info)
@@ -122,6 +137,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         killing_blow: app_commands.Choice[str] | None = None,
         departures: app_commands.Choice[str] | None = None,
         vote_damage: app_commands.Choice[str] | None = None,
+        start_in: str | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -139,7 +155,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if language is None:
             given["language"] = _default_language(interaction, ctx.bot.config.language)
         settings = GameSettings.from_config(ctx.bot.config, **given)
-        info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings)
+        starts = start_seconds(start_in) or 0
+        info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings, start_in=starts)
+        if starts:
+            ctx.bot.wake_scheduler()
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         ctx.bot.wake_dispatcher()  # the lobby post is in the outbox
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
@@ -176,6 +195,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         killing_blow: app_commands.Choice[str] | None = None,
         departures: app_commands.Choice[str] | None = None,
         vote_damage: app_commands.Choice[str] | None = None,
+        start_in: str | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
@@ -184,8 +204,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
         )  # fmt: skip
-        if given:
-            info = await service.update_settings(ctx.db, info.id, **given)
+        starts = start_seconds(start_in)
+        if given or starts is not None:
+            info = await service.update_settings(ctx.db, info.id, start_in=starts, **given)
+            ctx.bot.wake_scheduler()
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+import bot.service as service
 from bot.discord.errors import guarded
 from bot.discord.replies import lobby_embed
 from bot.i18n import t
@@ -96,6 +97,15 @@ async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, messag
             await message.edit(embed=embed, view=view)
     except discord.HTTPException:
         log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
+
+
+async def close_lobby_post(bot: Any, game_id: int) -> None:
+    """The lobby post of a game started or cancelled at its start time (no command to
+    answer): its buttons go."""
+    info = await service.get_game(bot.db, game_id)
+    channel = bot.get_channel(info.channel_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await refresh_lobby(channel, info)
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [JoinButton, LeaveButton]

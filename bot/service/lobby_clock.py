@@ -1,0 +1,88 @@
+"""A lobby's start time. A moderator may give a lobby one (``/game create`` or
+``/game settings``, as a time from now); its members are reminded by DM the game's
+reminder lead before it; at it the game starts, through the same path as
+``/game start`` (``games.start_locked``), if at least the minimum of players have
+joined, and is otherwise cancelled (``moderation.cancel_locked``) with a notice that
+names the standby list.
+
+Kept like the phase deadlines: stored on the game (``start_at``, ``start_reminder_at``),
+found by the scheduler's ``run_due`` and ``next_wakeup``, decided under the game's lock,
+so a restart or a second bot process changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game
+from bot.db.session import Database
+from bot.service.common import locked_game, mail_for
+from bot.service.games import start_locked
+from bot.service.moderation import cancel_locked
+from bot.service.start_time import NOT_FILLED
+
+
+async def start_if_due(db: Database, game_id: int) -> str | None:
+    """At the lobby's start time: start it ("started") or, short of players, cancel it
+    ("cancelled"); None when it is not due (or no longer a lobby)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby" or game.start_at is None or game.start_at > now:
+            return None
+        joined = len(await repo.lobby(s, game.id))
+        if joined >= engine.MIN_PLAYERS:
+            await start_locked(s, game, now)
+            return "started"
+        await cancel_locked(s, game, now, NOT_FILLED, details={"count": joined, "min": engine.MIN_PLAYERS})
+        return "cancelled"
+
+
+async def remind_lobby_if_due(db: Database, game_id: int) -> int:
+    """Remind each member of the lobby by DM, in their language, that it starts soon
+    (and how many it needs); the number of messages written (0: not due)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby" or game.start_reminder_at is None or game.start_reminder_at > now:
+            return 0
+        game.start_reminder_at = None
+        if game.start_at is None or game.start_at <= now:
+            return 0  # the start itself is due: no point in a reminder now
+        members = await repo.lobby(s, game.id)
+        mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
+        mail.locales.update(await repo.user_locales(s, [m.user_id for m in members]))
+        note = {
+            "type": "lobby_reminder",
+            "start_at": game.start_at.isoformat(),
+            "count": len(members),
+            "min": engine.MIN_PLAYERS,
+            "channel_id": game.channel_id,
+        }
+        for m in members:
+            mail.private(m.user_id, note)
+        await s.flush()
+        return mail.count
+
+
+async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
+    """The lobbies whose start time has come and those whose reminder is due, earliest first."""
+    lobby = Game.status == "lobby"
+    starts = select(Game.id).where(lobby, Game.start_at <= now).order_by(Game.start_at, Game.id)
+    reminders = select(Game.id).where(lobby, Game.start_reminder_at <= now).order_by(Game.start_reminder_at, Game.id)
+    return list((await s.execute(starts)).scalars()), list((await s.execute(reminders)).scalars())
+
+
+async def next_lobby_times(s: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
+    """The earliest lobby start time and reminder, for a scheduler's sleep; the games in
+    ``held`` (waiting to retry a failure) left out."""
+    lobby = Game.status == "lobby"
+    if held:
+        lobby = lobby & Game.id.not_in(list(held))
+    row = (await s.execute(select(func.min(Game.start_at), func.min(Game.start_reminder_at)).where(lobby))).one()
+    return [v for v in row if v is not None]
