@@ -20,6 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
+from bot.service import absence
 from bot.service.common import (
     add_step,
     apply_state,
@@ -70,6 +71,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResu
     """The advance itself, on a game row the caller has locked and checked."""
     state = state_of(game)
     closed_round, closed_phase = game.round, str(game.phase)
+    missed = await absence.count_misses(s, game, state, closed_round, closed_phase)
     rows = await repo.phase_submissions(s, game.id, closed_round, closed_phase)
     payloads: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -99,6 +101,9 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResu
         mail_seed_reveal(mail, game)
     else:
         mail_phase_started(mail, game)
+    due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase)
+    await s.flush()
+    await absence.apply_policy(s, game, mail, due, now)
     await s.flush()
     return StepResult(
         game_id=game.id,

@@ -12,8 +12,10 @@ from datetime import datetime
 
 from bot.db import repositories as repo
 from bot.db.session import Database
+from bot.service import absence
 from bot.service.advance import advance_locked
 from bot.service.common import locked_game, mail_for, seats_done, state_of
+from bot.service.standbys import expire_due_offers, next_offer_expiry
 from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
@@ -25,6 +27,8 @@ class DueReport:
     reminded: list[int] = field(default_factory=list)
     # Games whose advance or reminder raised (logged); the others went ahead.
     failed: list[int] = field(default_factory=list)
+    # Seat offers to standbys whose time ran out (the next standby asked).
+    offers_closed: int = 0
 
 
 async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
@@ -62,6 +66,7 @@ async def remind_if_due(db: Database, game_id: int) -> int:
                 note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
                 if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
                     note["wounded"] = True
+                note |= absence.reminder_note(game, state, holders[seat], phase)
                 mail.private(holders[seat].user_id, note)
         await s.flush()
         return mail.count
@@ -93,6 +98,10 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
         except Exception:
             log.exception("reminding game %s failed", game_id)
             report.failed.append(game_id)
+    try:
+        report.offers_closed = await expire_due_offers(db)
+    except Exception:
+        log.exception("closing expired seat offers failed")
     return report
 
 
@@ -101,4 +110,7 @@ async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | No
     ``held`` left out."""
     async with db.read() as s:
         times = await repo.next_times(s, held)
+        offer = await next_offer_expiry(s)
+    if offer is not None:
+        times.append(offer)
     return min(times) if times else None
