@@ -3,7 +3,8 @@ phase asked something of who sent nothing has missed it: no grail number by the 
 close, neither orders nor a pass by the Dusk's, no vote by the Morning's. The wounded
 (they cannot act) and a grappler keeping its hold (which it does by sending nothing) are
 never counted. A grappled player is counted like anyone: it is never told it is held,
-and a miss not counted would tell it.
+and a miss not counted would tell it. Only a phase closed at its deadline counts: one a
+moderator closes early (``/phase advance``) gave nobody the time promised.
 
 Each miss is told to the player by DM (``/inbox`` when DMs are closed) with what
 follows after how many more; after the game's ``absence_misses`` in a row its policy
@@ -33,10 +34,13 @@ def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
     return not (phase == "dusk" and "grappling" in p.memory)
 
 
-async def count_misses(s: AsyncSession, game: Game, state: engine.GameState, round_no: int, phase: str) -> list[GamePlayer]:
+async def count_misses(
+    s: AsyncSession, game: Game, state: engine.GameState, round_no: int, phase: str, *, counted: bool = True
+) -> list[GamePlayer]:
     """At the close of ``phase`` (``state`` as it stood, before the engine resolves it):
     add a miss to each seat asked that sent nothing, start a fresh run for each that
-    sent; the holders who missed."""
+    sent; the holders who missed. Not ``counted`` (a moderator closed the phase before
+    its deadline: nobody had the time they were promised), only the fresh runs."""
     done = await seats_done(s, game.id, round_no, phase, state)
     missed = []
     for seat, holder in sorted((await repo.seat_holders(s, game.id)).items()):
@@ -44,7 +48,7 @@ async def count_misses(s: AsyncSession, game: Game, state: engine.GameState, rou
             continue
         if seat in done:
             holder.misses_in_row = 0
-        else:
+        elif counted:
             holder.misses_in_row += 1
             holder.misses_total += 1
             missed.append(holder)

@@ -39,7 +39,7 @@ async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
         game = await locked_game(s, game_id)
         if game.status != "running" or game.phase_deadline is None or game.phase_deadline > now:
             return None
-        return await advance_locked(s, game, now)
+        return await advance_locked(s, game, now, at_deadline=True)
 
 
 async def remind_if_due(db: Database, game_id: int) -> int:

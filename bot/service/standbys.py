@@ -40,8 +40,9 @@ from bot.service.types import GameInfo, StepResult, UserRef
 LIVE = ("lobby", "running", "paused")
 
 
-async def join_standby(db: Database, game_id: int, user: UserRef) -> GameInfo:
-    """Put ``user`` on the game's standby list (the lobby or a running or paused game)."""
+async def join_standby(db: Database, game_id: int, user: UserRef) -> int:
+    """Put ``user`` on the game's standby list (the lobby or a running or paused game);
+    how many are on it now."""
     user = user.checked()
     now = db.now()
     async with db.transaction() as s:
@@ -66,7 +67,7 @@ async def join_standby(db: Database, game_id: int, user: UserRef) -> GameInfo:
         # Back on the list (after leaving it, or letting an offer pass): at its end.
         standby.status, standby.display_name, standby.joined_at = "waiting", user.name, now
         await s.flush()
-        return await info_of(s, game)
+        return len(await standby_list(s, game.id))
 
 
 async def leave_standby(db: Database, game_id: int, user_id: int) -> GameInfo:

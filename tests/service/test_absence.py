@@ -46,8 +46,13 @@ async def send_all_but(db: Database, game_id: int, quiet: set[int]) -> None:
 
 
 async def close(db: Database, game_id: int, quiet: set[int]) -> list[Any]:
+    """Everyone but ``quiet`` sends; the phase closes at its deadline; what went out."""
     await send_all_but(db, game_id, quiet)
-    await advance_phase(db, game_id)
+    deadline = (await get_game(db, game_id)).deadline
+    assert deadline is not None
+    db.clock.advance(max(0.0, (deadline - db.now()).total_seconds()))  # type: ignore[attr-defined]
+    report = await run_due(db)
+    assert [r.game_id for r in report.advanced] == [game_id]
     return await take_due(db)
 
 
@@ -85,6 +90,14 @@ async def test_misses_are_counted_warned_and_reset(db: Database) -> None:
     # Answering the next phase starts a fresh run; the total stays.
     await close(db, game_id, set())
     assert (await player_view(db, user(1).id)).misses == (0, 2)
+
+
+async def test_a_moderators_advance_counts_no_miss(db: Database) -> None:
+    game_id = await started(db, 6, absence_action="remove", absence_misses=1)
+    await send_all_but(db, game_id, {1})
+    await advance_phase(db, game_id)
+    assert not of_type(await take_due(db), "absence_warning")
+    assert (await player_view(db, user(1).id)).misses == (0, 0)
 
 
 async def test_the_wounded_and_a_grappler_keeping_its_hold_are_not_counted(db: Database) -> None:

@@ -25,7 +25,7 @@ from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
 from bot.discord.quiet_dead import quiet_dead_on, sync_quiet_dead
 from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
-from bot.discord.replies import notice_embed, settings_embed, status_embed
+from bot.discord.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
@@ -205,11 +205,17 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @game.command(name=L("cmd.name.replace"), description=L("cmd.desc.game_replace"))
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
-    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User) -> None:
+    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         seat = parse_player(player, info.players).seat
         assert seat is not None
+        if newcomer is None:  # the seat goes to the standby list
+            name = await service.offer_seat(ctx.db, info.id, seat)
+            ctx.bot.wake_dispatcher()
+            ctx.bot.wake_scheduler()  # the offer's expiry
+            await ctx.send(embed=notice_embed(t("absence.offered", ctx.locale, seat=seat, name=words.player_name(name))))
+            return
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
         guild = ctx.bot.get_guild(info.guild_id)
@@ -265,7 +271,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         st = await service.phase_status(ctx.db, info.id, interaction.user.id)
         # A moderator who holds or held a seat, even a dead, replaced or removed one (they
         # know its class and faction, which can still win), sees only the count.
-        await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played))
+        embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
+        await ctx.send(embed=absence_fields(embed, st, ctx.locale))
 
     @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))

@@ -14,6 +14,6 @@ import discord
 def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
     """Every dynamic item the bot must register at start-up."""
     from bot.discord.cogs import game_admin
-    from bot.discord.views import lobby, panel
+    from bot.discord.views import lobby, panel, standby
 
-    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS]
+    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS, *standby.ITEMS]
