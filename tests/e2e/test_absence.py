@@ -19,7 +19,8 @@ import bot.service as service
 from bot.i18n import t
 from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
-from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
+from bot.sandbox.play_game import TableGame
+from bot.sandbox.play_slow import play_on, quiet_phase, seat_offer, slow_options, to_deadline
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player
 from tests.e2e.conftest import game_log, run, snapshot
@@ -47,14 +48,6 @@ class Slow:
     refusals: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-async def _to_deadline(tavern: Tavern, clock: GameClock, game_id: int, before: float = 0.0) -> None:
-    """Move the clock to ``before`` seconds ahead of the open phase's deadline."""
-    info = await service.get_game(tavern.db, game_id)
-    if info.deadline is not None:
-        clock.skip(max(0.0, (info.deadline - clock()).total_seconds() - before + 0.5))
-    tavern.bot.wake_scheduler()
-
-
 def _texts(messages: list[Message]) -> list[str]:
     return [reader.message_text(m) for m in messages]
 
@@ -64,7 +57,7 @@ async def scenario() -> Slow:
     async with Tavern(clock=clock, seed="absence") as tavern:
         seating = tavern.seat_table(TableSpec(players=7, closed_dms=(4,)))
         sub_user = seating.players.pop()  # the seventh member stands by
-        options = GameOptions(day="1d", dusk="1d", morning="12h", reminder="1h", advance="deadline", early_advance=True, lean=True)
+        options = slow_options(lean=True)
         game = TableGame(tavern, seating, options, seed="absence")
         await game.open()
         assert game.game_id is not None
@@ -77,9 +70,7 @@ async def scenario() -> Slow:
         seats = {p.user_id: p.seat for p in (await service.get_game(tavern.db, game_id)).players}
 
         # Day 1: the quiet two send nothing; the deadline closes it.
-        assert await game.next_phase(1, "day")
-        await game.play_phase(1, "day", active)
-        await _to_deadline(tavern, clock, game_id)
+        assert await quiet_phase(tavern, clock, game, 1, "day", active)
         assert await game.next_phase(1, "dusk")
         await tavern.drained()
         warned_dm = _texts(tavern.dms(quiet_zh.user))
@@ -91,46 +82,23 @@ async def scenario() -> Slow:
         # Dusk 1: the reminder an hour before the deadline, then the deadline.
         await game.play_phase(1, "dusk", active)
         seen = len(tavern.dms(quiet_zh.user))
-        await _to_deadline(tavern, clock, game_id, before=3600)
+        await to_deadline(tavern, clock, game_id, before=3600)
         await tavern.emu.wait_for(lambda: len(tavern.dms(quiet_zh.user)) > seen, 20, "the reminder")
         reminded = _texts(tavern.dms(quiet_zh.user)[seen:])
-        await _to_deadline(tavern, clock, game_id)
+        await to_deadline(tavern, clock, game_id)
         assert await game.next_phase(1, "morning")
         await tavern.drained()
 
         # The seat offered to the standby, by DM with a button.
-        def offer() -> tuple[Message, str] | None:
-            for m in tavern.dms(sub_user):
-                for cid in m.custom_ids():
-                    if cid.startswith("wh:offer:"):
-                        return m, cid
-            return None
-
-        await tavern.emu.wait_for(lambda: offer() is not None, 20, "the standby's offer")
-        found = offer()
+        await tavern.emu.wait_for(lambda: seat_offer(tavern, sub) is not None, 20, "the standby's offer")
+        found = seat_offer(tavern, sub)
         assert found is not None
         accepted = (await sub.click(*found)).text
         accepted_again = (await sub.click(*found)).text
         await tavern.drained()
 
         # Then the game plays on, the standby in the seat, to its end.
-        players = [*active, sub]
-        round_no, phase, over = 1, "morning", False
-        while round_no <= 30:
-            if not await game.next_phase(round_no, phase):
-                over = True
-                break
-            await game.play_phase(round_no, phase, players)
-            info = await service.get_game(tavern.db, game_id)
-            if (info.round, info.phase) == (round_no, phase) and info.deadline is not None:
-                # Everyone has sent: the early close (at Dusk a minute's grace) is near;
-                # if someone could not, the deadline of this very phase.
-                await _to_deadline(tavern, clock, game_id)
-            phase = NEXT_PHASE[phase]
-            round_no += phase == "day"
-        await game.wait_post(
-            lambda m: any(reader.match("post.seed", str(e.get("description") or "")) for e in m.embeds), "the seed"
-        )
+        over = await play_on(tavern, clock, game, [*active, sub], 1, "morning")
         await tavern.drained()
         standby_over = (await sub.command("standby join", {"game": game_id}, in_dm=True)).text
         final = await service.get_game(tavern.db, game_id)
