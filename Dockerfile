@@ -14,16 +14,19 @@ WORKDIR /app
 # Dependencies first (a layer that changes only with pyproject.toml and the pins), at the
 # versions constraints.txt pins (those CI tests), then the code.
 COPY pyproject.toml README.md constraints.txt ./
-RUN mkdir -p engine bot && touch engine/__init__.py bot/__init__.py \
-    && pip install -c constraints.txt . && pip uninstall -y wolfhowl && rm -rf engine bot build
+RUN mkdir -p engine bot discord_emulator \
+    && touch engine/__init__.py bot/__init__.py discord_emulator/__init__.py \
+    && pip install -c constraints.txt . && pip uninstall -y wolfhowl && rm -rf engine bot discord_emulator build
 
 COPY engine ./engine
 COPY bot ./bot
+# The local Discord that `wolfhowl demo` and `python -m bot.sandbox.external` serve.
+COPY discord_emulator ./discord_emulator
 COPY migrations ./migrations
 COPY config.example.toml ./
 # The wheel carries the migrations (bot/db/migrations links to migrations/); the source
 # tree is not needed once it is installed.
-RUN pip install --no-deps . && rm -rf build engine bot migrations *.egg-info \
+RUN pip install --no-deps . && rm -rf build engine bot discord_emulator migrations *.egg-info \
     && groupadd --gid 10001 wolfhowl \
     && useradd --uid 10001 --gid 10001 --create-home --shell /usr/sbin/nologin wolfhowl \
     && mkdir -p /app/var && chown wolfhowl:wolfhowl /app/var

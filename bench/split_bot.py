@@ -110,7 +110,7 @@ async def serve(args: argparse.Namespace) -> dict[str, float]:
     from bot.discord.client import WolfBot
     from bot.discord.config import DiscordConfig
     from bot.discord.run import point_discord_to
-    from bot.sandbox.ready import start_until_ready
+    from discord_emulator.ready import start_until_ready
 
     point_discord_to(args.api, args.gateway)
     config = DiscordConfig(**json.loads(args.config))

@@ -1,0 +1,1 @@
+"""The application around the rules: service, database, Discord layer, rendering, catalogues and tools."""

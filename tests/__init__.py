@@ -1,0 +1,1 @@
+"""The test suite: one folder per part (see the README's map)."""

@@ -17,13 +17,16 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlalchemy import text
 
-from bot.db.migrate import upgrade
-from bot.db.models import Base
-from bot.db.session import Database
+if TYPE_CHECKING:
+    from bot.db.session import Database
+
+# The bot's modules are imported by the fixtures that use them, so that the tests of
+# discord_emulator (tests/emulator) load nothing of the game.
 
 PG_SERVER = os.environ.get("WOLFHOWL_TEST_PG_URL", "postgresql+asyncpg://{user}@127.0.0.1:5432/test")
 PG_USERS = ("postgres", "root")
@@ -90,6 +93,8 @@ def drop_pg_database(admin: str, url: str) -> None:
 
 @pytest.fixture(scope="session")
 def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from bot.db.migrate import upgrade
+
     path: Path = tmp_path_factory.mktemp("sqlite") / "wolfhowl.sqlite3"
     url = f"sqlite+aiosqlite:///{path}"
     asyncio.run(upgrade(url))
@@ -98,6 +103,8 @@ def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
+    from bot.db.migrate import upgrade
+
     admin, url = scratch_pg_database()
     try:
         asyncio.run(upgrade(url))
@@ -119,6 +126,8 @@ def clock() -> FakeClock:
 
 async def wipe(db: Database) -> None:
     """Empty every table (isolation between tests; the schema stays)."""
+    from bot.db.models import Base
+
     tables = [t.name for t in reversed(Base.metadata.sorted_tables)]
     async with db.transaction() as s:
         if db.dialect == "postgresql":
@@ -130,6 +139,8 @@ async def wipe(db: Database) -> None:
 
 @pytest.fixture
 async def db(db_url: str, clock: FakeClock) -> AsyncIterator[Database]:
+    from bot.db.session import Database
+
     database = Database(db_url, clock=clock)
     await wipe(database)
     try:

@@ -14,8 +14,7 @@ from typing import Any
 from discord import app_commands
 
 from bot.discord.errors import ReplyError
-from bot.i18n import LOCALES, t
-from bot.render import words
+from bot.i18n import LOCALES, t, terms
 from engine.classes import SkillSpec, catalogue, class_spec
 from engine.model import FACTIONS, Trait
 
@@ -40,7 +39,7 @@ def orderable_skills(sheet: dict[str, Any]) -> list[SkillSpec | str]:
 def skill_label(class_id: str, skill: SkillSpec | str, locale: str) -> str:
     if isinstance(skill, str):
         return t(f"reply.skill.{skill}", locale)
-    name = words.skill_name(class_id, skill.id, locale)
+    name = terms.skill_name(class_id, skill.id, locale)
     if skill.mode == "toggle":
         return t("reply.skill.toggle_label", locale, name=name)
     lo, hi = skill.targets
@@ -95,7 +94,7 @@ def all_values(what: str) -> list[str]:
 
 
 def guess_label(what: str, value: str, locale: str) -> str:
-    return t("reply.guess_label", locale, value=words.guess_value(what, value, locale), what=t(f"reply.what.{what}", locale))
+    return t("reply.guess_label", locale, value=terms.guess_value(what, value, locale), what=t(f"reply.what.{what}", locale))
 
 
 def guess_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
@@ -119,7 +118,7 @@ def parse_guess(text: str, sheet: dict[str, Any] | None = None) -> tuple[str, st
     want = _fold(raw)
     for what in ("trait", "faction", "class"):
         for value in all_values(what):
-            names = {value} | {_fold(words.guess_value(what, value, loc)) for loc in LOCALES}
+            names = {value} | {_fold(terms.guess_value(what, value, loc)) for loc in LOCALES}
             if want in names:
                 return what, value
     raise ReplyError("reply.error.guess_unknown", text=raw[:50])

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.durations import format_duration
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
@@ -51,7 +51,7 @@ def skill_label(class_id: str | None, skill_id: str, locale: str) -> str:
     if class_id is None:
         return skill_id
     try:
-        return words.skill_name(class_id, skill_id, locale)
+        return terms.skill_name(class_id, skill_id, locale)
     except KeyError:
         return skill_id
 
@@ -68,7 +68,7 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
         if not guesses:
             return t("reply.sub.none", locale)
         return "\n".join(
-            t("reply.sub.guess", locale, player=label(g["target"]), value=words.guess_value(g["what"], g["value"], locale))
+            t("reply.sub.guess", locale, player=label(g["target"]), value=terms.guess_value(g["what"], g["value"], locale))
             for g in guesses
         )
     lines = []

@@ -7,8 +7,8 @@ the roster ``FACTION_ROWS``, so the document says what the engine does.
 
 from __future__ import annotations
 
-from bot.docs_gen.terms import COSTS, KINDS, LOCALES, SAVES, TRAITS, Lang, term
-from bot.docs_gen.terms import FACTIONS as FACTION_NAMES
+from bot.i18n.terms import COSTS, KINDS, LOCALES, SAVES, TRAITS, Lang, term
+from bot.i18n.terms import FACTIONS as FACTION_NAMES
 from engine.classes import FACTION_ROWS, ClassSpec, IdentifySlot, SkillSpec, catalogue
 from engine.model import FACTIONS
 

@@ -61,16 +61,14 @@ vote = 1
 
 
 def one_run() -> str:
-    from bot.scenario import load, run_once
-    from bot.scenario.output import single_text
+    from bot.scenario import load, run_once, single_text
 
     sc = load(ROOT / EXAMPLE)
     return single_text(sc, sc.spec.seed, run_once(sc, sc.spec.seed), "en")
 
 
 def many_runs() -> str:
-    from bot.scenario import load, run_many
-    from bot.scenario.output import stats_text
+    from bot.scenario import load, run_many, stats_text
 
     sc = load(ROOT / EXAMPLE)
     return stats_text(sc, run_many(sc, sc.spec.seed, REPEAT), "en")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.docs_gen.classes import classes_markdown, roster_markdown
 from bot.docs_gen.examples import PLACEHOLDERS as EXAMPLE_PLACEHOLDERS
-from bot.docs_gen.terms import Lang
+from bot.i18n.terms import Lang
 from engine import Settings
 from engine.morning import VOTE_DAMAGE
 from engine.night.combat import STEAL_CHANCE

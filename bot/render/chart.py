@@ -6,8 +6,7 @@ import functools
 import io
 from typing import Any
 
-from bot.i18n import t
-from bot.render import words
+from bot.i18n import t, terms
 from bot.render.fonts import CJK_FONT, FAMILY
 
 COLOURS = {"lawful": "#3B82F6", "neutral": "#9CA3AF", "chaotic": "#DC2626"}
@@ -33,7 +32,7 @@ def _pyplot() -> Any:
 
 def chart_texts(locale: str | None) -> list[str]:
     """Every word the chart shows in ``locale`` (the bundled font must cover zh-CN's)."""
-    return [t("ui.chart_title", locale), t("ui.chart_points", locale), *(words.faction(f, locale) for f in FACTIONS)]
+    return [t("ui.chart_title", locale), t("ui.chart_points", locale), *(terms.faction(f, locale) for f in FACTIONS)]
 
 
 def scoreboard_png(scores: dict[str, int], winners: list[str], locale: str | None) -> bytes:

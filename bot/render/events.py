@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import has_key, t
+from bot.i18n import has_key, t, terms
 from bot.render import words
 from engine.events import Event
 
@@ -19,13 +19,13 @@ from engine.events import Event
 def enrich(data: dict[str, Any], locale: str | None, names: dict[int, str]) -> dict[str, Any]:
     out = dict(data)
     if isinstance(data.get("faction"), str):
-        out["faction_name"] = words.faction(data["faction"], locale)
+        out["faction_name"] = terms.faction(data["faction"], locale)
     if isinstance(data.get("trait"), str):
-        out["trait_name"] = words.trait(data["trait"], locale)
+        out["trait_name"] = terms.trait(data["trait"], locale)
     if isinstance(data.get("class_id"), str):
-        out["class_name"] = words.class_name(data["class_id"], locale)
+        out["class_name"] = terms.class_name(data["class_id"], locale)
     if isinstance(data.get("state"), str):
-        out["state_name"] = words.state(data["state"], locale)
+        out["state_name"] = terms.state(data["state"], locale)
     if isinstance(data.get("seat"), int):
         out.setdefault("name", names.get(data["seat"], f"#{data['seat']}"))
     if isinstance(data.get("target"), int):
@@ -51,7 +51,7 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
         if not confirmed:
             return t("event.IdentificationNone", locale)
         parts = [
-            t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale))
+            t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=terms.guess_value(g["what"], g["value"], locale))
             for g in confirmed
         ]
         return t("event.IdentificationAnswered", locale, confirmed=words.clauses(parts, locale))
@@ -62,17 +62,17 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
                 locale,
                 name=words.player_name(d["name"]),
                 seat=d["seat"],
-                faction=words.faction(d["faction"], locale),
-                class_name=words.class_name(d["class_id"], locale),
+                faction=terms.faction(d["faction"], locale),
+                class_name=terms.class_name(d["class_id"], locale),
             )
         return t("event.PlayerLeft", locale, name=words.player_name(d["name"]), seat=d["seat"])
     if k == "FactionWipedOut":
-        return t("event.FactionWipedOut", locale, faction=words.faction(d["faction"], locale))
+        return t("event.FactionWipedOut", locale, faction=terms.faction(d["faction"], locale))
     if k == "VotesCounted":
         return render_votes(d, locale, names)
     if k == "SpeakWithDead":
         lines = [
-            t("event.SpeakWithDeadLine", locale, name=words.seat_label(x["seat"], names), faction=words.faction(x["faction"], locale))
+            t("event.SpeakWithDeadLine", locale, name=words.seat_label(x["seat"], names), faction=terms.faction(x["faction"], locale))
             for x in d.get("dead", [])
         ]
         return t("event.SpeakWithDead", locale, dead=words.clauses(lines, locale))

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.events import render_event
 from bot.render.fields import add_lines
@@ -42,12 +42,12 @@ def announcement_embed(events: list[Event], round_no: int, locale: str | None, n
 
 def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None, seed_sha: str | None) -> discord.Embed:
     """``ended`` is the GameEnded event's data: scores, winners, reason and the roster."""
-    winners = [words.faction(w, locale) for w in ended["winners"]]
+    winners = [terms.faction(w, locale) for w in ended["winners"]]
     key = "post.scoreboard_title" if len(winners) == 1 else "post.scoreboard_title_shared"
     embed = discord.Embed(title=t(key, locale, winners=words.listing(winners, locale)), colour=PHASE_COLOUR["over"])
     embed.description = t("post.scoreboard_reason", locale, reason=t(f"end_reason.{ended['reason']}", locale))
     scores = "\n".join(
-        t("post.score_line", locale, faction=words.faction(f, locale), score=v) for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1])
+        t("post.score_line", locale, faction=terms.faction(f, locale), score=v) for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1])
     )
     embed.add_field(name=t("post.scoreboard_scores", locale), value=scores, inline=False)
     roster = [
@@ -56,8 +56,8 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
             locale,
             seat=p["seat"],
             name=words.player_name(p["name"]),
-            faction=words.faction(p["faction"], locale),
-            class_name=words.class_name(p["class_id"], locale),
+            faction=terms.faction(p["faction"], locale),
+            class_name=terms.class_name(p["class_id"], locale),
             dead="" if p["alive"] else t("post.roster_dead", locale),
         )
         for p in ended["roster"]

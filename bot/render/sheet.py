@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import normalize_locale, t
+from bot.i18n import normalize_locale, t, terms
 from bot.render import words
 from engine.classes import class_spec
 
@@ -18,7 +18,7 @@ FACTION_COLOUR = {"lawful": 0x3B82F6, "neutral": 0x9CA3AF, "chaotic": 0xDC2626}
 def identify_slot(count: int, what: str, values: Sequence[str], locale: str | None) -> str:
     """One identification slot: "1 name for the Combat or Agility trait", "1个ID指认“战斗”或“敏捷”特质"."""
     if values:
-        named = [t("sheet.identify_value", locale, value=words.guess_value(what, v, locale)) for v in values]
+        named = [t("sheet.identify_value", locale, value=terms.guess_value(what, v, locale)) for v in values]
         alternatives = words.listing(named[:-1], locale) + t("sheet.identify_or", locale) + named[-1] if len(named) > 1 else named[0]
         thing = t(f"sheet.identify_values_{what}", locale, values=alternatives)
     else:
@@ -46,8 +46,8 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
             "sheet.title",
             loc,
             name=sheet["name"],
-            class_name=words.class_name(sheet["class_id"], loc),
-            faction=words.faction(sheet["faction"], loc),
+            class_name=terms.class_name(sheet["class_id"], loc),
+            faction=terms.faction(sheet["faction"], loc),
         ),
         description=spec.blurb[loc],  # type: ignore[index]
         colour=FACTION_COLOUR[sheet["faction"]],
@@ -61,7 +61,7 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
         status.append(t("sheet.grail", loc))
     for key, value in sheet["memory"].items():
         status.append(t(f"memory.{key}", loc, value=value))
-    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((words.trait(x, loc) for x in sheet["traits"]), loc)), value="\n".join(status), inline=False)
+    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((terms.trait(x, loc) for x in sheet["traits"]), loc)), value="\n".join(status), inline=False)
     embed.add_field(name=t("sheet.identify", loc), value=identify_rule(sheet, loc), inline=False)
     for s in sheet["skills"]:
         skill = spec.skill(s["id"])
@@ -69,5 +69,5 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
         name = skill.name[loc] + (t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
         embed.add_field(name=skill_heading(name, s["kinds"], s["cost"], loc), value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
     if sheet["known_states"]:
-        embed.add_field(name=t("sheet.states", loc), value=words.listing((words.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
+        embed.add_field(name=t("sheet.states", loc), value=words.listing((terms.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
     return embed

@@ -1,4 +1,6 @@
-"""Localized names of the game's nouns: factions, traits, classes, skills, states."""
+"""Text shaping for posts and replies: lists, clauses, sentences, players' names and seats.
+
+The game's nouns themselves (factions, classes, skills...) are in :mod:`bot.i18n.terms`."""
 
 from __future__ import annotations
 
@@ -6,39 +8,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.i18n import normalize_locale, t
-from engine.classes import catalogue, class_spec
-
-
-def faction(value: str, locale: str | None) -> str:
-    return t(f"faction.{value}", locale)
-
-
-def trait(value: str, locale: str | None) -> str:
-    return t(f"trait.{value}", locale)
-
-
-def class_name(class_id: str, locale: str | None) -> str:
-    spec = catalogue().get(class_id)
-    return spec.name[normalize_locale(locale)] if spec else class_id  # type: ignore[index]
-
-
-def skill_name(class_id: str, skill_id: str, locale: str | None) -> str:
-    spec = class_spec(class_id).skill(skill_id)
-    return spec.name[normalize_locale(locale)] if spec else skill_id  # type: ignore[index]
-
-
-def state(value: str, locale: str | None) -> str:
-    return t(f"state.{value}", locale)
-
-
-def guess_value(what: str, value: str, locale: str | None) -> str:
-    """The thing a guess names, in words: "Holy", "a Cleric", "Lawful"."""
-    if what == "trait":
-        return trait(value, locale)
-    if what == "faction":
-        return faction(value, locale)
-    return class_name(value, locale)
+from bot.i18n import t
 
 
 def listing(items: Iterable[str], locale: str | None) -> str:

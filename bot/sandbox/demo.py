@@ -200,9 +200,9 @@ async def _absent(tavern: Tavern, clock: GameClock, game: Any, standby_user: Any
 
 
 def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern, lang: str) -> None:
-    from bot.render import words
+    from bot.i18n import terms
 
-    winners = t("ui.list_sep", lang).join(words.faction(w, lang) for w in report.winners) or "—"
+    winners = t("ui.list_sep", lang).join(terms.faction(w, lang) for w in report.winners) or "—"
     acks = sorted(stats.ack)
     p50 = statistics.median(acks) * 1000 if acks else 0.0
     p99 = acks[min(len(acks) - 1, int(len(acks) * 0.99))] * 1000 if acks else 0.0
@@ -352,6 +352,6 @@ def relative_time(seconds: float, locale: str) -> str:
 
 
 def _components(m: Any) -> list[dict[str, Any]]:
-    from bot.sandbox.state import iter_components
+    from discord_emulator.state import iter_components
 
     return iter_components(m.components)

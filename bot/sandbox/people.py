@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
-from bot.sandbox import InteractionFailed, InteractionResult, Message, User
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_table import Tavern
+from discord_emulator import InteractionFailed, InteractionResult, Message, User
 
 
 @dataclass

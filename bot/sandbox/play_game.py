@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Stats
 from bot.sandbox.play_table import Cursor, Seating, Tavern
 from bot.sandbox.players import Player
+from discord_emulator import Message
 
 NEXT_PHASE = {"day": "dusk", "dusk": "morning", "morning": "day"}
 

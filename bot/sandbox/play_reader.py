@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, terms
 from bot.i18n.catalog import SINGULAR
 from bot.i18n.catalog import catalogue as i18n_catalogue
-from bot.render import words
-from bot.sandbox.state import Message
+from discord_emulator.state import Message
 from engine.classes import catalogue as class_catalogue
 from engine.classes import class_spec
 from engine.model import FACTIONS, Trait
@@ -85,13 +84,13 @@ def vocabulary() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {"class": {}, "faction": {}, "trait": {}, "state": {}}
     for loc in LOCALES:
         for class_id in class_catalogue():
-            out["class"][words.class_name(class_id, loc).casefold()] = class_id
+            out["class"][terms.class_name(class_id, loc).casefold()] = class_id
         for f in FACTIONS:
-            out["faction"][words.faction(f.value, loc).casefold()] = f.value
+            out["faction"][terms.faction(f.value, loc).casefold()] = f.value
         for tr in Trait:
-            out["trait"][words.trait(tr.value, loc).casefold()] = tr.value
+            out["trait"][terms.trait(tr.value, loc).casefold()] = tr.value
         for state in ("dazed", "shaken", "grappled", "fatigued", "hypnotic_prelude"):
-            out["state"][words.state(state, loc).casefold()] = state
+            out["state"][terms.state(state, loc).casefold()] = state
     return out
 
 

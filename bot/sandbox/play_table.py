@@ -33,9 +33,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
-from bot.sandbox import Channel, Emulator, Guild, Message, User
-from bot.sandbox import permissions as perm
-from bot.sandbox.ready import start_until_ready
+from discord_emulator import Channel, Emulator, Guild, Message, User
+from discord_emulator import permissions as perm
+from discord_emulator.ready import start_until_ready
 
 log = logging.getLogger("wolfhowl.sandbox.table")
 T = TypeVar("T")

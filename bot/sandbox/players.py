@@ -23,12 +23,12 @@ import hashlib
 import random
 from typing import Any
 
-from bot.sandbox import Message, User
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Reply, Stats
 from bot.sandbox.play_table import Cursor, Tavern
 from bot.sim.ai import BaselineAI
 from bot.sim.knowledge import Knowledge
+from discord_emulator import Message, User
 from engine.classes import class_spec
 from engine.events import Audience, Event
 from engine.submissions import Action, Guess, Identification, Orders
@@ -366,9 +366,9 @@ class Player(Person):
                 if nxt and want in _option_values(*nxt):
                     return not (await self.select(*nxt, [want])).error
         player = await self._player_option("identify", "player", g.target)
-        from bot.render import words
+        from bot.i18n import terms
 
-        typed = words.guess_value(g.what, g.value, self.locale)
+        typed = terms.guess_value(g.what, g.value, self.locale)
         guess = want if self.lean else typed
         if self.rng.random() < 0.25 and not self.lean:
             # Start typing the thing's name and take it from the list.
@@ -444,7 +444,7 @@ class Player(Person):
 
 
 def _option_values(message: Message, custom_id: str) -> list[str]:
-    from bot.sandbox.state import iter_components
+    from discord_emulator.state import iter_components
 
     for c in iter_components(message.components):
         if c.get("custom_id") == custom_id:
@@ -462,7 +462,7 @@ def _fresh(emu: Any, message: Message, prefix: str) -> tuple[Message, str] | Non
 
 
 def _text_input_id(modal: dict[str, Any]) -> str:
-    from bot.sandbox.state import iter_components
+    from discord_emulator.state import iter_components
 
     for c in iter_components(modal.get("components") or []):
         if c.get("type") == 4:

@@ -12,7 +12,7 @@ import json
 import sys
 import traceback
 
-from bot.docs_gen.terms import lang_of
+from bot.i18n.terms import lang_of
 from bot.scenario.build import Scenario, load
 from bot.scenario.errors import ScenarioError
 from bot.scenario.output import single_json, single_text, stats_text

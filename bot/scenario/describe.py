@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.docs_gen.terms import FACTIONS, STATES, TRAITS, Lang, term
 from bot.i18n import has_key
+from bot.i18n.terms import FACTIONS, STATES, TRAITS, Lang, term
 from bot.render.events import render_event
 from engine import Audience, Event, GameState
 from engine.classes import catalogue, class_spec

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.docs_gen.terms import AUDIENCES, FACTIONS, PHASES, STATES, Lang, term
+from bot.i18n.terms import AUDIENCES, FACTIONS, PHASES, STATES, Lang, term
 from bot.scenario.build import Scenario
 from bot.scenario.describe import Describer, seat_label, skill_label
 from bot.scenario.run import Stats, Tally

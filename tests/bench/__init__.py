@@ -1,0 +1,1 @@
+"""Tests that the benchmarks under bench/ run (not how fast)."""

@@ -1,0 +1,1 @@
+"""Tests of the Discord layer, rendering and catalogues, most of them over the local Discord."""

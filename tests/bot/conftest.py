@@ -14,10 +14,10 @@ import pytest
 from bot.db.session import Database
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
-from bot.sandbox import Channel, Emulator, Guild, Message, User
-from bot.sandbox import permissions as perm
 from bot.sandbox.play_table import seeded_games
-from bot.sandbox.ready import start_until_ready
+from discord_emulator import Channel, Emulator, Guild, Message, User
+from discord_emulator import permissions as perm
+from discord_emulator.ready import start_until_ready
 from tests.conftest import FakeClock, wipe
 
 

@@ -134,7 +134,7 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     await table.delivered()
     # alice may no longer write in the game channel, and may in the dead channel.
     dead = next(c for c in table.guild.channels.values() if c.topic and f"dead-of:{table.channel.id}" in c.topic)
-    from bot.sandbox import permissions as perm
+    from discord_emulator import permissions as perm
 
     assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
     assert table.emu.permissions_of(alice, dead) & perm.SEND_MESSAGES
@@ -176,7 +176,7 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
     """The dead channel is the same for every game of a channel. Someone who kept access
     from an earlier game (here: as if that game's end could not close it) loses it when
     they sit at a new game, and the new game's dead get it."""
-    from bot.sandbox import permissions as perm
+    from discord_emulator import permissions as perm
 
     await started_game(table)
     alice, bob = table.players[0], table.players[1]
@@ -198,8 +198,8 @@ async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(tab
     """The start-up check silences the dead of each live game, but not while a post of
     that game still waits: the dawn post that names the night's dead must come first."""
     from bot.db import repositories as repo
-    from bot.sandbox import permissions as perm
     from bot.service.common import apply_state, state_of
+    from discord_emulator import permissions as perm
 
     game_id = await started_game(table)
     bob = table.players[1]
@@ -445,7 +445,7 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
 
 
 async def test_create_checks_the_bots_permissions_and_explains(table: Table):
-    from bot.sandbox import permissions as perm
+    from discord_emulator import permissions as perm
 
     table.emu.set_permissions(table.channel, table.emu.bot_user, deny=perm.EMBED_LINKS)
     await table.seen()

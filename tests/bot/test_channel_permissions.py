@@ -9,7 +9,7 @@ import asyncio
 from sqlalchemy import select
 
 from bot.db.models import OutboxMessage
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table
 from tests.bot.test_bot_e2e import started_game
 

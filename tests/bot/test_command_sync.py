@@ -11,8 +11,8 @@ import pytest
 from bot.db.session import Database
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
-from bot.sandbox import Emulator, Guild
-from bot.sandbox.ready import running as started
+from discord_emulator import Emulator, Guild
+from discord_emulator.ready import running as started
 from tests.conftest import FakeClock, wipe
 
 LEFTOVER = [{"name": "game", "description": "an earlier registration", "type": 1}]

@@ -82,7 +82,7 @@ async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_pat
     transaction per step), then the bot neither registers commands nor connects."""
     import bot.db.migrate
     from bot.discord.client import WolfBot
-    from bot.sandbox import Emulator
+    from discord_emulator import Emulator
 
     async with Emulator(heartbeat_interval=1.0) as emu:
         with emu.patch_discord():
@@ -111,7 +111,7 @@ async def test_a_stop_while_discord_is_unreachable_does_not_wait_out_the_reconne
 
     from bot.discord.client import WolfBot
     from bot.discord.run import serve
-    from bot.sandbox import Emulator
+    from discord_emulator import Emulator
 
     backing_off = asyncio.Event()
 

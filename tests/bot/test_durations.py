@@ -1,3 +1,5 @@
+"""Durations as moderators type them (`2h`, `1d 30m`) and as the bot writes them."""
+
 import pytest
 
 from bot.discord.durations import format_duration, parse_duration

@@ -10,7 +10,7 @@ import engine
 import engine.view
 from bot.discord.cogs.me import me_embeds
 from bot.discord.replies import lobby_embed, status_embed
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import FIELD_LIMIT, chunks
 from bot.service.types import GameInfo, GameSettings, SeatInfo
@@ -76,7 +76,7 @@ def test_me_lists_every_confirmed_fact(locale: str) -> None:
     shown = values(embed).splitlines()
     for g in confirmed:
         name = words.seat_label(g["target"], {g["target"]: words.player_name(NAMES[g["target"] - 1])})
-        assert t("event.ConfirmTrait", locale, name=name, value=words.trait(g["value"], locale)) in shown
+        assert t("event.ConfirmTrait", locale, name=name, value=terms.trait(g["value"], locale)) in shown
 
 
 @pytest.mark.parametrize(("locale", "lobby", "cancelled"), [("en-US", "Game #1 — the lobby", "Cancelled: nobody wins."), ("zh-CN", "第1局 — 大厅", "已取消：无人获胜。")])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import bot.service as service
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
 
@@ -131,7 +131,7 @@ async def test_a_creator_who_left_the_server_no_longer_moderates_from_a_dm(table
 
 
 async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_back(table: Table):
-    from bot.sandbox import permissions as perm
+    from discord_emulator import permissions as perm
 
     def marked(tag: str) -> list:
         return [c for c in table.guild.channels.values() if c.topic and f"[wolfhowl:{tag}:{table.channel.id}]" in c.topic]

@@ -8,8 +8,7 @@ import dataclasses
 import bot.service as service
 from bot.db.session import Database
 from bot.discord.outbound import render_outgoing
-from bot.i18n import LOCALES, t
-from bot.render import words
+from bot.i18n import LOCALES, t, terms
 from bot.service.outbox import mark_delivered
 from engine.classes import catalogue
 from tests.service.helpers import play_to_end, send_all, started
@@ -62,7 +61,7 @@ def check_every_message_renders_without_gaps(whole_game, locale):
 
 def check_public_posts_reveal_no_class_no_number_and_no_seed_before_the_end(whole_game):
     info, messages = whole_game
-    class_names = {words.class_name(c, loc) for c in catalogue() for loc in LOCALES}
+    class_names = {terms.class_name(c, loc) for c in catalogue() for loc in LOCALES}
     for m in messages:
         if m.recipient_kind != "channel":
             continue

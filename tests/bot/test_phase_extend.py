@@ -3,7 +3,7 @@ extension past the longest a phase may run is refused without a word to the chan
 
 from __future__ import annotations
 
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import Emulator
+from discord_emulator import Emulator
 from tests.bot.conftest import reply_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import bot.service as service
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
 

@@ -4,7 +4,7 @@ of the game's server."""
 from __future__ import annotations
 
 import bot.service as service
-from bot.sandbox import permissions as perm
+from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import open_lobby, started_game
 

@@ -1,0 +1,1 @@
+"""Tests of the models, repositories, sessions and migrations, on SQLite and PostgreSQL."""

@@ -20,8 +20,9 @@ from bot.i18n.catalog import catalogue as messages
 from bot.render.fonts import CJK_FONT
 from bot.render.chart import scoreboard_png
 from engine.classes import catalogue as classes
+import discord_emulator
 
-for package in ("bot", "engine"):  # the installed copy, not this checkout
+for package in ("bot", "engine", "discord_emulator"):  # the installed copy, not this checkout
     assert __import__(package).__file__.startswith(sys.argv[1]), __import__(package).__file__
 asyncio.run(migrate.upgrade(sys.argv[2]))
 assert asyncio.run(migrate.current(sys.argv[2])) == migrate.head_revision()
@@ -44,7 +45,7 @@ def copied_paths(dockerfile: str) -> list[str]:
 
 def test_the_image_installs_a_package_that_runs_without_its_sources(tmp_path: Path) -> None:
     paths = copied_paths((ROOT / "Dockerfile").read_text(encoding="utf-8"))
-    assert {"pyproject.toml", "engine", "bot", "migrations"} <= set(paths)
+    assert {"pyproject.toml", "engine", "bot", "discord_emulator", "migrations"} <= set(paths)
     src = tmp_path / "app"
     src.mkdir()
     for name in paths:

@@ -23,9 +23,8 @@ from bot.discord.cogs.info import HELP_SECTIONS, TOPICS
 from bot.discord.config import DiscordConfig
 from bot.discord.durations import format_duration
 from bot.discord.translator import key_of
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.i18n.catalog import catalogue
-from bot.render import words
 from bot.sandbox.play_reader import template_regex
 from bot.service.errors import MESSAGES as SERVICE_MESSAGES
 from bot.service.types import RULE_SETTINGS, GameSettings
@@ -90,11 +89,11 @@ def named_values(param: str, loc: str) -> dict[str, str] | None:
         out = {s.name[loc]: s.id for c in classes() for s in class_spec(c).skills}  # type: ignore[index]
         return out | {t("skill.release", loc): "release"}
     if param == "guess":
-        out = {words.guess_value("trait", x.value, loc): f"trait:{x.value}" for x in Trait}
-        out |= {words.guess_value("faction", f.value, loc): f"faction:{f.value}" for f in FACTIONS}
-        return out | {words.guess_value("class", c, loc): f"class:{c}" for c in classes()}
+        out = {terms.guess_value("trait", x.value, loc): f"trait:{x.value}" for x in Trait}
+        out |= {terms.guess_value("faction", f.value, loc): f"faction:{f.value}" for f in FACTIONS}
+        return out | {terms.guess_value("class", c, loc): f"class:{c}" for c in classes()}
     if param == "topic":
-        return {t(f"rules.{x}_title", loc): x for x in TOPICS} | {words.class_name(c, loc): c for c in classes()}
+        return {t(f"rules.{x}_title", loc): x for x in TOPICS} | {terms.class_name(c, loc): c for c in classes()}
     return None
 
 

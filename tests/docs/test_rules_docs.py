@@ -15,8 +15,8 @@ import pytest
 from bot.docs_gen import DOCUMENTS, stale, write_all
 from bot.docs_gen.__main__ import main
 from bot.docs_gen.generate import ROOT, TemplateError, render_template
-from bot.docs_gen.terms import FACTIONS, STATES, TRAITS
 from bot.i18n import t
+from bot.i18n.terms import FACTIONS, STATES, TRAITS
 from engine.classes import catalogue, missing_classes
 from engine.night.combat import STEAL_CHANCE
 

@@ -1,0 +1,1 @@
+"""Whole games over the local Discord: restarts, leaks, hostile input, the monkey."""

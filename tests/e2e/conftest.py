@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox import Message, User
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Stats
 from bot.sandbox.play_game import GameOptions, GameReport, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from discord_emulator import Message, User
 
 
 @dataclass

@@ -50,10 +50,7 @@ from sqlalchemy import select
 import bot.service as service
 import engine
 import engine.view
-from bot.i18n import LOCALES
-from bot.render import words
-from bot.sandbox import InvalidInvocation, Message
-from bot.sandbox import permissions as perm
+from bot.i18n import LOCALES, terms
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Person, Reply, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
@@ -61,6 +58,8 @@ from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import _text_input_id
 from bot.service.outbox import LEASE_SECONDS
 from bot.service.verify import verify_log
+from discord_emulator import InvalidInvocation, Message
+from discord_emulator import permissions as perm
 from tests.e2e.monkey_moves import (
     FORM_TEXTS,
     MODERATOR_COMMANDS,
@@ -641,7 +640,7 @@ class Monkey:
         for p in state["players"]:
             row = rows.get(p["seat"], "")
             loc = game["settings"].get("language", "en-US")
-            want = (words.class_name(p["class_id"], loc), words.faction(p["faction"], loc))
+            want = (terms.class_name(p["class_id"], loc), terms.faction(p["faction"], loc))
             dead = row.endswith(reader.text_of("post.roster_dead", loc).strip())
             if not all(w in row for w in want) or dead == p["alive"]:
                 self.found("the end", f"roster line of seat {p['seat']} is {row!r}, the state {p['class_id']} {p['faction']} alive={p['alive']}")

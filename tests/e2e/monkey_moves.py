@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.discord.choices import guess_options, orderable_skills
-from bot.i18n import LOCALES
-from bot.render import words
-from bot.sandbox import Message, User
-from bot.sandbox.limits import SELECT_TYPES
-from bot.sandbox.state import iter_components
+from bot.i18n import LOCALES, terms
+from discord_emulator import Message, User
+from discord_emulator.limits import SELECT_TYPES
+from discord_emulator.state import iter_components
 from engine.classes import catalogue
 from engine.model import FACTIONS, Trait
 
@@ -71,7 +70,7 @@ def all_skill_words() -> list[str]:
     for class_id, spec in catalogue().items():
         for s in spec.skills:
             out.append(s.id)
-            out += [words.skill_name(class_id, s.id, loc) for loc in LOCALES]
+            out += [terms.skill_name(class_id, s.id, loc) for loc in LOCALES]
     return out
 
 
@@ -79,13 +78,13 @@ def all_guess_words() -> list[str]:
     out = ["龙骑士", "nothing", "class:dragon", "faction:", "trait:evil"]
     for class_id in catalogue():
         out.append(f"class:{class_id}")
-        out += [words.class_name(class_id, loc) for loc in LOCALES]
+        out += [terms.class_name(class_id, loc) for loc in LOCALES]
     for f in FACTIONS:
         out.append(f"faction:{f.value}")
-        out += [words.faction(f.value, loc) for loc in LOCALES]
+        out += [terms.faction(f.value, loc) for loc in LOCALES]
     for tr in Trait:
         out.append(f"trait:{tr.value}")
-        out += [words.trait(tr.value, loc) for loc in LOCALES]
+        out += [terms.trait(tr.value, loc) for loc in LOCALES]
     return out
 
 
@@ -168,7 +167,7 @@ class Chooser:
             if not options:
                 return None
             what, value = r.choice(options)
-            guess = f"{what}:{value}" if r.random() < 0.5 else words.guess_value(what, value, locale)
+            guess = f"{what}:{value}" if r.random() < 0.5 else terms.guess_value(what, value, locale)
             return {"player": str(r.randint(1, self.seats)), "guess": guess}
         skills = [s for s in orderable_skills(sheet) if not isinstance(s, str)]
         if not skills:

@@ -19,12 +19,12 @@ from sqlalchemy import func, select
 
 import engine
 from bot.discord.errors import HINTS
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Reply
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player
+from discord_emulator import Message
 from tests.e2e.conftest import error_text, is_localized, run
 
 # id -> (catalogue key of the expected answer, phase it is tried in)

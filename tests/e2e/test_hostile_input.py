@@ -20,12 +20,12 @@ import pytest
 import engine
 from bot.discord.errors import HINTS
 from bot.i18n import t
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Reply
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player, _text_input_id
+from discord_emulator import Message
 from engine.model import Condition, State
 from tests.e2e.conftest import error_text, is_localized, run
 from tests.e2e.test_bad_input import fingerprint, make_class

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, terms
 from bot.i18n.catalog import catalogue as texts
-from bot.render import words
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions
 from engine.classes import catalogue
@@ -44,9 +43,9 @@ def secret_words() -> list[tuple[str, re.Pattern[str]]]:
     """(what, pattern) for every class, faction and trait name in both languages."""
     out = []
     for loc in LOCALES:
-        names = [("class", words.class_name(c, loc)) for c in catalogue()]
-        names += [("faction", words.faction(f.value, loc)) for f in FACTIONS]
-        names += [("trait", words.trait(t.value, loc)) for t in Trait]
+        names = [("class", terms.class_name(c, loc)) for c in catalogue()]
+        names += [("faction", terms.faction(f.value, loc)) for f in FACTIONS]
+        names += [("trait", terms.trait(t.value, loc)) for t in Trait]
         for what, name in names:
             edge = r"\b" if name.isascii() else ""
             out.append(
@@ -173,7 +172,7 @@ def test_the_check_itself_catches_a_leak(games: list[Played]):
         m.content = texts(loc)["event.DamageTaken"].format(amount=2, hp=4, max_hp=6)
         g.public = [*games[0].public[:2], m]
         assert leaks(g), loc
-        m.content = f"{words.class_name('cleric', loc)}"
+        m.content = f"{terms.class_name('cleric', loc)}"
         assert leaks(g), loc
 
 
@@ -181,7 +180,7 @@ def test_a_public_sentence_shaped_like_a_confirmation_is_not_a_leak():
     """"The game is paused." reads as "{name} is {value}"; "alice is Chaotic" is a leak."""
     from types import SimpleNamespace
 
-    from bot.sandbox import Message, User
+    from discord_emulator import Message, User
 
     def public(content: str) -> Any:
         m = Message(id=1, channel_id=1, guild_id=1, author=User(id=1, username="bot", bot=True), content=content)
@@ -189,4 +188,4 @@ def test_a_public_sentence_shaped_like_a_confirmation_is_not_a_leak():
 
     for loc in LOCALES:
         assert leaks(public(texts(loc)["post.paused"])) == [], loc
-    assert leaks(public("alice is " + words.faction("chaotic", "en-US"))) != []
+    assert leaks(public("alice is " + terms.faction("chaotic", "en-US"))) != []

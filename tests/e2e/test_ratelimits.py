@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Stats
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from discord_emulator import Message
 from tests.e2e.conftest import run
 
 SEND = "POST /channels/{channel_id}/messages"

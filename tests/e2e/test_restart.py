@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from discord_emulator import Message
 from tests.e2e.conftest import run
 
 

@@ -1,0 +1,1 @@
+"""Recorded games replayed exactly: seed and submissions in, the same events out."""

@@ -1,0 +1,1 @@
+"""Tests of the use cases (the service layer) on both databases."""

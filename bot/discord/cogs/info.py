@@ -9,7 +9,7 @@ from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
 from bot.discord.translator import L
-from bot.i18n import LOCALES, normalize_locale, t
+from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
 from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
 from engine.classes import FACTION_ROWS, catalogue, class_spec
@@ -30,7 +30,7 @@ def topic_choices(current: str, locale: str) -> list[app_commands.Choice[str]]:
         if not want or want in _fold(label) or want in topic:
             out.append(app_commands.Choice(name=label[:100], value=topic))
     for class_id in sorted(catalogue()):
-        label = t("rules.class_label", locale, name=words.class_name(class_id, locale))
+        label = t("rules.class_label", locale, name=terms.class_name(class_id, locale))
         if not want or want in _fold(label) or want in class_id:
             out.append(app_commands.Choice(name=label[:100], value=class_id))
     return out[:25]
@@ -44,7 +44,7 @@ def parse_topic(text: str | None) -> str:
         if any(raw == _fold(t(f"rules.{topic}_title", loc)) for loc in LOCALES):
             return topic
     for class_id in catalogue():
-        if any(raw == _fold(words.class_name(class_id, loc)) for loc in LOCALES):
+        if any(raw == _fold(terms.class_name(class_id, loc)) for loc in LOCALES):
             return class_id
     raise ReplyError("reply.error.topic_unknown", topic=(text or "")[:50])
 
@@ -63,13 +63,13 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
     spec = class_spec(class_id)
     factions = [f.value for f, row in FACTION_ROWS.items() if class_id in row]
     colour = FACTION_COLOUR[factions[0]] if len(factions) == 1 else RULES_COLOUR
-    embed = discord.Embed(title=words.class_name(class_id, loc), description=spec.blurb[loc], colour=colour)  # type: ignore[index]
+    embed = discord.Embed(title=terms.class_name(class_id, loc), description=spec.blurb[loc], colour=colour)  # type: ignore[index]
     stats = t(
         "sheet.stats", loc, hp=spec.hp, max_hp=spec.hp, ab=spec.ab, armor=spec.armor, dex=spec.dex, damage=spec.damage
     )
     saves = t("sheet.saves", loc, will=spec.will, reflex=spec.reflex, fortitude=spec.fortitude)
-    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((words.trait(x.value, loc) for x in spec.traits), loc)), value=f"{stats}\n{saves}", inline=False)
-    embed.add_field(name=t("rules.factions", loc), value=words.listing((words.faction(f, loc) for f in factions), loc) or "—", inline=False)
+    embed.add_field(name=t("sheet.traits", loc, traits=words.listing((terms.trait(x.value, loc) for x in spec.traits), loc)), value=f"{stats}\n{saves}", inline=False)
+    embed.add_field(name=t("rules.factions", loc), value=words.listing((terms.faction(f, loc) for f in factions), loc) or "—", inline=False)
     ident = [identify_slot(slot.count, slot.what, slot.values, loc) for slot in spec.identify]
     embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
     for s in spec.skills:

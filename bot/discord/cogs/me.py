@@ -21,7 +21,7 @@ from bot.discord.replies import (
     names_of,
     phase_name,
 )
-from bot.i18n import t
+from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.sheet import sheet_embed
@@ -46,7 +46,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
         embed.add_field(name=t("sheet.states", locale), value=t("reply.me.no_states", locale), inline=False)
     confirmed = sheet.get("confirmed") or []
     if confirmed:
-        lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=words.guess_value(g["what"], g["value"], locale)) for g in confirmed]
+        lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=terms.guess_value(g["what"], g["value"], locale)) for g in confirmed]
         add_lines(embed, t("reply.me.known", locale), lines)
     status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, closes=closing_line(info.deadline, locale))]
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):

@@ -1,0 +1,1 @@
+"""Tests of each class's skills, one module per class."""

@@ -8,8 +8,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import Emulator, InteractionFailed, InvalidInvocation
-from bot.sandbox.state import FLAG_EPHEMERAL
+from discord_emulator import Emulator, InteractionFailed, InvalidInvocation
+from discord_emulator.state import FLAG_EPHEMERAL
 
 from .botkit import SandboxBot, tiny_png
 from .conftest import World
@@ -186,7 +186,7 @@ async def test_commands_in_dms(emu: Emulator, world: World, bot: SandboxBot) -> 
 
 @pytest.mark.asyncio
 async def test_interactions_need_a_connected_bot(emu: Emulator, world: World) -> None:
-    from bot.sandbox import BotNotConnected
+    from discord_emulator import BotNotConnected
 
     url = f"{emu.api_url}/applications/{emu.application_id}/guilds/{world.guild.id}/commands"
     command = {

@@ -1,19 +1,20 @@
-"""The game's vocabulary in both languages: factions, traits, states, skill kinds, costs.
+"""The game's vocabulary in both languages, for everything that names the game's nouns.
 
-The Chinese terms are the original rules' own (圣杯, 指认, 标准动作, 自由动作, 先攻, 受伤...),
-so the generated rules document, the scenario tool and anything else that prints rules
-terms say the same words as the source. Factions, traits and states are the bot's own
-words (``bot/i18n``); class and skill names live in the class data
-(``engine/data/classes/*.toml``). What only the documents need (long skill kinds, costs
-with an article, saves, phases, audiences) is here.
+The renderers (posts, DMs, replies), the rules documents (``bot/docs_gen``) and the
+scenario tool all take their words from here, so they say the same ones. The Chinese
+terms are the original rules' own (圣杯, 指认, 标准动作, 自由动作, 先攻, 受伤...).
+Factions, traits and states are catalogue keys (``bot/i18n``); class and skill names
+live in the class data (``engine/data/classes/*.toml``); skill kinds, costs, saves,
+phases and audiences as the documents spell them out are tables here.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bot.i18n import t
-from bot.i18n.catalog import catalogue
+from bot.i18n.catalog import catalogue, normalize_locale, t
+from engine.classes import catalogue as class_catalogue
+from engine.classes import class_spec
 
 Lang = Literal["en", "zh"]
 
@@ -76,3 +77,34 @@ def term(table: dict[str, dict[Lang, str]], key: str, lang: Lang) -> str:
 def lang_of(locale: str) -> Lang:
     """'zh', 'zh-CN', 'zh_CN' -> 'zh'; anything else -> 'en'."""
     return "zh" if locale.lower().startswith("zh") else "en"
+
+
+def faction(value: str, locale: str | None) -> str:
+    return t(f"faction.{value}", locale)
+
+
+def trait(value: str, locale: str | None) -> str:
+    return t(f"trait.{value}", locale)
+
+
+def state(value: str, locale: str | None) -> str:
+    return t(f"state.{value}", locale)
+
+
+def class_name(class_id: str, locale: str | None) -> str:
+    spec = class_catalogue().get(class_id)
+    return spec.name[normalize_locale(locale)] if spec else class_id  # type: ignore[index]
+
+
+def skill_name(class_id: str, skill_id: str, locale: str | None) -> str:
+    spec = class_spec(class_id).skill(skill_id)
+    return spec.name[normalize_locale(locale)] if spec else skill_id  # type: ignore[index]
+
+
+def guess_value(what: str, value: str, locale: str | None) -> str:
+    """The thing a guess names, in words: "Holy", "a Cleric", "Lawful"."""
+    if what == "trait":
+        return trait(value, locale)
+    if what == "faction":
+        return faction(value, locale)
+    return class_name(value, locale)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.sandbox import Emulator, Guild, User
-from bot.sandbox import permissions as perm
-from bot.sandbox.ready import running, start_until_ready
+from discord_emulator import Emulator, Guild, User
+from discord_emulator import permissions as perm
+from discord_emulator.ready import running, start_until_ready
 
 from .botkit import SandboxBot
 

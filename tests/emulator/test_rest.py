@@ -9,8 +9,8 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import Emulator
-from bot.sandbox import permissions as perm
+from discord_emulator import Emulator
+from discord_emulator import permissions as perm
 
 from .botkit import SandboxBot
 from .conftest import World

@@ -1,6 +1,6 @@
 """Start a discord.py client and wait until it is ready (READY received, ``on_ready``
-dispatched), surfacing a start-up error instead of hanging: the harness, the tests and
-the load bench all start the bot this way."""
+dispatched), surfacing a start-up error instead of hanging; ``running`` also closes it
+after an ``async with`` block."""
 
 from __future__ import annotations
 

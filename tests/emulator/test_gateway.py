@@ -10,9 +10,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot.sandbox import Emulator
-from bot.sandbox import permissions as perm
-from bot.sandbox.ready import start_until_ready
+from discord_emulator import Emulator
+from discord_emulator import permissions as perm
+from discord_emulator.ready import start_until_ready
 
 from .botkit import SandboxBot
 from .conftest import World

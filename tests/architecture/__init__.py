@@ -1,0 +1,1 @@
+"""Tests of the arrows between the packages."""
