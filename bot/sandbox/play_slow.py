@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, Tavern
 from bot.sandbox.players import Player
+from discord_emulator import Message
 
 # Day-long phases, a reminder an hour before each deadline, the phase closed as soon as
 # everyone has sent (or at its deadline), the scheduler doing it all.

@@ -17,12 +17,12 @@ import pytest
 
 import bot.service as service
 from bot.i18n import t
-from bot.sandbox import Message
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import TableGame
 from bot.sandbox.play_slow import play_on, quiet_phase, seat_offer, slow_options, to_deadline
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player
+from discord_emulator import Message
 from tests.e2e.conftest import game_log, run, snapshot
 from tests.e2e.test_leaks import leaks
 
