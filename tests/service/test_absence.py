@@ -230,3 +230,19 @@ def test_new_games_get_the_configured_policy_and_old_ones_none(tmp_path: Any, mo
     assert (made.absence_misses, made.absence_action, made.offer_seconds) == (2, "replace", 600)
     stored_before = {"max_players": 15, "day_seconds": 86400}  # a game stored before the policy
     assert GameSettings.model_validate(stored_before).absence_misses == 0
+
+
+async def test_the_records_give_the_seat_to_the_standby_and_say_the_absent_left(db: Database, clock) -> None:
+    from sqlalchemy import select
+
+    from bot.db.models import SeatRecord
+
+    game_id = await started(db, 6, absence_misses=1)
+    await join_standby(db, game_id, STANDBY)
+    offer = of_type(await close(db, game_id, {2}), "seat_offer")[0]
+    await accept_offer(db, offer.payload["offer"], STANDBY)
+    await finished_log(db, game_id)
+    async with db.read() as s:
+        rows = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 2))).scalars().all()
+    fates = {r.user_id: r.fate for r in rows}
+    assert fates[user(2).id] == "replaced" and fates[STANDBY.id] != "replaced"
