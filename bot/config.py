@@ -17,6 +17,9 @@ day_seconds            86400                                 default Day length
 dusk_seconds           86400                                 default Dusk length
 morning_seconds        43200                                 default Morning length
 reminder_lead_seconds  3600                                  reminder this long before a deadline
+absence_misses         2                                     phases missed in a row before the absence policy acts (0: never)
+absence_action         replace                               replace (by a standby, else remove), remove or notify
+offer_seconds          600                                   how long a standby has to accept a seat
 =====================  ====================================  ===========================
 """
 
@@ -55,6 +58,9 @@ class Config(BaseSettings):
     dusk_seconds: int = Field(default=86400, ge=60)
     morning_seconds: int = Field(default=43200, ge=60)
     reminder_lead_seconds: int = Field(default=3600, ge=0)
+    absence_misses: int = Field(default=2, ge=0, le=10)
+    absence_action: Literal["replace", "remove", "notify"] = "replace"
+    offer_seconds: int = Field(default=600, ge=60, le=86400)
 
     @classmethod
     def settings_customise_sources(

@@ -146,6 +146,45 @@ class GamePlayer(Base):
     status: Mapped[str] = mapped_column(String(16))  # lobby, kicked (from the lobby), playing, replaced, removed
     joined_at: Mapped[datetime]
     left_at: Mapped[datetime | None]
+    # Phases this seat's holders let close without sending what it asked (bot.service.absence):
+    # in a row (back to 0 at the first phase answered) and in all.
+    misses_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    misses_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Standby(Base):
+    """A member waiting to take a seat of a game whose holder goes quiet. Status:
+    waiting, asked (an offer is open), passed (let an offer expire), left, seated."""
+
+    __tablename__ = "standbys"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    display_name: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[datetime]
+
+
+class SeatOffer(Base):
+    """A seat offered to one standby until ``expires_at``. Status: open, accepted,
+    expired, withdrawn (the standby left the list, or the seat or game is gone).
+    ``reason``: absence (the game's policy) or moderator (``/mod replace`` with nobody named)."""
+
+    __tablename__ = "seat_offers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    # Who held the seat when it was offered: once someone else holds it, the offer is void.
+    holder_id: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    closed_at: Mapped[datetime | None]
 
 
 class Submission(Base):

@@ -16,6 +16,7 @@ import discord
 
 from bot.discord.replies import lobby_embed, names_of, notice_embed
 from bot.i18n import has_key, t
+from bot.render import absence as absence_text
 from bot.render import words
 from bot.render.chart import scoreboard_png
 from bot.render.fields import add_lines
@@ -165,6 +166,9 @@ def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, lo
         # told how to say they are done.
         key = "reminder_wounded" if p.get("wounded") else REMINDERS.get(str(p.get("phase")), "reminder_private")
         text = t(f"reply.post.{key}", loc, phase=phase, round=p.get("round"), deadline=deadline)
+        run = absence_text.reminder_note(p, loc)  # a run of misses: what one more brings
+        if run:
+            text = f"{text}\n{run}"
         return Rendered(embeds=[notice_embed(text, PHASE_COLOUR.get(str(p.get("phase")), NEUTRAL))], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
     command = t(f"reply.post.reminder_command_{p.get('phase')}", loc) if p.get("phase") in REMINDERS else f"`/{t('cmd.name.orders', loc)}`"
     text = t("reply.post.reminder_public", loc, phase=phase, round=p.get("round"), deadline=deadline, count=p.get("missing", 0), command=command)
@@ -242,6 +246,21 @@ def _recap(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: 
     return Rendered(content=content[:2000], embeds=kept)
 
 
+def _absence_warning(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    text = absence_text.warning_text(p, msg.game_id, loc)
+    return Rendered(embeds=[notice_embed(text, 0xB45309)])
+
+
+def _absence_moderator(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    return Rendered(embeds=[notice_embed(absence_text.moderator_text(p, loc), 0xB45309)])
+
+
+def _seat_offer(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    from bot.discord.views.standby import offer_view
+
+    return Rendered(embeds=[notice_embed(absence_text.offer_text(p, loc), NEUTRAL)], view=offer_view(int(p["offer"]), loc))
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
     "phase_started": _phase_started,
@@ -260,6 +279,10 @@ RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None,
     "game_cancelled": _cancelled,
     "recap": _recap,
     "lobby_reminder": _lobby_reminder,
+    "absence_warning": _absence_warning,
+    "absence_moderator": _absence_moderator,
+    "offers_exhausted": _absence_moderator,
+    "seat_offer": _seat_offer,
 }
 
 

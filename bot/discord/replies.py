@@ -14,7 +14,7 @@ from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
-from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, Receipt
+from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 
 OK_COLOUR = 0x15803D
 INFO_COLOUR = 0x4B5563
@@ -154,6 +154,21 @@ def status_embed(
     return embed
 
 
+def absence_fields(embed: discord.Embed, st: PhaseStatus, locale: str) -> discord.Embed:
+    """/mod status for moderators: each seat's misses (in a row / in all; not to a
+    moderator who plays, as the sent marks) and the standby list."""
+    if st.misses and not st.viewer_played:
+        lines = [
+            f"#{p.seat} {words.player_name(p.name)} — {st.misses[p.seat][0]} / {st.misses[p.seat][1]}"
+            for p in st.game.players
+            if p.seat in st.misses and p.alive
+        ]
+        add_lines(embed, t("absence.misses", locale), lines)
+    if st.standbys:
+        add_lines(embed, t("absence.standbys", locale), [f"{i}. {words.player_name(n)}" for i, n in enumerate(st.standbys, 1)])
+    return embed
+
+
 def player_lines(info: GameInfo) -> list[str]:
     lines = []
     for i, p in enumerate(info.players, start=1):
@@ -171,6 +186,15 @@ def reminder_text(s: GameSettings, locale: str) -> str:
     return lead
 
 
+def policy_text(s: GameSettings, locale: str) -> str:
+    """The absence policy's settings line: when it acts, what it does, a standby's time."""
+    if not s.absence_misses:
+        return t("absence.setting", locale, value=t("absence.setting_off", locale))
+    action = t(f"cmd.choice.absence_{s.absence_action}", locale)
+    offer = format_duration(s.offer_seconds, locale)
+    return t("absence.setting", locale, value=t("absence.setting_on", locale, count=s.absence_misses, action=action, offer=offer))
+
+
 def settings_lines(s: GameSettings, locale: str) -> str:
     yes, no = t("reply.yes", locale), t("reply.no", locale)
     return "\n".join(
@@ -184,6 +208,7 @@ def settings_lines(s: GameSettings, locale: str) -> str:
             t("reply.settings.language", locale, value=t(f"cmd.choice.lang_{s.language.replace('-', '_')}", locale)),
             t("reply.settings.win_score", locale, value=s.win_score),
             *house_rule_lines(s, locale),
+            policy_text(s, locale),
         ]
     )
 

@@ -7,6 +7,8 @@ menu or form. Then the game channel is printed as any player would read it (and,
 ``--show-dms``, what each player received in private). No token, no network beyond
 127.0.0.1. Phases close when everyone has acted (the moderator's ``/mod advance``) or,
 with ``--deadlines``, at their deadlines on a clock running ``--speed`` times faster.
+``--absent`` plays a slow game instead: day-long phases, the clock jumping to each
+deadline, two players quiet, a standby who takes one seat.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from rich.text import Text
 
 from bot.i18n import t
 from bot.sandbox.linebreak import Prose
+from bot.sandbox.play_slow import slow_options
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 
 LANGS = ("en-US", "zh-CN")
@@ -78,6 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="players whose DMs are closed to the bot (default 1)",
+    )
+    parser.add_argument(
+        "--absent",
+        action="store_true",
+        help="a slow game: day-long phases (the clock jumps to each deadline), two players "
+        "go quiet, a standby takes one seat, the other is removed",
     )
     parser.add_argument(
         "--database", metavar="URL", help="database URL (default: a temporary SQLite file)"
@@ -139,7 +148,7 @@ async def demo(args: argparse.Namespace) -> int:
     console.print(Prose.from_markup(t(
         "demo.header", lang, title="[bold]wolfhowl demo[/]", players=args.players,
         seed=f"[cyan]{escape(seed)}[/]", lang=lang, speed=f"{speed:g}",
-        closer=t("demo.closer_deadlines" if args.deadlines else "demo.closer_moderator", lang),
+        closer=t("demo.closer_deadlines" if args.deadlines or args.absent else "demo.closer_moderator", lang),
         replay=f"[cyan]--seed {escape(seed)}[/]",
     )))  # fmt: skip
     stats = Stats()
@@ -154,7 +163,10 @@ async def demo(args: argparse.Namespace) -> int:
         guild_locale=args.lang,
         bot_options=bot_options,
     ) as tavern:
-        seating = tavern.seat_table(TableSpec(players=args.players, closed_dms=closed))
+        seating = tavern.seat_table(TableSpec(players=args.players + args.absent, closed_dms=closed))
+        standby = seating.players.pop() if args.absent else None
+        if args.absent:
+            options = slow_options(language=args.lang, reveal_on_death=args.reveal_on_death)
         with console.status(t("demo.opening", lang)) as status:
             game = TableGame(
                 tavern, seating, options, seed=seed, stats=stats,
@@ -162,7 +174,10 @@ async def demo(args: argparse.Namespace) -> int:
                     "demo.status", lang, round=r, phase=f"phase.{p}", count=sum(x.alive for x in game.players)
                 )),
             )  # fmt: skip
-            report = await game.play()
+            if args.absent:
+                report = await _absent(tavern, clock, game, standby)
+            else:
+                report = await game.play()
             await tavern.drained()
         wall = time.perf_counter() - t0
         if not args.quiet:
@@ -176,6 +191,25 @@ async def demo(args: argparse.Namespace) -> int:
             console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(args.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
         ok = report.over and not tavern.emu.server_errors and stats.failed == 0
     return 0 if ok else 1
+
+
+async def _absent(tavern: Tavern, clock: GameClock, game: Any, standby_user: Any) -> Any:
+    """``--absent``: the slow game of :func:`bot.sandbox.play_slow.slow_game`; the
+    quiet are the second and fifth players."""
+    from bot.sandbox import play_reader as reader
+    from bot.sandbox.play_game import GameReport
+    from bot.sandbox.play_slow import slow_game
+    from bot.sandbox.players import Player
+
+    t0 = time.perf_counter()
+    standby = Player(tavern, standby_user, game.seating.channel, game.stats, seed=game.players[0].seed)
+    over = await slow_game(tavern, clock, game, standby, [game.players[1], game.players[4]])
+    game.players.append(standby)  # (its DMs are printed with the others')
+    end = next((m for m in tavern.public(game.seating.channel) if reader.is_game_over(m)), None)
+    winners = reader.winners(end) if end is not None else []
+    opened = [p for p in map(reader.phase_post, tavern.public(game.seating.channel)) if p is not None]
+    rounds = max((r for _, r in opened), default=0)
+    return GameReport(game.game_id, winners, rounds, len(opened), time.perf_counter() - t0, over)
 
 
 def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern, lang: str) -> None:

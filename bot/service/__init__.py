@@ -48,6 +48,7 @@ from bot.service.outbox import (
 )
 from bot.service.pieces import add_action, add_guess, toggle_skill
 from bot.service.recap import seat_recap
+from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat
 from bot.service.submissions import (
     submit,
     submit_grail,
@@ -82,6 +83,7 @@ __all__ = [
     "Undeliverable",
     "UserRef",
     "VerifyReport",
+    "accept_offer",
     "active_game_of",
     "add_action",
     "add_guess",
@@ -100,9 +102,11 @@ __all__ = [
     "games_to_reconcile",
     "get_game",
     "join_game",
+    "join_standby",
     "kick_from_lobby",
     "latest_game_in_channel",
     "leave_game",
+    "leave_standby",
     "live_games",
     "locale_of",
     "mark_delivered",
@@ -113,6 +117,7 @@ __all__ = [
     "mark_undeliverable",
     "next_wakeup",
     "note_locale",
+    "offer_seat",
     "pause_game",
     "phase_status",
     "player_view",

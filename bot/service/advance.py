@@ -20,6 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
+from bot.service import absence
 from bot.service.common import (
     add_step,
     apply_state,
@@ -66,10 +67,14 @@ async def advance_phase(
         raise ConcurrentChangeError(game_id=game_id) from None
 
 
-async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResult:
-    """The advance itself, on a game row the caller has locked and checked."""
+async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadline: bool = False) -> StepResult:
+    """The advance itself, on a game row the caller has locked and checked.
+    ``at_deadline``: the phase closes at its deadline (its own, or the early close's),
+    so those who sent nothing have missed it; a moderator's advance cuts the phase short
+    and counts no misses (see ``absence.count_misses``)."""
     state = state_of(game)
     closed_round, closed_phase = game.round, str(game.phase)
+    missed = await absence.count_misses(s, game, state, closed_round, closed_phase, counted=at_deadline)
     rows = await repo.phase_submissions(s, game.id, closed_round, closed_phase)
     payloads: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -99,6 +104,9 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResu
         mail_seed_reveal(mail, game)
     else:
         mail_phase_started(mail, game)
+    due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase)
+    await s.flush()
+    await absence.apply_policy(s, game, mail, due, now)
     await s.flush()
     return StepResult(
         game_id=game.id,

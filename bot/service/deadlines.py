@@ -12,6 +12,7 @@ from datetime import datetime
 
 from bot.db import repositories as repo
 from bot.db.session import Database
+from bot.service import absence
 from bot.service.advance import advance_locked
 from bot.service.common import locked_game, mail_for, seats_done, state_of
 from bot.service.lobby_clock import (
@@ -20,6 +21,7 @@ from bot.service.lobby_clock import (
     remind_lobby_if_due,
     start_if_due,
 )
+from bot.service.standbys import expire_due_offers, next_offer_expiry
 from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,8 @@ class DueReport:
     failed: list[int] = field(default_factory=list)
     # Lobbies started or cancelled at their start time (their lobby post is out of date).
     lobbies: list[int] = field(default_factory=list)
+    # Seat offers to standbys whose time ran out (the next standby asked).
+    offers_closed: int = 0
 
 
 async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
@@ -43,7 +47,7 @@ async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
         game = await locked_game(s, game_id)
         if game.status != "running" or game.phase_deadline is None or game.phase_deadline > now:
             return None
-        return await advance_locked(s, game, now)
+        return await advance_locked(s, game, now, at_deadline=True)
 
 
 async def remind_if_due(db: Database, game_id: int) -> int:
@@ -70,6 +74,7 @@ async def remind_if_due(db: Database, game_id: int) -> int:
                 note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
                 if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
                     note["wounded"] = True
+                note |= absence.reminder_note(game, state, holders[seat], phase)
                 mail.private(holders[seat].user_id, note)
         await s.flush()
         return mail.count
@@ -104,6 +109,10 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
             log.exception("reminding game %s failed", game_id)
             report.failed.append(game_id)
     await _run_lobbies(db, report, [g for g in starts if g not in held], [g for g in lobby_reminders if g not in held])
+    try:
+        report.offers_closed = await expire_due_offers(db)
+    except Exception:
+        log.exception("closing expired seat offers failed")
     return report
 
 
@@ -130,4 +139,7 @@ async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | No
     ``held`` left out."""
     async with db.read() as s:
         times = await repo.next_times(s, held) + await next_lobby_times(s, held)
+        offer = await next_offer_expiry(s)
+    if offer is not None:
+        times.append(offer)
     return min(times) if times else None

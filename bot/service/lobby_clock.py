@@ -1,7 +1,7 @@
-"""A lobby's start time. A moderator may give a lobby one (``/game create`` or
-``/game settings``, as a time from now); its members are reminded by DM the game's
+"""A lobby's start time. A moderator may give a lobby one (``/mod create`` or
+``/mod settings``, as a time from now); its members are reminded by DM the game's
 reminder lead before it; at it the game starts, through the same path as
-``/game start`` (``games.start_locked``), if at least the minimum of players have
+``/mod start`` (``games.start_locked``), if at least the minimum of players have
 joined, and is otherwise cancelled (``moderation.cancel_locked``) with a notice that
 names the standby list.
 

@@ -182,40 +182,51 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
     _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game, state, holders = await _locked_seat(s, game_id, seat)
-        busy = await repo.live_game_place(s, user.id)
-        if busy is not None:
-            raise NewcomerBusyError(name=user.name, **busy)
-        row = await repo.member(s, game.id, user.id)
-        if row is not None and row.former_seat is not None and row.former_seat != seat:
-            raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)
-        old = holders[seat]
-        _vacate(old, "replaced", now)
-        await s.flush()  # free the seat before the newcomer takes it
-        await repo.upsert_user(s, user.id, user.name, user.locale, now)
-        if row is None:
-            row = GamePlayer(game_id=game.id, user_id=user.id, joined_at=now)
-            s.add(row)
-        row.seat, row.former_seat, row.status, row.left_at = seat, None, "playing", None
-        row.active_user_id, row.display_name = user.id, user.name
-        old_name = state.player(seat).name
-        state.player(seat).name = user.name
-        apply_state(game, state)
-        seq = add_step(
-            s, game, kind="replace", round_no=game.round, phase=str(game.phase),
-            inputs={"seat": seat, "name": user.name}, events=[], rolls=[], state=state, now=now,
-        )
-        await s.flush()
-        mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
-        mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
-        mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
-        # Then everything the seat was told so far, and the public timeline.
-        await mail_catch_up(s, mail, game, seat, user.id)
-        # The one who held the seat learns it privately, in their language, and that they are free.
-        mail.locales.update(await repo.user_locales(s, [old.user_id]))
-        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
-        await s.flush()
-        return _result(game, seq, "replace", mail.count)
+        return await hand_over_seat(s, game_id, seat, user, now)
+
+
+async def hand_over_seat(
+    s: AsyncSession, game_id: int, seat: int, user: UserRef, now: datetime, *, reason: str | None = None
+) -> StepResult:
+    """The hand-over itself, in the caller's transaction: the one place a seat changes
+    hands (``/mod replace``, a standby accepting an offer). ``reason`` (absence...) is
+    kept in the step's inputs for the game log."""
+    game, state, holders = await _locked_seat(s, game_id, seat)
+    busy = await repo.live_game_place(s, user.id)
+    if busy is not None:
+        raise NewcomerBusyError(name=user.name, **busy)
+    row = await repo.member(s, game.id, user.id)
+    if row is not None and row.former_seat is not None and row.former_seat != seat:
+        raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)
+    old = holders[seat]
+    _vacate(old, "replaced", now)
+    await s.flush()  # free the seat before the newcomer takes it
+    await repo.upsert_user(s, user.id, user.name, user.locale, now)
+    if row is None:
+        row = GamePlayer(game_id=game.id, user_id=user.id, joined_at=now)
+        s.add(row)
+    row.seat, row.former_seat, row.status, row.left_at = seat, None, "playing", None
+    row.active_user_id, row.display_name = user.id, user.name
+    row.misses_in_row = 0  # (a former holder coming back starts a fresh run)
+    old_name = state.player(seat).name
+    state.player(seat).name = user.name
+    apply_state(game, state)
+    seq = add_step(
+        s, game, kind="replace", round_no=game.round, phase=str(game.phase),
+        inputs={"seat": seat, "name": user.name} | ({"reason": reason} if reason else {}),
+        events=[], rolls=[], state=state, now=now,
+    )
+    await s.flush()
+    mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
+    mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
+    mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+    # Then everything the seat was told so far, and the public timeline.
+    await mail_catch_up(s, mail, game, seat, user.id)
+    # The one who held the seat learns it privately, in their language, and that they are free.
+    mail.locales.update(await repo.user_locales(s, [old.user_id]))
+    mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
+    await s.flush()
+    return _result(game, seq, "replace", mail.count)
 
 
 async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
@@ -224,27 +235,39 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
     _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game, state, holders = await _locked_seat(s, game_id, seat)
-        outcome = engine.remove_player(state, seat)
-        round_no, phase = game.round, str(game.phase)
-        apply_state(game, outcome.state)
-        seq = add_step(
-            s, game, kind="remove", round_no=round_no, phase=phase, inputs={"seat": seat},
-            events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
-        )
-        mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-        await mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
-        _vacate(holders[seat], "removed", now)
-        if not outcome.state.over:
-            await settle_submissions_naming(s, mail, game, holders, seat, state.player(seat).name)
-        if outcome.state.over:
-            await finish(s, game, now, "over", outcome.state.end_reason)
-            mail_seed_reveal(mail, game)
-        elif game.status == "running":
-            # The one removed may have been the last the phase was waiting for.
-            await close_early_if_all_sent(s, game, now, outcome.state)
-        await s.flush()
-        return _result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
+        game, state, _ = await _locked_seat(s, game_id, seat)
+        return await remove_seat(s, game, state, seat, now)
+
+
+async def remove_seat(
+    s: AsyncSession, game: Game, state: engine.GameState, seat: int, now: datetime,
+    *, reason: str | None = None, close_early: bool = True,
+) -> StepResult:
+    """The removal itself, on a locked game whose ``seat`` is living and held, in the
+    caller's transaction. ``reason`` (absence) is kept in the step's inputs;
+    ``close_early``: the phase may close at once if the one removed was the last awaited
+    (not when the phase has just opened, at an absence found by its close)."""
+    outcome = engine.remove_player(state, seat)
+    round_no, phase = game.round, str(game.phase)
+    apply_state(game, outcome.state)
+    seq = add_step(
+        s, game, kind="remove", round_no=round_no, phase=phase,
+        inputs={"seat": seat} | ({"reason": reason} if reason else {}),
+        events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
+    )
+    mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
+    await mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
+    _vacate(holders[seat], "removed", now)
+    if not outcome.state.over:
+        await settle_submissions_naming(s, mail, game, holders, seat, state.player(seat).name)
+    if outcome.state.over:
+        await finish(s, game, now, "over", outcome.state.end_reason)
+        mail_seed_reveal(mail, game)
+    elif game.status == "running" and close_early:
+        # The one removed may have been the last the phase was waiting for.
+        await close_early_if_all_sent(s, game, now, outcome.state)
+    await s.flush()
+    return _result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
 
 
 async def end_game(db: Database, game_id: int) -> StepResult:

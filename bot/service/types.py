@@ -73,6 +73,15 @@ class GameSettings(BaseModel):
     killing_blow: Literal["steal", "killer_takes"] = "steal"
     departures: Literal["dawn", "morning"] = "dawn"
     vote_damage: Literal["public", "private"] = "public"
+    # The absence policy (bot.service.absence): after this many phases missed in a row
+    # (0: never) the seat is offered to the standbys, falling back to removal when none
+    # takes it ("replace"), removed at once ("remove"), or the moderator only is told
+    # ("notify"). New games get the configuration's (2, replace: ``from_config``); 0 here
+    # so that a game stored before the policy existed goes on without one.
+    absence_misses: int = Field(default=0, ge=0, le=10)
+    absence_action: Literal["replace", "remove", "notify"] = "replace"
+    # How long a standby has to accept a seat offered to them before the next is asked.
+    offer_seconds: int = Field(default=600, ge=60, le=86400)
 
     @classmethod
     def build(cls, **values: Any) -> GameSettings:
@@ -93,6 +102,9 @@ class GameSettings(BaseModel):
             "morning_seconds": config.morning_seconds,
             "reminder_lead_seconds": config.reminder_lead_seconds,
             "language": config.language,
+            "absence_misses": config.absence_misses,
+            "absence_action": config.absence_action,
+            "offer_seconds": config.offer_seconds,
         }
         return cls.build(**(base | overrides))
 
@@ -156,6 +168,10 @@ class PhaseStatus:
     sent: dict[int, tuple[str, ...]]
     done: frozenset[int] = frozenset()
     viewer_played: bool = False
+    # Each held seat's phases missed (in a row, in all), and the standby list in order:
+    # for moderators (bot.service.absence).
+    misses: dict[int, tuple[int, int]] = field(default_factory=dict)
+    standbys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

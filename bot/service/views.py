@@ -21,6 +21,7 @@ from bot.service.errors import (
     NotInGameError,
     PhaseClosedError,
 )
+from bot.service.standbys import standby_list
 from bot.service.types import GameInfo, PhaseStatus
 
 
@@ -34,6 +35,8 @@ class PlayerView:
     sheet: dict[str, Any] | None
     sent: dict[str, dict[str, Any]]
     unread: int = 0
+    # Phases this seat missed: in a row, in all (bot.service.absence).
+    misses: tuple[int, int] = (0, 0)
 
     @property
     def hp(self) -> int | None:
@@ -103,7 +106,8 @@ async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerV
     if game.status in ("running", "paused") and game.phase:
         for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
             sent[row.kind] = row.payload
-    return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, await repo.unread_inbox(s, m.user_id))
+    unread = await repo.unread_inbox(s, m.user_id)
+    return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, unread, (m.misses_in_row, m.misses_total))
 
 
 async def phase_status(db: Database, game_id: int, viewer_id: int | None = None) -> PhaseStatus:
@@ -124,4 +128,10 @@ async def phase_status(db: Database, game_id: int, viewer_id: int | None = None)
             for row in await repo.phase_submissions(s, game.id, game.round, game.phase):
                 sent.setdefault(row.seat, []).append(row.kind)
             done = await seats_done(s, game.id, game.round, game.phase, state_of(game))
-        return PhaseStatus(info, {seat: tuple(kinds) for seat, kinds in sent.items()}, frozenset(done), played)
+        misses = {seat: (h.misses_in_row, h.misses_total) for seat, h in (await repo.seat_holders(s, game.id)).items()}
+        standbys: tuple[str, ...] = ()
+        if game.status in ("lobby", "running", "paused"):
+            standbys = tuple(await standby_list(s, game.id))
+        return PhaseStatus(
+            info, {seat: tuple(kinds) for seat, kinds in sent.items()}, frozenset(done), played, misses, standbys
+        )

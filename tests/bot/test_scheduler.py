@@ -126,11 +126,11 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     await types_due(db)
     real, attempts = deadlines.advance_locked, []
 
-    async def flaky(s, game, now):
+    async def flaky(s, game, now, **kw):
         if game.id == broken and len(attempts) < 5:
             attempts.append(now)
             raise RuntimeError("engine bug")
-        return await real(s, game, now)
+        return await real(s, game, now, **kw)
 
     monkeypatch.setattr(deadlines, "advance_locked", flaky)
     scheduler = Scheduler(db, max_sleep=6)

@@ -161,6 +161,16 @@ async def test_0009_adds_and_drops_the_lobby_start_time(empty_url: str) -> None:
     assert not {"start_at", "start_reminder_at"} & await _columns(empty_url, "games")
 
 
+async def test_0010_adds_and_drops_the_absence_tables(empty_url: str) -> None:
+    await upgrade(empty_url, "0009")
+    await upgrade(empty_url, "0010")
+    assert {"misses_in_row", "misses_total"} <= await _columns(empty_url, "game_players")
+    assert {"standbys", "seat_offers"} <= await _tables(empty_url)
+    await downgrade(empty_url, "0009")
+    assert "misses_in_row" not in await _columns(empty_url, "game_players")
+    assert not {"standbys", "seat_offers"} & await _tables(empty_url)
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).

@@ -252,6 +252,8 @@ def _field_of(param: app_commands.Parameter) -> str | None:
 def _default_text(field: str | None, param: str, loc: str) -> str:
     if field is None:
         value: object = DiscordConfig.model_fields[param].default
+    elif field in Config.model_fields:  # a new game takes the configuration's (GameSettings.from_config)
+        value = Config.model_fields[field].default
     else:
         value = GameSettings.model_fields[field].default
     if isinstance(value, bool):
@@ -264,6 +266,8 @@ def _default_text(field: str | None, param: str, loc: str) -> str:
         return t(f"cmd.choice.lang_{str(value).replace('-', '_')}", loc)
     if field in HOUSE_RULES:
         return t(f"cmd.choice.{field}_{value}", loc)
+    if field == "absence_action":
+        return t(f"cmd.choice.absence_{value}", loc)
     return str(value)
 
 

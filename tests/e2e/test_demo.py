@@ -46,6 +46,15 @@ def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms(tmp_path
     assert result.search(out) and result.search(out).group() == result.search(again).group()
 
 
+def test_the_demo_of_a_slow_game_with_absent_players():
+    out = demo("--seed", "demo-absent", "--absent", "--show-dms")
+    assert "game over — winners:" in out and "(0 unanswered," in out and "Emulator errors: 0." in out
+    assert "missed phases in a row" in out or "Miss one more phase" in out  # the warnings
+    assert "A seat is free in game #1" in out and "[Accept the seat]" in out  # the standby's offer
+    assert "takes over seat" in out  # the table's replacement line
+    assert "A moderator has removed a player" in out  # the other seat
+
+
 @pytest.mark.parametrize("lang", ["zh-CN"])
 def test_the_demo_in_chinese(lang: str):
     out = demo("--seed", "demo-test-2", "--lang", lang, "--show-dms", columns=80)

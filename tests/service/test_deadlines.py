@@ -121,10 +121,10 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
     clock.advance(DAY)
     real = deadlines.advance_locked
 
-    async def flaky(s, game, now):
+    async def flaky(s, game, now, **kw):
         if game.id == a:
             raise RuntimeError("engine bug")
-        return await real(s, game, now)
+        return await real(s, game, now, **kw)
 
     monkeypatch.setattr(deadlines, "advance_locked", flaky)
     report = await run_due(db)

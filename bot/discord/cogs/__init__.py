@@ -63,10 +63,21 @@ def top_level(name: str) -> Any:
 
 def install(tree: app_commands.CommandTree) -> Groups:
     """Add every command to ``tree``."""
-    from bot.discord.cogs import game_admin, history, info, lobby, me, orders, phase, recap, stats
+    from bot.discord.cogs import (
+        game_admin,
+        history,
+        info,
+        lobby,
+        me,
+        orders,
+        phase,
+        recap,
+        standby,
+        stats,
+    )
 
     groups = Groups(game=group("game"), mod=group("mod", MODERATOR_PERMISSIONS), act=group("act"))
-    for module in (lobby, game_admin, history, phase, orders, me, info, stats, recap):
+    for module in (lobby, game_admin, history, phase, orders, me, info, stats, recap, standby):
         module.install(tree, groups)
     for g in (groups.game, groups.mod, groups.act):
         tree.add_command(g)

@@ -24,7 +24,7 @@ from bot.discord.errors import ReplyError, guarded
 from bot.discord.players import parse_player, player_choices
 from bot.discord.quiet_dead import quiet_dead_on, sync_quiet_dead
 from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
-from bot.discord.replies import notice_embed, settings_embed, status_embed
+from bot.discord.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import normalize_locale, t
@@ -43,14 +43,16 @@ SETTING_PARAMS = {
     "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
     "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead", "start_in": "start_in",
     "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
+    "absence_misses": "absence_misses", "absence_action": "absence_action", "offer_time": "offer_time",
 }  # fmt: skip
+ABSENCE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.absence_{v}"), value=v) for v in ("replace", "remove", "notify")]
 
 
 def with_setting_options(func: Any) -> Any:
     """Names and descriptions of the settings options shared by create and settings."""
     func = app_commands.rename(**{k: L(f"cmd.name.{v}") for k, v in SETTING_PARAMS.items()})(func)
     func = app_commands.describe(**{k: L(f"cmd.param.{v}") for k, v in SETTING_PARAMS.items()})(func)
-    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES, **HOUSE_CHOICES)(func)
+    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES, absence_action=ABSENCE_CHOICES, **HOUSE_CHOICES)(func)
 
 
 # What switches the reminder off, in either language.
@@ -82,6 +84,12 @@ def overrides(**given: Any) -> dict[str, Any]:
     for rule in HOUSE_RULES:
         if given.get(rule) is not None:
             out[rule] = given[rule].value
+    if given.get("absence_misses") is not None:
+        out["absence_misses"] = given["absence_misses"]
+    if given.get("absence_action") is not None:
+        out["absence_action"] = given["absence_action"].value
+    if given.get("offer_time") is not None:
+        out["offer_seconds"] = parse_duration(given["offer_time"])
     return out
 
 
@@ -137,6 +145,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         killing_blow: app_commands.Choice[str] | None = None,
         departures: app_commands.Choice[str] | None = None,
         vote_damage: app_commands.Choice[str] | None = None,
+        absence_misses: app_commands.Range[int, 0, 10] | None = None,
+        absence_action: app_commands.Choice[str] | None = None,
+        offer_time: str | None = None,
         start_in: str | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
@@ -151,6 +162,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
+            absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
         )  # fmt: skip
         if language is None:
             given["language"] = _default_language(interaction, ctx.bot.config.language)
@@ -195,6 +207,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         killing_blow: app_commands.Choice[str] | None = None,
         departures: app_commands.Choice[str] | None = None,
         vote_damage: app_commands.Choice[str] | None = None,
+        absence_misses: app_commands.Range[int, 0, 10] | None = None,
+        absence_action: app_commands.Choice[str] | None = None,
+        offer_time: str | None = None,
         start_in: str | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
@@ -203,6 +218,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
+            absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
         )  # fmt: skip
         starts = start_seconds(start_in)
         if given or starts is not None:
@@ -241,11 +257,17 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @mod.command(name=L("cmd.name.replace"), description=L("cmd.desc.mod_replace"))
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
-    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User) -> None:
+    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         seat = parse_player(player, info.players).seat
         assert seat is not None
+        if newcomer is None:  # the seat goes to the standby list
+            name = await service.offer_seat(ctx.db, info.id, seat)
+            ctx.bot.wake_dispatcher()
+            ctx.bot.wake_scheduler()  # the offer's expiry
+            await ctx.send(embed=notice_embed(t("absence.offered", ctx.locale, seat=seat, name=words.player_name(name))))
+            return
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
         guild = ctx.bot.get_guild(info.guild_id)
@@ -301,7 +323,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         st = await service.phase_status(ctx.db, info.id, interaction.user.id)
         # A moderator who holds or held a seat, even a dead, replaced or removed one (they
         # know its class and faction, which can still win), sees only the count.
-        await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played))
+        embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
+        await ctx.send(embed=absence_fields(embed, st, ctx.locale))
 
     @mod.command(name=L("cmd.name.log"), description=L("cmd.desc.mod_log"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))

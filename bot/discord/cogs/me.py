@@ -55,6 +55,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
         else:
             what = t("reply.orders.nothing", locale)
         status.append(t("reply.me.sent_line", locale, kind=t(f"reply.kind.{kind}", locale), what=what))
+    status.append(t("absence.me_misses", locale, in_row=pv.misses[0], total=pv.misses[1]))
     add_lines(embed, t("reply.me.sent", locale), status)
     return [embed]
 

@@ -15,6 +15,6 @@ import discord
 def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
     """Every dynamic item the bot must register at start-up."""
     from bot.discord.cogs import game_admin, history, stats
-    from bot.discord.views import lobby, panel, replay
+    from bot.discord.views import lobby, panel, replay, standby
 
-    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS, *stats.ITEMS, *replay.ITEMS, *history.ITEMS]
+    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS, *stats.ITEMS, *replay.ITEMS, *history.ITEMS, *standby.ITEMS]

@@ -1,0 +1,52 @@
+"""A game's standby list, on Discord: ``/standby join`` and ``/standby leave``, for anyone
+not playing. (The absence policy is a setting of ``/mod create`` and ``/mod settings``.)"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import bot.service as service
+from bot.discord.cogs import CONTEXTS, INSTALLS, Groups
+from bot.discord.context import Ctx
+from bot.discord.errors import ReplyError
+from bot.discord.replies import notice_embed
+from bot.discord.translator import L
+from bot.i18n import t
+
+
+async def _standby_game(ctx: Ctx, game_id: int | None) -> int:
+    """The game named, else the live game of the channel the command is used in."""
+    if game_id is not None:
+        return game_id
+    if ctx.interaction.guild_id is not None and ctx.interaction.channel_id is not None:
+        info = await service.game_in_channel(ctx.db, ctx.interaction.channel_id)
+        if info is not None:
+            return info.id
+    raise ReplyError("absence.which")
+
+
+def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+    standby = app_commands.Group(
+        name=L("cmd.name.standby"), description=L("cmd.desc.standby"), allowed_contexts=CONTEXTS, allowed_installs=INSTALLS
+    )
+
+    @standby.command(name=L("cmd.name.join"), description=L("cmd.desc.standby_join"))
+    @app_commands.rename(game_id=L("cmd.name.game_id"))
+    @app_commands.describe(game_id=L("cmd.param.standby_game"))
+    async def join(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        game_id = await _standby_game(ctx, game_id)
+        waiting = await service.join_standby(ctx.db, game_id, ctx.user)
+        await ctx.send(embed=notice_embed(t("absence.standby_joined", ctx.locale, game=game_id, count=waiting)))
+
+    @standby.command(name=L("cmd.name.leave"), description=L("cmd.desc.standby_leave"))
+    @app_commands.rename(game_id=L("cmd.name.game_id"))
+    @app_commands.describe(game_id=L("cmd.param.standby_game"))
+    async def leave(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await service.leave_standby(ctx.db, await _standby_game(ctx, game_id), interaction.user.id)
+        ctx.bot.wake_dispatcher()  # an offer withdrawn: the next standby is asked
+        await ctx.send(embed=notice_embed(t("absence.standby_left", ctx.locale, game=info.id)))
+
+    tree.add_command(standby)

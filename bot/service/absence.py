@@ -1,0 +1,119 @@
+"""Absent players. At each phase's close, from what was stored, a living player the
+phase asked something of who sent nothing has missed it: no grail number by the Day's
+close, neither orders nor a pass by the Dusk's, no vote by the Morning's. The wounded
+(they cannot act) and a grappler keeping its hold (which it does by sending nothing) are
+never counted. A grappled player is counted like anyone: it is never told it is held,
+and a miss not counted would tell it. Only a phase closed at its deadline counts: one a
+moderator closes early (``/mod advance``) gave nobody the time promised.
+
+Each miss is told to the player by DM (``/inbox`` when DMs are closed) with what
+follows after how many more; after the game's ``absence_misses`` in a row its policy
+acts: the seat is offered to the standbys (``bot.service.standbys``; removed when none
+takes it), removed, or the moderator only is told. The engine learns only the result: a
+``remove`` or ``replace`` step of the game log, as a moderator's would be."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer
+from bot.service.common import seats_done, settings_of, state_of
+from bot.service.outbox import Mail
+
+
+def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
+    """Whether the open ``phase`` asks ``seat`` for something it can send."""
+    p = state.player(seat)
+    if not p.alive or p.wounded:
+        return False
+    return not (phase == "dusk" and "grappling" in p.memory)
+
+
+async def count_misses(
+    s: AsyncSession, game: Game, state: engine.GameState, round_no: int, phase: str, *, counted: bool = True
+) -> list[GamePlayer]:
+    """At the close of ``phase`` (``state`` as it stood, before the engine resolves it):
+    add a miss to each seat asked that sent nothing, start a fresh run for each that
+    sent; the holders who missed. Not ``counted`` (a moderator closed the phase before
+    its deadline: nobody had the time they were promised), only the fresh runs."""
+    done = await seats_done(s, game.id, round_no, phase, state)
+    missed = []
+    for seat, holder in sorted((await repo.seat_holders(s, game.id)).items()):
+        if not asked_of(state, seat, phase):
+            continue
+        if seat in done:
+            holder.misses_in_row = 0
+        elif counted:
+            holder.misses_in_row += 1
+            holder.misses_total += 1
+            missed.append(holder)
+    return missed
+
+
+def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str) -> dict[str, Any]:
+    """What a phase's private reminder adds for a holder already on a run of misses:
+    the run, and how many more misses the policy waits for (None: it never acts)."""
+    if not holder.misses_in_row or holder.seat is None or not asked_of(state, holder.seat, phase):
+        return {}
+    limit = settings_of(game).absence_misses
+    left = max(0, limit - holder.misses_in_row) if limit else None
+    return {"in_row": holder.misses_in_row, "left": left, "action": settings_of(game).absence_action}
+
+
+def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: int, phase: str) -> list[GamePlayer]:
+    """Tell each one who missed (and is still playing after the close) what they missed
+    and what follows; the holders whose run has reached the policy's limit."""
+    settings = settings_of(game)
+    state = state_of(game)
+    due = []
+    for holder in missed:
+        seat = holder.seat
+        if seat is None or not state.player(seat).alive or state.over:
+            continue
+        limit = settings.absence_misses
+        left = max(0, limit - holder.misses_in_row) if limit else None
+        mail.private(
+            holder.user_id,
+            {
+                "type": "absence_warning", "round": round_no, "phase": phase, "seat": seat,
+                "in_row": holder.misses_in_row, "total": holder.misses_total,
+                "left": left, "action": settings.absence_action,
+            },
+        )  # fmt: skip
+        if left == 0:
+            due.append(holder)
+    return due
+
+
+async def apply_policy(s: AsyncSession, game: Game, mail: Mail, due: list[GamePlayer], now: datetime) -> None:
+    """The game's absence policy for each holder whose run of misses reached its limit:
+    the moderator is told in every case; the seat offered to the standbys (removed when
+    none can be asked), or removed."""
+    from bot.service.moderation import remove_seat
+    from bot.service.standbys import open_offer_for, start_offers
+
+    if not due:
+        return
+    action = settings_of(game).absence_action
+    mail.locales.update(await repo.user_locales(s, [game.moderator_id]))
+    for holder in due:
+        seat = holder.seat
+        if seat is None or game.status != "running":
+            continue
+        if action == "replace" and await open_offer_for(s, game.id, seat) is not None:
+            continue  # already offered: the offer runs its course
+        taken = action
+        if action == "replace" and not await start_offers(s, game, seat, "absence", now):
+            taken = "remove"
+        mail.private(
+            game.moderator_id,
+            {"type": "absence_moderator", "game": game.id, "seat": seat, "name": holder.display_name,
+             "in_row": holder.misses_in_row, "total": holder.misses_total, "action": taken},
+        )  # fmt: skip
+        if taken == "remove":
+            await remove_seat(s, game, state_of(game), seat, now, reason="absence", close_early=False)

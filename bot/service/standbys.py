@@ -1,0 +1,256 @@
+"""The standby list: members waiting to take a seat whose holder goes quiet.
+
+A member joins a game's list in the lobby or while it runs (``join_standby``), never if
+they are in that game, in another live game, or held one of its seats before. When the
+absence policy, or a moderator's ``/mod replace`` with nobody named, frees a seat, it is
+offered to the first standby still eligible, by DM with an Accept button, until the
+offer expires (the game's ``offer_seconds``); then the next is asked (``expire_due_offers``,
+run by the scheduler). Accepting hands the seat over through the same path as
+``/mod replace`` (``moderation.hand_over_seat``): the table sees the usual
+replacement line and nothing else. An offer of the absence policy that finds nobody
+left removes the seat; a moderator's is reported back to the moderator."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repositories as repo
+from bot.db.models import Game, SeatOffer, Standby
+from bot.db.session import Database
+from bot.service.common import check_id, info_of, locked_game, mail_for, settings_of, state_of
+from bot.service.errors import (
+    GameFinishedError,
+    NewcomerBusyError,
+)
+from bot.service.standby_errors import (
+    AlreadyStandbyError,
+    NoStandbyError,
+    NotStandbyError,
+    OfferClosedError,
+    OfferNotFoundError,
+    OfferNotYoursError,
+    StandbyFormerSeatError,
+    StandbyInGameError,
+)
+from bot.service.types import GameInfo, StepResult, UserRef
+
+LIVE = ("lobby", "running", "paused")
+
+
+async def join_standby(db: Database, game_id: int, user: UserRef) -> int:
+    """Put ``user`` on the game's standby list (the lobby or a running or paused game);
+    how many are on it now."""
+    user = user.checked()
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status not in LIVE:
+            raise GameFinishedError(game_id=game.id)
+        row = await repo.member(s, game.id, user.id)
+        if row is not None and row.former_seat is not None:
+            raise StandbyFormerSeatError(game_id=game.id, seat=row.former_seat)
+        if row is not None and (row.seat is not None or row.status == "lobby"):
+            raise StandbyInGameError(game_id=game.id)
+        busy = await repo.live_game_place(s, user.id)
+        if busy is not None:
+            raise NewcomerBusyError(name=user.name, **busy)
+        standby = await _standby(s, game.id, user.id)
+        if standby is not None and standby.status in ("waiting", "asked"):
+            raise AlreadyStandbyError(game_id=game.id)
+        await repo.upsert_user(s, user.id, user.name, user.locale, now)
+        if standby is None:
+            standby = Standby(game_id=game.id, user_id=user.id, display_name=user.name, status="waiting", joined_at=now)
+            s.add(standby)
+        # Back on the list (after leaving it, or letting an offer pass): at its end.
+        standby.status, standby.display_name, standby.joined_at = "waiting", user.name, now
+        await s.flush()
+        return len(await standby_list(s, game.id))
+
+
+async def leave_standby(db: Database, game_id: int, user_id: int) -> GameInfo:
+    """Take the caller off the list; an offer open to them is withdrawn and the next
+    standby asked."""
+    check_id(user_id, "user")
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        standby = await _standby(s, game.id, user_id)
+        if standby is None or standby.status not in ("waiting", "asked"):
+            raise NotStandbyError(game_id=game.id)
+        standby.status = "left"
+        for offer in await _open_offers(s, game.id, user_id=user_id):
+            await _close_and_move_on(s, game, offer, "withdrawn", now)
+        await s.flush()
+        return await info_of(s, game)
+
+
+async def standby_list(s: AsyncSession, game_id: int) -> list[str]:
+    """The names on the standby list in order (those waiting and any being asked)."""
+    return [st.display_name for st in await _waiting(s, game_id, ("waiting", "asked"))]
+
+
+async def offer_seat(db: Database, game_id: int, seat: int) -> str:
+    """A moderator's ``/mod replace`` with nobody named: offer ``seat`` to the first
+    eligible standby (NoStandbyError when there is none); the name of the one asked."""
+    from bot.service.moderation import _check_seat_argument, _locked_seat
+
+    _check_seat_argument(seat)
+    now = db.now()
+    async with db.transaction() as s:
+        game, _, _ = await _locked_seat(s, game_id, seat)
+        if await open_offer_for(s, game.id, seat) is not None:
+            raise NoStandbyError("error.offer_already_open", seat=seat)
+        offer = await start_offers(s, game, seat, "moderator", now)
+        if offer is None:
+            raise NoStandbyError(game_id=game.id)
+        await s.flush()
+        standby = await _standby(s, game.id, offer.user_id)
+        return standby.display_name if standby else str(offer.user_id)
+
+
+async def accept_offer(db: Database, offer_id: int, user: UserRef) -> StepResult:
+    """The standby asked takes the seat, if the offer is still open and theirs."""
+    from bot.service.moderation import hand_over_seat
+
+    user = user.checked()
+    check_id(offer_id, "offer")
+    now = db.now()
+    async with db.transaction() as s:
+        offer = await s.get(SeatOffer, offer_id)
+        if offer is None:
+            raise OfferNotFoundError()
+        game = await locked_game(s, offer.game_id)
+        await s.refresh(offer)  # as it stands under the game's lock
+        if offer.user_id != user.id:
+            raise OfferNotYoursError()
+        if offer.status != "open" or offer.expires_at <= now:
+            raise OfferClosedError(seat=offer.seat, game_id=game.id)
+        if game.status not in ("running", "paused"):
+            raise GameFinishedError(game_id=game.id)
+        holder = (await repo.seat_holders(s, game.id)).get(offer.seat)
+        if holder is None or holder.user_id != offer.holder_id:
+            raise OfferClosedError(seat=offer.seat, game_id=game.id)  # the seat has gone, or changed hands
+        offer.status, offer.closed_at = "accepted", now
+        standby = await _standby(s, game.id, user.id)
+        if standby is not None:
+            standby.status = "seated"
+        return await hand_over_seat(s, game.id, offer.seat, user, now, reason=offer.reason)
+
+
+async def expire_due_offers(db: Database) -> int:
+    """Close every open offer whose time is up and ask the next standby (or apply the
+    fallback); the number closed."""
+    now = db.now()
+    async with db.read() as s:
+        due = list(
+            (await s.execute(select(SeatOffer.id, SeatOffer.game_id).where(SeatOffer.status == "open", SeatOffer.expires_at <= now))).all()
+        )
+    closed = 0
+    for offer_id, game_id in due:
+        async with db.transaction() as s:
+            game = await locked_game(s, game_id)
+            offer = await s.get(SeatOffer, offer_id)
+            assert offer is not None
+            await s.refresh(offer)
+            if offer.status != "open" or offer.expires_at > now:
+                continue  # someone else closed it meanwhile
+            await _close_and_move_on(s, game, offer, "expired", now)
+            closed += 1
+    return closed
+
+
+async def next_offer_expiry(s: AsyncSession) -> datetime | None:
+    """When the next open offer expires (for the scheduler's sleep)."""
+    stmt = select(SeatOffer.expires_at).where(SeatOffer.status == "open").order_by(SeatOffer.expires_at).limit(1)
+    return (await s.execute(stmt)).scalar_one_or_none()
+
+
+async def open_offer_for(s: AsyncSession, game_id: int, seat: int) -> SeatOffer | None:
+    offers = await _open_offers(s, game_id, seat=seat)
+    return offers[0] if offers else None
+
+
+async def start_offers(s: AsyncSession, game: Game, seat: int, reason: str, now: datetime) -> SeatOffer | None:
+    """Offer ``seat`` to the first eligible standby (by DM, with the Accept button);
+    None when nobody can be asked."""
+    holder = (await repo.seat_holders(s, game.id))[seat]
+    for standby in await _waiting(s, game.id, ("waiting",)):
+        if await _eligible(s, game, standby):
+            seconds = settings_of(game).offer_seconds
+            offer = SeatOffer(
+                game_id=game.id, seat=seat, user_id=standby.user_id, holder_id=holder.user_id, reason=reason, status="open",
+                created_at=now, expires_at=now + timedelta(seconds=seconds),
+            )  # fmt: skip
+            s.add(offer)
+            standby.status = "asked"
+            await s.flush()
+            mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
+            mail.locales.update(await repo.user_locales(s, [standby.user_id]))
+            mail.private(
+                standby.user_id,
+                {"type": "seat_offer", "offer": offer.id, "game": game.id, "seat": seat,
+                 "expires": offer.expires_at.isoformat(), "channel": game.channel_id},
+            )  # fmt: skip
+            return offer
+    return None
+
+
+async def _close_and_move_on(s: AsyncSession, game: Game, offer: SeatOffer, status: str, now: datetime) -> None:
+    """Close ``offer`` (expired, withdrawn) and ask the next standby; when nobody is
+    left: the absence policy removes the seat, a moderator's request is reported back."""
+    from bot.service.moderation import remove_seat
+
+    offer.status, offer.closed_at = status, now
+    standby = await _standby(s, game.id, offer.user_id)
+    if standby is not None and standby.status == "asked":
+        standby.status = "passed"  # let it go by: off the list (they may join again)
+    await s.flush()
+    if game.status not in ("running", "paused"):
+        return
+    state = state_of(game)
+    holders = await repo.seat_holders(s, game.id)
+    holder = holders.get(offer.seat)
+    if not state.player(offer.seat).alive or holder is None or holder.user_id != offer.holder_id:
+        return  # the seat has gone, or changed hands, meanwhile
+    if await start_offers(s, game, offer.seat, offer.reason, now) is not None:
+        return
+    mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
+    mail.locales.update(await repo.user_locales(s, [game.moderator_id]))
+    removing = offer.reason == "absence" and game.status == "running"
+    mail.private(
+        game.moderator_id,
+        {"type": "offers_exhausted", "game": game.id, "seat": offer.seat,
+         "name": holders[offer.seat].display_name, "removed": removing},
+    )  # fmt: skip
+    if removing:
+        await remove_seat(s, game, state, offer.seat, now, reason="absence")
+
+
+async def _eligible(s: AsyncSession, game: Game, standby: Standby) -> bool:
+    row = await repo.member(s, game.id, standby.user_id)
+    if row is not None and (row.seat is not None or row.former_seat is not None):
+        return False
+    return await repo.live_game_place(s, standby.user_id) is None
+
+
+async def _standby(s: AsyncSession, game_id: int, user_id: int) -> Standby | None:
+    stmt = select(Standby).where(Standby.game_id == game_id, Standby.user_id == user_id)
+    return (await s.execute(stmt)).scalar_one_or_none()
+
+
+async def _waiting(s: AsyncSession, game_id: int, statuses: tuple[str, ...]) -> list[Standby]:
+    stmt = select(Standby).where(Standby.game_id == game_id, Standby.status.in_(statuses)).order_by(Standby.joined_at, Standby.id)
+    return list((await s.execute(stmt)).scalars())
+
+
+async def _open_offers(s: AsyncSession, game_id: int, *, seat: int | None = None, user_id: int | None = None) -> list[SeatOffer]:
+    stmt = select(SeatOffer).where(SeatOffer.game_id == game_id, SeatOffer.status == "open")
+    if seat is not None:
+        stmt = stmt.where(SeatOffer.seat == seat)
+    if user_id is not None:
+        stmt = stmt.where(SeatOffer.user_id == user_id)
+    return list((await s.execute(stmt.order_by(SeatOffer.id))).scalars())
+
