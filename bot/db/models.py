@@ -125,7 +125,8 @@ class GamePlayer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # NULL: an AI seat (bot.service.ai_seats), held by no Discord user.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     active_user_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     display_name: Mapped[str] = mapped_column(String(100))
     seat: Mapped[int | None] = mapped_column(Integer)
@@ -192,7 +193,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user
+    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user, seat (an AI seat's: status "ai", never sent)
     recipient_id: Mapped[int] = mapped_column(BigInteger)
     locale: Mapped[str] = mapped_column(String(16))
     payload: Mapped[dict[str, Any]]
@@ -204,3 +205,25 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     read_at: Mapped[datetime | None]
     discord_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class AiTurn(Base):
+    """One AI seat's turn in one phase: when its submission is due (drawn from the
+    game's seed), when it was played and what came of it (``outcome``), and ``memory``,
+    the AI's notes of its own choices after it (see bot.service.ai_play)."""
+
+    __tablename__ = "ai_turns"
+    __table_args__ = (
+        UniqueConstraint("game_id", "round", "phase", "seat"),
+        Index("ix_ai_turns_due", "played_at", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    due_at: Mapped[datetime]
+    played_at: Mapped[datetime | None]
+    outcome: Mapped[str | None] = mapped_column(String(64))
+    memory: Mapped[dict[str, Any] | None]

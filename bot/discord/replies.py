@@ -184,6 +184,7 @@ def settings_lines(s: GameSettings, locale: str) -> str:
             t("reply.settings.language", locale, value=t(f"cmd.choice.lang_{s.language.replace('-', '_')}", locale)),
             t("reply.settings.win_score", locale, value=s.win_score),
         ]
+        + ([t("reply.settings.ai_seats", locale, value=s.ai_seats)] if s.ai_seats else [])
     )
 
 

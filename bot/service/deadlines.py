@@ -12,8 +12,9 @@ from datetime import datetime
 
 from bot.db import repositories as repo
 from bot.db.session import Database
+from bot.service import ai_play
 from bot.service.advance import advance_locked
-from bot.service.common import locked_game, mail_for, seats_done, state_of
+from bot.service.common import locked_game, mail_for, mail_holder, seats_done, state_of
 from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,8 @@ log = logging.getLogger(__name__)
 class DueReport:
     advanced: list[StepResult] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
+    # The AI seats' turns played: (game, seat, outcome), see bot.service.ai_play.
+    ai_played: list[tuple[int, int, str]] = field(default_factory=list)
     # Games whose advance or reminder raised (logged); the others went ahead.
     failed: list[int] = field(default_factory=list)
 
@@ -62,7 +65,7 @@ async def remind_if_due(db: Database, game_id: int) -> int:
                 note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
                 if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
                     note["wounded"] = True
-                mail.private(holders[seat].user_id, note)
+                mail_holder(mail, holders[seat], note)
         await s.flush()
         return mail.count
 
@@ -93,6 +96,10 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
         except Exception:
             log.exception("reminding game %s failed", game_id)
             report.failed.append(game_id)
+    try:
+        report.ai_played = await ai_play.play_due(db, set(held) | set(report.failed))
+    except Exception:
+        log.exception("playing the AI seats' turns failed")
     return report
 
 
@@ -101,4 +108,7 @@ async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | No
     ``held`` left out."""
     async with db.read() as s:
         times = await repo.next_times(s, held)
+    ai_due = await ai_play.next_due(db, held)
+    if ai_due is not None:
+        times = [*times, ai_due]
     return min(times) if times else None

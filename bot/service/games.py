@@ -16,6 +16,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
+from bot.service import ai_seats
 from bot.service.common import (
     add_step,
     apply_state,
@@ -24,6 +25,7 @@ from bot.service.common import (
     info_of,
     locked_game,
     mail_for,
+    mail_holder,
     mail_phase_started,
     seed_digest,
     settings_of,
@@ -87,6 +89,7 @@ async def create_game(
             )
             s.add(game)
             await s.flush()
+            await ai_seats.sync_lobby(s, game, settings, now)
             # The lobby post (with its Join button) goes through the outbox like every
             # post: a failure or a stop right after this commit cannot lose it.
             mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
@@ -187,6 +190,7 @@ async def start_game(db: Database, game_id: int) -> GameInfo:
         if game.status != "lobby":
             raise LobbyClosedError(game_id=game.id)
         members = await repo.lobby(s, game.id)
+        ai_seats.require_human(members)
         if len(members) < engine.MIN_PLAYERS:
             raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
         settings = settings_of(game)
@@ -217,7 +221,7 @@ async def start_game(db: Database, game_id: int) -> GameInfo:
             {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
         )
         for seat, holder in sorted(holders.items()):
-            mail.private(holder.user_id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+            mail_holder(mail, holder, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
         mail_phase_started(mail, game)
         return await info_of(s, game)
 

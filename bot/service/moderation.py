@@ -16,6 +16,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
+from bot.service import ai_seats
 from bot.service.common import (
     add_step,
     apply_state,
@@ -77,9 +78,10 @@ async def update_settings(db: Database, game_id: int, **changes: Any) -> GameInf
         current = settings_of(game)
         updated = GameSettings.build(**(current.model_dump() | changes))
         if game.status == "lobby":
-            joined = len(await repo.lobby(s, game.id))
+            joined = sum(1 for m in await repo.lobby(s, game.id) if m.user_id is not None)
             if updated.max_players < joined:
                 raise MaxBelowJoinedError(field="max_players", joined=joined)
+            await ai_seats.sync_lobby(s, game, updated, db.now())
         else:
             fixed = sorted(k for k in RULE_SETTINGS if getattr(updated, k) != getattr(current, k))
             if fixed:
@@ -204,8 +206,9 @@ async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRe
         mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
         mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
         # The one who held the seat learns it privately, in their language, and that they are free.
-        mail.locales.update(await repo.user_locales(s, [old.user_id]))
-        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
+        if old.user_id is not None:  # (an AI seat has nobody to tell)
+            mail.locales.update(await repo.user_locales(s, [old.user_id]))
+            mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
         await s.flush()
         return _result(game, seq, "replace", mail.count)
 

@@ -20,7 +20,7 @@ LANGUAGES = ("en-US", "zh-CN")
 MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
-RULE_SETTINGS = frozenset({"max_players", "vote_tie_rule", "reveal_on_death", "win_score"})
+RULE_SETTINGS = frozenset({"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "ai_seats"})
 
 
 def is_id(value: object) -> bool:
@@ -64,6 +64,8 @@ class GameSettings(BaseModel):
     dusk_grace_seconds: int = Field(default=60, ge=0, le=3600)
     language: Literal["en-US", "zh-CN"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
+    # Seats the baseline AI fills beside the humans (bot.service.ai_seats).
+    ai_seats: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS - 1)
 
     @classmethod
     def build(cls, **values: Any) -> GameSettings:

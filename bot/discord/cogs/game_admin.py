@@ -68,7 +68,7 @@ def overrides(**given: Any) -> dict[str, Any]:
                 out["reminder_lead_seconds"] = parse_duration(text)
             except ReplyError:
                 raise ReplyError("reply.error.reminder", text=text[:40]) from None
-    for name in ("max_players", "reveal_on_death", "early_advance", "win_score"):
+    for name in ("max_players", "reveal_on_death", "early_advance", "win_score", "ai_seats"):
         if given.get(name) is not None:
             out[name] = given[name]
     if given.get("vote_tie") is not None:
@@ -150,6 +150,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @game.command(name=L("cmd.name.settings"), description=L("cmd.desc.game_settings"))
     @with_setting_options
+    @app_commands.rename(ai_seats=L("cmd.name.ai_seats"))
+    @app_commands.describe(ai_seats=L("cmd.param.ai_seats"))
     async def settings(
         interaction: discord.Interaction,
         max_players: app_commands.Range[int, 6, 15] | None = None,
@@ -163,12 +165,14 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         language: app_commands.Choice[str] | None = None,
         win_score: app_commands.Range[int, 1, 100] | None = None,
         quiet_dead: bool | None = None,
+        ai_seats: app_commands.Range[int, 0, 14] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         given = overrides(
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+            ai_seats=ai_seats,
         )  # fmt: skip
         if given:
             info = await service.update_settings(ctx.db, info.id, **given)
