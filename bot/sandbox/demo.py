@@ -81,6 +81,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database", metavar="URL", help="database URL (default: a temporary SQLite file)"
     )
+    parser.add_argument(
+        "--ai-seats",
+        type=int,
+        default=0,
+        metavar="N",
+        help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -88,6 +95,11 @@ def run(args: argparse.Namespace) -> int:
     if not 6 <= args.players <= 15:
         print("wolfhowl demo: --players must be 6 to 15", file=sys.stderr)
         return 2
+    if not 0 <= args.ai_seats < args.players:
+        print("wolfhowl demo: --ai-seats must be 0 to --players - 1 (a game needs a person)", file=sys.stderr)
+        return 2
+    if args.ai_seats:
+        args.deadlines = True  # the AI plays at its own moment: the phases close when all have sent
     if args.speed is not None and not 0 < args.speed <= 10_000:
         print("wolfhowl demo: --speed must be above 0 (and at most 10000)", file=sys.stderr)
         return 2
@@ -123,7 +135,7 @@ async def demo(args: argparse.Namespace) -> int:
         language=args.lang, reveal_on_death=args.reveal_on_death,
         advance="deadline" if args.deadlines else "moderator",
         early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
-        phase_timeout=max(60.0, 240.0 / speed + 30),
+        phase_timeout=max(60.0, 240.0 / speed + 30), ai_seats=args.ai_seats,
     )  # fmt: skip
     lang = args.lang
     console.print(Prose.from_markup(t(
@@ -144,7 +156,7 @@ async def demo(args: argparse.Namespace) -> int:
         guild_locale=args.lang,
         bot_options=bot_options,
     ) as tavern:
-        seating = tavern.seat_table(TableSpec(players=args.players, closed_dms=closed))
+        seating = tavern.seat_table(TableSpec(players=args.players - args.ai_seats, closed_dms=closed))
         with console.status(t("demo.opening", lang)) as status:
             game = TableGame(
                 tavern, seating, options, seed=seed, stats=stats,

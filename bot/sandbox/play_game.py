@@ -47,6 +47,9 @@ class GameOptions:
     # Players who send the fewest interactions (typed ids, no autocomplete, no panel):
     # for checks that need many games rather than every way of playing.
     lean: bool = False
+    # Seats the bot's AI fills beside the scripted players (they close no phase: use
+    # ``advance="deadline"`` with ``early_advance``).
+    ai_seats: int = 0
 
     def create_options(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -109,6 +112,10 @@ class TableGame:
         if created.error or self.moderator.game_id is None:
             raise RuntimeError(f"/game create was refused: {created.text}")
         self.game_id = self.moderator.game_id
+        if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
+            filled = await self.moderator.command("game settings", {"ai_seats": self.options.ai_seats})
+            if filled.error:
+                raise RuntimeError(f"/game settings ai_seats was refused: {filled.text}")
         lobby = await self.wait_post(
             lambda m: f"wh:join:{self.game_id}" in m.custom_ids(), "the lobby post"
         )
