@@ -30,6 +30,7 @@ class AiGame:
     over: bool
     lobby_text: str
     status_text: str
+    fixed: Any  # the reply to changing ai_seats once dealt
     turns: list[tuple[int, str, int, str | None, bool]]  # round, phase, seat, outcome, played
     ai_submissions: set[tuple[int, str, int]]
     ai_rows: list[tuple[str, str]]  # (recipient kind, status) of the AI seats' mail
@@ -53,13 +54,14 @@ async def scenario() -> AiGame:
         )  # fmt: skip
         lobby_text = reader.message_text(lobby)
         round_no, phase, over = 1, "day", False
-        status_text = ""
+        status_text, fixed = "", None
         while round_no <= 30:
             if not await game.next_phase(round_no, phase):
                 over = True
                 break
             if (round_no, phase) == (1, "day"):
                 status_text = (await game.moderator.status()).text
+                fixed = await game.moderator.command("game settings", {"ai_seats": 3})
             await game.play_phase(round_no, phase)
             if (round_no, phase) == (2, "day"):
                 await tavern.restart_bot()  # the AI's turns of this Day are in the database
@@ -77,7 +79,7 @@ async def scenario() -> AiGame:
             rows = (await s.execute(select(OutboxMessage.recipient_kind, OutboxMessage.status).where(OutboxMessage.recipient_kind == "seat"))).all()
         verified = verify_log(await export_game(tavern.db, game.game_id))
         return AiGame(
-            snapshot(tavern, game), over, lobby_text, status_text,
+            snapshot(tavern, game), over, lobby_text, status_text, fixed,
             [(t.round, t.phase, t.seat, t.outcome, t.played_at is not None) for t in turns],
             {(r.round, r.phase, r.seat) for r in subs}, [tuple(r) for r in rows], verified, tavern.starts,
         )  # fmt: skip
@@ -100,6 +102,12 @@ def test_the_ai_seats_are_named_as_such(ai_game: AiGame):
         assert len(re.findall(r"\d\.? 🤖 \S", text)) == AI, text
     table = next(m for m in ai_game.played.public if reader.phase_post(m) == ("day", 1))
     assert "🤖" in reader.message_text(table) or any("🤖" in reader.message_text(m) for m in ai_game.played.public[:6])
+
+
+def test_the_ai_seats_are_fixed_once_dealt(ai_game: AiGame):
+    reply = ai_game.fixed
+    assert reply.error and reply.messages and all(m.ephemeral for m in reply.messages)
+    assert "ai_seats is fixed once the game has started." in reply.text, reply.text
 
 
 def test_every_ai_turn_is_played_once_and_stored_with_its_phase(ai_game: AiGame):
