@@ -22,13 +22,14 @@ from bot.service import (
     replace_player,
     resume_game,
     run_due,
+    seat_to_ai,
     start_game,
     submit,
     update_settings,
     verify_log,
 )
 from bot.service.ai_play import due_fraction, seat_reading
-from bot.service.ai_seats import AiSeatsTooManyError, NeedsAHumanError, seat_to_ai
+from bot.service.ai_seats import AiSeatsTooManyError, NeedsAHumanError
 from bot.service.errors import LobbyFullError
 from tests.service.helpers import (
     CHANNEL,
