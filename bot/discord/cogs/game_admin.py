@@ -87,6 +87,8 @@ async def _moderated(ctx: Ctx) -> GameInfo:
 async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
     """Before the start the player leaves the lobby, is told by DM, and may not join it
     again."""
+    if not target.user_id:  # an AI seat: the lobby's settings say how many there are
+        raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
     info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
     ctx.bot.wake_dispatcher()
     channel = ctx.bot.get_channel(info.channel_id)
