@@ -132,3 +132,16 @@ def test_the_demo_shows_ai_seats():
     out = demo("--ai-seats", "4", "--seed", "demo-ai-1")
     assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
     assert out.count("🤖") >= 4
+
+
+def test_no_ai_name_reads_as_a_secret():
+    """The tavern names stand in the public channel: none is a class, faction or trait
+    word in either language (nor do two share a name)."""
+    from bot.i18n import LOCALES, t
+    from bot.service.ai_seats import NAMES
+    from tests.e2e.test_leaks import secret_words
+
+    for loc in LOCALES:
+        names = [t(f"ai_seat.name_{i}", loc) for i in range(1, NAMES + 1)]
+        assert len(set(names)) == NAMES and not any(n.startswith("ai_seat.") for n in names)
+        assert [(n, what) for n in names for what, pat in secret_words() if pat.search(n)] == []
