@@ -239,7 +239,7 @@ async def removed_players(db: Database, game_id: int) -> list[int]:
     """The user ids of the players a moderator removed from the game: their seats no
     longer name them, but they have left it as the dead have (quiet dead mutes them)."""
     async with db.read() as s:
-        return [p.user_id for p in await repo.removed(s, check_id(game_id, "game"))]
+        return [p.user_id for p in await repo.removed(s, check_id(game_id, "game")) if p.user_id is not None]
 
 
 async def game_in_channel(db: Database, channel_id: int) -> GameInfo | None:

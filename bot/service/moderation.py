@@ -300,7 +300,7 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, 
             notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
             if started:
                 notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
-            told = sorted({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id})
+            told = sorted(({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id}) - {None})
             mail.locales.update(await repo.user_locales(s, told))
             for user_id in told:
                 mail.private(user_id, notice)

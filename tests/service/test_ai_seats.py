@@ -211,3 +211,35 @@ async def test_hand_over_both_ways(db, clock):
     state = await current_state(db, game_id)
     assert state.player(ai_seat).name == user(50).name
     assert isinstance(state, engine.GameState)
+
+
+async def test_a_game_with_ai_seats_cancelled_when_its_channel_is_gone_tells_the_people_only(db):
+    from bot.service import cancel_game
+
+    game_id = await _ai_lobby(db, 1, 5)
+    await start_game(db, game_id)
+    await cancel_game(db, game_id, channel_gone=True)
+    async with db.read() as s:
+        told = (
+            await s.scalars(
+                select(OutboxMessage.recipient_id).where(
+                    OutboxMessage.game_id == game_id, OutboxMessage.recipient_kind == "user",
+                    OutboxMessage.payload["type"].as_string() == "game_cancelled",
+                )
+            )
+        ).all()
+    assert sorted(told) == sorted([user(1).id, MODERATOR.id])
+    assert (await get_game(db, game_id)).status == "cancelled"
+
+
+async def test_a_moderator_removes_an_ai_seat_like_any(db):
+    from bot.service import remove_player, removed_players
+
+    game_id = await _ai_lobby(db, 6, 2)
+    await start_game(db, game_id)
+    info = await get_game(db, game_id)
+    ai_seat = next(p.seat for p in info.players if not p.user_id)
+    await remove_player(db, game_id, ai_seat)
+    info = await get_game(db, game_id)
+    assert not info.players[ai_seat - 1].alive
+    assert await removed_players(db, game_id) == []  # nobody to mute: no Discord user
