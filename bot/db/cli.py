@@ -1,4 +1,7 @@
-"""``wolfhowl db upgrade|downgrade|current [--url URL]``: database maintenance."""
+"""``wolfhowl db upgrade|downgrade|current|backfill|ratings [--url URL]``: database
+maintenance. ``backfill`` writes the records of games that ended before records were
+kept; ``ratings`` checks the stored ratings against a replay of the records, and with
+``--rebuild`` rewrites them from it."""
 
 from __future__ import annotations
 
@@ -15,13 +18,14 @@ from bot.db import migrate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("upgrade", "downgrade", "current"))
+    parser.add_argument("action", choices=("upgrade", "downgrade", "current", "backfill", "ratings"))
     parser.add_argument(
         "revision",
         nargs="?",
         help="target revision (upgrade: head by default; downgrade: required, e.g. base or -1)",
     )
     parser.add_argument("--url", help="database URL (default: database_url from the configuration)")
+    parser.add_argument("--rebuild", action="store_true", help="ratings: rebuild every rating from the records")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             asyncio.run(migrate.downgrade(url, args.revision))
             print(f"database downgraded to {_reached(url)}")
+        elif args.action in ("backfill", "ratings"):
+            from bot.db.records_cli import run_records
+
+            return run_records(url, args.action, rebuild=args.rebuild)
         else:
             rev = asyncio.run(migrate.current(url))
             head = migrate.head_revision()

@@ -1,4 +1,5 @@
-"""SQLAlchemy 2.0 models: users, games, seats, submissions, the game log and the outbox.
+"""SQLAlchemy 2.0 models: users, games, seats, submissions, the game log and the outbox;
+and the records of finished games, the players' standings and their privacy choice.
 
 The schema is shared by SQLite and PostgreSQL. Two invariants are enforced by the
 database itself, so that no race between shards can break them:
@@ -17,7 +18,9 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -227,3 +230,96 @@ class AiTurn(Base):
     played_at: Mapped[datetime | None]
     outcome: Mapped[str | None] = mapped_column(String(64))
     memory: Mapped[dict[str, Any] | None]
+
+
+class GameRecord(Base):
+    """A finished game as the community remembers it, written once, in the transaction
+    that ends the game (never for a lobby cancelled before the start). What a history
+    list shows: the number (the game's id), when, how many players, the winners, the
+    rounds. Stats, ratings and leaderboards read only these records, never live games."""
+
+    __tablename__ = "game_records"
+    __table_args__ = (Index("ix_game_records_guild_ended", "guild_id", "ended_at"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    language: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    winners: Mapped[list[Any]]
+    scores: Mapped[dict[str, Any]]
+    end_reason: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[str] = mapped_column(String(128))
+    # How many seats the AI held at some time (bot.service.ai_seats): a human's record
+    # reads beside it how many of the table were people.
+    ai_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime]
+
+
+class SeatRecord(Base):
+    """One player's part in a finished game: one per user who held a seat (a replaced
+    holder keeps a record saying so, with what happened while they held it).
+    ``user_id`` and ``name`` are NULL once the user asked to be forgotten: the game
+    keeps the seat, without them. ``ai``: a seat played by the bot (none yet)."""
+
+    __tablename__ = "seat_records"
+    __table_args__ = (
+        Index("ix_seat_records_user", "user_id", "guild_id", "ended_at"),
+        Index("ix_seat_records_game", "game_id", "seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game_records.game_id", ondelete="CASCADE"))
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    name: Mapped[str | None] = mapped_column(String(100))
+    ai: Mapped[bool] = mapped_column(Boolean, default=False)
+    seat: Mapped[int] = mapped_column(Integer)
+    class_id: Mapped[str] = mapped_column(String(32))
+    faction: Mapped[str] = mapped_column(String(16))
+    result: Mapped[str] = mapped_column(String(8))  # win, shared (a shared win), loss
+    fate: Mapped[str] = mapped_column(String(16))  # survived, killed, voted_out, removed, replaced
+    kills: Mapped[int] = mapped_column(Integer)
+    teamkills: Mapped[int] = mapped_column(Integer)
+    steals: Mapped[int] = mapped_column(Integer)
+    grails: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    faction_score: Mapped[int] = mapped_column(Integer)
+    ended_at: Mapped[datetime]
+
+
+class PlayerStanding(Base):
+    """A player's standing in one server, derived from the records (rebuilt by
+    ``wolfhowl db ratings --rebuild``): games and wins counted, and the OpenSkill rating
+    (``mu``, ``sigma``; ``rating`` = mu - 3 sigma, what is shown and ranked)."""
+
+    __tablename__ = "player_standings"
+    __table_args__ = (
+        Index("ix_player_standings_rating", "guild_id", "rating"),
+        Index("ix_player_standings_wins", "guild_id", "wins"),
+        Index("ix_player_standings_games", "guild_id", "games"),
+        Index("ix_player_standings_win_rate", "guild_id", "win_rate"),
+    )
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    win_rate: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    last_game_id: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerProfile(Base):
+    """A user's choice about their stats: ``hidden`` keeps them from others' view and
+    off the leaderboards."""
+
+    __tablename__ = "player_profiles"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime]

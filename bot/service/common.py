@@ -22,6 +22,7 @@ from bot.service.errors import (
     NotInGameError,
 )
 from bot.service.outbox import Mail
+from bot.service.records import write_records
 from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo, is_id
 
 
@@ -110,7 +111,8 @@ def arm_clock(game: Game, now: datetime, seconds: float | None = None) -> None:
 
 
 async def finish(session: AsyncSession, game: Game, now: datetime, status: str, reason: str | None) -> None:
-    """The game is over or cancelled: free the channel and the players, stop the clock."""
+    """The game is over or cancelled: free the channel and the players, stop the clock.
+    A game over (not cancelled) gets its records and ratings in this same transaction."""
     game.status = status
     game.end_reason = reason
     game.ended_at = now
@@ -119,6 +121,8 @@ async def finish(session: AsyncSession, game: Game, now: datetime, status: str, 
     game.reminder_due_at = None
     game.paused_remaining = None
     await repo.free_players(session, game.id)
+    if status == "over":
+        await write_records(session, game)
 
 
 def apply_state(game: Game, state: engine.GameState) -> None:

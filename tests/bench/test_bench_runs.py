@@ -42,3 +42,11 @@ def test_bot_load_bench_plays_a_game_and_reports_every_column(split: bool):
         assert row[key] >= 0
     if split:
         assert row["harness_cpu_s"] is not None
+
+
+def test_stats_bench_prints_the_percentiles_on_sqlite():
+    out = bench("bench/stats.py", "--games", "40", "--players", "30", "--queries", "5", "--sqlite", "--no-chart", "--json")
+    row = json.loads(out.strip().splitlines()[-1])
+    assert (row["backend"], row["games"], row["players"]) == ("sqlite", 40, 30)
+    for key in ("stats", "stats_all", "leaderboard"):
+        assert 0 < row[key]["p50_ms"] <= row[key]["p99_ms"]

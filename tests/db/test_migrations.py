@@ -61,7 +61,7 @@ async def _columns(url: str, table: str) -> set[str]:
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0003"
+    assert await current(empty_url) == head_revision() == "0004"
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -69,6 +69,17 @@ async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert not (TABLES & await _tables(empty_url))
     await upgrade(empty_url)
     assert await _tables(empty_url) >= TABLES
+
+
+async def test_0003_adds_and_drops_the_records(empty_url: str) -> None:
+    records = {"game_records", "seat_records", "player_standings", "player_profiles"}
+    await upgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
+    await upgrade(empty_url, "0003")
+    assert records <= await _tables(empty_url)
+    assert {"user_id", "ai", "fate", "faction_score"} <= await _columns(empty_url, "seat_records")
+    await downgrade(empty_url, "0002")
+    assert not (records & await _tables(empty_url))
 
 
 async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> None:
@@ -83,8 +94,8 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0003_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
-    await upgrade(empty_url, "0003")
+async def test_0004_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0004")
     assert "ai_turns" in await _tables(empty_url)
     engine = make_engine(empty_url)
     try:
@@ -93,7 +104,7 @@ async def test_0003_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     finally:
         await engine.dispose()
     assert cols["user_id"]["nullable"]  # an AI seat has no Discord user
-    await downgrade(empty_url, "0002")
+    await downgrade(empty_url, "0003")
     assert "ai_turns" not in await _tables(empty_url)
 
 
@@ -128,12 +139,12 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert "0003 (up to date)" in capsys.readouterr().out
+    assert "0004 (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     capsys.readouterr()
     # A relative target is answered with the revision it reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to 0002\n"
+    assert capsys.readouterr().out == "database downgraded to 0003\n"
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert capsys.readouterr().out == "database downgraded to base (empty)\n"
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0

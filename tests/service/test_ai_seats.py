@@ -129,6 +129,17 @@ async def test_ai_seats_play_a_whole_game_that_verifies(db, clock):
     assert {(r.round, r.phase) for r in subs} <= advanced
     report = verify_log(await export_game(db, game_id))
     assert report.ok, report
+    # Records stay honest: the game notes its AI seats; they get no standing or rating.
+    from bot.db.models import GameRecord, PlayerStanding, SeatRecord
+
+    async with db.read() as s:
+        record = await s.get(GameRecord, game_id)
+        seats = (await s.scalars(select(SeatRecord).where(SeatRecord.game_id == game_id))).all()
+        standings = (await s.scalars(select(PlayerStanding.user_id))).all()
+    assert record is not None and record.ai_seats == 6
+    assert sorted(r.seat for r in seats if r.ai) == sorted({t.seat for t in turns})
+    assert all(r.user_id is None for r in seats if r.ai)
+    assert standings == [user(1).id]
 
 
 async def test_the_ai_reads_what_a_human_in_its_seat_would(db, clock):

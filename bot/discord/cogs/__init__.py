@@ -51,10 +51,10 @@ def top_level(name: str) -> Any:
 
 def install(tree: app_commands.CommandTree) -> Groups:
     """Add every command to ``tree``."""
-    from bot.discord.cogs import game_admin, info, lobby, me, orders, phase
+    from bot.discord.cogs import game_admin, info, lobby, me, orders, phase, stats
 
     groups = Groups(game=group("game"), phase=group("phase"), act=group("act"))
-    for module in (lobby, game_admin, phase, orders, me, info):
+    for module in (lobby, game_admin, phase, orders, me, info, stats):
         module.install(tree, groups)
     for g in (groups.game, groups.phase, groups.act):
         tree.add_command(g)

@@ -78,7 +78,7 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 
 HELP_SECTIONS = (
-    ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "rules", "help")),
+    ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "stats view", "leaderboard", "rules", "help")),
     ("help.moderators", ("game create", "game start", "game settings", "phase advance", "phase extend", "game pause", "game resume", "game replace", "game kick", "game end", "game status", "game log")),
 )
 

@@ -13,7 +13,7 @@ import discord
 
 def dynamic_items() -> list[type[discord.ui.DynamicItem[Any]]]:
     """Every dynamic item the bot must register at start-up."""
-    from bot.discord.cogs import game_admin
+    from bot.discord.cogs import game_admin, stats
     from bot.discord.views import lobby, panel
 
-    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS]
+    return [*lobby.ITEMS, *panel.ITEMS, *game_admin.ITEMS, *stats.ITEMS]

@@ -3,7 +3,8 @@
     .venv/bin/python -m bot.render.fonts.make_subset /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 
 (Debian's ``fonts-noto-cjk``; font 2 of the collection is Simplified Chinese.) It keeps
-only the glyphs of :func:`bot.render.chart.chart_texts` in zh-CN, renamed to
+only the glyphs of :func:`bot.render.chart.chart_texts` and
+:func:`bot.render.stats_chart.stats_chart_texts` in zh-CN, renamed to
 :data:`FAMILY` as the OFL asks of a modified font, its copyright notice kept.
 ``tests/bot/test_chart.py`` fails when a word of the chart is missing from the font.
 """
@@ -22,8 +23,10 @@ SIMPLIFIED_CHINESE = 2  # index in NotoSansCJK-Regular.ttc
 
 def build(source: str, font_number: int = SIMPLIFIED_CHINESE) -> None:
     from bot.render.chart import chart_texts
+    from bot.render.stats_chart import stats_chart_texts
 
-    text = "".join(sorted({ch for s in chart_texts("zh-CN") for ch in s if ord(ch) > 0x7F}))
+    texts = [*chart_texts("zh-CN"), *stats_chart_texts("zh-CN")]
+    text = "".join(sorted({ch for s in texts for ch in s if ord(ch) > 0x7F}))
     font: TTFont = TTCollection(source).fonts[font_number] if source.endswith(".ttc") else TTFont(source)
     options = subset.Options()
     options.name_IDs = [0, 13, 14]  # copyright and licence; the names are set below

@@ -5,10 +5,11 @@ the bot's baseline AI (its ``active_user_id`` stays NULL, so the one-live-game r
 concerns humans only). ``ai_turns`` holds, per AI seat and phase, the moment its
 submission is due (drawn from the game's seed), when it was played and what came of it,
 and the AI's memory of its own choices after it: nothing about an AI seat lives only in
-a process's memory.
+a process's memory. ``game_records.ai_seats``: how many seats of a finished game the AI
+held, for the humans' records.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -19,8 +20,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
-down_revision: str | None = "0002"
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -44,9 +45,13 @@ def upgrade() -> None:
         sa.UniqueConstraint("game_id", "round", "phase", "seat", name=op.f("uq_ai_turns_game_id_round_phase_seat")),
     )
     op.create_index("ix_ai_turns_due", "ai_turns", ["played_at", "due_at"], unique=False)
+    with op.batch_alter_table("game_records", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("ai_seats", sa.Integer(), server_default="0", nullable=False))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("game_records", schema=None) as batch_op:
+        batch_op.drop_column("ai_seats")
     op.drop_index("ix_ai_turns_due", table_name="ai_turns")
     op.drop_table("ai_turns")
     with op.batch_alter_table("game_players", schema=None) as batch_op:

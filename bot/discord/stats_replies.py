@@ -1,0 +1,86 @@
+"""``/stats`` and ``/leaderboard`` answers as embeds, in the reader's language (the chart
+itself is drawn by :mod:`bot.render.stats_chart` from plain figures)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t, terms
+from bot.render import words
+from bot.render.fields import add_lines
+from bot.render.stats_chart import stats_png
+from bot.service.leaderboard import Board, BoardRow
+from bot.service.stats import INTERVAL_MIN_GAMES, PlayerStats
+
+STATS_COLOUR = 0x7C3AED
+CHART_FILE = "stats.png"
+
+
+def percent(x: float) -> str:
+    return f"{round(100 * x)}%"
+
+
+def chart_png(stats: PlayerStats, locale: str) -> bytes:
+    return stats_png({c: (x.wins, x.games) for c, x in stats.by_class.items()}, stats.form, locale)
+
+
+def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
+    scope = t("stats.scope_here" if stats.guild_id is not None else "stats.scope_all", locale)
+    lines = [t("stats.summary", locale, count=stats.games, games=stats.games, wins=stats.wins, rate=percent(stats.win_rate))]
+    if stats.interval is not None:
+        lines.append(t("stats.interval", locale, low=percent(stats.interval[0]), high=percent(stats.interval[1])))
+    else:
+        lines.append(t("stats.interval_later", locale, min=INTERVAL_MIN_GAMES))
+    if stats.rating is not None:
+        lines.append(t("stats.rating", locale, rating=f"{stats.rating:.1f}"))
+    embed = discord.Embed(title=t("stats.title", locale, name=name), description="\n".join(lines), colour=STATS_COLOUR)
+    embed.set_author(name=scope)
+    add_lines(embed, t("stats.by_faction", locale), [
+        t("stats.tally", locale, name=terms.faction(f, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
+        for f, x in stats.by_faction.items()
+    ])
+    add_lines(embed, t("stats.by_class", locale), [
+        t("stats.tally", locale, name=terms.class_name(c, locale), wins=x.wins, games=x.games, rate=percent(x.rate))
+        for c, x in stats.by_class.items()
+    ])
+    play = [
+        t("stats.survived", locale, survived=stats.survived, games=stats.games),
+        t("stats.kills", locale, kills=stats.kills, teamkills=stats.teamkills),
+        t("stats.steals", locale, steals=stats.steals, grails=stats.grails),
+    ]
+    if stats.favourite_class:
+        play.append(t("stats.favourite", locale, name=terms.class_name(stats.favourite_class, locale)))
+    add_lines(embed, t("stats.play", locale), play)
+    add_lines(embed, t("stats.recent", locale), [
+        t(
+            "stats.recent_line", locale, game=g.game_id, date=f"<t:{int(g.ended_at.timestamp())}:d>",
+            class_name=terms.class_name(g.class_id, locale), faction=terms.faction(g.faction, locale),
+            result=t(f"stats.result.{g.result}", locale), fate=t(f"stats.fate.{g.fate}", locale),
+        )
+        for g in stats.recent
+    ])
+    embed.set_image(url=f"attachment://{CHART_FILE}")
+    return embed
+
+
+def board_line(row: BoardRow, sort: str, locale: str) -> str:
+    return t(
+        f"leaderboard.row_{sort}", locale, rank=row.rank, name=words.player_name(row.name), games=row.games,
+        wins=row.wins, rate=percent(row.win_rate), rating=f"{row.rating:.1f}",
+    )
+
+
+def leaderboard_embed(board: Board, locale: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=t("leaderboard.title", locale, sort=t(f"leaderboard.sort.{board.sort}", locale)), colour=STATS_COLOUR
+    )
+    lines = [board_line(r, board.sort, locale) for r in board.rows]
+    if board.sort == "win_rate":
+        lines.insert(0, t("leaderboard.min_games", locale, min=board.min_games))
+    if not board.rows:
+        lines.append(t("leaderboard.empty", locale))
+    embed.description = "\n".join(lines)
+    if board.own is not None:
+        embed.add_field(name=t("leaderboard.you", locale), value=board_line(board.own, board.sort, locale), inline=False)
+    embed.set_footer(text=t("leaderboard.footer", locale, page=board.page, pages=board.pages, total=board.total, count=board.total))
+    return embed

@@ -1,0 +1,184 @@
+"""Records written once, at a game's end: one per finished game and one per user who
+held a seat, from the engine's final state and the game log's events.
+
+``write_records`` runs inside the transaction that ends the game (``common.finish``),
+so the records appear exactly when the end commits and never before: stats, ratings and
+leaderboards read these tables only, and nothing they show can move while a game is
+live. A lobby cancelled before the start, or a game cancelled without a winner, has no
+result and writes none. ``wolfhowl db backfill`` writes the same records for games that
+ended before records existed (idempotent: a game that has its record is skipped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
+from bot.service.ratings import rate_game
+
+# How a PlayerDied event's cause reads in a record; any other cause is a kill in the night.
+FATE_OF_CAUSE = {"vote": "voted_out", "removed": "removed"}
+
+
+@dataclass
+class _Holding:
+    """What one user did while holding one seat."""
+
+    row: GamePlayer
+    first_round: int = 1
+    last_round: int | None = None
+    fate: str = "survived"
+    kills: int = 0
+    teamkills: int = 0
+    steals: int = 0
+    grails: int = 0
+
+
+@dataclass
+class _Seat:
+    holdings: list[_Holding] = field(default_factory=list)
+    now: int = 0  # index of the holding current at the step being read
+
+    @property
+    def current(self) -> _Holding:
+        return self.holdings[self.now]
+
+
+async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
+    """The game's records (over, with a final state), written once; None when the game
+    has no result or its records exist already. The ratings are updated with them."""
+    if game.status != "over" or game.state is None or game.ended_at is None:
+        return None
+    await session.flush()  # the step that ended the game is in the log read below
+    if await session.get(GameRecord, game.id) is not None:
+        return None
+    state = engine.GameState.from_dict(game.state)
+    rows = list(
+        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
+    )
+    seats = tally(state, await repo.steps(session, game.id), rows)
+    record = GameRecord(
+        game_id=game.id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        language=game.language,
+        players=len(state.players),
+        rounds=state.round,
+        winners=list(state.winners),
+        scores=dict(state.scores),
+        end_reason=state.end_reason or game.end_reason or "stopped",
+        seed=game.secret_seed,
+        ai_seats=sum(1 for p in state.players if _ai_held(rows, p.seat)),
+        started_at=game.started_at or game.created_at,
+        ended_at=game.ended_at,
+    )
+    session.add(record)
+    await session.flush()
+    seat_rows = [
+        _seat_record(game, state, seat, h) for seat, held in sorted(seats.items()) for h in held.holdings
+    ]
+    session.add_all(seat_rows)
+    await session.flush()
+    await rate_game(session, record, seat_rows)
+    return record
+
+
+def _ai_held(rows: Sequence[GamePlayer], seat: int) -> bool:
+    """The AI held ``seat`` at some time in the game."""
+    return any(r.user_id is None and seat in (r.seat, r.former_seat) for r in rows)
+
+
+def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[GamePlayer]) -> dict[int, _Seat]:
+    """Each seat's holders in order, with what each did while holding it: departures
+    (``PlayerDied``: killed, voted out, removed), kills and teamkills (the killer's
+    faction against the victim's), successful steals (``StealRolled``), grails banked
+    (``GrailBanked``). A replace step hands the seat to the next holder."""
+    seats: dict[int, _Seat] = {}
+    for p in state.players:
+        replaced = sorted(
+            (r for r in rows if r.status == "replaced" and r.former_seat == p.seat),
+            key=lambda r: (r.left_at or r.joined_at, r.id),
+        )
+        final = [r for r in rows if r.seat == p.seat or (r.status == "removed" and r.former_seat == p.seat)]
+        seats[p.seat] = _Seat([_Holding(r) for r in [*replaced, *final[:1]]])
+    for step in steps:
+        if step.kind == "replace":
+            seat = seats.get(int(step.inputs.get("seat", 0)))
+            if seat is not None and seat.now + 1 < len(seat.holdings):
+                seat.current.fate, seat.current.last_round = "replaced", step.round
+                seat.now += 1
+                seat.current.first_round = max(1, step.round)
+            continue
+        for e in step.events:
+            _count(state, seats, step, e)
+    for seat in seats.values():
+        for h in seat.holdings:
+            if h.last_round is None:
+                h.last_round = state.round
+    return {k: v for k, v in seats.items() if v.holdings}
+
+
+def _count(state: engine.GameState, seats: dict[int, _Seat], step: GameStep, e: dict[str, Any]) -> None:
+    kind, data = e.get("kind"), e.get("data") or {}
+
+    def holder(seat: Any) -> _Holding | None:
+        s = seats.get(seat) if isinstance(seat, int) else None
+        return s.current if s is not None and s.holdings else None
+
+    if kind == "PlayerDied":
+        victim = holder(data.get("seat"))
+        if victim is not None:
+            victim.fate = FATE_OF_CAUSE.get(str(data.get("cause")), "killed")
+            victim.last_round = step.round
+        killer, source = holder(data.get("source")), data.get("source")
+        if killer is not None and isinstance(source, int):
+            if state.player(source).faction is state.player(int(data["seat"])).faction:
+                killer.teamkills += 1
+            else:
+                killer.kills += 1
+    elif kind == "StealRolled" and data.get("success"):
+        thief = holder(data.get("thief"))
+        if thief is not None:
+            thief.steals += 1
+    elif kind == "GrailBanked":
+        banker = holder(data.get("seat"))
+        if banker is not None:
+            banker.grails += 1
+
+
+def result_of(state: engine.GameState, faction: str) -> str:
+    if faction not in state.winners:
+        return "loss"
+    return "shared" if len(state.winners) > 1 else "win"
+
+
+def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) -> SeatRecord:
+    assert game.ended_at is not None
+    p = state.player(seat)
+    last = h.last_round if h.last_round is not None else state.round
+    return SeatRecord(
+        game_id=game.id,
+        guild_id=game.guild_id,
+        user_id=h.row.user_id,
+        name=h.row.display_name,
+        ai=h.row.user_id is None,  # an AI seat: no standing, no rating (ratings.rated)
+        seat=seat,
+        class_id=p.class_id,
+        faction=p.faction.value,
+        result=result_of(state, p.faction.value),
+        fate=h.fate,
+        kills=h.kills,
+        teamkills=h.teamkills,
+        steals=h.steals,
+        grails=h.grails,
+        rounds=max(0, last - h.first_round + 1),
+        faction_score=int(state.scores.get(p.faction.value, 0)),
+        ended_at=game.ended_at,
+    )

@@ -1,0 +1,143 @@
+"""``/stats``: a player's record, read from the finished games' records only.
+
+Nothing here reads a live game: the figures come from ``seat_records`` (written in the
+transaction that ends a game) and ``player_standings`` (the ratings, moved in that same
+transaction), so no number can change while a game the player is in is running.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import PlayerProfile, PlayerStanding, SeatRecord
+from bot.db.session import Database
+from bot.service.common import check_id
+from bot.service.ratings import counts
+from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
+
+# A win rate's 95% interval is shown from this many games on (fewer say too little).
+INTERVAL_MIN_GAMES = 5
+RECENT_GAMES = 5  # listed as "last games"
+FORM_GAMES = 20  # drawn as the form chart
+
+
+@dataclass(frozen=True)
+class Tally:
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game_id: int
+    ended_at: datetime
+    class_id: str
+    faction: str
+    result: str
+    fate: str
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    guild_id: int | None  # None: every server
+    games: int
+    wins: int
+    interval: tuple[float, float] | None
+    survived: int
+    kills: int
+    teamkills: int
+    steals: int
+    grails: int
+    favourite_class: str | None
+    rating: float | None
+    by_faction: dict[str, Tally] = field(default_factory=dict)
+    by_class: dict[str, Tally] = field(default_factory=dict)
+    recent: list[RecentGame] = field(default_factory=list)
+    form: list[str] = field(default_factory=list)  # results, oldest first
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% with the default ``z``)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+async def is_hidden(session: AsyncSession, user_id: int) -> bool:
+    profile = await session.get(PlayerProfile, user_id)
+    return bool(profile and profile.hidden)
+
+
+async def player_stats(
+    db: Database, viewer_id: int, user_id: int, guild_id: int | None, *, name: str = ""
+) -> PlayerStats:
+    """``user_id``'s stats in ``guild_id`` (None: every server), as ``viewer_id`` may see
+    them: a hidden profile asked by someone else is ProfileHiddenError; a player with no
+    finished game there NoRecordsError (``name`` words both)."""
+    check_id(viewer_id, "user")
+    check_id(user_id, "user")
+    async with db.read() as s:
+        if viewer_id != user_id and await is_hidden(s, user_id):
+            raise ProfileHiddenError(name=name)
+        q = select(SeatRecord).where(SeatRecord.user_id == user_id)
+        if guild_id is not None:
+            q = q.where(SeatRecord.guild_id == guild_id)
+        rows = [r for r in (await s.execute(q.order_by(SeatRecord.ended_at.desc(), SeatRecord.game_id.desc()))).scalars() if counts(r)]
+        if not rows:
+            raise NoRecordsError(name=name)
+        rating = None
+        if guild_id is not None:
+            standing = await s.get(PlayerStanding, (guild_id, user_id))
+            rating = standing.rating if standing is not None else None
+    return summarise(user_id, guild_id, rows, rating)
+
+
+def summarise(user_id: int, guild_id: int | None, rows: list[SeatRecord], rating: float | None) -> PlayerStats:
+    """The stats of one player's counted records, newest first."""
+    wins = sum(r.result != "loss" for r in rows)
+    by_faction: dict[str, Tally] = {}
+    by_class: dict[str, Tally] = {}
+    for r in rows:
+        won = int(r.result != "loss")
+        for book, key in ((by_faction, r.faction), (by_class, r.class_id)):
+            t = book.get(key, Tally())
+            book[key] = Tally(t.games + 1, t.wins + won)
+    played = Counter(r.class_id for r in rows)
+    favourite = min(played, key=lambda c: (-played[c], c)) if played else None
+    return PlayerStats(
+        user_id=user_id,
+        guild_id=guild_id,
+        games=len(rows),
+        wins=wins,
+        interval=wilson(wins, len(rows)) if len(rows) >= INTERVAL_MIN_GAMES else None,
+        survived=sum(r.fate == "survived" for r in rows),
+        kills=sum(r.kills for r in rows),
+        teamkills=sum(r.teamkills for r in rows),
+        steals=sum(r.steals for r in rows),
+        grails=sum(r.grails for r in rows),
+        favourite_class=favourite,
+        rating=rating,
+        by_faction=by_faction,
+        by_class=dict(sorted(by_class.items())),
+        recent=[RecentGame(r.game_id, r.ended_at, r.class_id, r.faction, r.result, r.fate) for r in rows[:RECENT_GAMES]],
+        form=[r.result for r in reversed(rows[:FORM_GAMES])],
+    )

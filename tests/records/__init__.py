@@ -1,0 +1,1 @@
+"""Records, ratings, stats and the leaderboard: written once at a game's end, read only from there."""

@@ -1,0 +1,33 @@
+"""What the records tests compare: every record and standing as plain tuples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.db.models import GameRecord, PlayerStanding, SeatRecord
+from bot.db.session import Database
+
+SEAT_COLUMNS = (
+    "game_id", "guild_id", "user_id", "name", "ai", "seat", "class_id", "faction", "result", "fate",
+    "kills", "teamkills", "steals", "grails", "rounds", "faction_score", "ended_at",
+)
+GAME_COLUMNS = (
+    "game_id", "guild_id", "channel_id", "language", "players", "rounds", "winners", "scores", "end_reason",
+    "seed", "started_at", "ended_at",
+)
+STANDING_COLUMNS = ("guild_id", "user_id", "games", "wins", "win_rate", "mu", "sigma", "rating", "last_game_id")
+
+
+async def snapshot(db: Database) -> dict[str, Any]:
+    """Every record and standing, in a stable order (row ids left out)."""
+    async with db.read() as s:
+        seats = (await s.execute(select(SeatRecord))).scalars().all()
+        games = (await s.execute(select(GameRecord))).scalars().all()
+        standings = (await s.execute(select(PlayerStanding))).scalars().all()
+    return {
+        "seats": sorted(tuple(getattr(r, c) for c in SEAT_COLUMNS) for r in seats),
+        "games": sorted((tuple(getattr(r, c) for c in GAME_COLUMNS) for r in games), key=repr),
+        "standings": sorted(tuple(getattr(r, c) for c in STANDING_COLUMNS) for r in standings),
+    }
