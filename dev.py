@@ -3,6 +3,7 @@
 
     python3 dev.py demo    # set up if needed, then play a whole game on the local Discord
     python3 dev.py test    # set up if needed, then lint, type-check and run every test
+                           # (installing Debian's chromium when root on Debian: see ensure_browser)
     python3 dev.py setup   # only set up (or bring .venv up to date)
     python3 dev.py lock    # pin the newest versions pyproject.toml allows into constraints.txt
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,7 +77,30 @@ def run(cmd: list[str]) -> None:
         sys.exit(result.returncode)
 
 
+def ensure_browser() -> None:
+    """The replay page is tested in a real headless Chromium (tests/browser.py). Where
+    none is found and this runs as root on Debian, as CI does, Debian's ``chromium`` is
+    installed; elsewhere those tests skip saying why (under CI=true they fail instead)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.browser import find_browser
+
+    if find_browser():
+        return
+    debian_root = os.name == "posix" and os.geteuid() == 0 and Path("/etc/debian_version").exists()
+    if not (debian_root and shutil.which("apt-get")):
+        print("dev.py: no Chromium found: the replay's browser tests will skip (install chromium, or set WOLFHOWL_BROWSER)", flush=True)
+        return
+    print("dev.py: installing Debian's chromium for the replay's browser tests", flush=True)
+    apt = ["apt-get", "-q", "-o", "DPkg::Lock::Timeout=600"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    if subprocess.run([*apt, "install", "-y", "chromium"], cwd=ROOT, env=env).returncode != 0:
+        # A fresh machine may not have the package lists yet.
+        subprocess.run([*apt, "update"], cwd=ROOT, env=env)
+        subprocess.run([*apt, "install", "-y", "chromium"], cwd=ROOT, env=env)
+
+
 def test(extra: list[str]) -> None:
+    ensure_browser()
     print("== ruff", flush=True)
     run([str(BIN / "ruff"), "check", *(p for p in LINTED if (ROOT / p).exists())])
     print("== mypy engine (strict), discord_emulator", flush=True)

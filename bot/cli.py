@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "scenario": ("bot.scenario.cli", "what-if: resolve one phase from a TOML file"),
     "db": ("bot.db.cli", "database maintenance (upgrade, downgrade, current)"),
     "verify": ("bot.service.verify_cli", "replay an exported game log and confirm every roll"),
+    "export": ("bot.service.export_cli", "a finished game's replay page (HTML) or log (JSON), from the database"),
 }
 
 

@@ -44,6 +44,35 @@ class WorldBuilder:
         self.ctx.world.users[user.id] = user
         return user
 
+    def set_command_permissions(
+        self, guild: Guild, overrides: Mapping[OverwriteTarget | Channel | Guild, bool], command: str | None = None
+    ) -> None:
+        """What a server admin sets in Server Settings → Integrations → the app: who may
+        see and run ``command`` (a registered top-level name), or, with none, every command
+        of the app. Keys: a role, a member or user, a channel, or the guild itself for
+        "all channels"; values: allowed or not. Replaces that command's earlier overrides."""
+        from .command_access import CHANNEL, ROLE, USER
+
+        entries = []
+        for target, allowed in overrides.items():
+            if isinstance(target, Guild):
+                entries.append({"id": target.id - 1, "type": CHANNEL, "permission": allowed})
+            elif isinstance(target, Channel):
+                entries.append({"id": target.id, "type": CHANNEL, "permission": allowed})
+            elif isinstance(target, Role):
+                entries.append({"id": target.id, "type": ROLE, "permission": allowed})
+            else:
+                user = target.user if isinstance(target, Member) else target
+                entries.append({"id": user.id, "type": USER, "permission": allowed})
+        if command is None:
+            target_id = self.ctx.application.id
+        else:
+            found = next((c for c in self.ctx.commands.visible(guild.id) if c.name == command), None)
+            if found is None:
+                raise LookupError(f"/{command} is not registered for {guild.name}")
+            target_id = found.id
+        self.ctx.command_access.set(guild, target_id, entries)
+
     def create_guild(
         self,
         name: str,

@@ -231,6 +231,7 @@ def _validate_command(
         errors.bad_length((*path, "description"), 1, 100)
     options = payload.get("options") or []
     if ctype == CHAT_INPUT:
+        _validate_localizations(payload, path, errors)
         _validate_options(options, (*path, "options"), errors, depth=0)
         if _total_chars(payload) > MAX_TOTAL_CHARS:
             errors.add(
@@ -269,6 +270,7 @@ def _validate_options(
         names.add(str(name))
         if not 1 <= len(opt.get("description") or "") <= 100:
             errors.bad_length((*p, "description"), 1, 100)
+        _validate_localizations(opt, p, errors)
         if otype == SUB_COMMAND_GROUP:
             if depth > 0:
                 errors.add(
@@ -312,6 +314,9 @@ def _validate_choices(opt: dict[str, Any], path: tuple[str | int, ...], errors: 
     for j, choice in enumerate(choices):
         if not 1 <= len(str(choice.get("name", ""))) <= 100:
             errors.bad_length((*path, "choices", j, "name"), 1, 100)
+        for loc, text in (choice.get("name_localizations") or {}).items():
+            if not 1 <= len(str(text)) <= 100:
+                errors.bad_length((*path, "choices", j, "name_localizations", loc), 1, 100)
         value = choice.get("value")
         if isinstance(value, str) and len(value) > 100:
             errors.max_length((*path, "choices", j, "value"), 100)
@@ -325,13 +330,34 @@ def _validate_choices(opt: dict[str, Any], path: tuple[str | int, ...], errors: 
         errors.add((*path, "max_length"), "NUMBER_TYPE_MAX", "max_length must be within 1..6000")
 
 
+def _validate_localizations(
+    obj: dict[str, Any], path: tuple[str | int, ...], errors: FormErrors
+) -> None:
+    """Localized names and descriptions follow the same rules as the defaults."""
+    for loc, name in (obj.get("name_localizations") or {}).items():
+        if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
+            errors.add(
+                (*path, "name_localizations", loc),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Command name is invalid",
+            )
+    for loc, text in (obj.get("description_localizations") or {}).items():
+        if not 1 <= len(str(text)) <= 100:
+            errors.bad_length((*path, "description_localizations", loc), 1, 100)
+
+
 def _total_chars(obj: dict[str, Any]) -> int:
-    """Discord counts names, descriptions and choice names/values (all locales)."""
-    total = len(str(obj.get("name", ""))) + len(str(obj.get("description", "")))
-    for key in ("name_localizations", "description_localizations"):
-        total += max((len(v) for v in (obj.get(key) or {}).values()), default=0)
+    """Discord counts names, descriptions and choice names/values; of a string and its
+    localizations only the longest counts (discord-api-docs#5343)."""
+
+    def longest(key: str) -> int:
+        texts = [str(obj.get(key, "")), *(obj.get(f"{key}_localizations") or {}).values()]
+        return max(len(t) for t in texts)
+
+    total = longest("name") + longest("description")
     for choice in obj.get("choices") or []:
-        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+        names = [str(choice.get("name", "")), *(choice.get("name_localizations") or {}).values()]
+        total += max(len(n) for n in names) + len(str(choice.get("value", "")))
     for opt in obj.get("options") or []:
         total += _total_chars(opt)
     return total

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .command_access import CommandAccess
 from .commands import CommandStore
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .guild_ops import GuildOps
@@ -71,6 +72,7 @@ class SandboxContext:
         self.gateway = Gateway(self)
         self.messages = MessageService(self)
         self.commands = CommandStore(self.application.id, self.snowflakes)
+        self.command_access = CommandAccess(self)
         self.guild_ops = GuildOps(self)
         self.interactions = InteractionService(self)
 

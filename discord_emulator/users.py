@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import permissions as perm
+from .command_access import listed
 from .commands import CommandNotFound, ResolvedCommand
 from .interactions import (
     APPLICATION_COMMAND,
@@ -112,29 +113,9 @@ class UserActions:
             )
         except CommandNotFound as exc:
             raise InvalidInvocation(str(exc)) from None
-        payload = resolved.command.payload
-        contexts = payload.get("contexts")
-        if guild is None:
-            if (contexts is not None and 1 not in contexts) or (
-                contexts is None and payload.get("dm_permission") is False
-            ):
-                raise InvalidInvocation(f"/{resolved.command.name} is not available in DMs")
-            return resolved
-        if contexts is not None and 0 not in contexts:
-            raise InvalidInvocation(f"/{resolved.command.name} is not available in servers")
-        granted = self.ctx.guild_ops.permissions_in(channel, user.id)
-        if not perm.has(granted, perm.USE_APPLICATION_COMMANDS):
-            raise InvalidInvocation(
-                f"{user.username} may not use application commands in #{channel.name}"
-            )
-        required = payload.get("default_member_permissions")
-        if required is not None:
-            needed = int(required)
-            allowed = granted & perm.ADMINISTRATOR if needed == 0 else perm.has(granted, needed)
-            if not allowed:
-                raise InvalidInvocation(
-                    f"/{resolved.command.name} is hidden from {user.username} (needs {needed})"
-                )
+        if not self.ctx.command_access.allows(resolved.command, user, channel, guild):
+            where = f"#{channel.name}" if guild is not None else "DMs"
+            raise InvalidInvocation(f"/{resolved.command.name} is hidden from {user.username} in {where}")
         return resolved
 
     def _command_data(
@@ -151,6 +132,20 @@ class UserActions:
             data["guild_id"] = str(command.guild_id)
         return data
 
+    def command_list(
+        self,
+        user: User,
+        *,
+        channel: ChannelRef = None,
+        guild: GuildRef = None,
+        dm: bool = False,
+        locale: str | None = None,
+    ) -> list[str]:
+        """The commands the client lists to ``user`` there (``"grail"``, ``"mod create"``),
+        named in ``locale`` (default: the registered names); see ``command_access``."""
+        where, in_guild = self._locate(user, channel, guild, dm)
+        return listed(self.ctx, self.ctx.command_access, user, where, in_guild, locale)
+
     async def slash(
         self,
         user: User,
@@ -162,7 +157,7 @@ class UserActions:
         dm: bool = False,
         locale: str | None = None,
     ) -> InteractionResult:
-        """Runs ``/command`` (e.g. ``"game create"``); returns immediately after dispatch."""
+        """Runs ``/command`` (e.g. ``"mod create"``); returns immediately after dispatch."""
         where, in_guild = self._locate(user, channel, guild, dm)
         loc = locale or user.locale
         resolved = self._resolve(user, command, where, in_guild, loc)

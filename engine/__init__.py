@@ -13,7 +13,20 @@ from engine.classes import ClassSpec, SkillSpec, catalogue, class_spec
 from engine.dice import Dice, Roll
 from engine.errors import RuleViolation
 from engine.events import Audience, Event
-from engine.model import Faction, GameState, Phase, Player, Settings, State, Trait, VoteTieRule
+from engine.model import (
+    HOUSE_RULES,
+    DeparturesRule,
+    Faction,
+    GameState,
+    KillingBlowRule,
+    Phase,
+    Player,
+    Settings,
+    State,
+    Trait,
+    VoteDamageRule,
+    VoteTieRule,
+)
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS, new_game
 from engine.submissions import (
     Action,
@@ -29,11 +42,13 @@ from engine.submissions import (
 from engine.validate import validate
 
 __all__ = [
+    "HOUSE_RULES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "Action",
     "Audience",
     "ClassSpec",
+    "DeparturesRule",
     "Dice",
     "Event",
     "Faction",
@@ -41,6 +56,7 @@ __all__ = [
     "GrailNumber",
     "Guess",
     "Identification",
+    "KillingBlowRule",
     "Orders",
     "Outcome",
     "Phase",
@@ -53,6 +69,7 @@ __all__ = [
     "Submission",
     "Trait",
     "Vote",
+    "VoteDamageRule",
     "VoteTieRule",
     "advance",
     "catalogue",

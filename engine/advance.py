@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from engine.day import allocate_grail
 from engine.dice import Dice, Roll
-from engine.ending import check_end, finish
+from engine.ending import check_end, finish, release_held_news
 from engine.errors import GameOverError, RuleViolation
-from engine.events import Audience, Event, audit
+from engine.events import Audience, Event, audit, public
 from engine.health import kill
-from engine.model import GameState, Phase
+from engine.model import DeparturesRule, GameState, Phase
 from engine.morning import count_votes
 from engine.night.resolve import resolve_night
 from engine.submissions import GrailNumber, Identification, Orders, Submission, Vote
@@ -75,9 +75,12 @@ def advance(
         _departures_by_seat(events)
         if not check_end(st, events):
             st.phase = MORNING
+            if st.settings.departures is DeparturesRule.MORNING:
+                _hold_departures(st, events)
     else:
         votes = {s: x.target for s, subs in valid.items() for x in subs if isinstance(x, Vote)}
         count_votes(st, dice, events, votes)
+        release_held_news(st, events)
         if not check_end(st, events):
             st.round += 1
             st.phase = DAY
@@ -104,6 +107,16 @@ def end_game(state: GameState) -> Outcome:
     events: list[Event] = []
     finish(st, events, "stopped")
     return Outcome(st, events, [])
+
+
+def _hold_departures(state: GameState, events: list[Event]) -> None:
+    """House rule ``departures``: morning. The night's public news (departures, a faction
+    wiped out) waits for the Morning announcement, after the vote; the dawn says only
+    that it waits, every night alike (so that saying it reveals nothing)."""
+    held = [e for e in events if e.audience is PUBLIC]
+    events[:] = [e for e in events if e.audience is not PUBLIC]
+    state.held_news = [e.to_dict() for e in held]
+    events.append(public("DeparturesHeld", round=state.round))
 
 
 def _departures_by_seat(events: list[Event]) -> None:

@@ -31,8 +31,21 @@ def check_end(state: GameState, events: list[Event]) -> bool:
     return True
 
 
+def release_held_news(state: GameState, events: list[Event]) -> None:
+    """The night's news held back (house rule ``departures``: morning) goes out now: right
+    after the vote counts when there are some (the original's order), else at the end."""
+    if not state.held_news:
+        return
+    held = [Event.from_dict(e) for e in state.held_news]
+    state.held_news = []
+    at = next((i + 1 for i, e in enumerate(events) if e.kind == "VotesCounted"), len(events))
+    events[at:at] = held
+
+
 def finish(state: GameState, events: list[Event], reason: str) -> None:
-    """Close the game now for ``reason``, scored exactly as a natural end."""
+    """Close the game now for ``reason``, scored exactly as a natural end (news held
+    back from the night goes out first)."""
+    release_held_news(state, events)
     for f in FACTIONS:
         survivors = state.living_count(f)
         if survivors:

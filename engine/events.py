@@ -54,5 +54,5 @@ def audit(kind: str, **data: Any) -> Event:
 # Kinds the public channel may ever carry (RULES: vote counts, departures, a faction wiped
 # out, victory), plus phase markers that reveal nothing. Tests hold the engine to this list.
 PUBLIC_KINDS = frozenset(
-    {"VotesCounted", "PlayerLeft", "FactionWipedOut", "GameEnded", "GrailUnclaimed", "RoundStarted"}
+    {"VotesCounted", "PlayerLeft", "FactionWipedOut", "GameEnded", "GrailUnclaimed", "RoundStarted", "DeparturesHeld"}
 )

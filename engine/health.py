@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.events import Event, audit, private, public
-from engine.model import GameState, Player, State
+from engine.model import GameState, KillingBlowRule, Player, State
 from engine.scoring import score_kill
 
 
@@ -45,7 +45,9 @@ def heal(events: list[Event], target: Player, amount: int, cause: str) -> int:
 
 def kill(state: GameState, events: list[Event], victim: Player, source: int | None, cause: str, amount: int | None = None) -> None:
     """Death (RULES: HP below 0 in any way). Scores the kill, passes on a carried grail
-    (ruling: to a living killer, else it is lost for the round), and announces the
+    (house rule ``killing_blow``: "killer_takes", to a living killer; else, and by
+    default, it is lost for the round unless the killing hit's steal attempt takes it),
+    and announces the
     departure — with class and faction only where the server turned reveal-on-death on.
     The victim learns how: the blow's damage (``amount``), a wound that proved fatal, or
     a moderator's removal (``cause`` "removed"), never who (R11)."""
@@ -63,12 +65,16 @@ def kill(state: GameState, events: list[Event], victim: Player, source: int | No
     else:
         events.append(private(victim.seat, "YouDied", how=cause))
     if state.grail_holder == victim.seat:
-        if killer is not None and killer.alive:
+        if state.settings.killing_blow is KillingBlowRule.KILLER_TAKES and killer is not None and killer.alive:
             state.grail_holder = killer.seat
             events.append(private(killer.seat, "GrailTaken", from_body=True))
             events.append(audit("GrailPickedUp", seat=killer.seat, from_seat=victim.seat))
         else:
+            # Lost for the round; with the house rule "steal", the blow's own steal
+            # attempt may still take it from the body (engine.night.combat.steal).
             state.grail_holder = None
+            if state.settings.killing_blow is KillingBlowRule.STEAL:
+                state.grail_dropped_by = victim.seat
             events.append(audit("GrailLost", from_seat=victim.seat))
     reveal = (
         {"class_id": victim.class_id, "faction": victim.faction.value}

@@ -46,6 +46,27 @@ class VoteTieRule(StrEnum):
     ALL = "all"
 
 
+class KillingBlowRule(StrEnum):
+    """A killing blow on the grail carrier (house rule; RULES R14, E13)."""
+
+    STEAL = "steal"  # a hit like any other: the steal attempt, +2; on failure the grail is lost
+    KILLER_TAKES = "killer_takes"  # the killer takes it, no steal points (E13)
+
+
+class DeparturesRule(StrEnum):
+    """When the night's departures are announced (house rule)."""
+
+    DAWN = "dawn"  # at dawn, before the vote
+    MORNING = "morning"  # with the Morning announcement, after the vote (the original's order)
+
+
+class VoteDamageRule(StrEnum):
+    """Whether the vote's damage is named publicly (house rule)."""
+
+    PUBLIC = "public"  # named in the public announcement
+    PRIVATE = "private"  # told only to the one who takes it (the counts stay public)
+
+
 class State(StrEnum):
     """Conditions (异常状态). Wounded and dead are derived from HP, not stored here."""
 
@@ -59,25 +80,50 @@ class State(StrEnum):
 _OVER = Phase.OVER  # read on every submission and phase: an Enum class lookup is slow
 
 
+# The house rules a moderator chooses per game: Settings field -> its choices (the first
+# member is the default).
+HOUSE_RULES: dict[str, type[StrEnum]] = {
+    "killing_blow": KillingBlowRule,
+    "departures": DeparturesRule,
+    "vote_damage": VoteDamageRule,
+}
+
+# What a house rule was before the game let a moderator choose it: a stored state or
+# settings without the key were played by it, and are written without it again.
+LEGACY_HOUSE_RULES = {"killing_blow": "killer_takes", "departures": "dawn", "vote_damage": "public"}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     vote_tie_rule: VoteTieRule = VoteTieRule.ROLL
     reveal_on_death: bool = False
     win_score: int = 15
+    killing_blow: KillingBlowRule = KillingBlowRule.STEAL
+    departures: DeparturesRule = DeparturesRule.DAWN
+    vote_damage: VoteDamageRule = VoteDamageRule.PUBLIC
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "vote_tie_rule": self.vote_tie_rule.value,
             "reveal_on_death": self.reveal_on_death,
             "win_score": self.win_score,
         }
+        for key, legacy in LEGACY_HOUSE_RULES.items():
+            value = getattr(self, key).value
+            if value != legacy:
+                out[key] = value
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
+        rules = {key: d.get(key, legacy) for key, legacy in LEGACY_HOUSE_RULES.items()}
         return cls(
             vote_tie_rule=VoteTieRule(d.get("vote_tie_rule", "roll")),
             reveal_on_death=bool(d.get("reveal_on_death", False)),
             win_score=int(d.get("win_score", 15)),
+            killing_blow=KillingBlowRule(rules["killing_blow"]),
+            departures=DeparturesRule(rules["departures"]),
+            vote_damage=VoteDamageRule(rules["vote_damage"]),
         )
 
 
@@ -206,6 +252,12 @@ class GameState:
     grail_holder: int | None = None
     winners: list[str] = field(default_factory=list)
     end_reason: str | None = None
+    # The night's public news held back until the Morning announcement (house rule
+    # ``departures``: morning), as event dicts.
+    held_news: list[dict[str, Any]] = field(default_factory=list)
+    # Within a night only: the seat whose death lost the grail it carried, so that the
+    # killing blow's steal attempt can take it from the body (``killing_blow``: steal).
+    grail_dropped_by: int | None = None
 
     def player(self, seat: int) -> Player:
         return self.players[seat - 1]
@@ -218,6 +270,14 @@ class GameState:
 
     def living_count(self, faction: Faction) -> int:
         return sum(1 for p in self.players if p.alive and p.faction is faction)
+
+    def unannounced(self) -> set[int]:
+        """Seats that departed in a night whose departures are not announced yet: the
+        table still takes them for living (a vote for them counts for nothing)."""
+        return {int(e["data"]["seat"]) for e in self.held_news if e["kind"] == "PlayerLeft"}
+
+    def publicly_alive(self, seat: int) -> bool:
+        return self.player(seat).alive or seat in self.unannounced()
 
     @property
     def over(self) -> bool:
@@ -233,6 +293,8 @@ class GameState:
             grail_holder=self.grail_holder,
             winners=list(self.winners),
             end_reason=self.end_reason,
+            held_news=_clone_json(self.held_news),
+            grail_dropped_by=self.grail_dropped_by,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -245,7 +307,7 @@ class GameState:
             "grail_holder": self.grail_holder,
             "winners": list(self.winners),
             "end_reason": self.end_reason,
-        }
+        } | ({"held_news": _clone_json(self.held_news)} if self.held_news else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
@@ -258,6 +320,7 @@ class GameState:
             grail_holder=d.get("grail_holder"),
             winners=[str(w) for w in d.get("winners", [])],
             end_reason=d.get("end_reason"),
+            held_news=_clone_json(d.get("held_news", [])),
         )
 
 

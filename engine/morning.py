@@ -5,14 +5,16 @@ from __future__ import annotations
 from engine.dice import Dice
 from engine.events import Event, audit, public
 from engine.health import apply_damage
-from engine.model import GameState, VoteTieRule
+from engine.model import GameState, VoteDamageRule, VoteTieRule
 
 VOTE_DAMAGE = 1
 
 
 def count_votes(state: GameState, dice: Dice, events: list[Event], votes: dict[int, int]) -> list[int]:
     """The most-voted living name takes 1 damage (no source: no kill points). Counts are
-    published; who voted for whom is not. Returns the seats hurt."""
+    published (and who is hurt, unless the house rule ``vote_damage`` keeps that to
+    them); who voted for whom is not. A vote for a player who departed in a night not
+    yet announced counts for nobody. Returns the seats hurt."""
     tally: dict[int, int] = {}
     for voter, target in sorted(votes.items()):
         if state.player(voter).alive and state.player(target).alive:
@@ -30,7 +32,11 @@ def count_votes(state: GameState, dice: Dice, events: list[Event], votes: dict[i
         hurt = []
     else:
         hurt = [dice.pick(tied, "vote-tie")]
-    events.append(public("VotesCounted", round=state.round, counts=counts, hurt=hurt))
+    if state.settings.vote_damage is VoteDamageRule.PUBLIC:
+        events.append(public("VotesCounted", round=state.round, counts=counts, hurt=hurt))
+    else:  # house rule: the counts are public, who took the damage is told only to them
+        events.append(public("VotesCounted", round=state.round, counts=counts))
+        events.append(audit("VoteDamage", hurt=hurt))
     events.append(audit("VoteDetail", votes={str(k): v for k, v in sorted(votes.items())}))
     for seat in hurt:
         apply_damage(state, events, state.player(seat), VOTE_DAMAGE, None, "vote")

@@ -57,7 +57,9 @@ def validate(state: GameState, seat: int, submission: Submission, *, resolving: 
             raise OutOfRangeError(what="what.grail_number", low=lo, high=hi, value=submission.number)
         return submission
     if isinstance(submission, Vote):
-        check_target(state, p, submission.target)
+        # A vote for someone whose departure the table has not been told of stands (it
+        # counts for nobody): refusing it would tell the voter.
+        check_target(state, p, submission.target, allow_departed=submission.target in state.unannounced())
         return submission
     if isinstance(submission, Identification):
         kept = tuple(g for g in submission.guesses if not _departed(state, g.target)) if resolving else ()

@@ -72,5 +72,7 @@ def _stale(state: GameState, key: str, value: Any) -> bool:
 
 
 def table(state: GameState) -> list[dict[str, Any]]:
-    """The public table: seats, names and who is still in the game."""
-    return [{"seat": p.seat, "name": p.name, "alive": p.alive} for p in state.players]
+    """The public table: seats, names and who is still in the game, as the table has
+    been told (a departure held back for the Morning announcement is not known yet)."""
+    unannounced = state.unannounced()
+    return [{"seat": p.seat, "name": p.name, "alive": p.alive or p.seat in unannounced} for p in state.players]

@@ -31,13 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     url = args.url
     if url is None:
-        from bot.config import ConfigError, read_config
-        from bot.discord.config import DiscordConfig
+        from bot.config import ConfigError
 
         try:
-            # The bot's whole file, its keys checked as `wolfhowl run` checks them: a
-            # misspelt database_url must not migrate the default database instead.
-            url = read_config(DiscordConfig).database_url
+            url = configured_url()
         except ConfigError as exc:
             print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
             return 2
@@ -71,6 +68,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {first}", file=sys.stderr)
         return 1
     return 0
+
+
+def configured_url() -> str:
+    """``database_url`` from the bot's configuration (raises ``bot.config.ConfigError``).
+    The bot's whole file is read, its keys checked as `wolfhowl run` checks them: a
+    misspelt database_url must not migrate (or export from) the default database instead."""
+    from bot.config import read_config
+    from bot.discord.config import DiscordConfig
+
+    return read_config(DiscordConfig).database_url
 
 
 def _reached(url: str) -> str:

@@ -84,6 +84,8 @@ class Game(Base):
     counts the steps of the game log (start, advances, removals, replacements)."""
 
     __tablename__ = "games"
+    # A server's finished games, newest first (/game history).
+    __table_args__ = (Index("ix_games_history", "guild_id", "status", "ended_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger)

@@ -15,7 +15,7 @@ class DiscordConfig(Config):
     # Who may run moderator commands besides members with Manage Server: a role name or
     # role id (empty: Manage Server only). The creator of a game moderates it too.
     moderator_role: str = ""
-    # Default of /game create's quiet_dead option (the dead lose the right to write in
+    # Default of /mod create's quiet_dead option (the dead lose the right to write in
     # the game channel and talk in a channel of their own). Needs Manage Channels, Manage
     # Roles and what the mute denies (permissions.QUIET); off for a game when the bot
     # lacks them.

@@ -51,7 +51,7 @@ class NotModeratorError(ReplyError, app_commands.CheckFailure):
         super().__init__("reply.error.not_moderator")
 
 
-# Settings fields whose /game settings option has another name.
+# Settings fields whose /mod settings option has another name.
 SETTING_OPTIONS = {"vote_tie_rule": "vote_tie"}
 
 

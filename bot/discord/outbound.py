@@ -108,6 +108,10 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     if ended is not None:
         out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
         out.attachments.append(("scoreboard.png", scoreboard_png(ended.data["scores"], ended.data["winners"], loc)))
+        if msg.game_id:
+            from bot.discord.views.replay import replay_view
+
+            out.view = replay_view(msg.game_id, loc)
     return out
 
 

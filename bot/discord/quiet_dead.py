@@ -4,7 +4,7 @@ in the game's channel for the dead. The dead channel is found again after a rest
 marker in its topic, so no extra storage is needed: a game has quiet dead when its dead
 channel exists.
 
-Deleting that channel does not switch quiet dead off (``/game settings quiet_dead:false``
+Deleting that channel does not switch quiet dead off (``/mod settings quiet_dead:false``
 does): while the game is live the bot makes it again, empty, and lets the dead in. When it
 cannot (a permission, the server's channel limit), the dead stay muted in the game channel
 all the same, and the bot's own overwrites there tell it that quiet dead is still on.

@@ -14,7 +14,7 @@ from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
-from bot.service.types import GameInfo, GameSettings, Receipt
+from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, Receipt
 
 OK_COLOUR = 0x15803D
 INFO_COLOUR = 0x4B5563
@@ -115,7 +115,7 @@ def sent_embed(
 def status_embed(
     info: GameInfo, sent: Mapping[int, tuple[str, ...]], done: Collection[int], locale: str, *, per_seat: bool = True
 ) -> discord.Embed:
-    """/game status: per living seat, which kinds it has sent (never what), and how many
+    """/mod status: per living seat, which kinds it has sent (never what), and how many
     count as done (``done``: a wounded player at Dusk once identified, as the early close
     counts). Without ``per_seat`` (a moderator who also plays) only that count: who has
     not sent orders at Dusk could betray a wounded player."""
@@ -183,9 +183,15 @@ def settings_lines(s: GameSettings, locale: str) -> str:
             t("reply.settings.early", locale, value=yes if s.early_advance else no),
             t("reply.settings.language", locale, value=t(f"cmd.choice.lang_{s.language.replace('-', '_')}", locale)),
             t("reply.settings.win_score", locale, value=s.win_score),
+            *house_rule_lines(s, locale),
         ]
         + ([t("reply.settings.ai_seats", locale, value=s.ai_seats)] if s.ai_seats else [])
     )
+
+
+def house_rule_lines(s: GameSettings, locale: str) -> list[str]:
+    """The game's house rules, one line each, as the options' choices name them."""
+    return [t(f"reply.settings.{rule}", locale, value=t(f"cmd.choice.{rule}_{getattr(s, rule)}", locale)) for rule in HOUSE_RULES]
 
 
 def settings_embed(info: GameInfo, locale: str, quiet_dead: bool | None = None) -> discord.Embed:

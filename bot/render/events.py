@@ -89,6 +89,8 @@ def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -
     # The counts in bold: an escaped name cannot be bold, so no name can pass for a count.
     listing = words.listing((f"{words.seat_label(c['seat'], names)} **×{c['votes']}**" for c in counts), locale)
     line = t("event.VotesCounted", locale, counts=listing)
+    if "hurt" not in d:  # house rule: the one who takes the damage is told privately
+        return line + "\n" + t("event.VoteHurtPrivate", locale)
     hurt = d.get("hurt") or []
     if hurt:
         hurt_names = words.listing((words.seat_label(s, names) for s in hurt), locale)

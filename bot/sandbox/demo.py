@@ -5,7 +5,7 @@ a server of scripted people (:mod:`bot.sandbox.players`): a moderator opens a ga
 players join, and the game is played to its end, every move a slash command, button,
 menu or form. Then the game channel is printed as any player would read it (and, with
 ``--show-dms``, what each player received in private). No token, no network beyond
-127.0.0.1. Phases close when everyone has acted (the moderator's ``/phase advance``) or,
+127.0.0.1. Phases close when everyone has acted (the moderator's ``/mod advance``) or,
 with ``--deadlines``, at their deadlines on a clock running ``--speed`` times faster.
 """
 

@@ -194,22 +194,22 @@ class Moderator(Person):
         self.game_id: int | None = None
 
     async def create(self, **options: Any) -> Reply:
-        reply = await self.command("game create", options)
+        reply = await self.command("mod create", options)
         if not reply.error:
             self.game_id = reader.game_id_of(reply.text)
         return reply
 
     async def start(self) -> Reply:
-        return await self.command("game start")
+        return await self.command("mod start")
 
     async def status(self) -> Reply:
-        return await self.command("game status")
+        return await self.command("mod status")
 
     async def advance(self) -> Reply:
-        """/phase advance; tried again if the bot did not even acknowledge it (a busy
+        """/mod advance; tried again if the bot did not even acknowledge it (a busy
         bot: the moderator presses again, and a repeat is refused as already done)."""
         for _ in range(3):
-            reply = await self.command("phase advance")
+            reply = await self.command("mod advance")
             if reply.result is None or reply.result.acknowledged:
                 break
         return reply

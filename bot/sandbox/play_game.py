@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.sandbox import play_reader as reader
@@ -28,7 +28,7 @@ NEXT_PHASE = {"day": "dusk", "dusk": "morning", "morning": "day"}
 class GameOptions:
     """How the moderator sets the game up, and who closes phases.
 
-    ``advance``: ``"moderator"`` (``/phase advance`` once everyone has acted) or
+    ``advance``: ``"moderator"`` (``/mod advance`` once everyone has acted) or
     ``"deadline"`` (the bot's scheduler closes each phase at its deadline, or early when
     everyone has sent and ``early_advance`` is on)."""
 
@@ -41,6 +41,8 @@ class GameOptions:
     reveal_on_death: bool = False
     quiet_dead: bool | None = None
     vote_tie: str | None = None
+    # House rules by option name (``{"departures": "morning"}``); the rest keep their default.
+    house_rules: dict[str, str] = field(default_factory=dict)
     advance: str = "moderator"
     max_rounds: int = 40
     phase_timeout: float = 120.0
@@ -61,7 +63,7 @@ class GameOptions:
             out["quiet_dead"] = self.quiet_dead
         if self.vote_tie is not None:
             out["vote_tie"] = self.vote_tie
-        return out
+        return out | self.house_rules
 
 
 @dataclass
@@ -110,12 +112,12 @@ class TableGame:
         """Create the game, let everyone join (in seat order), start it."""
         created = await self.moderator.create(**self.options.create_options())
         if created.error or self.moderator.game_id is None:
-            raise RuntimeError(f"/game create was refused: {created.text}")
+            raise RuntimeError(f"/mod create was refused: {created.text}")
         self.game_id = self.moderator.game_id
         if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
-            filled = await self.moderator.command("game settings", {"ai_seats": self.options.ai_seats})
+            filled = await self.moderator.command("mod settings", {"ai_seats": self.options.ai_seats})
             if filled.error:
-                raise RuntimeError(f"/game settings ai_seats was refused: {filled.text}")
+                raise RuntimeError(f"/mod settings ai_seats was refused: {filled.text}")
         lobby = await self.wait_post(
             lambda m: f"wh:join:{self.game_id}" in m.custom_ids(), "the lobby post"
         )
@@ -126,7 +128,7 @@ class TableGame:
             p.game_id = self.game_id
         started = await self.moderator.start()
         if started.error:
-            raise RuntimeError(f"/game start was refused: {started.text}")
+            raise RuntimeError(f"/mod start was refused: {started.text}")
 
     # -- waiting on the channel ------------------------------------------------------
     async def wait_post(
@@ -152,7 +154,7 @@ class TableGame:
         self, round_no: int, phase: str, players: list[Player] | None = None
     ) -> None:
         """Every living player (or ``players``) does its part; then, in moderator mode,
-        the moderator closes the phase (after a look at /game status at Dusk, the phase
+        the moderator closes the phase (after a look at /mod status at Dusk, the phase
         where people are most often slow)."""
         chosen = self.players if players is None else players
         await asyncio.gather(*(p.turn(phase, round_no) for p in chosen if p.alive and not p.over))

@@ -31,7 +31,6 @@ from engine import (
     Settings,
     Submission,
     Vote,
-    VoteTieRule,
     class_spec,
     validate,
 )
@@ -288,7 +287,7 @@ def make_state(spec: ScenarioSpec) -> GameState:
         if grappled is not None and grappled.source is not None:
             players[grappled.source - 1].memory["grappling"] = p.seat
     holder = next((seat for seat, p in enumerate(spec.players, start=1) if p.holds_grail), None)
-    settings = Settings(VoteTieRule(spec.settings.vote_tie_rule), spec.settings.reveal_on_death, spec.settings.win_score)
+    settings = Settings.from_dict(spec.settings.model_dump())
     return GameState(
         players=players,
         settings=settings,

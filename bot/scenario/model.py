@@ -31,11 +31,15 @@ class _Closed(BaseModel):
 
 
 class SettingsSpec(_Closed):
-    """The server's settings (R4 vote ties, R12 reveal on death, the winning score)."""
+    """The game's settings (R4 vote ties, R12 reveal on death, the winning score, and the
+    house rules: docs/rules.md, "House rules")."""
 
     vote_tie_rule: Literal["roll", "nobody", "all"] = "roll"
     reveal_on_death: bool = False
     win_score: int = Field(default=15, ge=1, le=100)
+    killing_blow: Literal["steal", "killer_takes"] = "steal"
+    departures: Literal["dawn", "morning"] = "dawn"
+    vote_damage: Literal["public", "private"] = "public"
 
 
 class ScoresSpec(_Closed):

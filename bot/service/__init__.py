@@ -10,7 +10,7 @@ from bot.service.ai_seats import seat_to_ai
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.errors import ServiceError
-from bot.service.export import export_game
+from bot.service.export import export_finished, export_game
 from bot.service.games import (
     active_game_of,
     create_game,
@@ -92,6 +92,7 @@ __all__ = [
     "create_game",
     "delivered_message_id",
     "end_game",
+    "export_finished",
     "export_game",
     "extend_deadline",
     "game_in_channel",

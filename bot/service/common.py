@@ -246,8 +246,9 @@ async def info_of(session: AsyncSession, game: Game, state: engine.GameState | N
         if len(holders) < len(state.players):  # a seat a moderator emptied: who left it
             removed = await repo.removed(session, game.id)
             holders = {m.former_seat: m for m in removed if m.former_seat is not None} | holders
+        unannounced = state.unannounced()  # departed, but the table has not been told
         players = tuple(
-            SeatInfo(p.seat, (holders[p.seat].user_id or 0) if p.seat in holders else 0, p.name, p.alive)
+            SeatInfo(p.seat, (holders[p.seat].user_id or 0) if p.seat in holders else 0, p.name, p.alive or p.seat in unannounced)
             for p in state.players
         )
         winners = tuple(state.winners)

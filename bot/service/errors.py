@@ -68,13 +68,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.not_in_game": {"en-US": "You are not in this game.", "zh-CN": "你不在这局游戏中。"},
     "error.not_running": {"en-US": "The game is not running.", "zh-CN": "游戏没有在进行中。"},
     "error.not_started": {
-        "en-US": "The game has not started yet: a moderator starts it with `/game start`.",
-        "zh-CN": "游戏尚未开始：由管理员用 `/游戏 开始`（`/game start`）开始。",
+        "en-US": "The game has not started yet: a moderator starts it with `/mod start`.",
+        "zh-CN": "游戏尚未开始：由管理员用 `/管理 开始`（`/mod start`）开始。",
     },
     "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
     "error.paused_advance": {
-        "en-US": "The game is paused: resume it (/game resume) before advancing.",
-        "zh-CN": "游戏已暂停：请先恢复游戏（/game resume）再推进。",
+        "en-US": "The game is paused: resume it (/mod resume) before advancing.",
+        "zh-CN": "游戏已暂停：请先恢复游戏（/mod resume）再推进。",
     },
     "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
@@ -83,6 +83,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-CN": "本阶段剩余时间已达上限（{days}天）：未作任何更改。",
     },
     "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
+    "error.game_not_over": {
+        "en-US": "Game #{game_id} is not over yet: its replay and full log come once it has ended.",
+        "zh-CN": "第{game_id}局还没有结束：复盘和完整记录要等游戏结束后才能获取。",
+    },
+    "error.game_never_played": {
+        "en-US": "Game #{game_id} was cancelled before it started: there is nothing to replay.",
+        "zh-CN": "第{game_id}局在开始前就取消了：没有可以复盘的内容。",
+    },
     "error.phase_closed": {
         "en-US": "Too late: {phase} of round {round} has closed; nothing was recorded.",
         "zh-CN": "太迟了：第{round}轮的{phase}已经结束，本次提交没有记录。",
@@ -194,6 +202,18 @@ class NotInGameError(ServiceError):
 
 class GameNotRunningError(ServiceError):
     key = "error.not_running"
+
+
+class GameNotOverError(ServiceError):
+    """The replay or the full log of a game still in play (it would tell its secrets)."""
+
+    key = "error.game_not_over"
+
+
+class GameNeverPlayedError(ServiceError):
+    """The replay of a lobby cancelled before the start: no step to show."""
+
+    key = "error.game_never_played"
 
 
 class GameNotStartedError(GameNotRunningError):

@@ -5,6 +5,7 @@ end it holds only what the table may see: public events and the seed's SHA-256."
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.db import repositories as repo
 from bot.db.models import GamePlayer
 from bot.db.session import Database
 from bot.service.common import check_id
-from bot.service.errors import GameNotFoundError
+from bot.service.errors import GameNeverPlayedError, GameNotFoundError, GameNotOverError
 
 LOG_FORMAT = "wolfhowl-log"
 LOG_VERSION = 1
@@ -80,3 +81,21 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
                 entry["events"] = [e for e in st.events if e["audience"] == engine.Audience.PUBLIC.value]
             out["steps"].append(entry)
         return out
+
+
+def log_bytes(log: dict[str, Any]) -> bytes:
+    """The log as the file ``/mod log`` attaches and ``wolfhowl export`` writes."""
+    return json.dumps(log, ensure_ascii=False, indent=1).encode()
+
+
+async def export_finished(db: Database, game_id: int) -> dict[str, Any]:
+    """The complete log of a game that has ended, for its replay and ``wolfhowl export``:
+    refused while it is in play (the log would then hold only what the table may see,
+    and a replay must not be mistaken for the whole game), and for a lobby cancelled
+    before the start (nothing was played)."""
+    log = await export_game(db, game_id)
+    if not log["complete"]:
+        raise GameNotOverError(game_id=game_id)
+    if not log["steps"]:
+        raise GameNeverPlayedError(game_id=game_id)
+    return log

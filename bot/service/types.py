@@ -20,7 +20,11 @@ LANGUAGES = ("en-US", "zh-CN")
 MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
-RULE_SETTINGS = frozenset({"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "ai_seats"})
+RULE_SETTINGS = frozenset(
+    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats"}
+)
+# The house rules a moderator may choose, each with its choices (the first is the default).
+HOUSE_RULES = {rule: tuple(choice.value for choice in kind) for rule, kind in engine.HOUSE_RULES.items()}
 
 
 def is_id(value: object) -> bool:
@@ -64,6 +68,11 @@ class GameSettings(BaseModel):
     dusk_grace_seconds: int = Field(default=60, ge=0, le=3600)
     language: Literal["en-US", "zh-CN"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
+    # House rules (engine.Settings): a killing blow on the grail carrier, when the night's
+    # departures are announced, whether the vote's damage is named.
+    killing_blow: Literal["steal", "killer_takes"] = "steal"
+    departures: Literal["dawn", "morning"] = "dawn"
+    vote_damage: Literal["public", "private"] = "public"
     # Seats the baseline AI fills beside the humans (bot.service.ai_seats).
     ai_seats: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS - 1)
 
@@ -94,6 +103,9 @@ class GameSettings(BaseModel):
             vote_tie_rule=engine.VoteTieRule(self.vote_tie_rule),
             reveal_on_death=self.reveal_on_death,
             win_score=self.win_score,
+            killing_blow=engine.KillingBlowRule(self.killing_blow),
+            departures=engine.DeparturesRule(self.departures),
+            vote_damage=engine.VoteDamageRule(self.vote_damage),
         )
 
     def seconds_for(self, phase: str) -> int:

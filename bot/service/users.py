@@ -19,7 +19,7 @@ async def locale_of(db: Database, user_id: int) -> str | None:
 async def note_locale(db: Database, user_id: int, locale: str) -> bool:
     """A known user's client language, as their latest interaction shows it: from now on
     their DMs are written in it (a player who switched Discord's language; a newcomer
-    seated by /game replace, whose language the bot could not know). Someone the bot has
+    seated by /mod replace, whose language the bot could not know). Someone the bot has
     never recorded is not recorded by this (False then)."""
     check_id(user_id, "user")
     if not isinstance(locale, str) or not 2 <= len(locale) <= 16:

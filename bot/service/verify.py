@@ -95,6 +95,11 @@ def _check_header(report: VerifyReport, game: dict[str, Any], steps: list[dict[s
     for key, value in sorted(played_by.items()):
         if header_settings.get(key) != value:
             return fail(f"setting {key!r} is {json.dumps(header_settings.get(key))}, the game was played with {json.dumps(value)}")
+    played = engine.Settings.from_dict(played_by)  # a house rule left out was today's ruling
+    for rule in engine.HOUSE_RULES:
+        value = getattr(played, rule).value
+        if rule in header_settings and header_settings[rule] != value:
+            return fail(f"setting {rule!r} is {json.dumps(header_settings[rule])}, the game was played with {json.dumps(value)}")
     if game.get("status") == "over":
         if not final.over:
             return fail(f"the game is recorded as over ({game.get('end_reason')}), but the replay stops at round {final.round} ({final.phase.value}): steps are missing")

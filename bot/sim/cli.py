@@ -1,6 +1,10 @@
 """``wolfhowl simulate``: whole games between baseline AI players, and a report.
 
     wolfhowl simulate --games N [--players P] [--seed S] [--jobs J] [--json] [--plot FILE.png]
+                      [--killing-blow steal|killer_takes] [--departures dawn|morning]
+                      [--vote-damage public|private]
+
+The house rules default to the rules' defaults (docs/rules.md, "House rules").
 
 A progress bar goes to stderr when it is a terminal (not with ``--json``). The report
 goes to stdout: tables, or one JSON object with ``--json``. Bad arguments print a clear
@@ -16,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine import MAX_PLAYERS, MIN_PLAYERS
+from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, Settings
 
 DEFAULT_GAMES = 1000
 
@@ -71,6 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     parser.add_argument("--plot", type=_png_path, metavar="FILE.png", help="also draw the report into a PNG")
+    for rule, kind in HOUSE_RULES.items():
+        choices = [c.value for c in kind]
+        parser.add_argument(
+            f"--{rule.replace('_', '-')}", choices=choices, default=choices[0], help=f"house rule {rule} (default {choices[0]})"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.sim.runner import play_many
 
     jobs = min(args.jobs, args.games, os.cpu_count() or 1) if args.jobs > 1 else 1
+    settings = Settings(**{rule: kind(getattr(args, rule)) for rule, kind in HOUSE_RULES.items()})  # type: ignore[arg-type]
     show_progress = not args.json and sys.stderr.isatty()
     start = time.perf_counter()
     if show_progress:
@@ -95,12 +105,13 @@ def run(args: argparse.Namespace) -> int:
         with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
             results = play_many(
-                args.games, args.players, args.seed, jobs, progress=lambda k: bar.advance(task, k)
+                args.games, args.players, args.seed, jobs, progress=lambda k: bar.advance(task, k), settings=settings
             )
     else:
-        results = play_many(args.games, args.players, args.seed, jobs)
+        results = play_many(args.games, args.players, args.seed, jobs, settings=settings)
     seconds = time.perf_counter() - start
     summary = summarise(results, players=args.players, seed=args.seed, seconds=seconds, jobs=jobs)
+    summary["house_rules"] = {rule: getattr(args, rule) for rule in HOUSE_RULES}
     if args.plot is not None:
         from bot.sim.plot import plot
 

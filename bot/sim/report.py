@@ -158,6 +158,8 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"[bold]{n} games[/] at {summary['players']} players, seed {summary['seed']!r}"
         + (f" — {speed:.1f} games/s on {summary['jobs']} process(es)" if speed else "")
     )
+    if summary.get("house_rules"):
+        console.print("house rules: " + ", ".join(f"{k} {v}" for k, v in summary["house_rules"].items()))
     wins = Table(title="Faction wins", caption="a shared win counts for each sharer")
     for col in ("faction", "wins", "rate", "95% interval"):
         wins.add_column(col, justify="right" if col != "faction" else "left")

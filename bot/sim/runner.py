@@ -13,10 +13,11 @@ import multiprocessing
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.sim.ai import BaselineAI
 from bot.sim.knowledge import Knowledge
-from engine import Audience, Event, GameState, Phase, Submission, advance, new_game
+from engine import Audience, Event, GameState, Phase, Settings, Submission, advance, new_game
 from engine.view import sheet, table
 
 # Enum members looked up once: attribute access on an Enum class is slow in the hot loop.
@@ -164,9 +165,14 @@ def play_game(
     )
 
 
-def _play_chunk(job: tuple[str, int, int, int]) -> list[GameResult]:
-    master, start, count, players = job
-    return [play_game(game_seed(master, i), players) for i in range(start, start + count)]
+def _play_one(seed: str, players: int, rules: dict[str, Any]) -> GameResult:
+    names = [f"P{i}" for i in range(1, players + 1)]
+    return play_game(seed, players, start=new_game(names, seed, Settings.from_dict(rules)))
+
+
+def _play_chunk(job: tuple[str, int, int, int, dict[str, Any]]) -> list[GameResult]:
+    master, start, count, players, rules = job
+    return [_play_one(game_seed(master, i), players, rules) for i in range(start, start + count)]
 
 
 def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
@@ -180,19 +186,22 @@ def play_many(
     seed: str = "0",
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    settings: Settings | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games (game i seeded ``game_seed(seed, i)``), on ``jobs`` processes.
     The results come back in game order, so the report does not depend on ``jobs``.
-    ``progress`` is called with the number of games just finished."""
+    ``progress`` is called with the number of games just finished. ``settings``: the
+    games' rules settings (house rules), the engine's defaults when None."""
+    rules = (settings or Settings()).to_dict()
     if jobs <= 1 or games < 2:
         out = []
         for i in range(games):
-            out.append(play_game(game_seed(seed, i), players))
+            out.append(_play_one(game_seed(seed, i), players, rules))
             if progress is not None:
                 progress(1)
         return out
     size = max(1, min(250, games // (jobs * 8) or 1))
-    work = [(seed, start, count, players) for start, count in _chunks(games, size)]
+    work = [(seed, start, count, players, rules) for start, count in _chunks(games, size)]
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     results: list[GameResult] = []

@@ -90,7 +90,7 @@ def attack(
         deal(night, target, damage, attacker.seat, why)
     for s in hooks_for(attacker.class_id, "attack_hit"):
         s.attack_hit(night, attacker, target, damage)
-    if can_steal and night.state.grail_holder == target.seat and target.seat != attacker.seat:
+    if can_steal and carries(night, target) and target.seat != attacker.seat:
         steal(night, attacker, target)
     return _made(night, attacker, target, AttackResult(hit=True, damage=damage))
 
@@ -129,8 +129,9 @@ def deal(night: Night, victim: Player, amount: int, source: int | None, cause: s
 def steal(night: Night, thief: Player, victim: Player, chance: int = STEAL_CHANCE, why: str = "steal") -> bool:
     """A steal attempt: needs a free action (the standard one converts); 50% by default.
     On success the grail moves and the thief's faction scores +2; the victim learns only
-    that its grail was stolen."""
-    if night.state.grail_holder != victim.seat or not thief.alive:
+    that its grail was stolen. A grail its carrier lost by dying to this very blow is
+    taken from the body the same way (house rule ``killing_blow``: steal)."""
+    if not carries(night, victim) or not thief.alive:
         return False
     if not night.spend(thief.seat, "free"):
         night.emit(audit("StealImpossible", thief=thief.seat, victim=victim.seat))
@@ -143,10 +144,19 @@ def steal(night: Night, thief: Player, victim: Player, chance: int = STEAL_CHANC
     night.emit(audit("StealRolled", thief=thief.seat, victim=victim.seat, chance=chance, success=ok))
     if ok:
         night.give_grail(thief.seat)
+        night.state.grail_dropped_by = None
         award(night.state, night.events, thief.faction, STEAL_POINTS, "steal", thief.seat)
-        night.emit(private(victim.seat, "GrailStolen"))
+        if victim.alive:
+            night.emit(private(victim.seat, "GrailStolen"))
         night.emit(private(thief.seat, "GrailTaken", from_body=False))
     return ok
+
+
+def carries(night: Night, p: Player) -> bool:
+    """Whether a steal from ``p`` could take the grail: ``p`` holds it, or has just died
+    with it and nobody has it since (the body, until the night ends)."""
+    state = night.state
+    return state.grail_holder == p.seat or (state.grail_holder is None and state.grail_dropped_by == p.seat)
 
 
 def opposed(night: Night, initiator: Player, defender: Player, which: str, why: str, bonus: int = 0) -> bool:

@@ -153,3 +153,4 @@ def end_night(night: Night) -> None:
         state.player(holder).grails_banked += 1
         night.emit(audit("GrailBanked", seat=holder))
     state.grail_holder = None
+    state.grail_dropped_by = None

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 import bot.service as service
+from discord_emulator import InvalidInvocation
 from tests.bot.conftest import Table, reply_text, start_bot
 
 
@@ -27,7 +30,7 @@ async def test_a_stranger_is_told_they_are_not_in_a_game(table: Table):
 
 
 async def open_lobby(table: Table, **options):
-    result = await table.run(table.mod, "game create", options)
+    result = await table.run(table.mod, "mod create", options)
     assert "#" in reply_text(result), reply_text(result)
     await table.delivered()  # the lobby post comes through the outbox
     posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
@@ -51,10 +54,13 @@ async def test_create_join_by_button_and_command_then_start(table: Table):
     again = await table.emu.click(table.players[0], lobby, join_id)
     await again.wait(10)
     assert "你已经加入了这局游戏" in reply_text(again)
-    # Players cannot start the game.
-    refused = await table.run(table.players[1], "game start")
+    # Players cannot start the game: Discord does not list /mod to them in the server,
+    # and the bot refuses it where Discord does (a DM).
+    with pytest.raises(InvalidInvocation, match="hidden"):
+        await table.run(table.players[1], "mod start")
+    refused = await table.run(table.players[1], "mod start", dm=True)
     assert "Only a moderator" in reply_text(refused)
-    started = await table.run(table.mod, "game start")
+    started = await table.run(table.mod, "mod start")
     assert "started" in reply_text(started)
     assert table.emu.ctx.world.messages[lobby.id].custom_ids() == []  # the lobby is closed
     await table.delivered()
@@ -72,7 +78,7 @@ async def started_game(table: Table, n: int = 6, **options) -> int:
     lobby, join_id = await open_lobby(table, **({"day": "2h", "dusk": "2h", "morning": "1h"} | options))
     for p in table.players[:n]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
+    await table.run(table.mod, "mod start")
     await table.delivered()
     return int(join_id.rsplit(":", 1)[1])
 
@@ -88,7 +94,7 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
     assert in_channel.ephemeral and "60" in reply_text(in_channel)
     # Wrong phase: a vote during Day.
     assert "only be sent during Morning" in reply_text(await table.run(bob, "vote", {"player": "1"}, dm=True))
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     # Dusk: attack by mention, by name, by seat; self-target refused; unknown player.
     # (Everyone attacks frank: no voter below can die tonight, whatever the classes.)
@@ -106,16 +112,16 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
     r = await table.run(dave, "identify", {"player": "bob", "guess": offered[0]["value"]}, dm=True)
     assert "bob" in reply_text(r) and offered[0]["name"].split("（")[0] in reply_text(r)
     # Status for the moderator: who has sent what kind, never the content.
-    status = reply_text(await table.run(table.mod, "game status"))
+    status = reply_text(await table.run(table.mod, "mod status"))
     assert "✅" in status and "#1 alice" in status
     assert "→" not in status and "Combat" not in status  # kinds only, never what was sent
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     # Morning: votes; a stranger from another server cannot vote.
     for voter in (alice, bob, dave):
         assert "erin" in reply_text(await table.run(voter, "vote", {"player": "erin"}, dm=True))
     assert "not in any game" in reply_text(await table.run(table.players[6], "vote", {"player": "erin"}, dm=True))
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     announcement = next(t for t in public if "Morning announcement" in t)
@@ -127,9 +133,9 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
 async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     await started_game(table)
     alice, bob = table.players[0], table.players[1]
-    assert "Only a moderator" in reply_text(await table.run(bob, "phase advance"))
-    assert "Only a moderator" in reply_text(await table.run(bob, "game kick", {"player": "alice"}))
-    kicked = await table.run(table.mod, "game kick", {"player": f"<@{alice.id}>"})
+    assert "Only a moderator" in reply_text(await table.run(bob, "mod advance", dm=True))
+    assert "Only a moderator" in reply_text(await table.run(bob, "mod kick", {"player": "alice"}, dm=True))
+    kicked = await table.run(table.mod, "mod kick", {"player": f"<@{alice.id}>"})
     assert "removed" in reply_text(kicked)
     await table.delivered()
     # alice may no longer write in the game channel, and may in the dead channel.
@@ -144,7 +150,7 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     refused = reply_text(await table.run(alice, "grail", {"number": 5}, dm=True))
     assert "没有参加任何游戏" in refused, refused
     # Ending the game gives everyone their voice back and reveals the seed.
-    confirm = await table.run(table.mod, "game end")
+    confirm = await table.run(table.mod, "mod end")
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     end_id = message.custom_ids()[0]
     assert end_id.startswith("wh:end:")
@@ -167,7 +173,7 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     assert info.status == "over" and info.winners
     again = await (await table.emu.click(table.mod, message, end_id)).wait(10)
     assert "has ended" in reply_text(again)
-    log = await table.run(table.mod, "game log")
+    log = await table.run(table.mod, "mod log")
     files = [a for m in [log.message, *log.followups] if m for a in m.attachments]
     assert files and files[0].filename.endswith(".json")
 
@@ -181,14 +187,14 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
     await started_game(table)
     alice, bob = table.players[0], table.players[1]
     dead = next(c for c in table.guild.channels.values() if c.topic and f"dead-of:{table.channel.id}" in c.topic)
-    confirm = await table.run(table.mod, "game end")
+    confirm = await table.run(table.mod, "mod end")
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     await (await table.emu.click(table.mod, message, message.custom_ids()[0])).wait(10)
     await table.delivered()
     table.emu.set_permissions(dead, alice, allow=perm.VIEW_CHANNEL | perm.SEND_MESSAGES)
     await started_game(table)
     assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
-    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.run(table.mod, "mod kick", {"player": "bob"})
     await table.delivered()
     assert table.emu.permissions_of(bob, dead) & perm.VIEW_CHANNEL
     assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
@@ -223,7 +229,7 @@ async def started_with_closed_dms(table: Table, **options):
     lobby, join_id = await open_lobby(table, **options)
     for p in [*table.players[:5], grace]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
+    await table.run(table.mod, "mod start")
     await table.delivered()
     return grace
 
@@ -253,7 +259,7 @@ async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table:
     # The mean is 45: grace's 50 is closest, so she wins this round's grail.
     for p, number in zip([*table.players[:5], grace], (10, 90, 10, 90, 20, 50), strict=True):
         await table.run(p, "grail", {"number": number}, dm=True)
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     news = [m for m in await service.read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
     assert any(e["kind"] == "GrailWon" for m in news for e in m.payload["events"])
@@ -299,8 +305,8 @@ async def test_the_order_panel_by_menus_and_after_a_restart(table: Table):
     view = await table.run(bob, "orders", dm=True)
     assert "77" in reply_text(view)
     # Morning, by the moderator; then the bot restarts and the old panel still works.
-    await table.run(table.mod, "phase advance")
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     opened = await (await table.emu.click(alice, post, "wh:open:1")).wait(10)
     panel = next(m for m in [opened.message, *opened.followups] if m and "wh:vote:1:1" in m.custom_ids())
@@ -352,7 +358,7 @@ async def test_a_grail_form_opened_before_a_restart_is_taken_after_it(table: Tab
 async def test_autocomplete_in_a_dm_lists_living_players_but_not_me(table: Table):
     await started_game(table)
     alice, bob = table.players[0], table.players[1]
-    await table.run(table.mod, "game kick", {"player": "3"})
+    await table.run(table.mod, "mod kick", {"player": "3"})
     choices = await table.emu.autocomplete(alice, "vote", focused="player", value="", dm=True)
     assert [c["value"] for c in choices] == ["2", "4", "5", "6"]
     choices = await table.emu.autocomplete(bob, "act attack", focused="player", value="fr", dm=True)
@@ -368,26 +374,26 @@ async def test_moderator_tools_settings_pause_extend_replace_leave_and_rules(tab
     assert "left game" in reply_text(left)
     assert "grace" not in table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
     # Settings: shown, changed in the lobby, a bad duration refused with the range.
-    shown = reply_text(await table.run(table.mod, "game settings"))
+    shown = reply_text(await table.run(table.mod, "mod settings"))
     assert "Day 1h" in shown and "The dead stay quiet: yes" in shown
-    changed = reply_text(await table.run(table.mod, "game settings", {"dusk": "90m", "vote_tie": "nobody", "language": "zh-CN"}))
+    changed = reply_text(await table.run(table.mod, "mod settings", {"dusk": "90m", "vote_tie": "nobody", "language": "zh-CN"}))
     assert "Dusk 1h 30m" in changed and "nobody is hurt" in changed and "中文" in changed
-    assert "not a duration" in reply_text(await table.run(table.mod, "game settings", {"day": "soon"}))
-    await table.run(table.mod, "game start")
+    assert "not a duration" in reply_text(await table.run(table.mod, "mod settings", {"day": "soon"}))
+    await table.run(table.mod, "mod start")
     await table.delivered()
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     assert any("游戏开始" in t for t in public)  # the game's language is now Chinese
     # Rules that fix the game cannot change once it runs; the lengths can.
-    assert "vote_tie is fixed once the game has started" in reply_text(await table.run(table.mod, "game settings", {"vote_tie": "all"}))
-    assert "Morning 2h" in reply_text(await table.run(table.mod, "game settings", {"morning": "2h"}))
+    assert "vote_tie is fixed once the game has started" in reply_text(await table.run(table.mod, "mod settings", {"vote_tie": "all"}))
+    assert "Morning 2h" in reply_text(await table.run(table.mod, "mod settings", {"morning": "2h"}))
     # Pause: submissions refused; extend while paused; resume.
-    assert "paused" in reply_text(await table.run(table.mod, "game pause"))
+    assert "paused" in reply_text(await table.run(table.mod, "mod pause"))
     assert "paused" in reply_text(await table.run(bob, "grail", {"number": 3}, dm=True))
-    assert "added to the paused clock" in reply_text(await table.run(table.mod, "phase extend", {"duration": "30m"}))
-    assert "resumes" in reply_text(await table.run(table.mod, "game resume"))
-    assert "deadline" in reply_text(await table.run(table.mod, "phase extend", {"duration": "1h"})).lower()
+    assert "added to the paused clock" in reply_text(await table.run(table.mod, "mod extend", {"duration": "30m"}))
+    assert "resumes" in reply_text(await table.run(table.mod, "mod resume"))
+    assert "deadline" in reply_text(await table.run(table.mod, "mod extend", {"duration": "1h"})).lower()
     # Replace: grace takes frank's seat and gets the sheet (by inbox: her DMs are closed).
-    replaced = await table.run(table.mod, "game replace", {"player": "frank", "newcomer": grace})
+    replaced = await table.run(table.mod, "mod replace", {"player": "frank", "newcomer": grace})
     assert "Seat 6" in reply_text(replaced)
     await table.delivered()
     assert "Seat 6" in reply_text(await table.run(grace, "me"))
@@ -401,7 +407,7 @@ async def test_moderator_tools_settings_pause_extend_replace_leave_and_rules(tab
 
 async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     await started_game(table)
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     import bot.service as service
     from engine.classes import class_spec
 
@@ -449,15 +455,15 @@ async def test_create_checks_the_bots_permissions_and_explains(table: Table):
 
     table.emu.set_permissions(table.channel, table.emu.bot_user, deny=perm.EMBED_LINKS)
     await table.seen()
-    refused = reply_text(await table.run(table.mod, "game create"))
+    refused = reply_text(await table.run(table.mod, "mod create"))
     assert "I lack permissions in this channel: Embed Links" in refused
     table.emu.ctx.guild_ops.delete_overwrite(table.channel, table.emu.bot_user.id)
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
     await table.seen()
-    created = reply_text(await table.run(table.mod, "game create"))
+    created = reply_text(await table.run(table.mod, "mod create"))
     assert "Off: I would need these permissions: Manage Roles" in created
     assert not any(c.topic and "dead-of" in c.topic for c in table.guild.channels.values())
-    assert "The dead stay quiet: no" in reply_text(await table.run(table.mod, "game settings"))
+    assert "The dead stay quiet: no" in reply_text(await table.run(table.mod, "mod settings"))
 
 
 async def test_the_end_scoreboard_with_its_chart_and_the_seed(table: Table):
@@ -475,33 +481,33 @@ async def test_the_end_scoreboard_with_its_chart_and_the_seed(table: Table):
     texts = table.texts(posts)
     assert any("Seed:" in t for t in texts)
     # Everyone has their voice back, and the log is there for the moderator.
-    log = await table.run(table.mod, "game log")
+    log = await table.run(table.mod, "mod log")
     assert [a.filename for m in [log.message, *log.followups] if m for a in m.attachments]
     # Once a new lobby is open in the channel, the log there is still the ended game's.
-    await table.run(table.mod, "game create")
-    log = await table.run(table.mod, "game log")
+    await table.run(table.mod, "mod create")
+    log = await table.run(table.mod, "mod log")
     assert {a.filename for m in [log.message, *log.followups] if m for a in m.attachments} == {f"wolfhowl-game-{game_id}.json"}
 
 
 async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_started_game(table: Table):
     lobby, join_id = await open_lobby(table)
-    confirm = await table.run(table.mod, "game end")
+    confirm = await table.run(table.mod, "mod end")
     assert "Nobody has been dealt a class yet" in reply_text(confirm)
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     cancel_id = message.custom_ids()[0]
     assert cancel_id.startswith("wh:cancel:")
     for p in table.players[:6]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
+    await table.run(table.mod, "mod start")
     # The lobby was confirmed for cancelling; the game has started since: refused.
     stale = await (await table.emu.click(table.mod, message, cancel_id)).wait(10)
     assert "has started since" in reply_text(stale)
     game_id = int(cancel_id.rsplit(":", 1)[1])
     assert (await service.get_game(table.db, game_id)).status == "running"
-    # A fresh lobby in the other channel, ended from its own /game end: cancelled.
+    # A fresh lobby in the other channel, ended from its own /mod end: cancelled.
     general = next(c for c in table.guild.channels.values() if c.name == "general")
-    await table.run(table.mod, "game create", channel=general)
-    confirm = await table.run(table.mod, "game end", channel=general)
+    await table.run(table.mod, "mod create", channel=general)
+    confirm = await table.run(table.mod, "mod end", channel=general)
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     done = await (await table.emu.click(table.mod, message, message.custom_ids()[0])).wait(10)
     assert "cancelled" in reply_text(done)
@@ -555,7 +561,7 @@ async def test_a_guess_outside_the_class_rule_is_refused_with_the_rule(table: Ta
     from bot.service.views import player_view
 
     game_id = await started_game(table)
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     bob = table.players[1]
     sheet = (await player_view(table.db, bob.id, game_id)).sheet

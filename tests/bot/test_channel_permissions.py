@@ -35,9 +35,9 @@ async def test_losing_send_messages_warns_the_moderator_once_and_nothing_is_lost
             ).scalar_one()
             return first.attempts
 
-    await table.run(table.mod, "phase advance")  # Day 1 closes: two posts for the channel
+    await table.run(table.mod, "mod advance")  # Day 1 closes: two posts for the channel
     await table.emu.wait_for(lambda: warnings(), 10, "the moderator's warning")
-    await table.run(table.mod, "phase advance")  # Dusk 1 closes: more of them, held behind
+    await table.run(table.mod, "mod advance")  # Dusk 1 closes: more of them, held behind
     for _ in range(3):  # the first post's retries come due, and fail again
         tried = await attempts_of_the_first_waiting_post()
         table.clock.advance(3600)
@@ -74,7 +74,7 @@ async def test_losing_embed_links_holds_the_posts_instead_of_sending_them_bare(t
     def warnings() -> list[str]:
         return [t for t in table.texts(table.emu.dms(table.mod))[dms_before:] if "I cannot post in" in t]
 
-    await table.run(table.mod, "phase advance")  # Day 1 closes
+    await table.run(table.mod, "mod advance")  # Day 1 closes
     await table.emu.wait_for(lambda: warnings(), 10, "the moderator's warning")
     assert "Embed Links" in warnings()[0]
     # The first post was held before it was sent, and the later ones wait behind it.

@@ -17,7 +17,7 @@ async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new
     assert bob.locale == "en-US"
     bob.locale = "zh-CN"
     await table.run(bob, "rules", {"topic": "scoring"}, dm=True)
-    await table.run(table.mod, "game start")
+    await table.run(table.mod, "mod start")
     await table.delivered()
     sheet = table.texts(table.emu.dms(bob))[-1]
     assert "请保密" in sheet, sheet

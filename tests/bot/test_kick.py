@@ -1,4 +1,4 @@
-"""/game kick as the other players meet it: whoever had voted for, ordered against or
+"""/mod kick as the other players meet it: whoever had voted for, ordered against or
 guessed the removed player is told privately, in their language, what became of it."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from tests.bot.test_bot_e2e import open_lobby, started_game
 async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
     game_id = await started_game(table)
     alice, bob, carol = table.players[:3]  # alice reads Chinese
-    await table.run(table.mod, "phase advance")
-    await table.run(table.mod, "phase advance")  # a quiet night: everyone is alive at Morning
+    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "mod advance")  # a quiet night: everyone is alive at Morning
     await table.delivered()
     for voter, choice in ((alice, "erin"), (bob, "erin"), (carol, "alice")):
         await table.run(voter, "vote", {"player": choice}, dm=True)
     await table.delivered()
     before = {u.id: len(table.emu.dms(u)) for u in (alice, bob, carol)}
-    await table.run(table.mod, "game kick", {"player": "erin"})
+    await table.run(table.mod, "mod kick", {"player": "erin"})
     await table.delivered()
 
     def news(user):
@@ -49,13 +49,13 @@ async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):
     erin = table.players[4]
     del table.guild.members[erin.id]  # erin leaves the server (no event reaches the bot)
     mod_dms = len(table.emu.dms(table.mod))
-    await table.run(table.mod, "game start")  # everyone's character sheet
+    await table.run(table.mod, "mod start")  # everyone's character sheet
     await table.delivered()
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     told = [t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]) if "has left the server" in t]
     assert len(told) == 1, told
-    assert f"<@{erin.id}> (erin, seat 5 of game #{game_id})" in told[0] and "/game replace" in told[0]
+    assert f"<@{erin.id}> (erin, seat 5 of game #{game_id})" in told[0] and "/mod replace" in told[0]
     public = table.emu.channel_messages(table.channel, include_ephemeral=False)
     assert not any(f"<@{erin.id}>" in (m.content or "") for m in public)
 
@@ -69,7 +69,7 @@ async def test_a_player_removed_after_leaving_the_server_is_neither_reported_nor
     await table.delivered()
     del table.guild.members[erin.id]
     mod_dms = len(table.emu.dms(table.mod))
-    await table.run(table.mod, "game kick", {"player": "erin"})
+    await table.run(table.mod, "mod kick", {"player": "erin"})
     await table.delivered()
     assert not any("has left the server" in t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]))
     public = table.emu.channel_messages(table.channel, include_ephemeral=False)
@@ -82,7 +82,7 @@ async def test_closed_dms_of_a_member_are_not_taken_for_leaving(table: Table):
 
     mod_dms = len(table.emu.dms(table.mod))
     grace = await started_with_closed_dms(table)
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     assert not any("has left the server" in t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]))
     public = table.emu.channel_messages(table.channel, include_ephemeral=False)

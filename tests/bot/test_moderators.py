@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import bot.service as service
+from discord_emulator import InvalidInvocation
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text
 from tests.bot.test_bot_e2e import started_game
@@ -21,31 +24,34 @@ async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_d
     role = table.emu.create_role(table.guild, "Game Masters")  # no permissions of its own
     alice, bob = table.players[0], table.players[1]
     table.emu.give_role(table.guild, alice, role)
+    # The server's admin lets the role see /mod (Server Settings → Integrations).
+    table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
     game_id = await started_game(table)
     assert await phase_of(table, game_id) == "day"
 
     # Before the role is configured, holding it means nothing.
-    refused = await table.run(alice, "phase advance")
+    refused = await table.run(alice, "mod advance")
     assert "只有管理员" in reply_text(refused)  # alice reads Chinese
     assert await phase_of(table, game_id) == "day"
 
     table.bot.config.moderator_role = "game masters"  # names match regardless of case
-    assert "只有管理员" not in reply_text(await table.run(alice, "phase advance"))
+    assert "只有管理员" not in reply_text(await table.run(alice, "mod advance"))
     assert await phase_of(table, game_id) == "dusk"
     # A moderator who also plays sees how many have sent, not who: at Dusk, who has
     # not sent orders could betray a wounded player.
-    status = reply_text(await table.run(alice, "game status"))
+    status = reply_text(await table.run(alice, "mod status"))
     assert "(0/6)" in status or "（0/6）" in status
     assert "⬜" not in status and "bob" not in status
-    assert "⬜" in reply_text(await table.run(table.mod, "game status"))  # who does not play sees it all
+    assert "⬜" in reply_text(await table.run(table.mod, "mod status"))  # who does not play sees it all
     # From a DM (alice plays in the game, so the DM is about it): looked up in the server.
-    await table.run(alice, "phase advance", dm=True)
+    await table.run(alice, "mod advance", dm=True)
     assert await phase_of(table, game_id) == "morning"
 
-    # bob has neither the role nor Manage Server: refused in the channel and in a DM.
-    for where in ({}, {"dm": True}):
-        answer = await table.run(bob, "phase advance", **where)
-        assert "Only a moderator" in reply_text(answer), where
+    # bob has neither the role nor Manage Server: Discord does not list /mod to him in
+    # the server, and the bot refuses it in a DM (where Discord lists it to everyone).
+    with pytest.raises(InvalidInvocation, match="hidden"):
+        await table.run(bob, "mod advance")
+    assert "Only a moderator" in reply_text(await table.run(bob, "mod advance", dm=True))
     assert await phase_of(table, game_id) == "morning"
 
 
@@ -53,15 +59,16 @@ async def test_the_configured_role_by_id_and_a_role_taken_away(table: Table):
     role = table.emu.create_role(table.guild, "Referees")
     carol = table.players[2]
     table.emu.give_role(table.guild, carol, role)
+    table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
     table.bot.config.moderator_role = str(role.id)
     game_id = await started_game(table)
-    status = reply_text(await table.run(carol, "game status"))
+    status = reply_text(await table.run(carol, "mod status"))
     assert "Only a moderator" not in status and "Day" in status
-    await table.run(carol, "phase advance", dm=True)
+    await table.run(carol, "mod advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     # Once the setting names another role, carol's role no longer moderates.
     table.bot.config.moderator_role = str(role.id + 1)
-    assert "Only a moderator" in reply_text(await table.run(carol, "phase advance", dm=True))
+    assert "Only a moderator" in reply_text(await table.run(carol, "mod advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"
 
 
@@ -72,26 +79,26 @@ async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: T
     game_id = await started_game(table)
     # Before helper holds the role, a DM from someone who neither plays nor moderates is
     # about no game at all.
-    assert "not in any game" in reply_text(await table.run(helper, "phase advance", dm=True))
+    assert "not in any game" in reply_text(await table.run(helper, "mod advance", dm=True))
     assert await phase_of(table, game_id) == "day"
 
     table.emu.give_role(table.guild, helper, table.emu.create_role(table.guild, "Referees"))
     table.bot.config.moderator_role = "Referees"
-    await table.run(helper, "phase advance", dm=True)
+    await table.run(helper, "mod advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
-    assert "Dusk" in reply_text(await table.run(helper, "game status", dm=True))
-    # /game kick's player list works from the DM too.
-    offered = await table.emu.autocomplete(helper, "game kick", focused="player", value="", dm=True)
+    assert "Dusk" in reply_text(await table.run(helper, "mod status", dm=True))
+    # /mod kick's player list works from the DM too.
+    offered = await table.emu.autocomplete(helper, "mod kick", focused="player", value="", dm=True)
     assert [c["value"] for c in offered] == ["1", "2", "3", "4", "5", "6"]
-    assert await table.emu.autocomplete(stranger, "game kick", focused="player", value="", dm=True) == []
+    assert await table.emu.autocomplete(stranger, "mod kick", focused="player", value="", dm=True) == []
     # The stranger is still refused, and nothing moves.
-    assert "not in any game" in reply_text(await table.run(stranger, "phase advance", dm=True))
+    assert "not in any game" in reply_text(await table.run(stranger, "mod advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"
 
     # With a second game in the server, a DM cannot tell which one is meant: it names both.
     general = next(c for c in table.guild.channels.values() if c.name == "general")
-    await table.run(table.mod, "game create", channel=general)
-    answer = reply_text(await table.run(helper, "phase advance", dm=True))
+    await table.run(table.mod, "mod create", channel=general)
+    answer = reply_text(await table.run(helper, "mod advance", dm=True))
     assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer
     assert await phase_of(table, game_id) == "dusk"
 
@@ -102,30 +109,30 @@ async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_d
     Server), so the reply names both channels and nothing changes anywhere."""
     general = next(c for c in table.guild.channels.values() if c.name == "general")
     game_id = await started_game(table)
-    await table.run(table.mod, "phase advance", dm=True)
+    await table.run(table.mod, "mod advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     host = table.emu.create_user("host")
     table.emu.add_member(table.guild, host)
     table.emu.give_role(table.guild, host, table.emu.create_role(table.guild, "Host", permissions=perm.MANAGE_GUILD))
-    await table.run(host, "game create", channel=general)
+    await table.run(host, "mod create", channel=general)
     joined = await table.run(table.mod, "game join", channel=general)
     assert "joined" in reply_text(joined)
-    for command, options in (("phase advance", {}), ("phase extend", {"duration": "1h"}), ("game kick", {"player": "2"})):
+    for command, options in (("mod advance", {}), ("mod extend", {"duration": "1h"}), ("mod kick", {"player": "2"})):
         answer = reply_text(await table.run(table.mod, command, options, dm=True))
         assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer, command
     assert await phase_of(table, game_id) == "dusk"
     assert all(p.alive for p in (await service.get_game(table.db, game_id)).players if p.seat)
     # In the game's channel there is no doubt.
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     assert await phase_of(table, game_id) == "morning"
 
 
 async def test_a_creator_who_left_the_server_no_longer_moderates_from_a_dm(table: Table):
     game_id = await started_game(table)
-    await table.run(table.mod, "phase advance", dm=True)  # a member: fine
+    await table.run(table.mod, "mod advance", dm=True)  # a member: fine
     assert await phase_of(table, game_id) == "dusk"
     del table.guild.members[table.mod.id]  # gm leaves the server (no event: no members intent)
-    answer = reply_text(await table.run(table.mod, "phase advance", dm=True))
+    answer = reply_text(await table.run(table.mod, "mod advance", dm=True))
     assert "Only a moderator" in answer
     assert await phase_of(table, game_id) == "dusk"
 
@@ -142,10 +149,10 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
         table.players.append(newcomer)
     game_id = await started_game(table, n=12)
     alice, bob = table.players[0], table.players[1]
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
-    off = reply_text(await table.run(table.mod, "game settings", {"quiet_dead": False}))
+    off = reply_text(await table.run(table.mod, "mod settings", {"quiet_dead": False}))
     assert "The dead stay quiet: no" in off
     assert table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
     assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
@@ -156,12 +163,12 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
     assert not table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
     # On again: the same channel, the departed so far let in again, and the next departure
     # is silenced.
-    on = reply_text(await table.run(table.mod, "game settings", {"quiet_dead": True}))
+    on = reply_text(await table.run(table.mod, "mod settings", {"quiet_dead": True}))
     assert "The dead stay quiet: yes" in on
     assert marked("dead-of") == [dead] and marked("dead-off") == []
     assert table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
     assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
-    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.run(table.mod, "mod kick", {"player": "bob"})
     await table.delivered()
     assert (await service.get_game(table.db, game_id)).status == "running"  # (the end gives voices back)
     assert not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
@@ -182,9 +189,9 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
     lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h", early_advance=True)
     for p in [table.mod, *table.players[:5]]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
-    await table.run(table.mod, "game start")
+    await table.run(table.mod, "mod start")
     game_id = int(join_id.rsplit(":", 1)[1])
-    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "mod advance")
     await table.delivered()
     info = await service.get_game(table.db, game_id)
     by_seat = {p.seat: next(u for u in [table.mod, *table.players] if u.id == p.user_id) for p in info.players}
@@ -208,12 +215,12 @@ async def _all_but_one_order_and_it_identifies(table: Table, game_id: int, by_se
     value = (slot["values"] or {"trait": ["combat"], "faction": ["lawful"], "class": ["warrior"]}[slot["what"]])[0]
     other = next(s for s in by_seat if s != victim)
     await service.add_guess(table.db, by_seat[victim].id, engine.Guess(other, slot["what"], value), game_id=game_id)
-    return reply_text(await table.run(table.mod, "game status"))
+    return reply_text(await table.run(table.mod, "mod status"))
 
 
 async def test_a_playing_moderators_count_treats_the_wounded_as_the_early_close_does(table: Table):
     """A wounded player who identified counts as done for the early close; were the
-    count of /game status to disagree, a playing moderator would learn someone is hurt."""
+    count of /mod status to disagree, a playing moderator would learn someone is hurt."""
     game_id, by_seat, victim = await _dusk_with_the_moderator_playing(table, wound=True)
     before = (await service.get_game(table.db, game_id)).deadline
     status = await _all_but_one_order_and_it_identifies(table, game_id, by_seat, victim)
@@ -241,7 +248,7 @@ async def test_a_moderator_whose_seat_is_dead_still_sees_only_the_count(table: T
         state = state_of(game)
         state.player(mod_seat).hp, state.player(mod_seat).alive = -1, False
         apply_state(game, state)
-    status = reply_text(await table.run(table.mod, "game status"))
+    status = reply_text(await table.run(table.mod, "mod status"))
     assert "only the count is shown" in status and "⬜" not in status, status
 
 
@@ -254,21 +261,22 @@ async def test_a_referee_whose_role_was_taken_away_or_who_left_no_longer_moderat
     boss = table.emu.create_role(table.guild, "Boss", permissions=perm.MANAGE_GUILD)
     table.emu.add_member(table.guild, referee, roles=[role])
     table.emu.add_member(table.guild, owner, roles=[boss])
+    table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
     table.bot.config.moderator_role = "Referees"
     game_id = await started_game(table)
     for who in (referee, owner):
-        assert "Only a moderator" not in reply_text(await table.run(who, "game status"))
-        await table.run(who, "phase advance", dm=True)
+        assert "Only a moderator" not in reply_text(await table.run(who, "mod status"))
+        await table.run(who, "mod advance", dm=True)
     assert await phase_of(table, game_id) == "morning"
 
     table.guild.members[referee.id].role_ids.remove(role.id)  # no event reaches the bot
     del table.guild.members[owner.id]
     for who in (referee, owner):
         # Neither plays, so from a DM they are now about no game at all.
-        assert "not in any game" in reply_text(await table.run(who, "phase advance", dm=True))
+        assert "not in any game" in reply_text(await table.run(who, "mod advance", dm=True))
     assert await phase_of(table, game_id) == "morning"
     # The creator is untouched, and in the channel the member Discord sends is current.
-    await table.run(table.mod, "phase advance", dm=True)
+    await table.run(table.mod, "mod advance", dm=True)
     assert await phase_of(table, game_id) != "morning"
 
 
@@ -277,6 +285,6 @@ async def test_a_moderator_command_in_a_channel_without_a_game_points_to_the_gam
     cannot be undone), but the answer says where the game is."""
     await started_game(table)
     general = next(c for c in table.guild.channels.values() if c.name == "general")
-    answer = reply_text(await table.run(table.mod, "phase advance", channel=general))
+    answer = reply_text(await table.run(table.mod, "mod advance", channel=general))
     assert "no game in this channel" in answer and f"<#{table.channel.id}>" in answer and "DM" in answer
     assert (await service.game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced

@@ -95,7 +95,7 @@ async def status_once_settled(table: Table, game_id: int, wanted: str) -> str:
 async def test_a_channel_deleted_while_the_bot_was_down_is_found_at_start_up(table: Table):
     game_id = await started_game(table)
     other = table.emu.create_text_channel(table.guild, "annex")
-    await table.run(table.mod, "game create", channel=other)  # a lobby whose channel stays
+    await table.run(table.mod, "mod create", channel=other)  # a lobby whose channel stays
     kept = await service.game_in_channel(table.db, other.id)
     await table.bot.close()
     table.emu.delete_channel(table.channel)  # nobody is connected to see it go
@@ -113,7 +113,7 @@ async def test_a_kick_while_the_bot_was_down_is_found_at_start_up_but_an_outage_
     game_id = await started_game(table)
     far = table.emu.create_guild("Far", owner=table.mod, channels=("hall",))
     hall = next(c for c in far.channels.values() if c.name == "hall")
-    await table.run(table.mod, "game create", channel=hall)
+    await table.run(table.mod, "mod create", channel=hall)
     elsewhere = await service.game_in_channel(table.db, hall.id)
     await table.bot.close()
     table.emu.remove_bot(table.guild)  # kicked while nobody is connected
@@ -130,6 +130,6 @@ async def test_a_kick_while_the_bot_was_down_is_found_at_start_up_but_an_outage_
         # The outage ends: the lobby there is still open and answers.
         table.emu.set_outage(far, False)
         await table.emu.wait_for(lambda: table.bot.get_guild(far.id) and not table.bot.get_guild(far.id).unavailable, 10, "the server back")
-        assert "the lobby" in reply_text(await table.run(table.mod, "game status", channel=hall))
+        assert "the lobby" in reply_text(await table.run(table.mod, "mod status", channel=hall))
     finally:
         task.cancel()

@@ -32,7 +32,7 @@ async def bigger_game(table: Table, n: int = 10) -> int:
 
 
 async def end_game(table: Table) -> str:
-    asked = await table.run(table.mod, "game end")
+    asked = await table.run(table.mod, "mod end")
     confirm = next(m for m in [asked.message, *asked.followups] if m is not None and m.custom_ids())
     done = await (await table.emu.click(table.mod, confirm, confirm.custom_ids()[0])).wait(10)
     await table.delivered()
@@ -42,7 +42,7 @@ async def end_game(table: Table) -> str:
 async def test_a_deleted_dead_channel_is_made_again_and_the_end_frees_everyone(table: Table):
     game_id = await bigger_game(table)
     alice, bob = table.players[0], table.players[1]
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     assert not can_send(table, alice)
     [first] = dead_channels(table)
@@ -52,10 +52,10 @@ async def test_a_deleted_dead_channel_is_made_again_and_the_end_frees_everyone(t
     [again] = dead_channels(table)
     await table.emu.wait_for(lambda: table.emu.permissions_of(alice, again) & perm.VIEW_CHANNEL, 10, "alice let into it")
     assert not can_send(table, alice)
-    settings = reply_text(await table.run(table.mod, "game settings"))
+    settings = reply_text(await table.run(table.mod, "mod settings"))
     assert "The dead stay quiet: yes" in settings
 
-    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.run(table.mod, "mod kick", {"player": "bob"})
     await table.delivered()
     assert not can_send(table, bob) and table.emu.permissions_of(bob, again) & perm.VIEW_CHANNEL
     await end_game(table)
@@ -68,15 +68,15 @@ async def test_without_a_dead_channel_the_departed_stay_muted_and_the_end_frees_
     same, in the game channel."""
     await bigger_game(table)
     alice, bob = table.players[0], table.players[1]
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_CHANNELS)
     table.emu.delete_channel(dead_channels(table)[0])
     await table.seen()
     assert dead_channels(table) == []
-    assert "The dead stay quiet: yes" in reply_text(await table.run(table.mod, "game settings"))
+    assert "The dead stay quiet: yes" in reply_text(await table.run(table.mod, "mod settings"))
 
-    await table.run(table.mod, "game kick", {"player": "bob"})
+    await table.run(table.mod, "mod kick", {"player": "bob"})
     await table.delivered()
     assert not can_send(table, alice) and not can_send(table, bob)
     await end_game(table)
@@ -89,7 +89,7 @@ async def test_a_kick_without_manage_roles_says_who_kept_their_voice_and_the_nex
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
     await table.seen()
     dms_before = len(table.emu.dms(table.mod))
-    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
+    kicked = reply_text(await table.run(table.mod, "mod kick", {"player": "alice"}))
     await table.delivered()
     assert "has been removed" in kicked
     assert f"<@{alice.id}> could not be muted in <#{table.channel.id}>" in kicked and "Manage Roles" in kicked, kicked
@@ -99,7 +99,7 @@ async def test_a_kick_without_manage_roles_says_who_kept_their_voice_and_the_nex
 
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT)  # given back
     await table.seen()
-    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "bob"}))
+    kicked = reply_text(await table.run(table.mod, "mod kick", {"player": "bob"}))
     await table.delivered()
     assert "could not" not in kicked, kicked
     assert not can_send(table, bob) and not can_send(table, alice)  # alice too, at last
@@ -123,11 +123,11 @@ async def test_a_departure_announced_without_manage_roles_is_reported_to_the_mod
 async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_so(table: Table):
     game_id = await bigger_game(table)
     alice = table.players[0]
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES & ~perm.MANAGE_CHANNELS)
     await table.seen()
-    answer = reply_text(await table.run(table.mod, "game settings", {"day": "3h", "quiet_dead": False}))
+    answer = reply_text(await table.run(table.mod, "mod settings", {"day": "3h", "quiet_dead": False}))
     assert "something went wrong" not in answer
     assert "Still on: to switch it off I need these permissions: Manage Channels, Manage Roles" in answer, answer
     assert "Your other changes are saved." in answer and "Day 3h" in answer and "The dead stay quiet: yes" in answer
@@ -137,11 +137,11 @@ async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_
 
 async def test_in_chinese_the_saved_changes_follow_the_refusal_without_a_space(table: Table):
     await bigger_game(table)
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES & ~perm.MANAGE_CHANNELS)
     await table.seen()
-    answer = reply_text(await table.run(table.mod, "game settings", {"day": "3h", "quiet_dead": False}, channel=table.channel, locale="zh-CN"))
+    answer = reply_text(await table.run(table.mod, "mod settings", {"day": "3h", "quiet_dead": False}, channel=table.channel, locale="zh-CN"))
     assert "仍然开启：关闭它需要以下权限：管理频道、管理身份组（权限）。你的其他更改已保存。" in answer, answer
 
 
@@ -149,7 +149,7 @@ async def test_create_at_the_channel_limit_makes_the_game_without_quiet_dead_and
     for i in range(500 - len(table.guild.channels)):
         table.emu.create_text_channel(table.guild, f"c{i}")
     await table.seen()
-    answer = reply_text(await table.run(table.mod, "game create"))
+    answer = reply_text(await table.run(table.mod, "mod create"))
     assert "something went wrong" not in answer and "Nothing was changed" not in answer
     assert "is open in this channel" in answer, answer
     assert "Off: I could not create the channel for the dead" in answer and "limit of 500 channels" in answer, answer
@@ -175,7 +175,7 @@ async def test_the_documented_invite_is_enough_to_mute_where_members_may_not_rea
     await table.seen()
     await bigger_game(table)
     alice = table.players[0]
-    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
+    kicked = reply_text(await table.run(table.mod, "mod kick", {"player": "alice"}))
     await table.delivered()
     assert "could not" not in kicked, kicked
     assert not can_send(table, alice)
@@ -187,15 +187,15 @@ async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: 
     table.emu.set_role_permissions(table.guild, table.guild.roles[table.guild.id], NO_THREADS_OR_REACTIONS)
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.CREATE_PUBLIC_THREADS)
     await table.seen()
-    kicked = reply_text(await table.run(table.mod, "game kick", {"player": "alice"}))
+    kicked = reply_text(await table.run(table.mod, "mod kick", {"player": "alice"}))
     await table.delivered()
     assert f"<@{alice.id}> could not be muted" in kicked and "Create Public Threads" in kicked, kicked
     assert "Discord refused" not in kicked
 
 
 async def test_create_says_whether_the_dead_stay_quiet(table: Table):
-    """The settings /game create answers with include the quiet dead, off as well as on."""
-    off = reply_text(await table.run(table.mod, "game create", {"quiet_dead": False}))
+    """The settings /mod create answers with include the quiet dead, off as well as on."""
+    off = reply_text(await table.run(table.mod, "mod create", {"quiet_dead": False}))
     assert "The dead stay quiet: no" in off, off
 
 
@@ -205,7 +205,7 @@ async def test_a_muted_player_who_left_the_server_finds_their_voice_back_after_t
     cannot write in (found by the monkey, tests/e2e/test_monkey.py, seed 38)."""
     await bigger_game(table)
     alice = table.players[0]
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     [dead] = dead_channels(table)
     assert not can_send(table, alice) and table.emu.permissions_of(alice, dead) & perm.VIEW_CHANNEL
@@ -224,7 +224,7 @@ async def test_a_departed_player_back_in_the_server_is_muted_at_their_first_word
     await bigger_game(table)
     alice = table.players[0]
     table.emu.remove_member(table.guild, alice)
-    await table.run(table.mod, "game kick", {"player": "alice"})
+    await table.run(table.mod, "mod kick", {"player": "alice"})
     await table.delivered()
     table.emu.add_member(table.guild, alice)
     assert can_send(table, alice)  # back, with her voice

@@ -1,4 +1,4 @@
-"""/game settings in the lobby keeps the lobby post true; /game replace seats only a member
+"""/mod settings in the lobby keeps the lobby post true; /mod replace seats only a member
 of the game's server."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ async def test_settings_in_the_lobby_update_the_lobby_post_at_once(table: Table)
     before = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
     assert "6–15 players" in before
 
-    await table.run(table.mod, "game settings", {"max_players": 7, "language": "zh-CN"})
+    await table.run(table.mod, "mod settings", {"max_players": 7, "language": "zh-CN"})
     post = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
     assert "6–7" in post and "狼嚎酒馆" in post, post  # the new limit, in the game's new language
     assert "alice" in post and "carol" in post  # the roster is still there
@@ -26,7 +26,7 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     game_id = await started_game(table)
     outsider = table.emu.create_user("outsider")  # never added to the server
     before = await service.get_game(table.db, game_id)
-    answer = await table.run(table.mod, "game replace", {"player": "dave", "newcomer": outsider})
+    answer = await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": outsider})
     assert answer.ephemeral
     assert f"<@{outsider.id}> is not a member of this game's server" in reply_text(answer)
     after = await service.get_game(table.db, game_id)
@@ -38,10 +38,10 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     zh_mod = table.emu.create_user("主持", locale="zh-CN")
     table.emu.add_member(table.guild, zh_mod)
     table.emu.give_role(table.guild, zh_mod, table.emu.create_role(table.guild, "主持人", permissions=perm.MANAGE_GUILD))
-    refused = reply_text(await table.run(zh_mod, "game replace", {"player": "dave", "newcomer": outsider}))
+    refused = reply_text(await table.run(zh_mod, "mod replace", {"player": "dave", "newcomer": outsider}))
     assert "不是本局游戏所在服务器的成员" in refused, refused
     grace = table.players[6]
-    assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "game replace", {"player": "dave", "newcomer": grace}))
+    assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": grace}))
     assert any(p.user_id == grace.id for p in (await service.get_game(table.db, game_id)).players)
 
 
@@ -49,8 +49,8 @@ async def test_the_player_whose_seat_is_handed_over_is_told_by_dm_in_their_langu
     game_id = await started_game(table)
     dave, erin = table.players[3], table.players[4]  # dave reads Chinese
     newcomer = table.players[6]
-    await table.run(table.mod, "game replace", {"player": "dave", "newcomer": newcomer})
-    await table.run(table.mod, "game replace", {"player": "erin", "newcomer": _member(table, "heidi")})
+    await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": newcomer})
+    await table.run(table.mod, "mod replace", {"player": "erin", "newcomer": _member(table, "heidi")})
     await table.delivered()
     told = table.texts([m for m in table.emu.dms(dave) if m.interaction_id is None])[-1]
     assert f"第{game_id}局" in told and "4号座位" in told and newcomer.username in told, told

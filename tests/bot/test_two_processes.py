@@ -23,7 +23,7 @@ async def test_an_interaction_both_processes_receive_is_answered_once_and_logs_n
     task = await start_bot(second, table.emu.token)
     try:
         caplog.set_level(logging.DEBUG, logger="wolfhowl")
-        created = await table.run(table.mod, "game create", {"day": "2h"})
+        created = await table.run(table.mod, "mod create", {"day": "2h"})
         await table.delivered()
         helped = await table.run(table.players[1], "help", dm=True)
         lobby = next(m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids())

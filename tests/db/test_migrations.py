@@ -61,7 +61,7 @@ async def _columns(url: str, table: str) -> set[str]:
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
     assert await current(empty_url) is None
     await upgrade(empty_url)
-    assert await current(empty_url) == head_revision() == "0004"
+    assert await current(empty_url) == head_revision()
     assert await _tables(empty_url) >= TABLES
     await upgrade(empty_url)  # a second upgrade is a no-op
     await downgrade(empty_url, "base")
@@ -94,9 +94,47 @@ async def test_0002_adds_and_drops_the_discord_message_id(empty_url: str) -> Non
     assert "discord_message_id" not in columns and "read_at" in columns
 
 
-async def test_0004_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+async def test_0005_gives_the_games_already_there_the_rulings_they_were_set_up_under(empty_url: str) -> None:
+    """A game created before house rules existed keeps today's rulings (the killer takes
+    a carried grail, departures at dawn, the vote's damage named); a new game takes the
+    rules' defaults. Going back removes the keys the earlier code does not know."""
+    import json
+
+    import sqlalchemy as sa
+
+    from bot.service.types import GameSettings
+
     await upgrade(empty_url, "0004")
+    engine = make_engine(empty_url)
+    old = {"max_players": 8, "vote_tie_rule": "all"}
+    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'running', 1, 1, 0, '2026-01-01 00:00:00')"),
+                {"s": json.dumps(old)},
+            )
+        await upgrade(empty_url)
+
+        async def settings() -> dict:
+            async with engine.connect() as conn:
+                raw = (await conn.execute(sa.text("SELECT settings FROM games"))).scalar_one()
+            return json.loads(raw) if isinstance(raw, str) else raw
+
+        kept = GameSettings.model_validate(await settings())
+        assert (kept.killing_blow, kept.departures, kept.vote_damage) == ("killer_takes", "dawn", "public")
+        assert kept.max_players == 8 and kept.vote_tie_rule == "all"
+        assert GameSettings().killing_blow == "steal"
+        await downgrade(empty_url, "0004")
+        assert await settings() == old
+    finally:
+        await engine.dispose()
+
+
+async def test_0006_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0006")
     assert "ai_turns" in await _tables(empty_url)
+    assert "ai_seats" in await _columns(empty_url, "game_records")
     engine = make_engine(empty_url)
     try:
         async with engine.connect() as conn:
@@ -104,8 +142,9 @@ async def test_0004_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     finally:
         await engine.dispose()
     assert cols["user_id"]["nullable"]  # an AI seat has no Discord user
-    await downgrade(empty_url, "0003")
+    await downgrade(empty_url, "0005")
     assert "ai_turns" not in await _tables(empty_url)
+    assert "ai_seats" not in await _columns(empty_url, "game_records")
 
 
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
@@ -139,12 +178,12 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert "0004 (up to date)" in capsys.readouterr().out
+    assert f"{head_revision()} (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     capsys.readouterr()
     # A relative target is answered with the revision it reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to 0003\n"
+    assert capsys.readouterr().out == f"database downgraded to {int(head_revision()) - 1:04d}\n"
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
     assert capsys.readouterr().out == "database downgraded to base (empty)\n"
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0
@@ -168,3 +207,22 @@ def test_the_installed_package_carries_the_migrations():
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bot"]
     for script in scripts:
         assert any(Path("db/migrations", script).match(p) for p in patterns), script
+
+
+async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
+    """/game history reads a server's finished games newest first by this index."""
+    await upgrade(empty_url, "0003")
+
+    async def indexes() -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            async with engine.connect() as conn:
+                return {i["name"] for i in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
+        finally:
+            await engine.dispose()
+
+    assert "ix_games_history" not in await indexes()
+    await upgrade(empty_url)
+    assert "ix_games_history" in await indexes()
+    await downgrade(empty_url, "0003")
+    assert "ix_games_history" not in await indexes()

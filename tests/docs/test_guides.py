@@ -2,7 +2,7 @@
 the bot where a machine can tell: every command, option and choice they show exists as a
 client in the guide's language shows it (the Chinese guides may give the English beside,
 `/圣杯 数字: 42`（`/grail number: 42`）, which must be the same command); each guide names
-every command of its readers; the settings table lists every option of /game create with
+every command of its readers; the settings table lists every option of /mod create with
 its real default and whether it may change after the start; every quoted bot message is
 one the bot says in that language; the English and Chinese guides have the same sections,
 naming the same commands; and the links lead somewhere."""
@@ -27,7 +27,7 @@ from bot.i18n import t, terms
 from bot.i18n.catalog import catalogue
 from bot.sandbox.play_reader import template_regex
 from bot.service.errors import MESSAGES as SERVICE_MESSAGES
-from bot.service.types import RULE_SETTINGS, GameSettings
+from bot.service.types import HOUSE_RULES, RULE_SETTINGS, GameSettings
 from engine.classes import catalogue as classes
 from engine.classes import class_spec
 from engine.model import FACTIONS, Trait
@@ -231,7 +231,7 @@ def test_the_two_languages_have_the_same_sections_naming_the_same_things() -> No
 
 
 def _field_of(param: app_commands.Parameter) -> str | None:
-    """The GameSettings field a /game create option sets (None: not a game setting)."""
+    """The GameSettings field a /mod create option sets (None: not a game setting)."""
     sample: object
     if param.choices:
         sample = app_commands.Choice(name="x", value=param.choices[0].value)
@@ -259,6 +259,8 @@ def _default_text(field: str | None, param: str, loc: str) -> str:
         return t(f"cmd.choice.tie_{value}", loc)
     if field == "language":
         return t(f"cmd.choice.lang_{str(value).replace('-', '_')}", loc)
+    if field in HOUSE_RULES:
+        return t(f"cmd.choice.{field}_{value}", loc)
     return str(value)
 
 
@@ -270,9 +272,9 @@ def test_the_guides_defaults_are_the_configurations() -> None:
 
 @pytest.mark.parametrize("loc", LANGUAGES)
 def test_the_settings_table_lists_every_option_of_game_create_truly(loc: str) -> None:
-    create = next(c for c in walk(tree().get_commands()) if c.qualified_name == "game create")
+    create = next(c for c in walk(tree().get_commands()) if c.qualified_name == "mod create")
     params = {p.name: p for p in create.parameters}  # type: ignore[union-attr]
-    shown = shown_commands(loc)[" ".join(t(f"cmd.name.{x}", loc) for x in ("game", "create"))]
+    shown = shown_commands(loc)[" ".join(t(f"cmd.name.{x}", loc) for x in ("mod", "create"))]
     rows = {}
     for line in text_of("moderating", loc).splitlines():
         m = re.match(r"\|\s*`([^`\s]+):`", line)
@@ -280,7 +282,7 @@ def test_the_settings_table_lists_every_option_of_game_create_truly(loc: str) ->
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             assert m.group(1) in shown.options, line
             rows[shown.options[m.group(1)][0]] = cells
-    assert sorted(rows) == sorted(params), "the table lists each option of /game create once"
+    assert sorted(rows) == sorted(params), "the table lists each option of /mod create once"
     for param, cells in rows.items():
         field = _field_of(params[param])
         assert field is None or field in GameSettings.model_fields, field

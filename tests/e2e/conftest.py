@@ -146,10 +146,10 @@ async def play_tables(
 
 
 async def game_log(game: TableGame) -> dict[str, Any] | None:
-    """The moderator's ``/game log`` file, as downloaded from the reply."""
+    """The moderator's ``/mod log`` file, as downloaded from the reply."""
     import json
 
-    reply = await game.moderator.command("game log")
+    reply = await game.moderator.command("mod log")
     for m in reply.messages:
         for a in m.attachments:
             if a.filename.endswith(".json"):

@@ -16,7 +16,7 @@ invariants a scripted test would check one by one are checked all at once:
 And at the end: the moderator ends the game if nobody did; the public channels never
 named a class, faction, roll or score before the game-over post, nor carried anything
 addressed to one player but the content-free inbox ping; nobody was shown the sheet of
-a seat they never held; the game-over post and the moderator's ``/game log`` agree
+a seat they never held; the game-over post and the moderator's ``/mod log`` agree
 with the stored state; the log replays exactly; whoever left the server and comes
 back finds their voice.
 
@@ -134,7 +134,7 @@ class Monkey:
         self.game_id = 0
         self.other_id = 0
         self.trace: list[str] | None = None  # each step and the gist of its answer
-        self.end_after = int(steps * 0.85)  # the confirmation of /game end is pressed only then
+        self.end_after = int(steps * 0.85)  # the confirmation of /mod end is pressed only then
         self.chaos = random.Random(f"chaos-{seed}") if chaos else None
         self.upheavals: Counter[str] = Counter()
 
@@ -193,7 +193,7 @@ class Monkey:
             for a in self.players:
                 if a.person.user.id not in joined:
                     await self.do(a, self.join_move(a))
-            await self.do(self.moderating, Move("command", "game start"))
+            await self.do(self.moderating, Move("command", "mod start"))
         info = await service.get_game(self.tavern.db, self.game_id)
         assert info.status == "running", f"the game did not start: {info.status}"
         self.choose.seats = len([p for p in info.players if p.seat is not None])
@@ -222,7 +222,7 @@ class Monkey:
         if actor.kind == "moderator" and self.rng.random() < 0.5:
             info = await service.get_game(self.tavern.db, self.game_id)
             if info.status == "paused":  # a moderator who paused resumes soon after
-                move = Move("command", "game resume")
+                move = Move("command", "mod resume")
         move = move or await self.pick_move(actor)
         if move.kind in ("click", "select", "command") and self.rng.random() < 0.05:
             move.twice = True  # a double click, or a command sent again before the answer
@@ -259,9 +259,11 @@ class Monkey:
         mod_first = a.kind == "moderator" or rng.random() < 0.1
         path = self.choose.pick(MODERATOR_COMMANDS if mod_first and rng.random() < 0.9 else PLAYER_COMMANDS)
         # The moderator moderates both games (Manage Server): in a DM the bot asks which.
-        in_dm = not a.person.user.dms_closed and path not in ("game create", "game join") and rng.random() < (0.08 if a.kind == "moderator" else 0.35)
-        if path == "game create" and rng.random() < 0.5:
+        in_dm = not a.person.user.dms_closed and path not in ("mod create", "game join") and rng.random() < (0.08 if a.kind == "moderator" else 0.35)
+        if path == "mod create" and rng.random() < 0.5:
             in_dm = not a.person.user.dms_closed  # or in the other game's channel
+        if path in MODERATOR_COMMANDS and a.kind != "moderator" and not a.person.user.dms_closed:
+            in_dm = True  # Discord lists /mod to them only there (no Manage Server)
         if path == "grail" and rng.random() < 0.4:
             return Move("command", "orders", in_dm=in_dm, then="wh:grail:")  # the form, by the panel
         options = self.choose.options(path)
@@ -289,7 +291,7 @@ class Monkey:
 
     def seen_components(self, a: Actor) -> list[tuple[Message, dict[str, Any]]]:
         """The components on what ``a`` can see: the channels, their DMs, their ephemerals.
-        The moderator's confirmation of /game end is pressed only late in the run."""
+        The moderator's confirmation of /mod end is pressed only late in the run."""
         user = a.person.user
         msgs = list(self.tavern.public(self.channel))
         if a.kind == "other" or self.rng.random() < 0.1:
@@ -532,18 +534,18 @@ class Monkey:
         info = await service.get_game(self.tavern.db, self.game_id)
         mod = self.moderating
         if info.status in ("running", "paused"):
-            confirm = await self.do(mod, Move("command", "game end"))
+            confirm = await self.do(mod, Move("command", "mod end"))
             found = confirm.find(f"wh:end:{self.game_id}") if confirm else None
-            assert found is not None, confirm.text if confirm else "no reply to /game end"
+            assert found is not None, confirm.text if confirm else "no reply to /mod end"
             await self.do(mod, Move("click", found[1], message=found[0]))
         game = await self.stored_game()
         if game["status"] != "over":
-            self.found("the end", f"the game is {game['status']} ({game['end_reason']}) after /game end")
+            self.found("the end", f"the game is {game['status']} ({game['end_reason']}) after /mod end")
             return None
         self.check_end_post(game)
         log = await self.log()
         if log is None:
-            self.found("the end", "/game log gave no file")
+            self.found("the end", "/mod log gave no file")
         else:
             self.check_log(game, log)
         for channel in (self.channel, self.other_channel):
@@ -649,7 +651,7 @@ class Monkey:
             self.found("the end", "the seed was not revealed")
 
     async def log(self) -> dict[str, Any] | None:
-        reply = await self.do(self.moderating, Move("command", "game log", {"game": self.game_id}))
+        reply = await self.do(self.moderating, Move("command", "mod log", {"game": self.game_id}))
         for m in reply.messages if reply else []:
             for a in m.attachments:
                 if a.filename.endswith(".json"):

@@ -24,9 +24,9 @@ PLAYER_COMMANDS = {
     "me": 4, "inbox": 4, "rules": 2, "help": 1, "game join": 2, "game leave": 1,
 }  # fmt: skip
 MODERATOR_COMMANDS = {
-    "phase advance": 30, "phase extend": 4, "game pause": 3, "game resume": 3, "game settings": 6,
-    "game status": 6, "game log": 3, "game replace": 3, "game kick": 2, "game end": 2,
-    "game start": 2, "game create": 1,
+    "mod advance": 30, "mod extend": 4, "mod pause": 3, "mod resume": 3, "mod settings": 6,
+    "mod status": 6, "mod log": 3, "mod replace": 3, "mod kick": 2, "mod end": 2,
+    "mod start": 2, "mod create": 1,
 }  # fmt: skip
 DURATIONS = ("1h", "2h", "90m", "1d", "1.5h", "2小时", "3天", "7d", "8d", "5s", "0", "abc", "-1h", "", "1h30m")
 REMINDERS = ("0", "off", "关", "30m", "2h", "1d", "马上", "never", "10s")
@@ -144,15 +144,15 @@ class Chooser:
             return {"clear": r.choice(("orders", "identify", "pass"))} if r.random() < 0.35 else {}
         if path == "rules":
             return {"topic": r.choice([*catalogue(), "combat", "voting", "龙骑士", "x" * 90])} if r.random() < 0.7 else {}
-        if path in ("game settings", "game create"):
+        if path in ("mod settings", "mod create"):
             return self.settings()
-        if path == "phase extend":
+        if path == "mod extend":
             return {"duration": r.choice(DURATIONS) or "1h"}
-        if path == "game kick":
+        if path == "mod kick":
             return {"player": self.player()}
-        if path == "game replace":
+        if path == "mod replace":
             return {"player": self.player(), "newcomer": r.choice([*self.people, self.bot])}
-        if path == "game log":
+        if path == "mod log":
             if r.random() < 0.5:
                 return {}
             return {"game": r.choice([*self.game_ids, 9999, 2**40])}

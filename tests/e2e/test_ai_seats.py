@@ -61,7 +61,7 @@ async def scenario() -> AiGame:
                 break
             if (round_no, phase) == (1, "day"):
                 status_text = (await game.moderator.status()).text
-                fixed = await game.moderator.command("game settings", {"ai_seats": 3})
+                fixed = await game.moderator.command("mod settings", {"ai_seats": 3})
             await game.play_phase(round_no, phase)
             if (round_no, phase) == (2, "day"):
                 await tavern.restart_bot()  # the AI's turns of this Day are in the database

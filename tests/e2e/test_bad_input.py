@@ -183,25 +183,25 @@ async def scenario() -> dict[str, Tried]:
         await attempt(
             "replace_with_a_player_of_a_game",
             game.moderator,
-            game.moderator.command("game replace", {"player": str(alice.seat), "newcomer": bob.user}),
+            game.moderator.command("mod replace", {"player": str(alice.seat), "newcomer": bob.user}),
         )
-        await attempt("player_starts_the_game", bob, bob.command("game start", in_dm=False))
+        await attempt("player_starts_the_game", bob, bob.command("mod start", in_dm=True))
         await attempt(
-            "player_advances_the_phase_zh", hong, hong.command("phase advance", in_dm=False)
+            "player_advances_the_phase_zh", hong, hong.command("mod advance", in_dm=True)
         )
         await attempt(
-            "player_kicks_someone", alice, alice.command("game kick", {"player": "2"}, in_dm=False)
+            "player_kicks_someone", alice, alice.command("mod kick", {"player": "2"}, in_dm=True)
         )
         await attempt(
             "extend_by_seconds",
             game.moderator,
-            game.moderator.command("phase extend", {"duration": "5s"}),
+            game.moderator.command("mod extend", {"duration": "5s"}),
         )
         mod_zh = Person(tavern, tavern.emu.create_user("主持", locale="zh-CN"), seating.channel, game.stats, in_dm=False)
         tavern.emu.add_member(tavern.guild, mod_zh.user)
         tavern.emu.give_role(tavern.guild, mod_zh.user, tavern.moderators)
-        await attempt("reminder_not_a_time_zh", mod_zh, mod_zh.command("game settings", {"reminder": "马上"}))
-        assert not (await game.moderator.command("game settings", {"reminder": "OFF"})).error
+        await attempt("reminder_not_a_time_zh", mod_zh, mod_zh.command("mod settings", {"reminder": "马上"}))
+        assert not (await game.moderator.command("mod settings", {"reminder": "OFF"})).error
         # Full-width digits, as a Chinese keyboard types them, are a number.
         assert not (await form_with(hong, "５０")).error
         for p in (alice, bob, amin, wounded):

@@ -89,23 +89,23 @@ async def scenario() -> Seen:
                 before == await fingerprint(tavern, gid),
             )
 
-        await attempt("advance_in_the_lobby", mod, mod.command("phase advance"))
-        await attempt("advance_in_the_lobby_zh", mod_zh, mod_zh.command("phase advance"))
+        await attempt("advance_in_the_lobby", mod, mod.command("mod advance"))
+        await attempt("advance_in_the_lobby_zh", mod_zh, mod_zh.command("mod advance"))
         await attempt("attack_in_the_lobby", alice, alice.command("act attack", {"player": "bob"}))
         await attempt("vote_in_the_lobby_zh", amin, amin.command("vote", {"player": "alice"}))
         await attempt(
             "identify_in_the_lobby", bob, bob.command("identify", {"player": "alice", "guess": "faction:lawful"})
         )
         await attempt(
-            "replace_in_the_lobby", mod, mod.command("game replace", {"player": "alice", "newcomer": carol.user})
+            "replace_in_the_lobby", mod, mod.command("mod replace", {"player": "alice", "newcomer": carol.user})
         )
 
         # The moderator removes dave from the lobby, picking him from the autocomplete.
         choices = await tavern.emu.autocomplete(
-            mod.user, "game kick", focused="player", value="dav", channel=seating.channel
+            mod.user, "mod kick", focused="player", value="dav", channel=seating.channel
         )
         assert [c["name"] for c in choices] == ["dave"], choices
-        kicked = await mod.command("game kick", {"player": choices[0]["value"]})
+        kicked = await mod.command("mod kick", {"player": choices[0]["value"]})
         assert not kicked.error, kicked.text
         await tavern.drained()
         kicked_dm = "\n".join(reader.message_text(m) for m in tavern.dms(dave.user))
@@ -121,7 +121,7 @@ async def scenario() -> Seen:
         typed = await alice.command("act attack", {"player": "reply.error.unexpected"})
         # The odd name leaves the game: the public post names them as they are called.
         seen = len(tavern.public(seating.channel))
-        assert not (await mod.command("game kick", {"player": ODD_NAME})).error
+        assert not (await mod.command("mod kick", {"player": ODD_NAME})).error
         await tavern.drained()
         departure = "\n".join(reader.message_text(m) for m in tavern.public(seating.channel)[seen:])
         return Seen(

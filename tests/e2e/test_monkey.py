@@ -44,7 +44,7 @@ def test_the_game_was_played_and_ended(outcome: Outcome) -> None:
     # the command) were all used, and many things were refused (the monkey is mostly
     # wrong) but not all.
     kinds = outcome.by_kind
-    assert kinds.get("/phase advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
+    assert kinds.get("/mod advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
     assert any(k in kinds for k in ("atk", "vote", "skill", "idp")), kinds
     assert 0.2 * outcome.steps < outcome.refused < outcome.steps
 

@@ -124,7 +124,7 @@ def test_no_secret_in_the_public_channel(game: Played):
 
 def test_the_log_from_game_log_replays_exactly(game: Played):
     log = game.extra["log"]
-    assert log is not None, "/game log gave no file"
+    assert log is not None, "/mod log gave no file"
     report = verify_log(log)
     assert report.ok, report.mismatch
     assert report.steps == game.report.phases + 1  # the start, then one step per phase

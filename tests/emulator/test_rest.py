@@ -270,3 +270,27 @@ async def test_unknown_routes_and_resources(emu: Emulator, world: World) -> None
     assert status == 404 and body["code"] == 10013
     status, body, _ = await _raw(emu, "POST", "/interactions/1/abc/callback", json={"type": 4})
     assert status == 404 and body["code"] == 10062
+
+
+def test_a_commands_size_counts_the_longest_version_of_each_localized_field() -> None:
+    """Discord's 4,000 characters: a localized name or description counts once, at its
+    longest (the default or a localization), not once per version."""
+    from discord_emulator.commands import MAX_TOTAL_CHARS, CommandStore
+    from discord_emulator.errors import ApiError
+    from discord_emulator.state import SnowflakeFactory
+
+    store = CommandStore(1, SnowflakeFactory())
+
+    def command(description: str, localized: str) -> dict[str, Any]:
+        def field(name: str, **more: Any) -> dict[str, Any]:
+            return {"name": name, "description": description, "description_localizations": {"zh-CN": localized}, **more}
+
+        subs = [field(f"s{i:02d}", type=1, options=[field("o", type=3)]) for i in range(20)]
+        return {"name": "game", "type": 1, "description": "d", "options": subs}
+
+    # 20 subcommands of 3 + 97 + 1 + 97 characters, each description also in Chinese:
+    # 3,965 counted (counting every version would make it 6,365).
+    assert store.bulk_overwrite(None, [command("x" * 97, "字" * 60)])
+    with pytest.raises(ApiError) as refused:
+        store.bulk_overwrite(None, [command("x" * 60, "字" * 99)])  # the localization is the longest
+    assert f"maximum size ({MAX_TOTAL_CHARS})" in str(refused.value.errors)

@@ -15,7 +15,11 @@ vote removes everyone tied, classes shown on death, 12 points win), a table wher
 some seats fall silent and one sends out of turn (an unclaimed grail, a dropped
 submission, players who did not send), and a table a moderator runs: two players
 removed (at Dusk, when orders already name one of them, and at Morning) and the game
-ended early, scored, at Day 5.
+ended early, scored, at Day 5. The first five play by the rulings they were recorded
+under (the killer takes a carried grail); a sixth plays every house rule that is not
+today's: a killing blow on the grail carrier is a steal attempt (one fails and the grail
+is lost, one takes it from the body), the night's departures wait for the Morning
+announcement, and the vote's damage is told only to the one who takes it.
 """
 
 from __future__ import annotations
@@ -28,11 +32,14 @@ from typing import Any
 
 from bot.sim.runner import play_game
 from engine import (
+    DeparturesRule,
     GameState,
+    KillingBlowRule,
     Outcome,
     Settings,
     Submission,
     Vote,
+    VoteDamageRule,
     VoteTieRule,
     advance,
     end_game,
@@ -49,7 +56,9 @@ class Case:
     name: str
     seed: str
     players: int
-    settings: Settings = field(default_factory=Settings)
+    # The cases recorded before house rules existed play by the rulings of that time
+    # (the killer takes a carried grail, E13); their data must not move.
+    settings: Settings = field(default_factory=lambda: Settings(killing_blow=KillingBlowRule.KILLER_TAKES))
     # Seats whose submissions are left out, by (round, phase): they did not send.
     silent: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
     # Submissions added where the rules refuse them, by (round, phase): seat -> one
@@ -75,13 +84,13 @@ CASES = (
         "table8-tie-all",
         "golden:30",
         8,
-        Settings(vote_tie_rule=VoteTieRule.ALL, reveal_on_death=True, win_score=12),
+        Settings(vote_tie_rule=VoteTieRule.ALL, reveal_on_death=True, win_score=12, killing_blow=KillingBlowRule.KILLER_TAKES),
     ),
     Case(
         "table10-silent",
         "golden:6",
         10,
-        Settings(vote_tie_rule=VoteTieRule.NOBODY),
+        Settings(vote_tie_rule=VoteTieRule.NOBODY, killing_blow=KillingBlowRule.KILLER_TAKES),
         silent={(2, "day"): tuple(range(1, 11)), (1, "dusk"): (2, 5), (3, "morning"): (1, 3, 4, 6, 7)},
         stray={(1, "day"): {4: Vote(3).to_dict()}},
     ),
@@ -91,6 +100,16 @@ CASES = (
         12,
         removals={(2, "dusk"): (5,), (3, "morning"): (9,)},
         end_at=(5, "day"),
+    ),
+    Case(
+        "table11-house-rules",
+        "golden:21",
+        11,
+        Settings(
+            killing_blow=KillingBlowRule.STEAL,
+            departures=DeparturesRule.MORNING,
+            vote_damage=VoteDamageRule.PRIVATE,
+        ),
     ),
 )
 

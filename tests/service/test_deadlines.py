@@ -70,7 +70,7 @@ async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, cl
     assert again.value.key == "error.already_paused"  # worded for the moderator
     with pytest.raises(E.GamePausedError) as advancing:
         await advance_phase(db, game_id)
-    assert "/game resume" in advancing.value.text("en-US")
+    assert "/mod resume" in advancing.value.text("en-US")
     clock.advance(10_000)
     assert (await run_due(db)).advanced == []
     info = await extend_deadline(db, game_id, 50)

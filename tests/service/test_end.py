@@ -100,7 +100,7 @@ async def test_a_paused_game_can_be_ended_a_lobby_cannot(db: Database) -> None:
     assert type(err.value) is E.GameNotRunningError
     info = await get_game(db, lobby_id)
     assert (info.status, info.version) == ("lobby", 0) and await count(db, OutboxMessage) == messages
-    await cancel_game(db, lobby_id)  # what /game end does in a lobby
+    await cancel_game(db, lobby_id)  # what /mod end does in a lobby
     with pytest.raises(E.GameFinishedError):
         await end_game(db, lobby_id)
     with pytest.raises(E.GameNotFoundError):

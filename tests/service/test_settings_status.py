@@ -61,7 +61,7 @@ async def test_phase_status_says_which_kinds_each_seat_sent_never_what(db: Datab
     assert (await phase_status(db, lobby_id)).sent == {}
     with pytest.raises(E.GameNotFoundError):
         await phase_status(db, 999)
-    # A moderator may type any number up to 2**53 (/game log): beyond the id column's 32
+    # A moderator may type any number up to 2**53 (/mod log): beyond the id column's 32
     # bits there is no game either (PostgreSQL refused to even compare such a number).
     for far in (2**31, 2**40, 2**53):
         with pytest.raises(E.GameNotFoundError):
@@ -105,7 +105,9 @@ async def test_bad_settings_are_refused_naming_the_field_and_change_nothing(db: 
 async def test_once_dealt_the_rules_are_fixed_and_the_rest_applies_from_the_next_phase(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=3600, dusk_seconds=3600)
     info = await get_game(db, game_id)
-    for rule, value in (("max_players", 8), ("vote_tie_rule", "all"), ("reveal_on_death", True), ("win_score", 30)):
+    rules = (("max_players", 8), ("vote_tie_rule", "all"), ("reveal_on_death", True), ("win_score", 30),
+             ("killing_blow", "killer_takes"), ("departures", "morning"), ("vote_damage", "private"))  # fmt: skip
+    for rule, value in rules:
         with pytest.raises(E.BadArgumentError) as err:
             await update_settings(db, game_id, **{rule: value, "dusk_seconds": 60})
         assert err.value.params == {"field": rule} and "fixed once the game has started" in str(err.value)
@@ -169,10 +171,25 @@ async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: 
 
 async def test_the_status_knows_who_holds_or_held_a_seat(db: Database) -> None:
     """A moderator who plays, or played until replaced or removed, knows a seat's class
-    and faction: /game status then shows them only the count of who has sent."""
+    and faction: /mod status then shows them only the count of who has sent."""
     game_id = await started(db, 7, seed="status-viewer")
     await replace_player(db, game_id, 2, UserRef(901, "Newcomer"))
     await remove_player(db, game_id, 3)
     played = {uid: (await phase_status(db, game_id, uid)).viewer_played for uid in (user(1).id, user(2).id, user(3).id, 901, 902)}
     assert played == {user(1).id: True, user(2).id: True, user(3).id: True, 901: True, 902: False}
     assert not (await phase_status(db, game_id)).viewer_played
+
+
+async def test_house_rules_chosen_in_the_lobby_are_the_ones_the_engine_plays(db: Database) -> None:
+    game_id = await lobby(db, 6, departures="morning")
+    info = await get_game(db, game_id)
+    assert (info.settings.killing_blow, info.settings.departures, info.settings.vote_damage) == ("steal", "morning", "public")
+    await update_settings(db, game_id, killing_blow="killer_takes", vote_damage="private")
+    with pytest.raises(E.BadArgumentError) as err:
+        await update_settings(db, game_id, departures="sometime")
+    assert err.value.params["field"] == "departures"
+    await start_game(db, game_id)
+    played = (await current_state(db, game_id)).settings
+    assert played.killing_blow is engine.KillingBlowRule.KILLER_TAKES
+    assert played.departures is engine.DeparturesRule.MORNING
+    assert played.vote_damage is engine.VoteDamageRule.PRIVATE

@@ -46,6 +46,18 @@ def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert a != c
 
 
+def test_house_rules_are_played_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each house rule changes the games it plays (same seeds) and the report names it."""
+    base = _json(capsys, "--games", "8", "--players", "9", "--seed", "house")
+    assert base["house_rules"] == {"killing_blow": "steal", "departures": "dawn", "vote_damage": "public"}
+    for flag, value in (("--killing-blow", "killer_takes"), ("--departures", "morning"), ("--vote-damage", "private")):
+        other = _json(capsys, "--games", "8", "--players", "9", "--seed", "house", flag, value)
+        assert other["house_rules"][flag[2:].replace("-", "_")] == value
+        assert other["invalid_submissions"] == 0
+    e13 = _json(capsys, "--games", "8", "--players", "9", "--seed", "house", "--killing-blow", "killer_takes")
+    assert [base[k] for k in ("steals_per_game", "grails_per_game")] != [e13[k] for k in ("steals_per_game", "grails_per_game")]
+
+
 def test_jobs_do_not_change_the_games() -> None:
     one = play_many(6, players=7, seed="jobs", jobs=1)
     two = play_many(6, players=7, seed="jobs", jobs=2)
@@ -74,6 +86,7 @@ def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         (["--plot", "chart.jpg"], "--plot: must be a .png file name"),
         (["--plot", "/no/such/folder/chart.png"], "does not exist"),
         (["--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["--departures", "noon"], "--departures: invalid choice: 'noon'"),
     ],
 )
 def test_bad_arguments_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,14 +1,13 @@
-"""Moderator commands of ``/game``: create (with its settings), start, settings, pause,
+"""Moderator commands of ``/mod``: create (with its settings), start, settings, pause,
 resume, replace, kick, end (after a confirmation), status and the log.
 
 A moderator has Manage Server, or the configured moderator role, or created the game
-(``checks``); Discord shows these commands to everyone because ``/game`` also holds the
-players' join and leave, so the check is made here, each time."""
+(``checks``). Discord lists ``/mod`` only to members with Manage Server unless a server
+admin opens it to others (and always in DMs), so the check is made here, each time."""
 
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import Any
 
@@ -30,15 +29,19 @@ from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import t
 from bot.render import words
-from bot.service.types import GameInfo, GameSettings, SeatInfo
+from bot.service.export import log_bytes
+from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
 LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN")]
+# The house rules' choices, default first (bot.service.types.HOUSE_RULES).
+HOUSE_CHOICES = {rule: [app_commands.Choice(name=L(f"cmd.choice.{rule}_{v}"), value=v) for v in values] for rule, values in HOUSE_RULES.items()}
 
 SETTING_PARAMS = {
     "max_players": "max_players", "day": "day", "dusk": "dusk", "morning": "morning", "reminder": "reminder",
     "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
     "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead",
+    "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
 }  # fmt: skip
 
 
@@ -46,7 +49,7 @@ def with_setting_options(func: Any) -> Any:
     """Names and descriptions of the settings options shared by create and settings."""
     func = app_commands.rename(**{k: L(f"cmd.name.{v}") for k, v in SETTING_PARAMS.items()})(func)
     func = app_commands.describe(**{k: L(f"cmd.param.{v}") for k, v in SETTING_PARAMS.items()})(func)
-    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES)(func)
+    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES, **HOUSE_CHOICES)(func)
 
 
 # What switches the reminder off, in either language.
@@ -75,6 +78,9 @@ def overrides(**given: Any) -> dict[str, Any]:
         out["vote_tie_rule"] = given["vote_tie"].value
     if given.get("language") is not None:
         out["language"] = given["language"].value
+    for rule in HOUSE_RULES:
+        if given.get(rule) is not None:
+            out[rule] = given[rule].value
     return out
 
 
@@ -98,9 +104,9 @@ async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    game = groups.game
+    mod = groups.mod
 
-    @game.command(name=L("cmd.name.create"), description=L("cmd.desc.game_create"))
+    @mod.command(name=L("cmd.name.create"), description=L("cmd.desc.mod_create"))
     @with_setting_options
     async def create(
         interaction: discord.Interaction,
@@ -115,6 +121,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         language: app_commands.Choice[str] | None = None,
         win_score: app_commands.Range[int, 1, 100] | None = None,
         quiet_dead: bool | None = None,
+        killing_blow: app_commands.Choice[str] | None = None,
+        departures: app_commands.Choice[str] | None = None,
+        vote_damage: app_commands.Choice[str] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -127,6 +136,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         given = overrides(
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
         )  # fmt: skip
         if language is None:
             given["language"] = _default_language(interaction, ctx.bot.config.language)
@@ -141,7 +151,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
 
-    @game.command(name=L("cmd.name.start"), description=L("cmd.desc.game_start"))
+    @mod.command(name=L("cmd.name.start"), description=L("cmd.desc.mod_start"))
     async def start(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
@@ -150,7 +160,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await _close_lobby_post(ctx, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
-    @game.command(name=L("cmd.name.settings"), description=L("cmd.desc.game_settings"))
+    @mod.command(name=L("cmd.name.settings"), description=L("cmd.desc.mod_settings"))
     @with_setting_options
     @app_commands.rename(ai_seats=L("cmd.name.ai_seats"))
     @app_commands.describe(ai_seats=L("cmd.param.ai_seats"))
@@ -167,6 +177,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         language: app_commands.Choice[str] | None = None,
         win_score: app_commands.Range[int, 1, 100] | None = None,
         quiet_dead: bool | None = None,
+        killing_blow: app_commands.Choice[str] | None = None,
+        departures: app_commands.Choice[str] | None = None,
+        vote_damage: app_commands.Choice[str] | None = None,
         ai_seats: app_commands.Range[int, 0, 14] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
@@ -174,6 +187,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         given = overrides(
             max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
+            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
             ai_seats=ai_seats,
         )  # fmt: skip
         if given:
@@ -193,14 +207,14 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
 
-    @game.command(name=L("cmd.name.pause"), description=L("cmd.desc.game_pause"))
+    @mod.command(name=L("cmd.name.pause"), description=L("cmd.desc.mod_pause"))
     async def pause(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await service.pause_game(ctx.db, (await _moderated(ctx)).id)
         ctx.bot.wake_dispatcher()
         await ctx.send(embed=notice_embed(t("reply.paused", ctx.locale, game=info.id)))
 
-    @game.command(name=L("cmd.name.resume"), description=L("cmd.desc.game_resume"))
+    @mod.command(name=L("cmd.name.resume"), description=L("cmd.desc.mod_resume"))
     async def resume(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await service.resume_game(ctx.db, (await _moderated(ctx)).id)
@@ -208,7 +222,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx.bot.wake_scheduler()
         await ctx.send(embed=notice_embed(t("reply.resumed", ctx.locale, game=info.id)))
 
-    @game.command(name=L("cmd.name.replace"), description=L("cmd.desc.game_replace"))
+    @mod.command(name=L("cmd.name.replace"), description=L("cmd.desc.mod_replace"))
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
     async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User) -> None:
@@ -225,7 +239,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx.bot.wake_dispatcher()
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
 
-    @game.command(name=L("cmd.name.kick"), description=L("cmd.desc.game_kick"))
+    @mod.command(name=L("cmd.name.kick"), description=L("cmd.desc.mod_kick"))
     @app_commands.rename(player=L("cmd.name.player"))
     @app_commands.describe(player=L("cmd.param.player_kick"))
     async def kick(interaction: discord.Interaction, player: str) -> None:
@@ -249,7 +263,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
         return [] if info is None else player_choices(current, info.players, lobby=info.status == "lobby")
 
-    @game.command(name=L("cmd.name.end"), description=L("cmd.desc.game_end"))
+    @mod.command(name=L("cmd.name.end"), description=L("cmd.desc.mod_end"))
     async def end(interaction: discord.Interaction) -> None:
         # A running or paused game ends scored; a lobby is cancelled. The button carries
         # which of the two was confirmed, and does only that.
@@ -264,7 +278,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             text = t("reply.end_confirm", ctx.locale, game=info.id)
         await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
 
-    @game.command(name=L("cmd.name.status"), description=L("cmd.desc.game_status"))
+    @mod.command(name=L("cmd.name.status"), description=L("cmd.desc.mod_status"))
     async def status(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
@@ -273,7 +287,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         # know its class and faction, which can still win), sees only the count.
         await ctx.send(embed=status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played))
 
-    @game.command(name=L("cmd.name.log"), description=L("cmd.desc.game_log"))
+    @mod.command(name=L("cmd.name.log"), description=L("cmd.desc.mod_log"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
     @app_commands.describe(game_id=L("cmd.param.game_id"))
     async def log(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
@@ -291,8 +305,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         if info.status not in ("over", "cancelled"):
             raise ReplyError("reply.error.log_not_ready")
         data = await service.export_game(ctx.db, info.id)
-        raw = json.dumps(data, ensure_ascii=False, indent=1).encode()
-        file = discord.File(io.BytesIO(raw), filename=f"wolfhowl-game-{info.id}.json")
+        file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 
 
@@ -317,7 +330,7 @@ def _ref(user: discord.abc.User) -> Any:
 
 
 class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:end:(?P<game>\d+)"):
-    """The confirmation of /game end for a running or paused game: the game ends now,
+    """The confirmation of /mod end for a running or paused game: the game ends now,
     scored like a natural end. Checks the moderator again when pressed."""
 
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
@@ -340,8 +353,8 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:en
 
 
 class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:cancel:(?P<game>\d+)"):
-    """The confirmation of /game end for a lobby: the game is cancelled, if it is still
-    in the lobby (once started, /game end must be confirmed again, as a scored end)."""
+    """The confirmation of /mod end for a lobby: the game is cancelled, if it is still
+    in the lobby (once started, /mod end must be confirmed again, as a scored end)."""
 
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
         super().__init__(discord.ui.Button(label=t("ui.cancel_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:cancel:{game_id}"))

@@ -8,13 +8,15 @@ from discord import app_commands
 from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
+from bot.discord.replies import house_rule_lines
 from bot.discord.translator import L
 from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
 from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
+from bot.service.errors import ServiceError
 from engine.classes import FACTION_ROWS, catalogue, class_spec
 
-TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "commands")
+TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "house", "commands")
 RULES_COLOUR = 0x92400E
 
 
@@ -78,8 +80,8 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 
 HELP_SECTIONS = (
-    ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "stats view", "leaderboard", "rules", "help")),
-    ("help.moderators", ("game create", "game start", "game settings", "phase advance", "phase extend", "game pause", "game resume", "game replace", "game kick", "game end", "game status", "game log")),
+    ("help.players", ("game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "game history", "stats view", "leaderboard", "rules", "help")),
+    ("help.moderators", ("mod create", "mod start", "mod settings", "mod advance", "mod extend", "mod pause", "mod resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 
 
@@ -96,13 +98,27 @@ def help_embed(locale: str) -> discord.Embed:
     return embed
 
 
+async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
+    """Where the caller has a game (this channel's, or the one they play), the overview
+    and the house rules show that game's house rules."""
+    try:
+        info = await ctx.game()
+    except (ReplyError, ServiceError):
+        return
+    embed.add_field(name=t("rules.this_game", ctx.locale, game=info.id), value="\n".join(house_rule_lines(info.settings, ctx.locale)), inline=False)
+
+
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @top_level("rules")
     @app_commands.rename(topic=L("cmd.name.topic"))
     @app_commands.describe(topic=L("cmd.param.topic"))
     async def rules(interaction: discord.Interaction, topic: str | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        await ctx.send(embed=topic_embed(parse_topic(topic), ctx.locale))
+        chosen = parse_topic(topic)
+        embed = topic_embed(chosen, ctx.locale)
+        if chosen in ("overview", "house"):
+            await _with_house_rules(ctx, embed)
+        await ctx.send(embed=embed)
 
     @rules.autocomplete("topic")
     async def _topics(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

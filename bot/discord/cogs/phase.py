@@ -1,4 +1,4 @@
-"""``/phase advance`` (close the open phase now) and ``/phase extend`` (more time)."""
+"""``/mod advance`` (close the open phase now) and ``/mod extend`` (more time)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def seen_phase(info: GameInfo) -> dict[str, Any]:
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.phase.command(name=L("cmd.name.advance"), description=L("cmd.desc.phase_advance"))
+    @groups.mod.command(name=L("cmd.name.advance"), description=L("cmd.desc.mod_advance"))
     async def advance(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
@@ -41,7 +41,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
 
-    @groups.phase.command(name=L("cmd.name.extend"), description=L("cmd.desc.phase_extend"))
+    @groups.mod.command(name=L("cmd.name.extend"), description=L("cmd.desc.mod_extend"))
     @app_commands.rename(duration=L("cmd.name.duration"))
     @app_commands.describe(duration=L("cmd.param.duration"))
     async def extend(interaction: discord.Interaction, duration: str) -> None:

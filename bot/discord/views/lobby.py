@@ -72,7 +72,7 @@ def is_lobby_post(message: discord.Message, game_id: int) -> bool:
 async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, message: discord.Message | None = None) -> None:
     """Show the current roster on the lobby post: ``message`` when known (a button was
     pressed on it), else the latest lobby post of this game in the channel. Best effort:
-    the roster is also in /game status."""
+    the roster is also in /mod status."""
     try:
         if message is None:
             me = getattr(getattr(channel, "guild", None), "me", None)

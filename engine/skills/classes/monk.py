@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.events import audit, private
 from engine.health import apply_damage
 from engine.model import Player, State
-from engine.night.combat import attack, damage_roll, deal, inflict, opposed, steal
+from engine.night.combat import attack, carries, damage_roll, deal, inflict, opposed, steal
 from engine.night.context import Night
 from engine.skills.base import Skill, StatToggle, skills_of
 from engine.submissions import Action
@@ -110,5 +110,5 @@ class QuiveringPalm(Skill):
                 )
             else:
                 deal(night, target, damage_roll(night, actor, target), actor.seat, "quivering_palm")
-        if night.state.grail_holder == target.seat:
+        if carries(night, target):  # a palm that kills the carrier may take it from the body
             steal(night, actor, target)

@@ -284,3 +284,16 @@ def test_still_mind_guards_a_monk_who_starts_the_night_wounded() -> None:
     [hold] = [r for r in dice.rolls if r.why.startswith("hold-person")]
     assert hold.need == wizard_will - (monk_will + bonus)
     assert not state.player(2).has(State.DAZED)
+
+
+def test_a_quivering_palm_that_kills_the_carrier_may_take_the_grail_from_the_body() -> None:
+    """House rule killing_blow "steal" (the default): a hit like any other."""
+    state = table(("monk", "lawful"), ("rogue", "chaotic"))
+    state.grail_holder = 2
+    state.player(2).hp = 0  # wounded: the palm hits, and the failed check's damage kills
+    dice = ScriptedDice([(20, 20), (20, 10), (100, 45), (100, 31), (3, 2), (100, 10)])
+    events = night(state, dice, {1: orders(Action("quivering_palm", (2,)))})
+    assert not state.player(2).alive
+    stolen = next(e for e in events if e.kind == "StealRolled")
+    assert stolen.data["thief"] == 1 and stolen.data["success"]
+    assert state.player(1).grails_banked == 1

@@ -3,7 +3,7 @@
 import pytest
 
 from engine.errors import SkillUnavailableError
-from engine.model import State
+from engine.model import KillingBlowRule, Settings, State
 from engine.submissions import Action, Orders
 from engine.validate import validate
 from engine.view import sheet
@@ -53,9 +53,10 @@ def test_cleave_is_refused_without_a_hit():
 
 
 def test_a_grail_taken_from_the_body_counts_as_held_for_the_rest_of_the_night():
-    """R10: the killer who picks the grail up has held it, so Precise Attack (+20)
-    helps the Cleave that follows."""
+    """R10: the killer who picks the grail up (house rule: the killer takes it, E13) has
+    held it, so Precise Attack (+20) helps the Cleave that follows."""
     st = duel()
+    st.settings = Settings(killing_blow=KillingBlowRule.KILLER_TAKES)
     st.round = 2
     st.player(1).memory["cleave_round"] = 2
     st.player(2).hp = 0  # wounded, so the attack hits and d3 kills

@@ -1,0 +1,82 @@
+"""``wolfhowl export GAME [--format html|json] [--out FILE] [--lang LOCALE] [--url URL]``:
+a finished game's replay page or its log, straight from the database (no Discord
+connection; the database as ``wolfhowl db`` finds it). The JSON is exactly what
+``/mod log`` gives and ``wolfhowl verify`` checks. Exit 0 having written the file; 1 when
+the game is not there or not over; 2 for a bad configuration."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.i18n import LOCALES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", type=int, help="the game's number (as /game history and the posts show it)")
+    parser.add_argument("--format", choices=("html", "json"), default="html", help="html: the replay page (default); json: the game log")
+    parser.add_argument("--out", help="the file to write (default: wolfhowl-game-GAME.html or .json here; - for standard output)")
+    parser.add_argument("--lang", choices=LOCALES, help="the replay's language (default: the game's)")
+    parser.add_argument("--url", help="database URL (default: database_url from the configuration)")
+
+
+async def _export(url: str, game_id: int) -> dict[str, Any]:
+    from bot.db.session import Database
+    from bot.service.export import export_finished
+
+    db = Database(url)
+    try:
+        return await export_finished(db, game_id)
+    finally:
+        await db.dispose()
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.db.cli import _missing_sqlite_file, configured_url
+    from bot.service.errors import ServiceError
+    from bot.service.export import log_bytes
+
+    url = args.url
+    if url is None:
+        from bot.config import ConfigError
+
+        try:
+            url = configured_url()
+        except ConfigError as exc:
+            print(f"wolfhowl export: {exc}", file=sys.stderr)
+            return 2
+    if missing := _missing_sqlite_file(url):
+        print(f"wolfhowl export: no database file at {missing}", file=sys.stderr)
+        return 1
+    try:
+        log = asyncio.run(_export(url, args.game))
+    except ServiceError as exc:
+        print(f"wolfhowl export: {exc.text('en-US')}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, SQLAlchemyError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"wolfhowl export: {first}", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        data = log_bytes(log)
+    else:
+        from bot.render.replay import replay_html
+
+        data = replay_html(log, args.lang).encode()
+    out = args.out or f"wolfhowl-game-{args.game}.{args.format}"
+    if out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    try:
+        Path(out).write_bytes(data)
+    except OSError as exc:
+        print(f"wolfhowl export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"game #{args.game} written to {out} ({args.format}, {len(data):,} bytes)")
+    return 0
