@@ -1,5 +1,6 @@
 # Wolf Howl Tavern bot: `docker build -t wolfhowl .` then
 #   docker run -e WOLFHOWL_TOKEN=... -v wolfhowl-data:/app/var wolfhowl
+# `docker ps` shows its health (`wolfhowl health`).
 # It migrates the database and starts the bot, in one process. See docs/deploy.md.
 FROM python:3.11-slim
 
@@ -32,8 +33,15 @@ RUN pip install --no-deps . && rm -rf build engine bot discord_emulator migratio
     && mkdir -p /app/var && chown wolfhowl:wolfhowl /app/var
 
 USER wolfhowl
-# The SQLite database lives here unless WOLFHOWL_DATABASE_URL names PostgreSQL.
+# The SQLite database lives here, at an absolute path (whatever the working directory),
+# unless WOLFHOWL_DATABASE_URL names PostgreSQL.
+ENV WOLFHOWL_DATABASE_URL=sqlite+aiosqlite:////app/var/wolfhowl.sqlite3
 VOLUME ["/app/var"]
+
+# Healthy: connected to Discord within the last 2 minutes (the bot's heartbeat in the
+# database), the database answering, no message due for over 5 minutes. One line.
+HEALTHCHECK --interval=60s --timeout=20s --start-period=120s --retries=3 \
+    CMD ["wolfhowl", "health"]
 
 # One process, PID 1: it migrates the database at start, then connects. `docker stop`
 # sends SIGTERM, which it handles from start-up on, migrations included.

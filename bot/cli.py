@@ -16,6 +16,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "db": ("bot.db.cli", "database maintenance (upgrade, downgrade, current)"),
     "verify": ("bot.service.verify_cli", "replay an exported game log and confirm every roll"),
     "export": ("bot.service.export_cli", "a finished game's replay page (HTML) or log (JSON), from the database"),
+    "games": ("bot.service.games_cli", "live and recent games: server, channel, phase, deadline, messages waiting"),
+    "health": ("bot.service.health_cli", "is the running bot well: connected, database reachable, outbox flowing (exit 0/1)"),
 }
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args, get_origin
 
 from pydantic import Field
 from pydantic_settings import (
@@ -50,7 +50,7 @@ class Config(BaseSettings):
 
     database_url: str = DEFAULT_DATABASE_URL
     token: str = Field(default="", repr=False)
-    language: Literal["en-US", "zh-CN"] = "en-US"
+    language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
     day_seconds: int = Field(default=86400, ge=60)
     dusk_seconds: int = Field(default=86400, ge=60)
     morning_seconds: int = Field(default=43200, ge=60)
@@ -79,40 +79,108 @@ class ConfigError(Exception):
 
 C = TypeVar("C", bound="Config")
 
+# WOLFHOWL_* variables that are no setting: the file's name, and the test suite's own.
+NOT_SETTINGS = frozenset({"WOLFHOWL_CONFIG"})
+TEST_PREFIX = "WOLFHOWL_TEST_"
+IN_RANGE_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal", "value_error"})
 
-def read_config(cls: type[C], *, check_keys: bool = True, **overrides: object) -> C:
+
+def env_name(field: str) -> str:
+    """The environment variable that sets ``field``."""
+    return "WOLFHOWL_" + field.upper()
+
+
+def expected_form(cls: type[Config], field: str, *, in_env: bool) -> str:
+    """What a value of ``field`` looks like, said for whoever writes one: in the
+    environment a list or a table is written as in TOML/JSON (``[123]``)."""
+    info = cls.model_fields.get(field)
+    if info is None:
+        return ""
+    annotation = info.annotation
+    origin = get_origin(annotation)
+    if origin is list:
+        return "a list such as [123456789012345678]" if not in_env else "a list such as [123] (with the brackets)"
+    if origin is Literal:
+        return "one of " + ", ".join(str(a) for a in get_args(annotation))
+    if annotation is bool:
+        return "true or false"
+    if annotation is int:
+        return "a whole number"
+    if annotation is float:
+        return "a number"
+    return "text"
+
+
+def _where(cls: type[Config], field: str, path: Path, named_by: str) -> tuple[str, bool]:
+    """Who gave ``field`` its value: the environment variable, or the file and key."""
+    name = env_name(field)
+    if name in os.environ:
+        return f"{name}={os.environ[name]!r}", True
+    return f"{str(path)!r}{f' ({named_by})' if named_by else ''}, key {field}", False
+
+
+def _unknown_variables(cls: type[Config]) -> list[str]:
+    known = {env_name(f) for f in cls.model_fields} | NOT_SETTINGS
+    return sorted(v for v in os.environ if v.upper().startswith("WOLFHOWL_") and v.upper() not in known and not v.upper().startswith(TEST_PREFIX))
+
+
+def read_config(cls: type[C], *, check_keys: bool = True, named_by: str = "WOLFHOWL_CONFIG", **overrides: object) -> C:
     """``cls`` as the file and the environment give it now, or ConfigError: a file named
-    by ``WOLFHOWL_CONFIG`` that does not exist (``./config.toml`` may be missing), one that
-    cannot be read or is not TOML, a value that does not fit its setting, and (with
-    ``check_keys``) a key ``cls`` does not have: a misspelt ``database_url`` must not
-    leave the bot on the default database."""
+    (by ``named_by``: ``WOLFHOWL_CONFIG`` or a command's ``--config``) that does not exist
+    (``./config.toml`` may be missing), one that cannot be read or is not TOML, a value
+    that does not fit its setting (naming the variable or the file and key, and the form
+    expected), and (with ``check_keys``) a key or a ``WOLFHOWL_*`` variable ``cls`` does
+    not have: a misspelt ``database_url`` must not leave the bot on the default database."""
     from pydantic import ValidationError
     from pydantic_settings import SettingsError
 
     path = config_path()
-    if "WOLFHOWL_CONFIG" in os.environ and not path.exists():
-        raise ConfigError(f"the configuration file {str(path)!r} (WOLFHOWL_CONFIG) does not exist")
+    named = "WOLFHOWL_CONFIG" in os.environ
+    label = f"{str(path)!r} ({named_by})" if named else repr(str(path))
+    if named and not path.exists():
+        raise ConfigError(f"the configuration file {label} does not exist")
     if path.exists():
         try:
             keys = set(tomllib.loads(path.read_text(encoding="utf-8")))
             unknown = sorted(keys - set(cls.model_fields)) if check_keys else []
         except IsADirectoryError:
-            raise ConfigError(f"the configuration file {str(path)!r} is a folder") from None
+            raise ConfigError(f"the configuration file {label} is a folder") from None
         except OSError as exc:
-            raise ConfigError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+            raise ConfigError(f"cannot read {label}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
-            raise ConfigError(f"{str(path)!r} is not UTF-8 text") from None
+            raise ConfigError(f"{label} is not UTF-8 text") from None
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{str(path)!r} is not valid TOML: {exc}") from None
+            raise ConfigError(f"{label} is not valid TOML: {exc}") from None
         if unknown:
-            raise ConfigError(f"{str(path)!r} has settings that do not exist: {', '.join(unknown)} (see config.example.toml)")
+            raise ConfigError(f"{label} has settings that do not exist: {', '.join(unknown)} (see config.example.toml)")
+    if check_keys and (stray := _unknown_variables(cls)):
+        raise ConfigError(
+            f"environment variables that are no setting: {', '.join(stray)} "
+            "(each setting's variable is WOLFHOWL_ and its key in capitals; see config.example.toml)"
+        )
+    source = named_by if named else ""
     try:
         return cls(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '?'}: {e['msg']}" for e in exc.errors())
-        raise ConfigError(f"invalid settings: {problems}") from None
+        problems = []
+        for e in exc.errors():
+            field = str(e["loc"][0]) if e["loc"] else "?"
+            if field in overrides:
+                where, in_env = f"{field}={overrides[field]!r}", False
+            else:
+                where, in_env = _where(cls, field, path, source)
+            # A value of the right form out of range says so itself; a value of the
+            # wrong form is told the form wanted.
+            form = "" if e["type"] in IN_RANGE_ERRORS else expected_form(cls, field, in_env=in_env)
+            problems.append(f"{where}: {e['msg']}" + (f" (expected {form})" if form else ""))
+        raise ConfigError("invalid settings: " + "; ".join(problems)) from None
     except SettingsError as exc:
-        raise ConfigError(f"invalid settings: {exc}") from None
+        # The environment's value of a list (or other complex) setting is not JSON.
+        culprit = next((f for f in cls.model_fields if f'"{f}"' in str(exc)), None)
+        if culprit is None:
+            raise ConfigError(f"invalid settings: {exc}") from None
+        where, in_env = _where(cls, culprit, path, source)
+        raise ConfigError(f"invalid settings: {where}: cannot be read (expected {expected_form(cls, culprit, in_env=in_env)})") from None
 
 
 def load_config() -> Config:

@@ -13,8 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.model import Faction, Trait
+from engine.zh_tw import traditional
 
-Localized = dict[Literal["en-US", "zh-CN"], str]
+# Texts in each language: en-US and zh-CN from the data; zh-TW added from zh-CN (engine.zh_tw).
+Localized = dict[Literal["en-US", "zh-CN", "zh-TW"], str]
 
 # The source's roster (RULES: Roles), in the order of its table rows.
 FACTION_ROWS: dict[Faction, tuple[str, ...]] = {
@@ -22,6 +24,13 @@ FACTION_ROWS: dict[Faction, tuple[str, ...]] = {
     Faction.NEUTRAL: ("barbarian", "wizard", "warrior", "rogue", "druid"),
     Faction.CHAOTIC: ("barbarian", "sorcerer", "ranger", "rogue", "bard"),
 }
+
+
+def with_traditional(v: Localized) -> Localized:
+    """``v`` with its zh-TW text (from its zh-CN one) when it has none."""
+    if "zh-CN" in v and "zh-TW" not in v:
+        return {**v, "zh-TW": traditional(v["zh-CN"])}
+    return v
 
 
 class _Strict(BaseModel):
@@ -52,6 +61,11 @@ class SkillSpec(_Strict):
     params: dict[str, int | float | str | bool] = Field(default_factory=dict)
     name: Localized
     text: Localized
+
+    @field_validator("name", "text")
+    @classmethod
+    def _traditional(cls, v: Localized) -> Localized:
+        return with_traditional(v)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -95,7 +109,7 @@ class ClassSpec(_Strict):
     def _both_languages(cls, v: Localized) -> Localized:
         if set(v) != {"en-US", "zh-CN"}:
             raise ValueError("needs exactly en-US and zh-CN")
-        return v
+        return with_traditional(v)
 
     @model_validator(mode="after")
     def _coherent(self) -> ClassSpec:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from engine.zh_tw import traditional
+
 MESSAGES: dict[str, dict[str, str]] = {
     "error.rule": {"en-US": "The rules do not allow that.", "zh-CN": "规则不允许这样做。"},
     "error.wrong_phase": {
@@ -21,7 +23,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.dead": {
         "en-US": "You have left the game (dead) and can no longer take part.",
-        "zh-CN": "你已经退出游戏（死亡），不能再参与。",
+        "zh-CN": "你已经出局（死亡），不能再参与。",
     },
     "error.wounded": {
         "en-US": "You are wounded (HP 0): you cannot act at night, but you may still send a grail number, identifications and a vote.",
@@ -37,7 +39,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.dead_target": {
         "en-US": "Seat {target} has left the game and cannot be targeted.",
-        "zh-CN": "{target}号已经退出游戏，不能作为目标。",
+        "zh-CN": "{target}号已经出局，不能作为目标。",
     },
     "error.out_of_range": {
         "en-US": "{what} must be a whole number from {low} to {high}; you sent {value}.",
@@ -106,9 +108,24 @@ MESSAGES: dict[str, dict[str, str]] = {
 KEY_PARAMS = frozenset({"reason", "what", "expected", "phase", "skill"})
 
 
-def language(locale: str) -> Literal["en-US", "zh-CN"]:
-    """The catalogue language for ``locale``: anything starting with ``zh`` is Chinese."""
-    return "zh-CN" if locale.lower().startswith("zh") else "en-US"
+TRADITIONAL = ("zh-tw", "zh-hk", "zh-mo", "zh-hant")
+
+
+def language(locale: str) -> Literal["en-US", "zh-CN", "zh-TW"]:
+    """The catalogue language for ``locale``: Traditional Chinese (Discord's zh-TW) is
+    zh-TW, any other Chinese zh-CN, the rest en-US."""
+    low = locale.lower()
+    if low.startswith(TRADITIONAL):
+        return "zh-TW"
+    return "zh-CN" if low.startswith("zh") else "en-US"
+
+
+def text_in(entry: Mapping[str, str], lang: str) -> str:
+    """``entry``'s text in ``lang``; zh-TW from the zh-CN text when the entry has none
+    (engine.zh_tw: the engine's own texts are listed there)."""
+    if lang == "zh-TW" and "zh-TW" not in entry:
+        return traditional(entry["zh-CN"])
+    return entry[lang]
 
 
 def render_from(
@@ -132,10 +149,11 @@ def render_from(
         else v
         for k, v in params.items()
     }
+    text = text_in(entry, lang)
     try:
-        return entry[lang].format(**params)
+        return text.format(**params)
     except (KeyError, IndexError):
-        return entry[lang]
+        return text
 
 
 def render(key: str, locale: str, **params: Any) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from bot.db import migrate
+from bot.db.where import describe, moved, problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,15 +44,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: no database file at {missing} (`wolfhowl db upgrade` creates it)", file=sys.stderr)
         return 1
     try:
+        where = describe(url)
         if args.action == "upgrade":
-            asyncio.run(migrate.upgrade(url, args.revision or "head"))
-            print(f"database at {_reached(url)}")
+            before, after = asyncio.run(migrate.upgrade(url, args.revision or "head"))
+            print(moved(where, before, after))
         elif args.action == "downgrade":
             if not args.revision:
                 print("wolfhowl db downgrade: name the target revision (e.g. base or -1)", file=sys.stderr)
                 return 2
+            before = asyncio.run(migrate.current(url))
             asyncio.run(migrate.downgrade(url, args.revision))
-            print(f"database downgraded to {_reached(url)}")
+            print(f"{where}: downgraded from {before or 'empty'} to {_reached(url)}")
         elif args.action in ("backfill", "ratings"):
             from bot.db.records_cli import run_records
 
@@ -60,12 +63,16 @@ def run(args: argparse.Namespace) -> int:
             rev = asyncio.run(migrate.current(url))
             head = migrate.head_revision()
             state = "up to date" if rev == head else f"head is {head}"
-            print(f"{rev or 'empty (not migrated)'} ({state})")
-    except (OSError, ValueError, SQLAlchemyError, CommandError) as exc:
-        # A URL that does not parse, a server that is not there, a revision that does
-        # not exist: said in one line (the first of the driver's message).
+            print(f"{where}: {rev or 'empty (not migrated)'} ({state})")
+    except CommandError as exc:
+        # A revision that does not exist: alembic's first line says which.
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"wolfhowl db {args.action}: {first}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, SQLAlchemyError) as exc:
+        # A URL that does not parse or of another kind, a SQLite folder that is not
+        # there, a server that is not there: said in one line, naming the database.
+        print(f"wolfhowl db {args.action}: {problem(url, exc)}", file=sys.stderr)
         return 1
     return 0
 

@@ -64,9 +64,18 @@ def _current(sync_conn: Any) -> str | None:
     return MigrationContext.configure(sync_conn).get_current_revision()
 
 
-async def upgrade(url: str | URL, revision: str = "head") -> None:
-    """Bring the database at ``url`` up to ``revision`` (the newest by default)."""
-    await _run(url, _command, url, "upgrade", revision)
+def _upgrade(sync_conn: Any, url: str | URL, revision: str) -> tuple[str | None, str | None]:
+    before = _current(sync_conn)
+    _command(sync_conn, url, "upgrade", revision)
+    return before, _current(sync_conn)
+
+
+async def upgrade(url: str | URL, revision: str = "head") -> tuple[str | None, str | None]:
+    """Bring the database at ``url`` up to ``revision`` (the newest by default); the
+    revisions it was at before and is at now (None: empty), read in the same
+    transaction as the upgrade."""
+    moved: tuple[str | None, str | None] = await _run(url, _upgrade, url, revision)
+    return moved
 
 
 async def downgrade(url: str | URL, revision: str = "base") -> None:

@@ -112,6 +112,10 @@ class Game(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     ended_at: Mapped[datetime | None]
+    # Discord's side (mutes, the dead channel, the lobby post) may lag this game's state:
+    # counts the changes since the bot last brought Discord in line, NULL when it has.
+    # Set by every flush that changes the game or its players (bot.db.effects).
+    effects_due: Mapped[int | None] = mapped_column(Integer, index=True)
 
     # Every UPDATE of a game carries ``WHERE version = <version read>``; the service bumps
     # the version itself, once per step of the game log.
@@ -210,6 +214,24 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None]
     read_at: Mapped[datetime | None]
     discord_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The process (``processes.id``) a pending row is leased to; NULL when none is.
+    leased_by: Mapped[int | None] = mapped_column(Integer)
+
+
+class Process(Base):
+    """A running bot process, as it names itself (``name``: the host and the shards it
+    serves unless configured; one live process per name), with a heartbeat, so that a
+    restart, or another process, sees at once that its leases are free. ``stopped_at``:
+    it closed, or a process of the same name started after it."""
+
+    __tablename__ = "processes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime]
+    stopped_at: Mapped[datetime | None]
 
 
 class AiTurn(Base):
@@ -325,3 +347,15 @@ class PlayerProfile(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime]
+
+
+class Heartbeat(Base):
+    """A running bot's word that it is connected to Discord: one row per host (a
+    container's hostname), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
+    gateway is connected; ``wolfhowl health`` reads it."""
+
+    __tablename__ = "heartbeats"
+
+    host: Mapped[str] = mapped_column(String(255), primary_key=True)
+    connected_since: Mapped[datetime]
+    beat_at: Mapped[datetime]

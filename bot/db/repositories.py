@@ -270,3 +270,16 @@ async def due_work(session: AsyncSession, now: datetime) -> tuple[list[int], lis
     due = sorted((r.phase_deadline, r.id) for r in rows if r.phase_deadline is not None and r.phase_deadline <= now)
     remind = sorted((r.reminder_due_at, r.id) for r in rows if r.reminder_due_at is not None and r.reminder_due_at <= now)
     return [i for _, i in due], [i for _, i in remind]
+
+
+async def score_history(session: AsyncSession, game_id: int) -> tuple[list[dict[str, Any]], int | None]:
+    """Each round's closing scores by faction, from the game log (``[{"round", "scores"}]``
+    in order), and the game's winning score: what the end-of-game chart draws."""
+    rows = (await session.execute(select(GameStep.round, GameStep.state).where(GameStep.game_id == game_id).order_by(GameStep.seq))).all()
+    by_round: dict[int, dict[str, int]] = {}
+    win_score: int | None = None
+    for round_no, state in rows:
+        if state and "scores" in state:
+            by_round[int(round_no)] = {str(k): int(v) for k, v in state["scores"].items()}
+            win_score = int(state.get("settings", {}).get("win_score", win_score or 0)) or win_score
+    return [{"round": r, "scores": s} for r, s in sorted(by_round.items())], win_score

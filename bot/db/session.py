@@ -19,17 +19,19 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+from bot.db.effects import EffectsSession
+from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
 Clock = Callable[[], datetime]
 
@@ -44,22 +46,22 @@ def utcnow() -> datetime:
 def normalise_url(url: str | URL) -> URL:
     """Accept plain ``sqlite:///`` and ``postgresql://`` URLs and give them their async
     driver; refuse other databases."""
-    u = make_url(url)
+    u = parse(url)
     backend = u.get_backend_name()
     if backend == "sqlite":
         return u.set(drivername="sqlite+aiosqlite")
     if backend == "postgresql":
         return u.set(drivername="postgresql+asyncpg")
-    raise ValueError(f"unsupported database URL {u.render_as_string(hide_password=True)!r}: use sqlite or postgresql")
+    raise DatabaseProblem(f"database_url {u.render_as_string(hide_password=True)!r} is of an unsupported kind ({backend}): use {SUPPORTED}")
 
 
 def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
-    """An async engine with this project's connection settings."""
+    """An async engine with this project's connection settings. A SQLite file's folder
+    must exist (only the default data folder is made: ``where.sqlite_folder``)."""
     u = normalise_url(url)
     if u.get_backend_name() != "sqlite":
         return create_async_engine(u, pool_pre_ping=True, **kwargs)
-    if u.database and u.database != ":memory:":
-        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+    sqlite_folder(u)
     engine = create_async_engine(u, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
     _sqlite_events(engine)
     return engine
@@ -91,7 +93,7 @@ class Database:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url, **engine_kwargs)
         self.clock: Clock = clock or utcnow
-        self._writer = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._writer = async_sessionmaker(self.engine, expire_on_commit=False, sync_session_class=EffectsSession)
         self._reader = async_sessionmaker(
             self.engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
         )

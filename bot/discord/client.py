@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from typing import Any
 
 import discord
@@ -20,11 +21,14 @@ from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
+from bot.discord.heartbeat import Heartbeat
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
+from bot.discord.reconciler import Reconciler
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
+from bot.service import processes
 from bot.service.types import GameInfo
 
 log = logging.getLogger("wolfhowl.discord")
@@ -59,11 +63,14 @@ class WolfBot(commands.Bot):
         self.run_tasks = run_tasks
         self.tables = TableCache()
         self.views = ViewCache()
-        self.dispatcher = Dispatcher(self.db, DiscordSender(self))
+        self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
+        self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, max_sleep=config.scheduler_max_sleep
         )
+        self.heartbeat = Heartbeat(self.db, self.gateway_open)
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = asyncio.Event()
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
@@ -73,6 +80,8 @@ class WolfBot(commands.Bot):
         # Users whose language is recorded as their client's (context.note_locale).
         self.locales_noted: dict[int, str] = {}
         self.returns = ReturnWatch()  # departed players back in the server (quiet_return)
+        # This process's row in the database (bot.service.processes), once registered.
+        self.process_id: int | None = None
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -84,28 +93,82 @@ class WolfBot(commands.Bot):
         from bot.discord import cogs
         from bot.discord.views import dynamic_items
 
-        if self.config.migrate_on_start:
-            from bot.db.migrate import upgrade
-
-            await upgrade(self.db.url)
-            if self.is_closed():  # stopped while migrating: connect no further
-                return
+        await self.check_database()
+        if self.is_closed():  # stopped while migrating: connect no further
+            return
         await self.tree.set_translator(CatalogueTranslator())
         cogs.install(self.tree)
         self.add_dynamic_items(*dynamic_items())
         if self.config.sync_commands:
             await command_sync.register(self)
         if self.run_tasks:
+            await self.register_process()
             self.start_tasks()
+
+    async def register_process(self) -> None:
+        """Say who this process is: what a process of the same name held before (a
+        crash) is free at once, and the leases taken from now on name this one."""
+        self.process_id = await processes.register(self.db, self.config.process_name or processes.default_name())
+        self.dispatcher.holder = self.process_id
+
+    async def check_database(self) -> None:
+        """Migrate (unless told not to) and log which database this is and its revision;
+        any failure to reach it is a DatabaseProblem naming it (not a Discord one)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from bot.db import migrate
+        from bot.db.where import describe, moved, problem
+
+        where = describe(self.db.url)
+        try:
+            if self.config.migrate_on_start:
+                before, after = await migrate.upgrade(self.db.url)
+                log.info("database: %s", moved(where, before, after))
+            else:
+                rev, head = await migrate.current(self.db.url), migrate.head_revision()
+                log.info("database: %s at %s%s", where, rev or "empty", "" if rev == head else f" (head is {head}: run `wolfhowl db upgrade`)")
+        except (OSError, SQLAlchemyError, ValueError) as exc:
+            raise problem(self.db.url, exc) from exc
 
     def start_tasks(self) -> None:
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
+            asyncio.create_task(self.heartbeat.run_forever(), name="wolfhowl-heartbeat"),
         ]
+        if self.process_id is not None:
+            self._tasks.append(asyncio.create_task(self.beat(), name="wolfhowl-heartbeat"))
+
+    async def beat(self) -> None:
+        """The heartbeat that shows the other processes this one is alive (its leases
+        held). Marked over by a process of the same name: two run under one name, which
+        is a misconfiguration; this one goes on under a name of its own."""
+        while self.dispatcher.running:
+            await self._sleep_unless_closing(processes.HEARTBEAT)
+            if not self.dispatcher.running or self.process_id is None:
+                return
+            try:
+                if not await processes.heartbeat(self.db, self.process_id):
+                    name = f"{self.config.process_name or processes.default_name()}:{os.getpid()}"
+                    log.error("another process runs under this one's name; going on as %s", name)
+                    self.process_id = await processes.register(self.db, name)
+                    self.dispatcher.holder = self.process_id
+            except Exception:  # the database away for a while: the next beat tries again
+                log.warning("heartbeat failed", exc_info=True)
+
+    async def _sleep_unless_closing(self, seconds: float) -> None:
+        """Wait ``seconds``, less when the bot stops."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), seconds)
+
+    def gateway_open(self) -> bool:
+        """Connected to Discord's gateway now (ready, and the socket not closed)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        self.heartbeat.on_connect()
         if not self._resynced:
             self._resynced = True
             self._tasks.append(asyncio.create_task(self.resync(), name="wolfhowl-resync"))
@@ -137,23 +200,19 @@ class WolfBot(commands.Bot):
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
         the games whose channel was deleted or whose server removed the bot meanwhile,
-        then make the game channels' overwrites match who is dead (a death announced
-        while the bot was down, or an end it did not see). A game with a post still to
-        go is left to the dispatcher, which syncs once that post is out: silencing the
-        night's dead before the dawn post names them would announce the deaths early."""
-        from bot.discord.quiet_dead import sync_quiet_dead
-        from bot.discord.quiet_notes import tell_moderator
-
+        then have the reconciler check every live game's Discord side (a death announced
+        while the bot was down, an end it did not see, an overwrite changed meanwhile);
+        the games changed but not reconciled before a crash are due already. A game with
+        a post still to go is reconciled once that post is out (the reconciler waits for
+        it): silencing the night's dead before the dawn post names them would announce
+        the deaths early."""
         try:
             live = await service.live_games(self.db)
-            gone = [info for info in live if self.channel_gone(info)]
-            await cancel_orphaned(self, gone)
-            waiting = await service.games_with_posts_waiting(self.db)
-            for info in live:
-                if info not in gone and info.id not in waiting and self.get_guild(info.guild_id) is not None:
-                    await tell_moderator(self, info, await sync_quiet_dead(self, info))
+            await cancel_orphaned(self, [info for info in live if self.channel_gone(info)])
+            await service.mark_effects_due(self.db)
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
+        self.wake_dispatcher()
 
     def channel_gone(self, info: GameInfo) -> bool:
         """Once ready: the bot is no longer in the game's server, or the server is here
@@ -173,6 +232,8 @@ class WolfBot(commands.Bot):
         until = loop.time() + self.stop_grace
         self.scheduler.stop()
         self.dispatcher.stop()
+        self._closing.set()
+        self.heartbeat.stop()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
             for task in busy:
@@ -183,6 +244,10 @@ class WolfBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._tasks = []
+        if self.process_id is not None:
+            with contextlib.suppress(Exception):  # else its heartbeat goes stale, which frees it too
+                await processes.stopped(self.db, self.process_id)
+            self.process_id = None
         busy = await self.answering.settle(max(0.0, until - loop.time()))
         if busy and self.stop_grace:
             log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)

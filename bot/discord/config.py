@@ -4,6 +4,8 @@ variables, then ``config.toml`` (or the file named by ``WOLFHOWL_CONFIG``)."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from pydantic import Field, field_validator
 
 from bot.config import Config, read_config
@@ -31,6 +33,11 @@ class DiscordConfig(Config):
     # The outbox dispatcher polls this often when nothing woke it.
     dispatch_interval: float = Field(default=2.0, gt=0)
     log_level: str = "INFO"
+    # This process's name in the database (``processes``): one live process per name, so
+    # a process started under a name takes over at once what the last one of that name
+    # held (a restart after a crash). Empty: the host's name. Give each process its own
+    # when several run on one host.
+    process_name: str = ""
     # Point discord.py elsewhere (the local emulator): REST base and gateway URL.
     api_base: str = ""
     gateway_url: str = ""
@@ -44,7 +51,19 @@ class DiscordConfig(Config):
         return value
 
 
-def load_discord_config(**overrides: object) -> DiscordConfig:
+def load_discord_config(*, named_by: str = "WOLFHOWL_CONFIG", **overrides: object) -> DiscordConfig:
     """The configuration as files and environment give it now; ConfigError when it cannot
-    be read (``bot.config.read_config``)."""
-    return read_config(DiscordConfig, **overrides)
+    be read (``bot.config.read_config``; ``named_by``: what named the file, for its
+    errors: ``--config`` when a command's option did)."""
+    return read_config(DiscordConfig, named_by=named_by, **cast(dict[str, Any], overrides))
+
+
+def config_for_command(config_option: str | None, **overrides: object) -> DiscordConfig:
+    """The settings a ``wolfhowl`` command with a ``--config FILE`` option runs with
+    (the option, else ``WOLFHOWL_CONFIG``, else ``./config.toml``); ConfigError."""
+    import os
+
+    if config_option:
+        os.environ["WOLFHOWL_CONFIG"] = config_option
+        return load_discord_config(named_by="--config", **cast(dict[str, Any], overrides))
+    return load_discord_config(**cast(dict[str, Any], overrides))

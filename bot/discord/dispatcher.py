@@ -37,12 +37,10 @@ import aiohttp
 import discord
 
 import bot.service as service
-from bot.discord import quiet_dead
 from bot.discord.background import BackgroundLoop
 from bot.discord.checks import still_member
 from bot.discord.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound import Rendered, render_outgoing
-from bot.discord.quiet_notes import tell_moderator
 from bot.i18n import t
 from bot.service import dispatch as service_dispatch
 from bot.service.dispatch import DispatchReport, Undeliverable
@@ -140,8 +138,6 @@ class DiscordSender:
         sent = await self._send_with_retries(target, rendered, message)
         if message.recipient_kind == "channel" and message.game_id:
             self._warned.discard(message.game_id)
-        if rendered.roster_changed and message.recipient_kind == "channel" and message.game_id:
-            await self._sync_dead(message.game_id)
         return sent
 
     async def _info(self, game_id: int | None) -> GameInfo | None:
@@ -313,13 +309,6 @@ class DiscordSender:
         text = t("reply.post.cannot_post", locale, channel=f"<#{info.channel_id}>", game=info.id)
         await dm_moderator(self.bot, info, text, nonce=nonce_for(f"{message.key}:warn"))
 
-    async def _sync_dead(self, game_id: int) -> None:
-        try:
-            info = await service.get_game(self.bot.db, game_id)
-            await tell_moderator(self.bot, info, await quiet_dead.sync_quiet_dead(self.bot, info))
-        except Exception:
-            log.warning("quiet dead: sync failed for game %s", game_id, exc_info=True)
-
 
 def _fingerprint(m: discord.Message) -> tuple[str, ...]:
     out = [m.content or ""]
@@ -332,9 +321,11 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
     """The service's dispatcher (claims, order, journal), run as the bot's background
     loop, with Discord's failures logged (see the module docstring)."""
 
-    def __init__(self, db: Any, sender: Any, *, batch: int = 25) -> None:
+    def __init__(self, db: Any, sender: Any, *, batch: int = 25, after_pass: Callable[[], Awaitable[object]] | None = None) -> None:
         service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch)
         BackgroundLoop.__init__(self)
+        # Run after every pass, whatever it delivered and however (the reconciler).
+        self.after_pass = after_pass
 
     def failed(self, message: OutgoingMessage, exc: Exception) -> None:
         if isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc):
@@ -353,6 +344,13 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
             except Exception:
                 log.exception("outbox dispatcher pass failed")
                 report = DispatchReport()
+            if self.after_pass is not None:
+                try:
+                    await self.after_pass()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("reconciling Discord after a dispatcher pass failed")
             if report.total:
                 continue  # there may be more due right now
             await self.pause(interval)

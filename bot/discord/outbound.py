@@ -46,8 +46,6 @@ class Rendered:
     embeds: list[discord.Embed] = field(default_factory=list)
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
-    # Who may write in the game channel may have changed (departures, the end).
-    roster_changed: bool = False
 
     def files(self) -> list[discord.File]:
         import io
@@ -92,7 +90,7 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     step = str(p.get("step") or "advance")
     if msg.recipient_kind == "user":
         return Rendered(embeds=[private_embed(events, round_no, loc, names, phase if step == "advance" else "")])
-    out = Rendered(roster_changed=any(e.kind in ("PlayerLeft", "GameEnded") for e in events))
+    out = Rendered()
     if step == "end":
         # Only the scoreboard follows: say first that a moderator ended it, and how it is scored.
         out.embeds.append(discord.Embed(title=t("reply.post.ended_title", loc), description=t("reply.post.ended_body", loc), colour=PHASE_COLOUR["over"]))
@@ -107,7 +105,8 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     ended = next((e for e in events if e.kind == "GameEnded"), None)
     if ended is not None:
         out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
-        out.attachments.append(("scoreboard.png", scoreboard_png(ended.data["scores"], ended.data["winners"], loc)))
+        chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=p.get("score_history"), win_score=p.get("win_score"))
+        out.attachments.append(("scoreboard.png", chart))
         if msg.game_id:
             from bot.discord.views.replay import replay_view
 
@@ -127,9 +126,7 @@ def _game_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None
     embed = discord.Embed(title=t("reply.post.started_title", loc), description=t("reply.post.started", loc, count=len(p.get("table", []))), colour=PHASE_COLOUR["day"])
     add_lines(embed, t("reply.post.table", loc), roster)
     embed.set_footer(text=t("post.seed_sha", loc, sha=p.get("seed_sha256", ""))[:2048])
-    # A new roster: the dead channel is closed again to anyone now playing (a player who
-    # died in an earlier game here must not read this game's dead).
-    return Rendered(embeds=[embed], roster_changed=True)
+    return Rendered(embeds=[embed])
 
 
 def _lobby(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -150,7 +147,7 @@ def _sheet(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: 
 
 def _seed(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     text = t("post.seed", loc, seed=p.get("seed", ""), sha=p.get("seed_sha256", ""))
-    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])], roster_changed=True)
+    return Rendered(embeds=[notice_embed(text, PHASE_COLOUR["over"])])
 
 
 REMINDERS = {"day": "reminder_day", "dusk": "reminder_dusk", "morning": "reminder_morning"}
@@ -178,7 +175,7 @@ def _simple(key: str) -> Callable[[dict[str, Any], OutgoingMessage, GameInfo | N
             params["deadline"] = deadline_text(_ts(p["deadline"]), loc)
         if isinstance(p.get("phase"), str):
             params["phase"] = f"phase.{p['phase']}"
-        return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)], roster_changed=key == "reply.post.cancelled")
+        return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)])
 
     return render
 

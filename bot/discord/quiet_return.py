@@ -4,7 +4,8 @@ Without the members intent the bot never sees anyone leave the server or come ba
 player who left before their departure (a death, a removal) was not muted then (the
 bot mutes members of the server only) and comes back with their voice. Their first
 message in the game channel shows it: the mutes are synced then. The message itself
-stays (the bot cannot read it, nor needs to delete it)."""
+stays (the bot cannot read it, nor needs to delete it). The sync itself is the
+reconciler's (bot.discord.reconciler), which waits for the post naming the departure."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
-from bot.discord.quiet_dead import departed_ids, sync_quiet_dead
-from bot.discord.quiet_notes import tell_moderator
+from bot.discord.quiet_dead import departed_ids
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -52,10 +52,8 @@ class ReturnWatch:
         if user_id not in gone or now - self.synced.get((channel_id, user_id), -AGAIN_AFTER) < AGAIN_AFTER:
             return
         self.synced[(channel_id, user_id)] = now
-        if game_id in await service.games_with_posts_waiting(bot.db):
-            return  # the dispatcher syncs once the post naming the departed is out
-        try:
-            info = await service.get_game(bot.db, game_id)
-            await tell_moderator(bot, info, await sync_quiet_dead(bot, info))
+        try:  # the reconciler syncs, once the post announcing the departure is out
+            await service.mark_effects_due(bot.db, [game_id])
         except Exception:
-            log.warning("quiet dead: could not sync game %s after a departed player wrote", game_id, exc_info=True)
+            log.warning("quiet dead: could not have game %s synced after a departed player wrote", game_id, exc_info=True)
+        bot.wake_dispatcher()

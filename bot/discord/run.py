@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 from typing import TYPE_CHECKING
@@ -121,10 +120,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    if args.config:
-        os.environ["WOLFHOWL_CONFIG"] = args.config
     from bot.config import ConfigError
-    from bot.discord.config import load_discord_config
+    from bot.discord.config import config_for_command
 
     overrides: dict[str, object] = {}
     if args.no_sync:
@@ -134,7 +131,7 @@ def _start(args: argparse.Namespace) -> int:
     if args.log_level:
         overrides["log_level"] = args.log_level
     try:
-        config = load_discord_config(**overrides)
+        config = config_for_command(args.config, **overrides)
     except ConfigError as exc:
         print(f"wolfhowl run: {exc}", file=sys.stderr)
         return 2
@@ -148,6 +145,7 @@ def _start(args: argparse.Namespace) -> int:
     import discord
     from sqlalchemy.exc import SQLAlchemyError
 
+    from bot.db.where import problem
     from bot.discord.client import WolfBot
 
     log = logging.getLogger("wolfhowl")
@@ -161,9 +159,10 @@ def _start(args: argparse.Namespace) -> int:
         log.error("Discord refused the intents")
         return 1
     except (SQLAlchemyError, ValueError) as exc:
-        # A database URL that does not parse or names no supported database, a server
-        # that refuses the connection: the operator's to fix, said in one line.
-        log.error("the database cannot be used (%s): %s", config.database_url.split("@")[-1], str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        # A database URL that does not parse or names no supported database, a SQLite
+        # folder that is not there, a server that refuses the connection (check_database
+        # words it as DatabaseProblem): the operator's to fix, said in one line.
+        log.error("%s", problem(config.database_url, exc))
         return 1
     except (OSError, aiohttp.ClientError) as exc:
         log.error("cannot connect: %s", exc)

@@ -18,7 +18,7 @@ LOCALE_MAP = {
     discord.Locale.american_english: "en-US",
     discord.Locale.british_english: "en-US",
     discord.Locale.chinese: "zh-CN",
-    discord.Locale.taiwan_chinese: "zh-CN",
+    discord.Locale.taiwan_chinese: "zh-TW",
 }
 
 

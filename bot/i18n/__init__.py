@@ -1,4 +1,4 @@
-"""Message catalogues (zh-CN and en-US) and the locale rules of the bot."""
+"""Message catalogues (en-US, zh-CN, and zh-TW generated from zh-CN) and the locale rules of the bot."""
 
 from bot.i18n.catalog import LOCALES, has_key, keys, normalize_locale, t
 

@@ -20,17 +20,18 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from engine.messages import MESSAGES as ENGINE_MESSAGES
+from engine.messages import language, text_in
 
-LOCALES = ("en-US", "zh-CN")
+# zh-TW (Traditional Chinese) is generated from zh-CN: bot/i18n/make_zh_tw.py.
+LOCALES = ("en-US", "zh-CN", "zh-TW")
 SINGULAR = "_one"  # suffix of a key's form for a count of 1 (see the module docstring)
 DEFAULT_LOCALE = "en-US"
 
 
 def normalize_locale(locale: str | None) -> str:
-    """Map any Discord locale to one we speak: Chinese variants to zh-CN, the rest to en-US."""
-    if locale and str(locale).lower().startswith("zh"):
-        return "zh-CN"
-    return DEFAULT_LOCALE
+    """Map any Discord locale to one we speak: Traditional Chinese (Discord's zh-TW) to
+    zh-TW, other Chinese to zh-CN, the rest to en-US (engine.messages.language)."""
+    return language(str(locale)) if locale else DEFAULT_LOCALE
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -66,7 +67,7 @@ def load(locale: str, root: Traversable | None = None) -> dict[str, str]:
 def catalogue(locale: str) -> dict[str, str]:
     out = load(locale)
     for key, entry in ENGINE_MESSAGES.items():
-        out.setdefault(key, entry[locale])
+        out.setdefault(key, text_in(entry, locale))
     return out
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from bot.i18n import has_key, normalize_locale, t, terms
 from bot.render import words
-from bot.render.chart import FACTIONS
 from bot.render.events import render_event
+from bot.render.palette import FACTIONS
 from bot.render.replay_chart import score_svg
 from engine.classes import skill_names
 from engine.events import Audience, Event

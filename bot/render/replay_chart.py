@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.render.chart import COLOURS, FACTIONS
+from bot.render.palette import FACTION_HEX, FACTIONS
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 44, 120, 16, 36
@@ -44,9 +44,9 @@ def score_svg(by_round: list[tuple[int, dict[str, int]]], labels: dict[str, str]
     for f in FACTIONS:
         points = " ".join(f"{x(r):.1f},{y(s.get(f, 0)):.1f}" for r, s in by_round)
         width = 4 if f in winners else 2
-        out.append(f'<polyline fill="none" stroke="{COLOURS[f]}" stroke-width="{width}" points="{points}"/>')
+        out.append(f'<polyline fill="none" stroke="{FACTION_HEX[f]}" stroke-width="{width}" points="{points}"/>')
         for r, s in by_round:
-            out.append(f'<circle cx="{x(r):.1f}" cy="{y(s.get(f, 0)):.1f}" r="3" fill="{COLOURS[f]}"/>')
+            out.append(f'<circle cx="{x(r):.1f}" cy="{y(s.get(f, 0)):.1f}" r="3" fill="{FACTION_HEX[f]}"/>')
         final = by_round[-1][1].get(f, 0) if by_round else 0
         ends.append((y(final), f"{labels[f]} {final}{' ★' if f in winners else ''}"))
     # End labels kept apart when the lines end close together.
@@ -54,6 +54,6 @@ def score_svg(by_round: list[tuple[int, dict[str, int]]], labels: dict[str, str]
     for (ly, text), f in sorted(zip(ends, FACTIONS, strict=True)):
         ly = max(ly, placed[-1] + 14) if placed else ly
         placed.append(ly)
-        out.append(f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" font-size="12" fill="{COLOURS[f]}" font-weight="600">{escape(text)}</text>')
+        out.append(f'<text x="{LEFT + plot_w + 8}" y="{ly + 4:.1f}" font-size="12" fill="{FACTION_HEX[f]}" font-weight="600">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)

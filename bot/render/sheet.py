@@ -10,9 +10,8 @@ import discord
 
 from bot.i18n import normalize_locale, t, terms
 from bot.render import words
+from bot.render.palette import FACTION_COLOUR
 from engine.classes import class_spec
-
-FACTION_COLOUR = {"lawful": 0x3B82F6, "neutral": 0x9CA3AF, "chaotic": 0xDC2626}
 
 
 def identify_slot(count: int, what: str, values: Sequence[str], locale: str | None) -> str:

@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -89,11 +90,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument(
+        "--save-attachments",
+        metavar="DIR",
+        type=Path,
+        help="save the files the bot attached (the scoreboard chart, ...) into DIR",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if not 6 <= args.players <= 15:
         print("wolfhowl demo: --players must be 6 to 15", file=sys.stderr)
+        return 2
+    if args.save_attachments is not None and args.save_attachments.exists() and not args.save_attachments.is_dir():
+        print(f"wolfhowl demo: --save-attachments {args.save_attachments} is not a folder", file=sys.stderr)
         return 2
     if not 0 <= args.ai_seats < args.players:
         print("wolfhowl demo: --ai-seats must be 0 to --players - 1 (a game needs a person)", file=sys.stderr)
@@ -135,7 +145,7 @@ async def demo(args: argparse.Namespace) -> int:
         language=args.lang, reveal_on_death=args.reveal_on_death,
         advance="deadline" if args.deadlines else "moderator",
         early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
-        phase_timeout=max(60.0, 240.0 / speed + 30), ai_seats=args.ai_seats,
+        phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not args.deadlines, ai_seats=args.ai_seats,
     )  # fmt: skip
     lang = args.lang
     console.print(Prose.from_markup(t(
@@ -173,6 +183,9 @@ async def demo(args: argparse.Namespace) -> int:
             if args.show_dms:
                 printer.private(game)
         summary(console, report, stats, wall, tavern, lang)
+        if args.save_attachments is not None:
+            saved = save_attachments(tavern, args.save_attachments)
+            console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(args.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
         ok = report.over and not tavern.emu.server_errors and stats.failed == 0
     return 0 if ok else 1
 
@@ -191,6 +204,23 @@ def summary(console: Any, report: Any, stats: Any, wall: float, tavern: Tavern, 
         interactions=stats.interactions, failed=stats.failed, refused=len(stats.refusals),
         p50=f"{p50:.0f}", p99=f"{p99:.0f}", errors=len(tavern.emu.server_errors),
     )))  # fmt: skip
+
+
+def save_attachments(tavern: Tavern, folder: Path) -> list[Path]:
+    """Write every file the bot attached to a message (in a channel or a DM) into
+    ``folder``, as ``<message id>-<file name>``; the paths written, in message order."""
+    world = tavern.emu.ctx.world
+    bot_id = tavern.bot.user.id if tavern.bot is not None and tavern.bot.user is not None else None
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for m in sorted(world.messages.values(), key=lambda m: m.id):
+        if bot_id is not None and m.author.id != bot_id:
+            continue
+        for a in m.attachments:
+            path = folder / f"{m.id}-{Path(a.filename).name}"
+            path.write_bytes(a.data)
+            saved.append(path)
+    return saved
 
 
 class Printer:
@@ -292,7 +322,7 @@ class Printer:
             # A relative one (:R) counts from when the message was posted, on the game clock.
             at = datetime.fromtimestamp(int(match.group(1))).astimezone()
             if match.group(2) == "R":
-                posted = self.clock.start + (m.timestamp - self.clock.start) * self.clock.speed
+                posted = self.clock.at(m.timestamp)
                 return relative_time((at - posted).total_seconds(), self.locale)
             return at.strftime("%H:%M")
 

@@ -49,6 +49,10 @@ class GameOptions:
     # Players who send the fewest interactions (typed ids, no autocomplete, no panel):
     # for checks that need many games rather than every way of playing.
     lean: bool = False
+    # Moderator mode: the game clock skips to just before each phase's deadline before the
+    # moderator closes it, as if the table took its time; the posts then read as a real
+    # game's (each phase closing after the one before), not minutes apart out of order.
+    close_near_deadline: bool = False
     # Seats the bot's AI fills beside the scripted players (they close no phase: use
     # ``advance="deadline"`` with ``early_advance``).
     ai_seats: int = 0
@@ -161,7 +165,20 @@ class TableGame:
         if self.options.advance == "moderator" and players is None:
             if phase == "dusk":
                 await self.moderator.status()
+            if self.options.close_near_deadline:
+                await self.skip_to_deadline()
             await self.moderator.advance()
+
+    async def skip_to_deadline(self, before: float = 1.0) -> None:
+        """Move the game clock to ``before`` seconds ahead of the open phase's deadline."""
+        from bot.service import get_game
+
+        clock, db = self.tavern.clock, self.tavern.db
+        if clock is None or db is None or self.game_id is None:
+            return
+        info = await get_game(db, self.game_id)
+        if info.deadline is not None and (gap := (info.deadline - clock()).total_seconds() - before) > 0:
+            clock.skip(gap)
 
     async def play(self, round_no: int = 1, phase: str = "day") -> GameReport:
         """Play the game to its end from ``phase`` of ``round_no`` (opening it first

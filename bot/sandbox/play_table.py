@@ -58,6 +58,7 @@ class GameClock:
         self.start = start or datetime.now(UTC)
         self._t0 = time.monotonic()
         self._skipped = 0.0
+        self._skips: list[tuple[datetime, float]] = []
 
     def __call__(self) -> datetime:
         return self.start + timedelta(
@@ -66,7 +67,13 @@ class GameClock:
 
     def skip(self, seconds: float) -> datetime:
         self._skipped += seconds
+        self._skips.append((datetime.now(UTC), seconds))
         return self()
+
+    def at(self, real: datetime) -> datetime:
+        """What this clock read at the real moment ``real`` (a message's timestamp)."""
+        skipped = sum(s for when, s in self._skips if when <= real)
+        return self.start + (real - self.start) * self.speed + timedelta(seconds=skipped)
 
 
 def _opened_connections(db: Any) -> list[Any]:
@@ -367,6 +374,7 @@ class Tavern:
         self.bot, self._task, self.db = None, None, None
         if crash:
             bot.stop_grace = 0
+            bot.process_id = None  # a dying process tells the database nothing
         # A task cancelled inside a database read leaves a connection whose reset
         # SQLAlchemy then logs as an error: expected of a crash, so keep the log quiet.
         pool_log = logging.getLogger("sqlalchemy.pool")
@@ -423,7 +431,9 @@ class Tavern:
         ]
 
     async def drained(self, timeout: float = 30.0) -> None:
-        """Wait until the bot's outbox has nothing left to deliver now."""
+        """Wait until the bot's outbox has nothing left to deliver now, and Discord's side
+        of every game is in line with it (the reconciler has run)."""
+        from bot.service.effects import games_to_reconcile
         from bot.service.outbox import pending_count
 
         loop = asyncio.get_running_loop()
@@ -431,7 +441,7 @@ class Tavern:
         while True:
             assert self.bot is not None
             self.bot.wake_dispatcher()
-            if await pending_count(self.db) == 0:
+            if await pending_count(self.db) == 0 and not await games_to_reconcile(self.db):
                 return
             if loop.time() > end:
                 raise TimeoutError("the outbox did not drain")

@@ -267,7 +267,7 @@ class Describer:
         return ("votes: " if self.lang == "en" else "投票明细：") + pairs
 
     def _left(self, d: dict[str, Any]) -> str:
-        text = f"{self.seat(d['seat'])} has left the game" if self.lang == "en" else f"{self.seat(d['seat'])}退出游戏"
+        text = f"{self.seat(d['seat'])} has left the game" if self.lang == "en" else f"{self.seat(d['seat'])}出局"
         if "class_id" in d:
             locale = "zh-CN" if self.lang == "zh" else "en-US"
             cls = class_spec(d["class_id"]).name[locale]

@@ -9,6 +9,7 @@ from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
+from bot.service.effects import games_to_reconcile, mark_effects_due, mark_reconciled
 from bot.service.errors import ServiceError
 from bot.service.export import export_finished, export_game
 from bot.service.games import (
@@ -40,7 +41,6 @@ from bot.service.outbox import (
     OutgoingMessage,
     claim_due_messages,
     delivered_message_id,
-    games_with_posts_waiting,
     mark_delivered,
     mark_failed,
     mark_undeliverable,
@@ -97,7 +97,7 @@ __all__ = [
     "extend_deadline",
     "game_in_channel",
     "games_moderated_by",
-    "games_with_posts_waiting",
+    "games_to_reconcile",
     "get_game",
     "join_game",
     "kick_from_lobby",
@@ -106,8 +106,10 @@ __all__ = [
     "live_games",
     "locale_of",
     "mark_delivered",
+    "mark_effects_due",
     "mark_failed",
     "mark_inbox_read",
+    "mark_reconciled",
     "mark_undeliverable",
     "next_wakeup",
     "note_locale",

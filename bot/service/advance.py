@@ -94,7 +94,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime) -> StepResu
     else:
         arm_clock(game, now)
     mail, holders = await mail_for(s, game, seq=seq, round_no=closed_round, phase=closed_phase, now=now)
-    mail_events(mail, holders, outcome.events, closed_round, closed_phase, step="advance")
+    await mail_events(mail, holders, outcome.events, closed_round, closed_phase, step="advance")
     if over:
         mail_seed_reveal(mail, game)
     else:

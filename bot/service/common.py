@@ -183,7 +183,7 @@ async def mail_for(
 STEP_KINDS = ("advance", "remove", "replace", "end")
 
 
-def mail_events(
+async def mail_events(
     mail: Mail,
     holders: dict[int, GamePlayer],
     events: list[engine.Event],
@@ -194,13 +194,18 @@ def mail_events(
 ) -> None:
     """The public events in one channel post; each seat's private events in one DM to
     whoever holds the seat. Audit events go nowhere (they stay in the log). ``step``
-    (advance, remove, replace, end) says what produced them, for the post's title."""
+    (advance, remove, replace, end) says what produced them, for the post's title. The
+    post that ends the game carries the scores round by round, for its chart."""
     assert step in STEP_KINDS, step
     head = {"type": "events", "step": step, "round": round_no, "phase": phase}
     public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
     # A night always gets its dawn post: a quiet one says nobody left.
     if public or (step == "advance" and phase == "dusk"):
-        mail.public(head | {"events": public})
+        extra: dict[str, Any] = {}
+        if any(e.kind == "GameEnded" for e in events):
+            history, win_score = await repo.score_history(mail.session, mail.game.id)
+            extra = {"score_history": history, "win_score": win_score}
+        mail.public(head | {"events": public} | extra)
     by_seat: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         if e.audience is engine.Audience.PRIVATE and e.seat is not None:

@@ -62,10 +62,12 @@ class Dispatcher:
       what it read for the last one).
     """
 
-    def __init__(self, db: Database, sender: Sender, *, batch: int = 50) -> None:
+    def __init__(self, db: Database, sender: Sender, *, batch: int = 50, holder: int | None = None) -> None:
         self.db = db
         self.sender = sender
         self.batch = batch
+        # The process the leases are taken in the name of (bot.service.processes).
+        self.holder = holder
         # Sent, not yet marked delivered: key -> Discord message id.
         self.journal: dict[str, int | None] = {}
 
@@ -93,7 +95,7 @@ class Dispatcher:
         new_pass = getattr(self.sender, "new_pass", None)
         if new_pass is not None:
             new_pass()
-        for message in await claim_due_messages(self.db, limit=self.batch):
+        for message in await claim_due_messages(self.db, limit=self.batch, holder=self.holder):
             where = (message.recipient_kind, message.recipient_id)
             if message.key in self.journal:  # sent before; only the mark is missing
                 await self._mark_delivered(message.key)

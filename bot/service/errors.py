@@ -106,7 +106,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.seat_not_found": {"en-US": "There is no seat {seat}.", "zh-CN": "没有{seat}号座位。"},
     "error.seat_gone": {
         "en-US": "Seat {seat} has left the game.",
-        "zh-CN": "{seat}号已经退出游戏。",
+        "zh-CN": "{seat}号已经出局。",
     },
     # The rule refusal and the phases' names read as the engine words them.
     **{k: v for k, v in ENGINE_MESSAGES.items() if k == "error.rule" or k.startswith("phase.")},

@@ -228,7 +228,7 @@ async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
             events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
         )
         mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-        mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
+        await mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
         _vacate(holders[seat], "removed", now)
         if not outcome.state.over:
             await settle_submissions_naming(s, mail, game, holders, seat, state.player(seat).name)
@@ -267,7 +267,7 @@ async def end_game(db: Database, game_id: int) -> StepResult:
         )
         await finish(s, game, now, "over", outcome.state.end_reason)
         mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-        mail_events(mail, holders, outcome.events, round_no, phase, step="end")
+        await mail_events(mail, holders, outcome.events, round_no, phase, step="end")
         mail_seed_reveal(mail, game)
         await s.flush()
         return _result(game, seq, "end", mail.count, round_no, phase, outcome.events)

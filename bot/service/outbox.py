@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
+from bot.service.processes import gone
 from bot.service.types import is_id
 
 MAX_ATTEMPTS = 8
@@ -148,17 +149,24 @@ CLAIM_LOCK = 0x776F6C66686F776C
 
 
 async def claim_due_messages(
-    db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS
+    db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS, holder: int | None = None
 ) -> list[OutgoingMessage]:
-    """Lease up to ``limit`` due messages (oldest first) to the caller for
-    ``lease_seconds``. Concurrent dispatchers get disjoint sets (SKIP LOCKED on
-    PostgreSQL; the write lock on SQLite). A message waits while an earlier one to the
-    same channel or user is still pending and not due (backing off after a failure, or
-    leased to a dispatcher): each destination gets its messages in order."""
+    """Lease up to ``limit`` due messages (oldest first) to the caller (process ``holder``,
+    see :mod:`bot.service.processes`) for ``lease_seconds``. Due: its time has come, or
+    its lease's holder is gone (stopped, replaced by a restart, or silent), which frees
+    it at once rather than when it runs out. Concurrent dispatchers get disjoint sets
+    (SKIP LOCKED on PostgreSQL; the write lock on SQLite). A message waits while an
+    earlier one to the same channel or user is still pending and not due (backing off
+    after a failure, or leased to a live dispatcher): each destination gets its messages
+    in order."""
     if not 1 <= limit <= 1000 or lease_seconds < 1:
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
-    due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
+    dead = gone(now)
+    due = (
+        OutboxMessage.status == "pending",
+        or_(OutboxMessage.next_attempt_at <= now, OutboxMessage.leased_by.in_(dead)),
+    )
     # Most polls find nothing: look first without the write lock (SQLite) or a
     # transaction that locks rows (PostgreSQL); the claim below checks again.
     async with db.read() as s:
@@ -176,6 +184,7 @@ async def claim_due_messages(
             earlier.status == "pending",
             earlier.id < OutboxMessage.id,
             earlier.next_attempt_at > now,
+            or_(earlier.leased_by.is_(None), earlier.leased_by.not_in(dead)),
         )
         stmt = (
             select(OutboxMessage)
@@ -188,6 +197,7 @@ async def claim_due_messages(
         for row in rows:
             row.attempts += 1
             row.next_attempt_at = now + timedelta(seconds=lease_seconds)
+            row.leased_by = holder
         return [OutgoingMessage.of(r) for r in rows]
 
 
@@ -201,7 +211,7 @@ async def release(db: Database, keys: list[str]) -> int:
         res = await s.execute(
             update(OutboxMessage)
             .where(OutboxMessage.idempotency_key.in_(keys), OutboxMessage.status == "pending")
-            .values(next_attempt_at=db.now(), attempts=OutboxMessage.attempts - 1)
+            .values(next_attempt_at=db.now(), attempts=OutboxMessage.attempts - 1, leased_by=None)
         )
         return int(getattr(res, "rowcount", 0) or 0)
 
@@ -215,7 +225,7 @@ async def mark_delivered(db: Database, key: str, message_id: int | None = None) 
         res = await s.execute(
             update(OutboxMessage)
             .where(OutboxMessage.idempotency_key == key, OutboxMessage.status == "pending")
-            .values(status="sent", sent_at=db.now(), last_error=None, discord_message_id=message_id)
+            .values(status="sent", sent_at=db.now(), last_error=None, discord_message_id=message_id, leased_by=None)
         )
         return bool(getattr(res, "rowcount", 0) == 1)
 
@@ -268,6 +278,7 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
         if row is None:
             return False
         row.last_error = error[:2000] or None
+        row.leased_by = None  # backing off: due again by its time only
         if row.attempts >= MAX_ATTEMPTS:
             _give_up(row)
         else:
@@ -283,6 +294,7 @@ async def _pending(s: AsyncSession, key: str) -> OutboxMessage | None:
 
 def _give_up(row: OutboxMessage) -> None:
     """No more delivery attempts: a user's message waits in their inbox, a channel's failed."""
+    row.leased_by = None
     row.status = "inbox" if row.recipient_kind == "user" else "failed"
 
 
@@ -291,15 +303,3 @@ async def pending_count(db: Database) -> int:
     async with db.read() as s:
         stmt = select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == "pending")
         return int((await s.execute(stmt)).scalar_one())
-
-
-async def games_with_posts_waiting(db: Database) -> set[int]:
-    """The games with a channel post not yet delivered: what the table sees has not
-    caught up with the game (a death not yet announced, say)."""
-    async with db.read() as s:
-        stmt = (
-            select(OutboxMessage.game_id)
-            .where(OutboxMessage.status == "pending", OutboxMessage.recipient_kind == "channel")
-            .distinct()
-        )
-        return {int(g) for g in (await s.execute(stmt)).scalars() if g is not None}

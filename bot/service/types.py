@@ -16,7 +16,7 @@ PHASE_ORDER = ("day", "dusk", "morning")
 # The kind each phase waits for from every living player before an early advance.
 REQUIRED_KIND = {"day": "grail", "dusk": "orders", "morning": "vote"}
 KIND_PHASE = {"grail": "day", "identify": "dusk", "orders": "dusk", "vote": "morning"}
-LANGUAGES = ("en-US", "zh-CN")
+LANGUAGES = ("en-US", "zh-CN", "zh-TW")
 MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
@@ -66,7 +66,7 @@ class GameSettings(BaseModel):
     # Dusk orders arrive a piece at a time (/act, /identify): when everyone has sent, the
     # Dusk still waits this long so the last player can finish theirs.
     dusk_grace_seconds: int = Field(default=60, ge=0, le=3600)
-    language: Literal["en-US", "zh-CN"] = "en-US"
+    language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
     # House rules (engine.Settings): a killing blow on the grail carrier, when the night's
     # departures are announced, whether the vote's damage is named.

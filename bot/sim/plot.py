@@ -10,9 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.render.palette import FACTION_HEX, FACTIONS
 from bot.sim.report import TARGET_MEDIAN_ROUNDS, TARGET_WIN
 
-FACTION_COLOURS = {"lawful": "#3b6fb6", "neutral": "#7a8b3c", "chaotic": "#b8433a"}
+
+def faction_legend() -> list[Any]:
+    """Legend entries naming each faction's colour (the roles' bars are drawn in them)."""
+    from matplotlib.patches import Patch
+
+    return [Patch(color=FACTION_HEX[f], label=f) for f in FACTIONS]
 
 
 def plot(summary: dict[str, Any], path: str | Path) -> Path:
@@ -39,7 +45,7 @@ def plot(summary: dict[str, Any], path: str | Path) -> Path:
     ax_end.set_title(f"How games end ({summary['shared_wins']} shared wins)")
     roles = summary["roles"]
     labels = [f"{r['class_id']} ({r['faction'][0].upper()})" for r in roles]
-    colours = [FACTION_COLOURS.get(r["faction"], "grey") for r in roles]
+    colours = [FACTION_HEX.get(r["faction"], "grey") for r in roles]
     ys = range(len(roles))
     ax_surv.barh(ys, [r["survival"] for r in roles], color=colours)
     ax_surv.set_yticks(list(ys), labels)
@@ -47,6 +53,7 @@ def plot(summary: dict[str, Any], path: str | Path) -> Path:
     ax_surv.set_xlim(0, 1)
     ax_surv.set_xlabel("share of seats alive at the end")
     ax_surv.set_title("Survival by role")
+    ax_surv.legend(handles=faction_legend(), loc="lower right", title="faction")
     _pair_by_role(ax_kill, roles, labels, colours, ("kills", "kills"), ("grails", "grails banked", "#d4a72c"))
     ax_kill.set_title("Kills and grails by role")
     _pair_by_role(ax_steal, roles, labels, colours, ("steals", "steals"), ("teamkills", "teamkills", "#999999"))
@@ -83,7 +90,7 @@ def _wins(ax: Any, summary: dict[str, Any]) -> None:
     lows = [r - summary["faction_win_interval"][f][0] for f, r in zip(factions, rates, strict=True)]
     highs = [summary["faction_win_interval"][f][1] - r for f, r in zip(factions, rates, strict=True)]
     ax.axhspan(*TARGET_WIN, color="#dddddd", label=f"target {TARGET_WIN[0]:.0%}–{TARGET_WIN[1]:.0%}")
-    ax.bar(factions, rates, yerr=[lows, highs], capsize=6, color=[FACTION_COLOURS.get(f, "grey") for f in factions])
+    ax.bar(factions, rates, yerr=[lows, highs], capsize=6, color=[FACTION_HEX.get(f, "grey") for f in factions])
     for i, r in enumerate(rates):
         ax.annotate(f"{r:.1%}", (i, r), textcoords="offset points", xytext=(14, 4))
     ax.set_ylim(0, max(0.6, *(summary['faction_win_interval'][f][1] + 0.05 for f in factions)))

@@ -61,12 +61,14 @@ class Table:
         )
 
     async def delivered(self) -> None:
-        """Let the dispatcher deliver everything due now."""
+        """Let the dispatcher deliver everything due now, and the reconciler bring
+        Discord's side in line."""
         self.bot.wake_dispatcher()
         for _ in range(200):
+            from bot.service.effects import games_to_reconcile
             from bot.service.outbox import pending_count
 
-            if await pending_count(self.db) == 0:
+            if await pending_count(self.db) == 0 and not await games_to_reconcile(self.db):
                 break
             await asyncio.sleep(0.05)
             self.bot.wake_dispatcher()

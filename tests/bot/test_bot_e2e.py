@@ -201,8 +201,8 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
 
 
 async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(table: Table):
-    """The start-up check silences the dead of each live game, but not while a post of
-    that game still waits: the dawn post that names the night's dead must come first."""
+    """The start-up check has the dead of each live game silenced, but not while a post
+    of that game still waits: the dawn post that names the night's dead must come first."""
     from bot.db import repositories as repo
     from bot.service.common import apply_state, state_of
     from discord_emulator import permissions as perm
@@ -217,9 +217,10 @@ async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(tab
         apply_state(game, state)
     await service.pause_game(table.db, game_id)  # a post that waits
     await table.bot.resync()
+    await table.bot.reconciler.run_once()
     assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
-    await table.bot.dispatcher.run_once()  # the post goes out; then the check may act
-    await table.bot.resync()
+    await table.bot.dispatcher.run_once()  # the post goes out; then the reconciler may act
+    await table.bot.reconciler.run_once()  # (as it does after each of the dispatcher's passes)
     await table.emu.wait_for(lambda: not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES, 5, "bob silenced")
 
 

@@ -1,5 +1,7 @@
-"""The end-of-game scoreboard chart speaks the game's language: Chinese is drawn with the
-bundled subset of Noto Sans CJK (bot/render/fonts), so no glyph falls back to a box."""
+"""The end-of-game chart tells the story in the game's language: each faction's score
+round by round against the winning score, the winner marked, whole-number ticks, the
+palette's colours; Chinese (Simplified and Traditional) drawn with the bundled subset of
+Noto Sans CJK (bot/render/fonts), so no glyph falls back to a box."""
 
 from __future__ import annotations
 
@@ -9,31 +11,79 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from bot.i18n import LOCALES
-from bot.render.chart import chart_texts, scoreboard_png
+from bot.render.chart import _pyplot, chart_texts, scoreboard_figure, scoreboard_png
 from bot.render.fonts import CJK_FONT, FAMILY
+from bot.render.palette import FACTION_HEX, FACTIONS
 
 PNG = b"\x89PNG\r\n\x1a\n"
+HISTORY = [
+    {"round": 1, "scores": {"lawful": 2, "neutral": 1, "chaotic": 0}},
+    {"round": 2, "scores": {"lawful": 5, "neutral": 4, "chaotic": 3}},
+    {"round": 3, "scores": {"lawful": 7, "neutral": 12, "chaotic": 3}},
+    {"round": 4, "scores": {"lawful": 8, "neutral": 17, "chaotic": 6}},
+]
+FINAL = HISTORY[-1]["scores"]
 
 
-def test_the_bundled_font_covers_every_chinese_word_of_the_chart():
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_bundled_font_covers_every_chinese_label_of_the_chart(locale: str) -> None:
     """Fails when a translation of the chart changes: rebuild the font with
     ``python -m bot.render.fonts.make_subset`` (see its docstring)."""
     font = TTFont(CJK_FONT)
     cmap = font.getBestCmap()
-    missing = {ch for text in chart_texts("zh-CN") for ch in text if ord(ch) > 0x7F and ord(ch) not in cmap}
+    labels = chart_texts(locale, win_score=15)
+    assert len(labels) == 8
+    missing = {ch for text in labels for ch in text if ord(ch) > 0x7F and ord(ch) not in cmap}
     assert not missing, f"rebuild {CJK_FONT.name}: it lacks {''.join(sorted(missing))}"
     assert font["name"].getDebugName(1) == FAMILY and "Adobe" in font["name"].getDebugName(0)
     assert (CJK_FONT.parent / "OFL.txt").read_text(encoding="utf-8").count("SIL OPEN FONT LICENSE Version 1.1") == 1
 
 
-@pytest.mark.parametrize("locale", sorted(LOCALES))
-def test_the_chart_is_drawn_in_each_language_with_no_missing_glyph(locale):
+@pytest.mark.parametrize("locale", LOCALES)
+def test_each_label_is_drawn_with_no_missing_glyph(locale: str) -> None:
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*[Gg]lyph.*missing.*")
-        png = scoreboard_png({"lawful": 6, "neutral": 20, "chaotic": 2}, ["neutral"], locale)
+        png = scoreboard_png(FINAL, ["neutral"], locale, history=HISTORY, win_score=15)
     assert png.startswith(PNG) and len(png) > 5000
 
 
-def test_the_chart_labels_are_in_the_games_language():
-    assert chart_texts("zh-CN")[2:] == ["守序", "中立", "混乱"]
-    assert chart_texts("en-US")[2:] == ["Lawful", "Neutral", "Chaotic"]
+def test_the_chart_shows_each_round_the_winning_line_and_the_winner() -> None:
+    plt = _pyplot()
+    fig = scoreboard_figure(FINAL, ["neutral"], "en-US", history=HISTORY, win_score=15)
+    try:
+        ax = fig.axes[0]
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        for faction, label in zip(FACTIONS, ["Lawful", "Neutral", "Chaotic"], strict=True):
+            line = lines[label]
+            assert list(line.get_xdata()) == [0, 1, 2, 3, 4]  # from nothing, round by round
+            assert list(line.get_ydata()) == [0, *(h["scores"][faction] for h in HISTORY)]
+            assert line.get_color().lower() == FACTION_HEX[faction].lower()  # the palette's colours
+        win = lines["winning score (15)"]
+        assert set(win.get_ydata()) == {15} and win.get_linestyle() == "--"
+        stars = [line for line in ax.get_lines() if line.get_gid() == "winner-neutral"]
+        assert len(stars) == 1 and (stars[0].get_xdata()[0], stars[0].get_ydata()[0]) == (4, 17)
+        assert not any(line.get_gid() == "winner-lawful" for line in ax.get_lines())
+        assert any(a.get_text() == "Neutral 17 · winner" for a in ax.texts)
+        fig.canvas.draw()
+        for tick in [*ax.get_xticks(), *ax.get_yticks()]:
+            assert float(tick).is_integer(), tick  # whole numbers: scores and rounds are counts
+        assert ax.get_xlabel() == "round" and ax.get_ylabel() == "points"
+    finally:
+        plt.close(fig)
+
+
+def test_the_chart_labels_are_in_the_games_language() -> None:
+    assert chart_texts("zh-CN")[5:] == ["守序", "中立", "混乱"]
+    assert chart_texts("zh-TW")[5:] == ["守序", "中立", "混亂"]
+    assert chart_texts("en-US")[5:] == ["Lawful", "Neutral", "Chaotic"]
+    assert chart_texts("zh-TW", 15)[3] == "勝利分數（15）"
+
+
+def test_the_simulator_and_the_embeds_use_the_same_palette() -> None:
+    from bot.render.sheet import FACTION_COLOUR
+    from bot.sim import plot
+
+    assert {f: f"#{c:06X}" for f, c in FACTION_COLOUR.items()} == FACTION_HEX
+    assert [(h.get_label(), h.get_facecolor()) for h in plot.faction_legend()] == [
+        (f, pytest.approx((*tuple(int(FACTION_HEX[f][i:i + 2], 16) / 255 for i in (1, 3, 5)), 1.0))) for f in FACTIONS
+    ]

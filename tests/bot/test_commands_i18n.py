@@ -18,7 +18,7 @@ from bot.service.errors import MESSAGES as SERVICE_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
-LOCALE = {"en-US": discord.Locale.american_english, "zh-CN": discord.Locale.chinese}
+LOCALE = {"en-US": discord.Locale.american_english, "zh-CN": discord.Locale.chinese, "zh-TW": discord.Locale.taiwan_chinese}
 
 
 def tree() -> app_commands.CommandTree:
@@ -139,6 +139,8 @@ def test_service_errors_read_the_same_in_our_words():
     parameters as the service's, and cover its errors as they were when written."""
     import string
 
+    from engine.messages import text_in
+
     def fields(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
@@ -146,7 +148,7 @@ def test_service_errors_read_the_same_in_our_words():
         ours = "svc." + key.removeprefix("error.")
         for loc in LOCALES:
             if ours in catalogue(loc):
-                assert fields(catalogue(loc)[ours]) == fields(texts[loc]), (key, loc)
+                assert fields(catalogue(loc)[ours]) == fields(text_in(texts, loc)), (key, loc)
     known = {"error.no_active_game", "error.phase_closed", "error.not_in_game", "error.lobby_full", "error.concurrent_change"}
     assert all("svc." + k.removeprefix("error.") in catalogue(loc) for k in known for loc in LOCALES)
 

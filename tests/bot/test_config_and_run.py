@@ -70,6 +70,8 @@ def test_deployment_files_exist(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     if name == "Dockerfile":
         assert "USER wolfhowl" in text and 'CMD ["wolfhowl", "run"]' in text and "slim" in text
+        assert 'HEALTHCHECK' in text and 'CMD ["wolfhowl", "health"]' in text
+        assert "WOLFHOWL_DATABASE_URL=sqlite+aiosqlite:////app/var/wolfhowl.sqlite3" in text  # absolute, on the volume
     if name == ".dockerignore":
         assert "config.toml" in text and ".venv" in text
     if name == "docs/deploy.md":
@@ -93,8 +95,9 @@ async def test_a_stop_during_the_start_up_migrations_connects_no_further(tmp_pat
             real_upgrade = bot.db.migrate.upgrade
 
             async def upgrade_then_stopped(url):
-                await real_upgrade(url)
+                moved = await real_upgrade(url)
                 await client.close()  # what the SIGTERM handler does meanwhile
+                return moved
 
             monkeypatch.setattr(bot.db.migrate, "upgrade", upgrade_then_stopped)
             await client.start(emu.token)  # returns: nothing left to do

@@ -56,7 +56,7 @@ def interaction(locale: str, done: bool = False) -> Any:
     [
         (WrongPhaseError(expected="phase.morning", phase="phase.day"), "only be sent during Morning", "只能在清晨"),
         (OutOfRangeError(what="what.grail_number", low=1, high=100, value=101), "from 1 to 100", "1到100"),
-        (RuleRefusedError(DeadTargetError(target=3)), "Seat 3 has left", "3号已经退出"),
+        (RuleRefusedError(DeadTargetError(target=3)), "Seat 3 has left", "3号已经出局"),
         (PhaseClosedError(round=2, phase="phase.dusk"), "Dusk (identifications and orders) of round 2", "第2轮的黄昏"),
         (NoActiveGameError(), "not in any game", "没有参加任何游戏"),
         (NotEnoughPlayersError(min=6, count=1), "At least 6 players are needed; 1 has joined.", "目前有1人加入"),

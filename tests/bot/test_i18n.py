@@ -160,7 +160,7 @@ def test_audit_log_reasons_follow_the_servers_language():
     from bot.discord.permissions import audit_reason
 
     chinese = SimpleNamespace(preferred_locale=discord.Locale.chinese)
-    assert audit_reason(chinese, "left") == "狼嚎酒馆：已退出游戏"  # type: ignore[arg-type]
+    assert audit_reason(chinese, "left") == "狼嚎酒馆：已出局"  # type: ignore[arg-type]
     assert audit_reason(SimpleNamespace(preferred_locale=discord.Locale.american_english), "left").endswith("left the game")  # type: ignore[arg-type]
 
 
@@ -211,7 +211,7 @@ GLOSSARY = {
     r"\bwounded\b": "受伤",
     r"\btoggles?\b": "抉择",
     r"\bspell points?\b": "法术点",
-    r"\bleft the game\b": "退出",
+    r"\bleft the game\b": "出局",
     r"\bamount\b": "点数",
     r"\bDusk\b": "黄昏",
     r"\bMorning\b": "清晨",

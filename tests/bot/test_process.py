@@ -105,7 +105,36 @@ async def test_the_bot_process_serves_then_stops_cleanly_on_a_signal(tmp_path: P
         assert "Traceback" not in log and "WARNING" not in log  # a clean start says nothing alarming
         assert emu.token not in log
         assert (tmp_path / "bot.sqlite3").exists()  # migrated at start
+        # Which database, and the revisions it went from and to, said at start-up.
+        assert f"database: SQLite file {(tmp_path / 'bot.sqlite3').resolve()}: upgraded from empty to " in log
         assert emu.server_errors == []
+
+
+async def test_an_unreachable_database_is_said_to_be_the_database(tmp_path: Path):
+    """Discord answers, the PostgreSQL server is not there: the bot says the database
+    cannot be used, naming it without its password, and exits 1."""
+    async with Emulator(heartbeat_interval=1.0) as emu:
+        env = {
+            **os.environ,
+            "WOLFHOWL_TOKEN": emu.token,
+            "WOLFHOWL_API_BASE": emu.api_url,
+            "WOLFHOWL_GATEWAY_URL": emu.gateway_url,
+            "WOLFHOWL_DATABASE_URL": "postgresql://wolf:hunter2@127.0.0.1:9/wolfhowl",
+            "WOLFHOWL_CONFIG": str(empty_config(tmp_path)),
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            code = await asyncio.wait_for(proc.wait(), 60)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        log = (await proc.stderr.read()).decode()  # type: ignore[union-attr]
+    assert code == 1, log
+    assert "the database cannot be used (PostgreSQL database wolfhowl on 127.0.0.1:9 as wolf)" in log, log
+    assert "hunter2" not in log and "cannot connect" not in log and "Traceback" not in log
 
 
 async def test_a_stop_while_discord_does_not_answer_the_login_is_clean(tmp_path: Path):

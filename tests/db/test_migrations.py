@@ -20,7 +20,7 @@ from bot.db.models import Base
 from bot.db.session import make_engine
 from tests.conftest import drop_pg_database, scratch_pg_database
 
-TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox"}
+TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
 
 
 @pytest.fixture
@@ -131,8 +131,31 @@ async def test_0005_gives_the_games_already_there_the_rulings_they_were_set_up_u
         await engine.dispose()
 
 
-async def test_0006_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+async def test_0006_adds_and_drops_the_games_effects_mark(empty_url: str) -> None:
     await upgrade(empty_url, "0006")
+    assert "effects_due" in await _columns(empty_url, "games")
+    await downgrade(empty_url, "0005")
+    assert "effects_due" not in await _columns(empty_url, "games")
+
+
+async def test_0007_adds_and_drops_the_processes_and_the_lease_holder(empty_url: str) -> None:
+    await upgrade(empty_url, "0007")
+    assert "processes" in await _tables(empty_url) and "leased_by" in await _columns(empty_url, "outbox")
+    await downgrade(empty_url, "0006")
+    assert "processes" not in await _tables(empty_url) and "leased_by" not in await _columns(empty_url, "outbox")
+
+
+async def test_0008_adds_and_drops_the_heartbeats(empty_url: str) -> None:
+    await upgrade(empty_url, "0007")
+    assert "heartbeats" not in await _tables(empty_url)
+    await upgrade(empty_url, "0008")
+    assert await _columns(empty_url, "heartbeats") == {"host", "connected_since", "beat_at"}
+    await downgrade(empty_url, "0007")
+    assert "heartbeats" not in await _tables(empty_url)
+
+
+async def test_0009_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0009")
     assert "ai_turns" in await _tables(empty_url)
     assert "ai_seats" in await _columns(empty_url, "game_records")
     engine = make_engine(empty_url)
@@ -142,7 +165,7 @@ async def test_0006_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     finally:
         await engine.dispose()
     assert cols["user_id"]["nullable"]  # an AI seat has no Discord user
-    await downgrade(empty_url, "0005")
+    await downgrade(empty_url, "0008")
     assert "ai_turns" not in await _tables(empty_url)
     assert "ai_seats" not in await _columns(empty_url, "game_records")
 
@@ -178,16 +201,18 @@ def test_cli_upgrade_current_downgrade(tmp_path: Path, capsys: pytest.CaptureFix
     assert "not migrated" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="upgrade", revision=None, url=url)) == 0
     assert db_cli.run(Namespace(action="current", revision=None, url=url)) == 0
-    assert f"{head_revision()} (up to date)" in capsys.readouterr().out
+    head = head_revision()
+    assert f"{head} (up to date)" in capsys.readouterr().out
     assert db_cli.run(Namespace(action="downgrade", revision=None, url=url)) == 2
     capsys.readouterr()
-    # A relative target is answered with the revision it reached.
+    # A relative target is answered with the revisions it came from and reached.
     assert db_cli.run(Namespace(action="downgrade", revision="-1", url=url)) == 0
-    assert capsys.readouterr().out == f"database downgraded to {int(head_revision()) - 1:04d}\n"
+    out = capsys.readouterr().out
+    assert f": downgraded from {head} to " in out and out.startswith("SQLite file ")
     assert db_cli.run(Namespace(action="downgrade", revision="base", url=url)) == 0
-    assert capsys.readouterr().out == "database downgraded to base (empty)\n"
+    assert capsys.readouterr().out.endswith(" to base (empty)\n")
     assert db_cli.run(Namespace(action="upgrade", revision="+1", url=url)) == 0
-    assert capsys.readouterr().out == "database at 0001\n"
+    assert capsys.readouterr().out.endswith(": upgraded from empty to 0001\n")
     assert db_cli.run(Namespace(action="upgrade", revision=None, url="mysql://x/y")) == 1
 
 

@@ -1,6 +1,7 @@
 """``python -m bot.sandbox.external``, the check of a deployed bot (a container) against the
 local Discord: here the bot is ``wolfhowl run`` in a process of its own, stopped with
-SIGTERM and started again mid-game, as ``docker stop`` / ``docker start`` would."""
+SIGTERM and started again mid-game, as ``docker stop`` / ``docker start`` would, or killed
+with SIGKILL (a crash) and started again."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ async def stop(bot: asyncio.subprocess.Process) -> int:
     return await asyncio.wait_for(bot.wait(), 30)
 
 
-async def test_a_bot_in_another_process_plays_a_whole_game_across_a_restart(tmp_path: Path) -> None:
+async def play_across_a_restart(folder: Path, *, kill: bool = False) -> str:
+    """The harness's game against ``wolfhowl run`` in a process of its own, stopped once
+    Dusk 1 has opened (SIGTERM, or SIGKILL with ``kill``) and started again; its output."""
     harness = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.sandbox.external", "--port", "0", "--restart", "--timeout", "60",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
@@ -50,10 +53,14 @@ async def test_a_bot_in_another_process_plays_a_whole_game_across_a_restart(tmp_
     try:
         await until("WOLFHOWL_GATEWAY_URL=")
         settings = dict(line.strip().split("=", 1) for line in out if line.startswith("WOLFHOWL_"))
-        bots.append(await start_bot(settings, tmp_path))
+        bots.append(await start_bot(settings, folder))
         await until("stop the bot now")
-        assert await stop(bots[-1]) == 0
-        bots.append(await start_bot(settings, tmp_path))
+        if kill:
+            bots[-1].kill()
+            assert await asyncio.wait_for(bots[-1].wait(), 30) == -signal.SIGKILL
+        else:
+            assert await stop(bots[-1]) == 0
+        bots.append(await start_bot(settings, folder))
         await until("the bot connected again")
         out.append((await asyncio.wait_for(harness.stdout.read(), 120)).decode())
         assert await asyncio.wait_for(harness.wait(), 30) == 0, "".join(out)
@@ -63,6 +70,33 @@ async def test_a_bot_in_another_process_plays_a_whole_game_across_a_restart(tmp_
             if process.returncode is None:
                 process.kill()
                 await process.wait()
-    text = "".join(out)
+    return "".join(out)
+
+
+async def test_a_bot_in_another_process_plays_a_whole_game_across_a_restart(tmp_path: Path) -> None:
+    text = await play_across_a_restart(tmp_path)
     assert "character sheets delivered by DM to all 6 players" in text
     assert "the scoreboard came with its chart" in text and text.rstrip().endswith("OK")
+
+
+async def test_a_bot_killed_with_sigkill_mid_game_goes_on_and_its_database_adds_up(tmp_path: Path) -> None:
+    """SIGKILL, not SIGTERM: nothing closes cleanly, the process row stays as it was. The
+    next process (same name) takes over, the game is played to its end, every message was
+    delivered once (none left waiting, no Discord message recorded for two rows), and the
+    game's log replays exactly."""
+    from sqlalchemy import func, select
+
+    from bot.db.models import Game, OutboxMessage
+    from bot.db.session import Database
+    from bot.service import export_game, verify_log
+
+    text = await play_across_a_restart(tmp_path, kill=True)
+    assert text.rstrip().endswith("OK"), text
+    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}") as db, db.read() as s:
+        waiting = (await s.execute(select(func.count()).where(OutboxMessage.status == "pending"))).scalar_one()
+        ids = [i for i in (await s.execute(select(OutboxMessage.discord_message_id))).scalars() if i is not None]
+        [game_id] = (await s.execute(select(Game.id).where(Game.status == "over"))).scalars()
+    assert waiting == 0 and ids and len(ids) == len(set(ids))
+    async with Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}") as db:
+        report = verify_log(await export_game(db, game_id))
+    assert report.ok, report.summary()

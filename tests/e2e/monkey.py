@@ -22,9 +22,13 @@ back finds their voice.
 
 With ``chaos`` the bot's life is shaken too, now and then before a step: it is restarted
 (a deploy), or killed while the step's news is being delivered (then started again on
-the same database, and the game's clock skipped past the dead process's leases), or
-time jumps to the next deadline or reminder. Then also: whatever a crash found stored
-is still there after it, and no message was sent twice (Discord nonces).
+the same database, which takes over the dead process's leases at once: no clock is
+skipped for them), or time jumps to the next deadline or reminder. Half the crashes
+come in the middle of a moderator's command (pause, resume, extend, settings, replace,
+kick, end: ``CHAOS_MODERATION``), and the first step after a restart or a crash is often
+a click on a component drawn before it. Then also: whatever a crash found stored is
+still there after it, Discord's side (mutes, the dead channel, the lobby post's roster)
+is what the state says at every step, and no message was sent twice (Discord nonces).
 
 Everything random comes from ``random.Random(seed)`` (the upheavals from a stream of
 their own, so a seed's moves are the same with and without them); the bot's secret game
@@ -50,17 +54,17 @@ from sqlalchemy import select
 import bot.service as service
 import engine
 import engine.view
-from bot.i18n import LOCALES, terms
+from bot.i18n import LOCALES, t, terms
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Person, Reply, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import _text_input_id
-from bot.service.outbox import LEASE_SECONDS
 from bot.service.verify import verify_log
 from discord_emulator import InvalidInvocation, Message
 from discord_emulator import permissions as perm
 from tests.e2e.monkey_moves import (
+    CHAOS_MODERATION,
     FORM_TEXTS,
     MODERATOR_COMMANDS,
     PLAYER_COMMANDS,
@@ -137,6 +141,8 @@ class Monkey:
         self.end_after = int(steps * 0.85)  # the confirmation of /mod end is pressed only then
         self.chaos = random.Random(f"chaos-{seed}") if chaos else None
         self.upheavals: Counter[str] = Counter()
+        # The components people could see just before the last restart or crash.
+        self.before_restart: dict[int, list[tuple[Message, dict[str, Any]]]] = {}
 
     # -- the table -------------------------------------------------------------------
     async def setup(self) -> None:
@@ -175,6 +181,8 @@ class Monkey:
         self.game_id = self.mod.game_id
         people = [a.person.user for a in self.actors]
         self.choose = Chooser(rng, n, people, self.emu.bot_user, [self.game_id, self.other_id])
+        # The chaos's own moves draw from its own stream (a seed's other moves stay the same).
+        self.chaos_choose = Chooser(self.chaos, n, people, self.emu.bot_user, [self.game_id, self.other_id]) if self.chaos else None
         await tavern.drained()
 
     def person(self, user: Any) -> Person:
@@ -212,6 +220,7 @@ class Monkey:
             upheaval = self.chaos.choice(("restart", "crash", "crash", "time"))
             self.upheavals[upheaval] += 1
             if upheaval == "restart":
+                self.remember_components()
                 await self.tavern.restart_bot()
                 await self.settled(f"step {self.step_no}, after a restart")
             elif upheaval == "time":
@@ -226,10 +235,35 @@ class Monkey:
         move = move or await self.pick_move(actor)
         if move.kind in ("click", "select", "command") and self.rng.random() < 0.05:
             move.twice = True  # a double click, or a command sent again before the answer
+        actor, move = self.chaos_move(actor, move, upheaval)
         reply = await self.do(actor, move, crash=upheaval == "crash")
         found = reply.find(move.then) if reply is not None and move.then else None
         if found is not None:
             await self.do(actor, Move("click", found[1], message=found[0]))
+
+    def chaos_move(self, actor: Actor, move: Move, upheaval: str | None) -> tuple[Actor, Move]:
+        """With chaos: half the crashes hit a moderator's command, and after a restart or a
+        crash someone often presses what they were shown before it (drawn from the chaos's
+        own stream, after the seed's move, so that the seed's moves stay the same)."""
+        if self.chaos is None or self.chaos_choose is None:
+            return actor, move
+        if upheaval == "crash" and self.chaos.random() < 0.5:
+            path = self.chaos_choose.pick(CHAOS_MODERATION)
+            return self.moderating, Move("command", path, self.chaos_choose.options(path))
+        if self.before_restart and self.chaos.random() < 0.6:
+            who = self.chaos.choice(sorted(self.before_restart))
+            seen = self.before_restart.pop(who)
+            a = next(x for x in self.actors if x.person.user.id == who)
+            if seen:
+                m, c = self.chaos.choice(seen)
+                if is_select(c):
+                    return a, Move("select", c["custom_id"], message=m, values=menu_values(self.chaos, c))
+                return a, Move("click", c["custom_id"], message=m)
+        return actor, move
+
+    def remember_components(self) -> None:
+        """What each player could press just before the bot went down (for after it)."""
+        self.before_restart = {a.person.user.id: self.seen_components(a, late=False) for a in self.actors if a.kind == "player"}
 
     async def pick_move(self, a: Actor) -> Move:
         rng = self.rng
@@ -289,12 +323,13 @@ class Monkey:
                 return None
             return engine.view.sheet(engine.GameState.from_dict(game.state), seat)
 
-    def seen_components(self, a: Actor) -> list[tuple[Message, dict[str, Any]]]:
-        """The components on what ``a`` can see: the channels, their DMs, their ephemerals.
-        The moderator's confirmation of /mod end is pressed only late in the run."""
+    def seen_components(self, a: Actor, *, late: bool = True) -> list[tuple[Message, dict[str, Any]]]:
+        """The components on what ``a`` can see: the channels, their DMs, their ephemerals
+        (``late``: sometimes the other game's channel too). The moderator's confirmation
+        of /mod end is pressed only late in the run."""
         user = a.person.user
         msgs = list(self.tavern.public(self.channel))
-        if a.kind == "other" or self.rng.random() < 0.1:
+        if a.kind == "other" or (late and self.rng.random() < 0.1):
             msgs += self.tavern.public(self.other_channel)
         msgs += self.emu.ctx.recorder.dms(user.id) + self.emu.ctx.recorder.visible_to(user.id)
         msgs.sort(key=lambda m: m.id)
@@ -318,8 +353,9 @@ class Monkey:
         same database: what was stored is still there (every submission as it was, unless
         the game moved on meanwhile: a phase the dead process was closing is closed by the
         new one; every message), and the messages the dead one held go out once its
-        leases (of the game's clock) run out."""
+        leases are taken over by the new one, at once (the game's clock stands still)."""
         kept = await self.stored_rows()
+        self.remember_components()
         await self.tavern.stop_bot(crash=True)
         await self.tavern.start_bot()
         now = await self.stored_rows()
@@ -327,9 +363,6 @@ class Monkey:
         lost_mail = [m for m in kept[2] if m not in now[2]]
         if lost_subs or lost_mail:
             self.found(where, f"the crash lost submissions {lost_subs} and messages {lost_mail}")
-        clock = self.tavern.clock
-        assert isinstance(clock, GameClock)
-        clock.skip(LEASE_SECONDS + 1)
 
     async def stored_rows(self) -> tuple[Any, ...]:
         """The game's version, then every submission (id, revision, payload) and the ids of
@@ -504,10 +537,23 @@ class Monkey:
             self.found(where, f"muted in the channel: {show(muted)}, departed: {show(want)} {state}")
         if let_in != want:
             self.found(where, f"let into the dead channel: {show(let_in)}, departed: {show(want)} {state}")
+        if info.status == "lobby":
+            self.check_lobby_roster(where, info)
         if info.status != "lobby":
             buttons = {cid for m in self.tavern.public(self.channel) for cid in m.custom_ids()}
             if f"wh:join:{self.game_id}" in buttons or f"wh:leave:{self.game_id}" in buttons:
                 self.found(where, f"the lobby's buttons are still there ({info.status})")
+
+    def check_lobby_roster(self, where: str, info: Any) -> None:
+        """The lobby post lists who has joined (its players field counts them)."""
+        posts = [m for m in self.tavern.public(self.channel) if f"wh:join:{self.game_id}" in m.custom_ids()]
+        if not posts:
+            return
+        post = self.emu.ctx.world.messages.get(posts[-1].id, posts[-1])
+        heads = {str(f.get("name", "")) for e in post.embeds for f in e.get("fields") or []}
+        want = {t("reply.players", loc, count=len(info.players)) for loc in LOCALES}
+        if not heads & want:
+            self.found(where, f"the lobby post shows {sorted(heads)}, {len(info.players)} have joined")
 
     def found(self, where: str, problem: str) -> None:
         self.findings.append(f"seed {self.seed}, {where}: {problem}")

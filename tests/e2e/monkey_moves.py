@@ -28,6 +28,11 @@ MODERATOR_COMMANDS = {
     "mod status": 6, "mod log": 3, "mod replace": 3, "mod kick": 2, "mod end": 2,
     "mod start": 2, "mod create": 1,
 }  # fmt: skip
+# What a moderator does to a running game, for the chaos's crashes in the middle of one.
+CHAOS_MODERATION = {
+    "mod pause": 3, "mod resume": 3, "mod extend": 3, "mod settings": 3, "mod replace": 2, "mod kick": 2,
+    "mod end": 1,
+}  # fmt: skip
 DURATIONS = ("1h", "2h", "90m", "1d", "1.5h", "2小时", "3天", "7d", "8d", "5s", "0", "abc", "-1h", "", "1h30m")
 REMINDERS = ("0", "off", "关", "30m", "2h", "1d", "马上", "never", "10s")
 FORM_TEXTS = (

@@ -3,6 +3,7 @@ plays a whole game on the built-in local Discord and prints it, in either langua
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -25,8 +26,15 @@ def demo(*args: str, columns: int = 300) -> str:
     return done.stdout
 
 
-def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms():
-    out = demo("--seed", "demo-test-1", "--show-dms")
+def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms(tmp_path: Path):
+    out = demo("--seed", "demo-test-1", "--show-dms", "--save-attachments", str(tmp_path / "files"))
+    # What the bot attached is saved: the scoreboard chart, a PNG.
+    saved = sorted((tmp_path / "files").iterdir())
+    assert [p.name.split("-", 1)[1] for p in saved] == ["scoreboard.png"] and saved[0].read_bytes()[:4] == b"\x89PNG"
+    assert f"1 attached file saved in {tmp_path / 'files'}: {saved[0].name}" in out
+    # Each phase closes after the one before it (minutes of the day, across midnight too).
+    closes = [int(h) * 60 + int(m) for h, m in re.findall(r"Closes (\d\d):(\d\d)", out)]
+    assert len(closes) >= 6 and all(0 <= (b - a) % 1440 < 720 for a, b in itertools.pairwise(closes)), closes
     assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
     assert "the game channel as everyone sees it" in out
     assert "🐺 The game begins" in out and "Game over" in out and "Seed: " in out

@@ -3,11 +3,15 @@ plausible in every phase until the game ends, and a count of a table's rows."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+
 from sqlalchemy import func, select
 
 import engine
 from bot.db import repositories as repo
-from bot.db.session import Database
+from bot.db.session import Database, utcnow
 from bot.service import (
     GameSettings,
     OutgoingMessage,
@@ -126,3 +130,18 @@ async def count(db: Database, model: type) -> int:
     """How many rows of ``model`` the database holds."""
     async with db.read() as s:
         return int((await s.execute(select(func.count()).select_from(model))).scalar_one())
+
+
+def within(url: str, work: Callable[[Database], Awaitable[object]], *, ago: timedelta = timedelta(0)) -> None:
+    """For a test of a command that runs its own event loop: do ``work`` on the database
+    at ``url`` on the real clock (the command's), set back by ``ago``."""
+
+    async def go() -> None:
+        db = Database(url, clock=lambda: utcnow() - ago)
+        try:
+            await work(db)
+        finally:
+            await db.dispose()
+
+    asyncio.run(go())
+

@@ -157,4 +157,4 @@ def test_service_texts_name_the_phases_as_the_engine_does() -> None:
         assert E.MESSAGES[key] is ENGINE_MESSAGES[key]
     # A name that looks like a key is shown as typed, a phase key in the reader's language.
     err = E.SeatGoneError(seat="phase.day")
-    assert err.text("zh-CN") == "phase.day号已经退出游戏。"
+    assert err.text("zh-CN") == "phase.day号已经出局。"

@@ -27,13 +27,13 @@ from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.replies import notice_embed, settings_embed, status_embed
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
-from bot.i18n import t
+from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.export import log_bytes
 from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, SeatInfo
 
 TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
-LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN")]
+LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN"), app_commands.Choice(name=L("cmd.choice.lang_zh_TW"), value="zh-TW")]
 # The house rules' choices, default first (bot.service.types.HOUSE_RULES).
 HOUSE_CHOICES = {rule: [app_commands.Choice(name=L(f"cmd.choice.{rule}_{v}"), value=v) for v in values] for rule, values in HOUSE_RULES.items()}
 
@@ -317,10 +317,10 @@ async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
 
 
 def _default_language(interaction: discord.Interaction, configured: str) -> str:
-    """A Chinese-speaking server (its Discord community language) gets zh-CN; any other
-    the configured default."""
+    """A Chinese-speaking server (its Discord community language) gets Chinese, in the
+    script it chose (zh-TW or zh-CN); any other the configured default."""
     loc = str(interaction.guild_locale or "")
-    return "zh-CN" if loc.lower().startswith("zh") else configured
+    return normalize_locale(loc) if loc.lower().startswith("zh") else configured
 
 
 def _ref(user: discord.abc.User) -> Any:

@@ -16,7 +16,7 @@ from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
 from bot.service.errors import ServiceError
 from engine.classes import FACTION_ROWS, catalogue, class_spec
 
-TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "house", "commands")
+TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "house", "commands", "glossary")
 RULES_COLOUR = 0x92400E
 
 

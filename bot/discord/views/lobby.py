@@ -69,10 +69,21 @@ def is_lobby_post(message: discord.Message, game_id: int) -> bool:
     return False
 
 
+def _seen(e: discord.Embed) -> tuple[object, ...]:
+    return (e.title, e.description, tuple((f.name, f.value) for f in e.fields), e.footer.text)
+
+
+def shows(message: discord.Message, embed: discord.Embed, view: discord.ui.View) -> bool:
+    """Whether the lobby post already shows ``embed`` and has buttons exactly when ``view``
+    has (a refresh that would change nothing is not sent)."""
+    return bool(message.embeds) and _seen(message.embeds[0]) == _seen(embed) and bool(message.components) == bool(view.children)
+
+
 async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, message: discord.Message | None = None) -> None:
     """Show the current roster on the lobby post: ``message`` when known (a button was
-    pressed on it), else the latest lobby post of this game in the channel. Best effort:
-    the roster is also in /mod status."""
+    pressed on it), else the latest lobby post of this game in the channel; not edited
+    when it already does. Best effort: the roster is also in /mod status, and the
+    reconciler refreshes it again after a crash."""
     try:
         if message is None:
             me = getattr(getattr(channel, "guild", None), "me", None)
@@ -80,8 +91,9 @@ async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, messag
                 if (me is None or m.author.id == me.id) and is_lobby_post(m, info.id):
                     message = m
                     break
-        if message is not None:
-            await message.edit(embed=lobby_embed(info, info.settings.language), view=lobby_view(info))
+        embed, view = lobby_embed(info, info.settings.language), lobby_view(info)
+        if message is not None and not shows(message, embed, view):
+            await message.edit(embed=embed, view=view)
     except discord.HTTPException:
         log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
 

@@ -4,7 +4,8 @@
 
 (Debian's ``fonts-noto-cjk``; font 2 of the collection is Simplified Chinese.) It keeps
 only the glyphs of :func:`bot.render.chart.chart_texts` and
-:func:`bot.render.stats_chart.stats_chart_texts` in zh-CN, renamed to
+:func:`bot.render.stats_chart.stats_chart_texts` in zh-CN and zh-TW (the Simplified font
+draws the Traditional characters too), renamed to
 :data:`FAMILY` as the OFL asks of a modified font, its copyright notice kept.
 ``tests/bot/test_chart.py`` fails when a word of the chart is missing from the font.
 """
@@ -25,7 +26,7 @@ def build(source: str, font_number: int = SIMPLIFIED_CHINESE) -> None:
     from bot.render.chart import chart_texts
     from bot.render.stats_chart import stats_chart_texts
 
-    texts = [*chart_texts("zh-CN"), *stats_chart_texts("zh-CN")]
+    texts = [*(s for loc in ("zh-CN", "zh-TW") for s in (*chart_texts(loc), *stats_chart_texts(loc)))]
     text = "".join(sorted({ch for s in texts for ch in s if ord(ch) > 0x7F}))
     font: TTFont = TTCollection(source).fonts[font_number] if source.endswith(".ttc") else TTFont(source)
     options = subset.Options()

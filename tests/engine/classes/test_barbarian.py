@@ -36,7 +36,7 @@ def test_stats_match_the_design_table() -> None:
     assert [t.value for t in spec.traits] == ["combat"]
     assert len(spec.skills) == 5
     for sk in spec.skills:
-        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN"}
+        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 def test_rage_raises_ab_and_damage_lowers_dex_then_fatigues_for_the_next_night() -> None:

@@ -49,7 +49,7 @@ def test_data_is_complete_in_both_languages():
     spec = class_spec("bard")
     assert [t.value for t in spec.traits] == ["spellcasting", "agility"]
     for s in spec.skills:
-        assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
+        assert set(s.name) == set(s.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 # -- Hypnotic Prelude ----------------------------------------------------------------------

@@ -42,7 +42,7 @@ def test_data_is_complete_in_both_languages():
     spec = class_spec("cleric")
     assert (spec.armor, spec.dex) == (15, 5)  # HP is a balance number, read below
     for s in spec.skills:
-        assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
+        assert set(s.name) == set(s.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 # -- Cure Wounds -------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_data_is_complete_in_both_languages():
     spec = class_spec("druid")
     assert spec.memory == {"companion_hp": 4}
     for s in spec.skills:
-        assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
+        assert set(s.name) == set(s.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 # -- Animal Companion: guarding ----------------------------------------------------------

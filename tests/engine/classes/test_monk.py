@@ -58,7 +58,7 @@ def test_stats_match_the_design_table() -> None:
     assert (spec.will, spec.reflex, spec.fortitude) == (55, 65, 60)
     assert [t.value for t in spec.traits] == ["combat", "agility"]
     for sk in spec.skills:
-        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN"}
+        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 # -- grapple ---------------------------------------------------------------------------

@@ -39,7 +39,7 @@ def test_stats_match_the_design_table() -> None:
     assert (spec.will, spec.reflex, spec.fortitude) == (30, 80, 30)
     assert [t.value for t in spec.traits] == ["agility"]
     for sk in spec.skills:
-        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN"}
+        assert set(sk.name) == set(sk.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 def test_sneak_attack_plus_two_on_a_target_that_has_not_acted() -> None:

@@ -90,7 +90,7 @@ def test_data_is_complete_in_both_languages():
     assert 0 <= START <= CAP and GAIN > 0
     assert {s.id: s.group for s in SPEC.skills if s.group} == {"chaos_bolt": "volley", "frighten": "volley"}
     for s in SPEC.skills:
-        assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
+        assert set(s.name) == set(s.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
 
 
 def test_the_pool_numbers_in_the_text_match_the_data():

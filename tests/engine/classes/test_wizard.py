@@ -27,7 +27,7 @@ def test_data_is_complete_in_both_languages():
     assert (spec.hp, spec.ab, spec.armor, spec.dex, spec.damage) == (6, 45, 5, 5, 2)
     assert (spec.will, spec.reflex, spec.fortitude) == (80, 35, 25)
     for s in spec.skills:
-        assert set(s.name) == set(s.text) == {"en-US", "zh-CN"}
+        assert set(s.name) == set(s.text) == {"en-US", "zh-CN", "zh-TW"}  # zh-TW from zh-CN (engine.zh_tw)
         assert all(v.strip() for v in (*s.name.values(), *s.text.values()))
 
 

@@ -8,8 +8,8 @@ and the AI's memory of its own choices after it: nothing about an AI seat lives 
 a process's memory. ``game_records.ai_seats``: how many seats of a finished game the AI
 held, for the humans' records.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0006"
-down_revision: str | None = "0005"
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

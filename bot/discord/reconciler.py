@@ -1,0 +1,92 @@
+"""Discord's side brought in line with the stored state.
+
+Whatever a crash interrupted and however a message turned out to be delivered (sent
+now, found already sent in the channel's history, routed to ``/inbox``), the Discord
+side of a game is derived from the database alone, here: the departed muted and let into
+the dead channel, the living able to write, a finished game's channel given back, the
+lobby post's player list. It runs after each delivery pass of the dispatcher, for the
+games whose state changed since it last ran (``games.effects_due``, set by every change
+of a game; one indexed read when nothing changed), and at start-up for every live game
+(Discord may have changed while the bot was down). A game with a channel post still to
+go waits for it (see :mod:`bot.service.effects`).
+
+Every step is idempotent (it sets what should be, whatever was), so running it twice, or
+in two processes at once, does no harm."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+import bot.service as service
+from bot.discord.quiet_dead import sync_quiet_dead
+from bot.discord.quiet_notes import tell_moderator
+from bot.discord.views.lobby import refresh_lobby
+from bot.service.types import GameInfo
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+log = logging.getLogger("wolfhowl.discord.reconciler")
+# A game whose reconcile failed (Discord down, a bug) is tried again after this long, not
+# at every pass.
+RETRY_AFTER = 30.0
+
+
+class Reconciler:
+    """Per bot: brings the games due in line; remembers the ones that just failed."""
+
+    def __init__(self, bot: WolfBot) -> None:
+        self.bot = bot
+        self.failed: dict[int, float] = {}  # game id -> when to try again (monotonic)
+        self.done = 0  # games reconciled, for tests and the log
+
+    async def run_once(self) -> int:
+        """Reconcile every game due whose server this process holds; how many were."""
+        count = 0
+        now = time.monotonic()
+        for game_id, changes in await service.games_to_reconcile(self.bot.db):
+            if self.failed.get(game_id, 0.0) > now:
+                continue
+            try:
+                info = await service.get_game(self.bot.db, game_id)
+            except service.ServiceError:
+                continue
+            if not self.holds(info):
+                continue  # another process's server, or one the bot has left
+            try:
+                await self.reconcile(info)
+            except Exception:
+                log.warning("could not bring Discord in line with game %s; again in %.0f s", game_id, RETRY_AFTER, exc_info=True)
+                self.failed[game_id] = now + RETRY_AFTER
+                continue
+            self.failed.pop(game_id, None)
+            await service.mark_reconciled(self.bot.db, game_id, changes)
+            count += 1
+        self.done += count
+        return count
+
+    def holds(self, info: GameInfo) -> bool:
+        """Whether this process is the one to reconcile ``info``: it sees the game's server.
+        A server the bot has left (not in a single process's cache) holds nothing to
+        reconcile: true there too, so the mark is cleared."""
+        if self.bot.get_guild(info.guild_id) is not None:
+            return True
+        return self.bot.shard_count is None or self.bot.shard_count == 1
+
+    async def reconcile(self, info: GameInfo) -> None:
+        """Discord's side of ``info`` as its state says."""
+        guild = self.bot.get_guild(info.guild_id)
+        if guild is None:
+            return
+        channel = guild.get_channel(info.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return  # gone: the game is cancelled (bot.discord.orphans), nothing to show
+        if info.status == "lobby" or info.version <= 1:
+            # The lobby post: its roster, closed once the game has started or ended.
+            await refresh_lobby(channel, info)
+        if info.version >= 1:  # started: seats, and perhaps the departed
+            await tell_moderator(self.bot, info, await sync_quiet_dead(self.bot, info))

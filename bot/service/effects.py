@@ -1,0 +1,49 @@
+"""Which games' Discord side lags their state (``games.effects_due``, set by every change:
+see :mod:`bot.db.effects`), for the bot's reconciler.
+
+A game is handed out only once every post of it in its channel is delivered (or given
+up): what the table is shown must not run ahead of what it has been told (the dead of a
+night muted before the dawn post names them). The reconciler brings Discord in line with
+the game as it is stored, then ``mark_reconciled`` with the count it was handed: a change
+made meanwhile leaves the game due."""
+
+from __future__ import annotations
+
+from sqlalchemy import exists, func, select, update
+
+from bot.db.models import Game, OutboxMessage
+from bot.db.session import Database
+
+
+async def games_to_reconcile(db: Database, *, limit: int = 100) -> list[tuple[int, int]]:
+    """Up to ``limit`` (game id, changes) due for reconciling and whose channel posts are
+    all out. One indexed read; nothing when nothing changed."""
+    waiting = exists().where(
+        OutboxMessage.game_id == Game.id,
+        OutboxMessage.status == "pending",
+        OutboxMessage.recipient_kind == "channel",
+    )
+    async with db.read() as s:
+        stmt = select(Game.id, Game.effects_due).where(Game.effects_due.is_not(None), ~waiting).order_by(Game.id).limit(limit)
+        return [(int(g), int(n)) for g, n in (await s.execute(stmt)).all()]
+
+
+async def mark_reconciled(db: Database, game_id: int, changes: int) -> bool:
+    """Discord's side of ``game_id`` matches its state as of ``changes``: clear the mark,
+    unless the game changed again meanwhile. Whether it was cleared."""
+    async with db.transaction() as s:
+        res = await s.execute(
+            update(Game).where(Game.id == game_id, Game.effects_due == changes).values(effects_due=None)
+        )
+        return bool(getattr(res, "rowcount", 0) == 1)
+
+
+async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> int:
+    """Have Discord's side of these games (default: every live one) checked again, though
+    their state did not change: at start-up (Discord may have changed while the bot was
+    down), or when a departed player is seen writing. The number of games marked."""
+    async with db.transaction() as s:
+        stmt = update(Game).values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
+        stmt = stmt.where(Game.id.in_(game_ids)) if game_ids is not None else stmt.where(Game.active_channel_id.is_not(None))
+        res = await s.execute(stmt)
+        return int(getattr(res, "rowcount", 0) or 0)

@@ -1,0 +1,102 @@
+"""Which games' Discord side must be brought in line: every change of a game or its
+players marks it, whatever use case made it; a submission or a reminder does not; a game
+waits while a post of it is still to go; a change made while it was being reconciled
+keeps it due."""
+
+from __future__ import annotations
+
+from bot.db.session import Database
+from bot.service import (
+    advance_phase,
+    end_game,
+    extend_deadline,
+    games_to_reconcile,
+    join_game,
+    leave_game,
+    mark_effects_due,
+    mark_reconciled,
+    pause_game,
+    remove_player,
+    replace_player,
+    resume_game,
+    start_game,
+    submit_grail,
+    update_settings,
+)
+from bot.service.types import UserRef
+from tests.service.helpers import lobby, send_all, started, take_due, user
+
+
+async def due(db: Database) -> dict[int, int]:
+    return dict(await games_to_reconcile(db))
+
+
+async def marked(db: Database, game_id: int) -> bool:
+    from bot.db.models import Game
+
+    async with db.read() as s:
+        game = await s.get(Game, game_id)
+        return game is not None and game.effects_due is not None
+
+
+async def settle(db: Database) -> None:
+    """Deliver everything and reconcile every game, as the bot would."""
+    await take_due(db)
+    for game_id, changes in await games_to_reconcile(db):
+        assert await mark_reconciled(db, game_id, changes)
+    assert await due(db) == {}
+
+
+async def test_every_change_of_a_game_or_its_players_marks_it(db: Database) -> None:
+    game_id = await lobby(db, 7)
+    assert game_id in await due(db)  # created and joined
+    await settle(db)
+    await leave_game(db, game_id, user(7).id)
+    assert game_id in await due(db)
+    await settle(db)
+    await join_game(db, game_id, user(8))
+    assert game_id in await due(db)
+    await settle(db)
+    steps = [
+        lambda: start_game(db, game_id),
+        lambda: update_settings(db, game_id, day_seconds=7200),
+        lambda: pause_game(db, game_id),
+        lambda: resume_game(db, game_id),
+        lambda: replace_player(db, game_id, 2, UserRef(555, "Newcomer")),
+        lambda: remove_player(db, game_id, 3),
+        lambda: advance_phase(db, game_id),
+        lambda: end_game(db, game_id),
+    ]
+    for step in steps:
+        await step()
+        assert await marked(db, game_id), step
+        await settle(db)
+
+
+async def test_a_submission_or_the_clock_marks_nothing(db: Database) -> None:
+    game_id = await started(db, 6, early_advance=True)
+    await settle(db)
+    await submit_grail(db, user(1).id, 42)
+    await extend_deadline(db, game_id, 600)
+    await send_all(db, game_id)  # everyone has sent: the deadline moves to now
+    assert not await marked(db, game_id)
+
+
+async def test_a_game_waits_for_its_posts_and_a_change_meanwhile_keeps_it_due(db: Database) -> None:
+    game_id = await started(db, 6)
+    assert game_id not in await due(db)  # the start's posts are still to go
+    await take_due(db)
+    [(gid, changes)] = await games_to_reconcile(db)
+    await join_game(db, await lobby(db, 0, channel=3000), user(50))  # another game: no matter
+    await remove_player(db, game_id, 1)  # a change while it is being reconciled
+    assert not await mark_reconciled(db, gid, changes)
+    await take_due(db)
+    assert game_id in await due(db)
+
+
+async def test_the_start_up_check_marks_every_live_game(db: Database) -> None:
+    live, finished = await started(db, 6), await started(db, 6, channel=3000, first=20)
+    await end_game(db, finished)
+    await settle(db)
+    assert await mark_effects_due(db) == 1
+    assert set(await due(db)) == {live}
