@@ -138,7 +138,8 @@ class GamePlayer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # NULL: an AI seat (bot.service.ai_seats), held by no Discord user.
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     active_user_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     display_name: Mapped[str] = mapped_column(String(100))
     seat: Mapped[int | None] = mapped_column(Integer)
@@ -244,7 +245,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user
+    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user, seat (an AI seat's: status "ai", never sent)
     recipient_id: Mapped[int] = mapped_column(BigInteger)
     locale: Mapped[str] = mapped_column(String(16))
     payload: Mapped[dict[str, Any]]
@@ -276,6 +277,28 @@ class Process(Base):
     stopped_at: Mapped[datetime | None]
 
 
+class AiTurn(Base):
+    """One AI seat's turn in one phase: when its submission is due (drawn from the
+    game's seed), when it was played and what came of it (``outcome``), and ``memory``,
+    the AI's notes of its own choices after it (see bot.service.ai_play)."""
+
+    __tablename__ = "ai_turns"
+    __table_args__ = (
+        UniqueConstraint("game_id", "round", "phase", "seat"),
+        Index("ix_ai_turns_due", "played_at", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    due_at: Mapped[datetime]
+    played_at: Mapped[datetime | None]
+    outcome: Mapped[str | None] = mapped_column(String(64))
+    memory: Mapped[dict[str, Any] | None]
+
+
 class GameRecord(Base):
     """A finished game as the community remembers it, written once, in the transaction
     that ends the game (never for a lobby cancelled before the start). What a history
@@ -295,6 +318,9 @@ class GameRecord(Base):
     scores: Mapped[dict[str, Any]]
     end_reason: Mapped[str] = mapped_column(String(32))
     seed: Mapped[str] = mapped_column(String(128))
+    # How many seats the AI held at some time (bot.service.ai_seats): a human's record
+    # reads beside it how many of the table were people.
+    ai_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime]
 

@@ -210,6 +210,7 @@ def settings_lines(s: GameSettings, locale: str) -> str:
             *house_rule_lines(s, locale),
             policy_text(s, locale),
         ]
+        + ([t("reply.settings.ai_seats", locale, value=s.ai_seats)] if s.ai_seats else [])
     )
 
 

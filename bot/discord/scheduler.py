@@ -89,7 +89,7 @@ class Scheduler(BackgroundLoop):
         held = self.backoff.held(now)
         report = await service.run_due(self.db, held)
         self.backoff.record(now, report.failed)
-        if report.advanced or report.reminded or report.lobbies or report.offers_closed:
+        if report.advanced or report.reminded or report.lobbies or report.offers_closed or report.ai_played:
             for step in report.advanced:
                 log.info("game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round)
             self.on_work()

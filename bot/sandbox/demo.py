@@ -91,6 +91,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database", metavar="URL", help="database URL (default: a temporary SQLite file)"
     )
+    parser.add_argument(
+        "--ai-seats",
+        type=int,
+        default=0,
+        metavar="N",
+        help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument(
         "--save-attachments",
@@ -107,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
     if args.save_attachments is not None and args.save_attachments.exists() and not args.save_attachments.is_dir():
         print(f"wolfhowl demo: --save-attachments {args.save_attachments} is not a folder", file=sys.stderr)
         return 2
+    if not 0 <= args.ai_seats < args.players:
+        print("wolfhowl demo: --ai-seats must be 0 to --players - 1 (a game needs a person)", file=sys.stderr)
+        return 2
+    if args.ai_seats:
+        args.deadlines = True  # the AI plays at its own moment: the phases close when all have sent
     if args.speed is not None and not 0 < args.speed <= 10_000:
         print("wolfhowl demo: --speed must be above 0 (and at most 10000)", file=sys.stderr)
         return 2
@@ -142,7 +154,7 @@ async def demo(args: argparse.Namespace) -> int:
         language=args.lang, reveal_on_death=args.reveal_on_death,
         advance="deadline" if args.deadlines else "moderator",
         early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
-        phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not args.deadlines,
+        phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not args.deadlines, ai_seats=args.ai_seats,
     )  # fmt: skip
     lang = args.lang
     console.print(Prose.from_markup(t(
@@ -163,7 +175,7 @@ async def demo(args: argparse.Namespace) -> int:
         guild_locale=args.lang,
         bot_options=bot_options,
     ) as tavern:
-        seating = tavern.seat_table(TableSpec(players=args.players + args.absent, closed_dms=closed))
+        seating = tavern.seat_table(TableSpec(players=args.players - args.ai_seats + args.absent, closed_dms=closed))
         standby = seating.players.pop() if args.absent else None
         if args.absent:
             options = slow_options(language=args.lang, reveal_on_death=args.reveal_on_death)

@@ -53,6 +53,9 @@ class GameOptions:
     # moderator closes it, as if the table took its time; the posts then read as a real
     # game's (each phase closing after the one before), not minutes apart out of order.
     close_near_deadline: bool = False
+    # Seats the bot's AI fills beside the scripted players (they close no phase: use
+    # ``advance="deadline"`` with ``early_advance``).
+    ai_seats: int = 0
 
     def create_options(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -115,6 +118,10 @@ class TableGame:
         if created.error or self.moderator.game_id is None:
             raise RuntimeError(f"/mod create was refused: {created.text}")
         self.game_id = self.moderator.game_id
+        if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
+            filled = await self.moderator.command("mod settings", {"ai_seats": self.options.ai_seats})
+            if filled.error:
+                raise RuntimeError(f"/mod settings ai_seats was refused: {filled.text}")
         lobby = await self.wait_post(
             lambda m: f"wh:join:{self.game_id}" in m.custom_ids(), "the lobby post"
         )

@@ -6,6 +6,7 @@ nothing. No Discord code here; outgoing messages go through the outbox.
 """
 
 from bot.service.advance import advance_phase
+from bot.service.ai_seats import seat_to_ai
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.effects import games_to_reconcile, mark_effects_due, mark_reconciled
@@ -132,6 +133,7 @@ __all__ = [
     "resume_game",
     "run_due",
     "seat_recap",
+    "seat_to_ai",
     "start_game",
     "submit",
     "submit_grail",

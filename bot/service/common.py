@@ -175,7 +175,7 @@ async def mail_for(
     else:
         tag = str(seq)
     holders = await repo.seat_holders(session, game.id)
-    locales = await repo.user_locales(session, [p.user_id for p in holders.values()])
+    locales = await repo.user_locales(session, [p.user_id for p in holders.values() if p.user_id is not None])
     mail = Mail(session, game, tag=tag, round_no=round_no, phase=phase, now=now, locales=locales)
     return mail, holders
 
@@ -213,7 +213,16 @@ async def mail_events(
     for seat, evs in sorted(by_seat.items()):
         holder = holders.get(seat)
         if holder is not None:
-            mail.private(holder.user_id, head | {"seat": seat, "events": evs})
+            mail_holder(mail, holder, head | {"seat": seat, "events": evs})
+
+
+def mail_holder(mail: Mail, holder: GamePlayer, payload: dict[str, Any]) -> None:
+    """A private message to whoever holds a seat: their DM, or an AI seat's own mail."""
+    if holder.user_id is None:
+        assert holder.seat is not None
+        mail.to_seat(holder.seat, payload)
+    else:
+        mail.private(holder.user_id, payload)
 
 
 def mail_phase_started(mail: Mail, game: Game) -> None:
@@ -244,12 +253,12 @@ async def info_of(session: AsyncSession, game: Game, state: engine.GameState | N
             holders = {m.former_seat: m for m in removed if m.former_seat is not None} | holders
         unannounced = state.unannounced()  # departed, but the table has not been told
         players = tuple(
-            SeatInfo(p.seat, holders[p.seat].user_id if p.seat in holders else 0, p.name, p.alive or p.seat in unannounced)
+            SeatInfo(p.seat, (holders[p.seat].user_id or 0) if p.seat in holders else 0, p.name, p.alive or p.seat in unannounced)
             for p in state.players
         )
         winners = tuple(state.winners)
     else:
-        players = tuple(SeatInfo(None, m.user_id, m.display_name) for m in await repo.lobby(session, game.id))
+        players = tuple(SeatInfo(None, m.user_id or 0, m.display_name) for m in await repo.lobby(session, game.id))
         winners = ()
     return GameInfo(
         id=game.id,

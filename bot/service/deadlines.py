@@ -12,9 +12,9 @@ from datetime import datetime
 
 from bot.db import repositories as repo
 from bot.db.session import Database
-from bot.service import absence
+from bot.service import absence, ai_play
 from bot.service.advance import advance_locked
-from bot.service.common import locked_game, mail_for, seats_done, state_of
+from bot.service.common import locked_game, mail_for, mail_holder, seats_done, state_of
 from bot.service.lobby_clock import (
     lobby_due_work,
     next_lobby_times,
@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 class DueReport:
     advanced: list[StepResult] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
+    # The AI seats' turns played: (game, seat, outcome), see bot.service.ai_play.
+    ai_played: list[tuple[int, int, str]] = field(default_factory=list)
     # Games whose advance or reminder raised (logged); the others went ahead.
     failed: list[int] = field(default_factory=list)
     # Lobbies started or cancelled at their start time (their lobby post is out of date).
@@ -75,7 +77,7 @@ async def remind_if_due(db: Database, game_id: int) -> int:
                 if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
                     note["wounded"] = True
                 note |= absence.reminder_note(game, state, holders[seat], phase)
-                mail.private(holders[seat].user_id, note)
+                mail_holder(mail, holders[seat], note)
         await s.flush()
         return mail.count
 
@@ -113,6 +115,10 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
         report.offers_closed = await expire_due_offers(db)
     except Exception:
         log.exception("closing expired seat offers failed")
+    try:
+        report.ai_played = await ai_play.play_due(db, set(held) | set(report.failed))
+    except Exception:
+        log.exception("playing the AI seats' turns failed")
     return report
 
 
@@ -142,4 +148,7 @@ async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | No
         offer = await next_offer_expiry(s)
     if offer is not None:
         times.append(offer)
+    ai_due = await ai_play.next_due(db, held)
+    if ai_due is not None:
+        times.append(ai_due)
     return min(times) if times else None

@@ -18,6 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
+from bot.service import ai_seats
 from bot.service.common import (
     add_step,
     apply_state,
@@ -26,6 +27,7 @@ from bot.service.common import (
     info_of,
     locked_game,
     mail_for,
+    mail_holder,
     mail_phase_started,
     seed_digest,
     settings_of,
@@ -93,6 +95,7 @@ async def create_game(
             set_start_time(game, now, start_in)
             s.add(game)
             await s.flush()
+            await ai_seats.sync_lobby(s, game, settings, now)
             # The lobby post (with its Join button) goes through the outbox like every
             # post: a failure or a stop right after this commit cannot lose it.
             mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
@@ -199,6 +202,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     if game.status != "lobby":
         raise LobbyClosedError(game_id=game.id)
     members = await repo.lobby(s, game.id)
+    ai_seats.require_human(members)
     if len(members) < engine.MIN_PLAYERS:
         raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
     settings = settings_of(game)
@@ -230,7 +234,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
         {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
     )
     for seat, holder in sorted(holders.items()):
-        mail.private(holder.user_id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        mail_holder(mail, holder, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
     mail_phase_started(mail, game)
     return await info_of(s, game)
 
@@ -248,7 +252,7 @@ async def removed_players(db: Database, game_id: int) -> list[int]:
     """The user ids of the players a moderator removed from the game: their seats no
     longer name them, but they have left it as the dead have (quiet dead mutes them)."""
     async with db.read() as s:
-        return [p.user_id for p in await repo.removed(s, check_id(game_id, "game"))]
+        return [p.user_id for p in await repo.removed(s, check_id(game_id, "game")) if p.user_id is not None]
 
 
 async def game_in_channel(db: Database, channel_id: int) -> GameInfo | None:

@@ -16,6 +16,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
+from bot.service import ai_seats
 from bot.service.common import (
     add_step,
     apply_state,
@@ -80,9 +81,10 @@ async def update_settings(db: Database, game_id: int, *, start_in: int | None = 
         current = settings_of(game)
         updated = GameSettings.build(**(current.model_dump() | changes))
         if game.status == "lobby":
-            joined = len(await repo.lobby(s, game.id))
+            joined = sum(1 for m in await repo.lobby(s, game.id) if m.user_id is not None)
             if updated.max_players < joined:
                 raise MaxBelowJoinedError(field="max_players", joined=joined)
+            await ai_seats.sync_lobby(s, game, updated, db.now())
         else:
             fixed = sorted(k for k in RULE_SETTINGS if getattr(updated, k) != getattr(current, k))
             if fixed:
@@ -223,8 +225,9 @@ async def hand_over_seat(
     # Then everything the seat was told so far, and the public timeline.
     await mail_catch_up(s, mail, game, seat, user.id)
     # The one who held the seat learns it privately, in their language, and that they are free.
-    mail.locales.update(await repo.user_locales(s, [old.user_id]))
-    mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
+    if old.user_id is not None:  # (an AI seat has nobody to tell)
+        mail.locales.update(await repo.user_locales(s, [old.user_id]))
+        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
     await s.flush()
     return _result(game, seq, "replace", mail.count)
 
@@ -336,7 +339,7 @@ async def cancel_locked(
         notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
         if started:
             notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
-        told = sorted({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id})
+        told = sorted(({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id}) - {None})
         mail.locales.update(await repo.user_locales(s, told))
         for user_id in told:
             mail.private(user_id, notice)

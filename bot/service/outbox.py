@@ -48,7 +48,7 @@ class OutgoingMessage:
 
     key: str
     game_id: int | None
-    recipient_kind: str  # "channel" or "user"
+    recipient_kind: str  # "channel" or "user" ("seat": an AI seat's, never handed to a Sender)
     recipient_id: int
     locale: str
     payload: dict[str, Any]
@@ -117,7 +117,16 @@ class Mail:
         self._add(key, "user", user_id, locale, payload)
         return key
 
-    def _add(self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any]) -> None:
+    def to_seat(self, seat: int, payload: dict[str, Any]) -> str:
+        """A private message to an AI seat (no Discord user): stored, never delivered,
+        read by the seat's AI (``bot.service.ai_play``) as a human reads their DMs."""
+        key = self._key("private", f"seat{seat}")
+        self._add(key, "seat", seat, self.game.language, payload, status="ai")
+        return key
+
+    def _add(
+        self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any], status: str = "pending"
+    ) -> None:
         self.session.add(
             OutboxMessage(
                 idempotency_key=key,
@@ -126,7 +135,7 @@ class Mail:
                 recipient_id=recipient,
                 locale=locale,
                 payload={"game_id": self.game.id, **payload},
-                status="pending",
+                status=status,
                 attempts=0,
                 next_attempt_at=self.now,
                 created_at=self.now,

@@ -75,6 +75,7 @@ async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
         scores=dict(state.scores),
         end_reason=state.end_reason or game.end_reason or "stopped",
         seed=game.secret_seed,
+        ai_seats=sum(1 for p in state.players if _ai_held(rows, p.seat)),
         started_at=game.started_at or game.created_at,
         ended_at=game.ended_at,
     )
@@ -87,6 +88,11 @@ async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
     await session.flush()
     await rate_game(session, record, seat_rows)
     return record
+
+
+def _ai_held(rows: Sequence[GamePlayer], seat: int) -> bool:
+    """The AI held ``seat`` at some time in the game."""
+    return any(r.user_id is None and seat in (r.seat, r.former_seat) for r in rows)
 
 
 def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[GamePlayer]) -> dict[int, _Seat]:
@@ -162,7 +168,7 @@ def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) ->
         guild_id=game.guild_id,
         user_id=h.row.user_id,
         name=h.row.display_name,
-        ai=False,
+        ai=h.row.user_id is None,  # an AI seat: no standing, no rating (ratings.rated)
         seat=seat,
         class_id=p.class_id,
         faction=p.faction.value,

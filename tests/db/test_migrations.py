@@ -171,6 +171,22 @@ async def test_0010_adds_and_drops_the_absence_tables(empty_url: str) -> None:
     assert not {"standbys", "seat_offers"} & await _tables(empty_url)
 
 
+async def test_0011_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0011")
+    assert "ai_turns" in await _tables(empty_url)
+    assert "ai_seats" in await _columns(empty_url, "game_records")
+    engine = make_engine(empty_url)
+    try:
+        async with engine.connect() as conn:
+            cols = await conn.run_sync(lambda c: {x["name"]: x for x in inspect(c).get_columns("game_players")})
+    finally:
+        await engine.dispose()
+    assert cols["user_id"]["nullable"]  # an AI seat has no Discord user
+    await downgrade(empty_url, "0010")
+    assert "ai_turns" not in await _tables(empty_url)
+    assert "ai_seats" not in await _columns(empty_url, "game_records")
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).

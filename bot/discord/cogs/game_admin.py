@@ -74,7 +74,7 @@ def overrides(**given: Any) -> dict[str, Any]:
                 out["reminder_lead_seconds"] = parse_duration(text)
             except ReplyError:
                 raise ReplyError("reply.error.reminder", text=text[:40]) from None
-    for name in ("max_players", "reveal_on_death", "early_advance", "win_score"):
+    for name in ("max_players", "reveal_on_death", "early_advance", "win_score", "ai_seats"):
         if given.get(name) is not None:
             out[name] = given[name]
     if given.get("vote_tie") is not None:
@@ -116,6 +116,8 @@ async def _moderated(ctx: Ctx) -> GameInfo:
 async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
     """Before the start the player leaves the lobby, is told by DM, and may not join it
     again."""
+    if not target.user_id:  # an AI seat: the lobby's settings say how many there are
+        raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
     info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
     ctx.bot.wake_dispatcher()
     channel = ctx.bot.get_channel(info.channel_id)
@@ -191,6 +193,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @mod.command(name=L("cmd.name.settings"), description=L("cmd.desc.mod_settings"))
     @with_setting_options
+    @app_commands.rename(ai_seats=L("cmd.name.ai_seats"))
+    @app_commands.describe(ai_seats=L("cmd.param.ai_seats"))
     async def settings(
         interaction: discord.Interaction,
         max_players: app_commands.Range[int, 6, 15] | None = None,
@@ -211,6 +215,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         absence_action: app_commands.Choice[str] | None = None,
         offer_time: str | None = None,
         start_in: str | None = None,
+        ai_seats: app_commands.Range[int, 0, 14] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
@@ -219,6 +224,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
             absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
+            ai_seats=ai_seats,
         )  # fmt: skip
         starts = start_seconds(start_in)
         if given or starts is not None:

@@ -1,0 +1,301 @@
+"""How an AI seat plays: a patient player that knows only its seat.
+
+**What it reads** (:func:`seat_reading`): exactly what a human holding the seat would
+have: its sheet as ``/me`` shows it (``engine.view.sheet``), the public table, the game
+channel's posts and the private messages addressed to the seat, in the order they were
+written (an AI seat's own mail is stored with the outbox's ``to_seat``; what an earlier
+human holder of the seat was sent, in their DMs, is the seat's too: the catch-up a
+newcomer gets), and what it sent itself. From these alone it rebuilds the simulator's
+:class:`~bot.sim.Knowledge` and asks the baseline AI (``bot.sim``) for its submissions,
+which go through the same validation and storage as a player's commands
+(``submissions.validated`` and ``store``): refused, they are refused like anyone's.
+
+**When it plays**: at a moment inside the phase drawn from the game's secret seed
+(:func:`due_fraction`), stored as an ``ai_turns`` row when the phase is first seen open
+(:func:`plan_turns`), played by the scheduler's tick like a deadline (:func:`play_due`).
+Nothing lives in memory: the due time, and the AI's notes of its own choices after each
+turn (``memory``), are in the database, so a restart plays on where it stopped. A paused
+game's turns wait (only running games are played); once resumed a turn whose moment has
+passed is played at the next tick. Its submission counts for the early close like
+anyone's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+import engine.view
+from bot.db import repositories as repo
+from bot.db.models import AiTurn, Game, GamePlayer, OutboxMessage, Submission
+from bot.db.session import Database
+from bot.service.common import locked_game, state_of
+from bot.service.errors import ServiceError
+from bot.service.submissions import store, validated
+from bot.sim.ai import BaselineAI
+from bot.sim.knowledge import Knowledge
+from bot.sim.runner import ai_rng
+
+log = logging.getLogger(__name__)
+
+# The AI's moment falls in this share of the phase (never at its very start or end).
+EARLIEST, LATEST = 0.05, 0.85
+
+
+def due_fraction(seed: str, round_no: int, phase: str, seat: int) -> float:
+    """Where inside the phase the seat's submission lands (0 = its start, 1 = its
+    deadline): drawn from the game's secret seed, so it tells nothing and is the same
+    after a restart."""
+    digest = hashlib.sha256(f"{seed}|ai-due|{round_no}|{phase}|{seat}".encode()).digest()
+    return EARLIEST + (LATEST - EARLIEST) * int.from_bytes(digest[:8], "big") / 2**64
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """Everything a seat's holder has been told: ``sheet`` (``/me``), ``table`` (the
+    public table), ``messages`` (the payloads of the channel's posts and the seat's
+    private messages, oldest first) and ``sent`` (its own submissions, by (round, phase,
+    kind))."""
+
+    seat: int
+    sheet: dict[str, Any]
+    table: list[dict[str, Any]]
+    messages: list[dict[str, Any]]
+    sent: dict[tuple[int, str, str], dict[str, Any]] = field(default_factory=dict)
+
+
+async def seat_reading(s: AsyncSession, game: Game, seat: int) -> SeatReading:
+    """What the holder of ``seat`` has been shown so far (see :class:`SeatReading`)."""
+    state = state_of(game)
+    holders = (
+        await s.scalars(select(GamePlayer.user_id).where(GamePlayer.game_id == game.id, or_(GamePlayer.seat == seat, GamePlayer.former_seat == seat)))
+    ).all()
+    users = [u for u in holders if u is not None]
+    rows = (
+        await s.scalars(
+            select(OutboxMessage)
+            .where(
+                OutboxMessage.game_id == game.id,
+                or_(
+                    OutboxMessage.recipient_kind == "channel",
+                    (OutboxMessage.recipient_kind == "seat") & (OutboxMessage.recipient_id == seat),
+                    (OutboxMessage.recipient_kind == "user") & OutboxMessage.recipient_id.in_(users),
+                ),
+            )
+            .order_by(OutboxMessage.id)
+        )
+    ).all()
+    messages = [r.payload for r in rows if r.recipient_kind != "user" or r.payload.get("seat", seat) == seat]
+    subs = (await s.scalars(select(Submission).where(Submission.game_id == game.id, Submission.seat == seat))).all()
+    return SeatReading(
+        seat,
+        engine.view.sheet(state, seat),
+        engine.view.table(state),
+        messages,
+        {(r.round, r.phase, r.kind): r.payload for r in subs},
+    )
+
+
+def knowledge_from(reading: SeatReading, round_no: int, phase: str) -> Knowledge:
+    """The simulator's Knowledge of the seat, rebuilt from its reading alone: each
+    step's events as the holder read them, in order, with the clock of the phase they
+    closed; its own identifications (to read their answers); then today's sheet."""
+    start = next((m["table"] for m in reading.messages if m.get("type") == "game_started"), reading.table)
+    k = Knowledge(reading.sheet, start)
+    for m in reading.messages:
+        if m.get("type") != "events":
+            continue
+        k.set_phase(int(m["round"]), str(m["phase"]))
+        if m.get("step") == "advance" and m["phase"] == "dusk":
+            sent = reading.sent.get((int(m["round"]), "dusk", "identify"))
+            if sent is not None:
+                k.note_sent([engine.submission_from_dict(sent)])
+        for e in m["events"]:
+            k.see(engine.Event.from_dict(e))
+    k.update_table(reading.table)
+    k.set_phase(round_no, phase)
+    k.update_sheet(reading.sheet)
+    return k
+
+
+def _encode(notes: dict[str, Any]) -> dict[str, Any]:
+    """The AI's notes as JSON (sets and int-keyed dicts tagged)."""
+    out: dict[str, Any] = {}
+    for key, value in notes.items():
+        if isinstance(value, set):
+            out[key] = {"set": sorted(value)}
+        elif isinstance(value, dict):
+            out[key] = {"dict": [[k, v] for k, v in value.items()]}
+        else:
+            out[key] = {"value": value}
+    return out
+
+
+def _decode(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if "set" in value:
+            out[key] = set(value["set"])
+        elif "dict" in value:
+            out[key] = {k: v for k, v in value["dict"]}
+        else:
+            out[key] = value["value"]
+    return out
+
+
+def decide(seed: str, seat: int, players: int, k: Knowledge, memory: dict[str, Any] | None) -> tuple[list[engine.Submission], dict[str, Any]]:
+    """The baseline AI's submissions for the open phase, and its memory after: its
+    hunch about each seat drawn once per game, its dice for this phase drawn from the
+    seed, its notes carried from its last turn."""
+    ai = BaselineAI(ai_rng(seed, seat), players)
+    ai.rng = ai_rng(f"{seed}|r{k.round}|{k.phase}", seat)
+    if memory:
+        ai.notes = _decode(memory.get("notes", {}))
+        ai.last_target = int(memory.get("last_target", 0))
+    if k.phase == "day":
+        subs: list[engine.Submission] = [ai.grail_number(k)]
+    elif k.phase == "dusk":
+        subs = list(ai.dusk(k))
+    else:
+        vote = ai.vote(k)
+        subs = [vote] if vote is not None else []
+    return subs, {"notes": _encode(ai.notes), "last_target": ai.last_target}
+
+
+async def _ai_seats(s: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
+    return {seat: h for seat, h in (await repo.seat_holders(s, game_id)).items() if h.user_id is None}
+
+
+async def plan_turns(db: Database) -> int:
+    """Give each living AI seat of every running game its turn in the open phase, due at
+    its moment (:func:`due_fraction`) between the phase's start and its deadline; the
+    number of turns planned."""
+    async with db.read() as s:
+        with_ai = (
+            select(GamePlayer.game_id)
+            .where(GamePlayer.user_id.is_(None), GamePlayer.seat.is_not(None))
+            .scalar_subquery()
+        )
+        running = (await s.scalars(select(Game).where(Game.status == "running", Game.id.in_(with_ai)))).all()
+        games = []
+        for game in running:
+            state = state_of(game)
+            living = {seat for seat in await _ai_seats(s, game.id) if state.player(seat).alive}
+            have = set(
+                (
+                    await s.scalars(
+                        select(AiTurn.seat).where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase)
+                    )
+                ).all()
+            )
+            if living - have:
+                games.append(game.id)
+    planned = 0
+    for game_id in games:
+        async with db.transaction() as s:
+            game = await locked_game(s, game_id)
+            if game.status != "running" or game.phase is None or game.phase_deadline is None:
+                continue
+            state = state_of(game)
+            have = set(
+                (
+                    await s.scalars(
+                        select(AiTurn.seat).where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase)
+                    )
+                ).all()
+            )
+            started = game.phase_started_at or game.phase_deadline
+            span = max(timedelta(0), game.phase_deadline - started)
+            for seat in sorted(await _ai_seats(s, game.id)):
+                if seat in have or not state.player(seat).alive:
+                    continue
+                due = started + span * due_fraction(game.secret_seed, game.round, game.phase, seat)
+                s.add(AiTurn(game_id=game.id, seat=seat, round=game.round, phase=game.phase, due_at=due))
+                planned += 1
+    return planned
+
+
+async def _memory(s: AsyncSession, game_id: int, seat: int) -> dict[str, Any] | None:
+    row = await s.scalar(
+        select(AiTurn.memory)
+        .where(AiTurn.game_id == game_id, AiTurn.seat == seat, AiTurn.memory.is_not(None))
+        .order_by(AiTurn.id.desc())
+        .limit(1)
+    )
+    return row
+
+
+async def play_turn(db: Database, turn_id: int) -> str:
+    """Play one due turn under the game's lock; its outcome (also stored): ``sent``,
+    ``nothing`` (the AI had nothing to send), ``refused:<key>``, or ``stale`` (the phase
+    has moved on, the seat has died or is no longer the AI's)."""
+    now = db.now()
+    async with db.transaction() as s:
+        turn = await s.get(AiTurn, turn_id)
+        assert turn is not None
+        game = await locked_game(s, turn.game_id)
+        if turn.played_at is not None:
+            return str(turn.outcome)
+        if game.status != "running":
+            return "waiting"
+        turn.played_at = now
+        state = state_of(game)
+        ai = await _ai_seats(s, game.id)
+        if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
+            turn.outcome = "stale"
+            return turn.outcome
+        reading = await seat_reading(s, game, turn.seat)
+        k = knowledge_from(reading, game.round, str(game.phase))
+        subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
+        turn.outcome = "sent" if subs else "nothing"
+        for sub in subs:
+            try:
+                await store(s, game, turn.seat, 0, validated(state, game, turn.seat, sub), now, state)
+            except ServiceError as exc:  # refused like anyone's; the rest still go
+                log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key)
+                turn.outcome = f"refused:{exc.key}"[:64]
+        return turn.outcome
+
+
+async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, int, str]]:
+    """Plan the open phases' turns, then play every turn due of the running games (the
+    games in ``held`` wait): (game, seat, outcome) for each."""
+    await plan_turns(db)
+    now = db.now()
+    async with db.read() as s:
+        due = (
+            await s.execute(
+                select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
+                .join(Game, Game.id == AiTurn.game_id)
+                .where(AiTurn.played_at.is_(None), AiTurn.due_at <= now, Game.status == "running")
+                .order_by(AiTurn.due_at, AiTurn.id)
+            )
+        ).all()
+    played = []
+    for turn_id, game_id, seat in due:
+        if game_id in held:
+            continue
+        played.append((game_id, seat, await play_turn(db, turn_id)))
+    return played
+
+
+async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:
+    """When the next AI turn of a running game is due."""
+    async with db.read() as s:
+        stmt = (
+            select(AiTurn.due_at)
+            .join(Game, Game.id == AiTurn.game_id)
+            .where(AiTurn.played_at.is_(None), Game.status == "running")
+        )
+        if held:
+            stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
+        return await s.scalar(stmt.order_by(AiTurn.due_at).limit(1))
+

@@ -1,0 +1,120 @@
+"""AI seats: seats held by no Discord user and played by the simulator's baseline AI.
+
+An AI seat is a ``game_players`` row whose ``user_id`` is NULL. In the lobby a moderator
+sets ``ai_seats`` (a game setting): that many AI rows wait in the lobby beside the humans,
+each with a tavern name that says what it is (🤖 and a name from the game's language), so
+the deal, the seed and ``verify`` treat them as any other seat. A game needs at least
+one human. Once dealt, ``seat_to_ai`` hands a living seat to the AI (an absent player's,
+for instance); ``/game replace`` gives an AI seat to a newcomer as any other seat.
+
+How an AI seat plays (what it reads, when it submits) is :mod:`bot.service.ai_play`.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from sqlalchemy import delete
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.db import repositories as repo
+from bot.db.models import Game, GamePlayer
+from bot.db.session import Database
+from bot.i18n import t
+from bot.service.common import add_step, apply_state, mail_for, settings_of
+from bot.service.errors import BadArgumentError, ServiceError
+from bot.service.types import GameSettings, StepResult
+
+AI_MARK = "🤖"
+NAMES = 14  # ai_seat.name_1 … name_14 in each catalogue: at most 14 AI seats beside one human
+
+
+class AiSeatsTooManyError(BadArgumentError):
+    """More AI seats than the table has room for beside the humans (and at least one)."""
+
+    key = "error.ai_seats_too_many"
+
+
+class NeedsAHumanError(ServiceError):
+    """A game of AI seats alone."""
+
+    key = "error.ai_needs_human"
+
+
+def is_ai(holder: GamePlayer) -> bool:
+    return holder.user_id is None
+
+
+def ai_names(game_id: int, count: int, language: str) -> list[str]:
+    """``count`` distinct tavern names for game ``game_id``'s AI seats, in ``language``:
+    a different draw for each game, the same for the same game."""
+    picked = random.Random(f"ai-names:{game_id}").sample(range(1, NAMES + 1), count)
+    return [f"{AI_MARK} {t(f'ai_seat.name_{i}', language)}" for i in picked]
+
+
+async def sync_lobby(s: AsyncSession, game: Game, settings: GameSettings, now: datetime) -> None:
+    """Make the lobby's AI rows match ``settings.ai_seats`` (in the settings' language).
+    Refused when the AI seats and the humans who joined would not fit the table, or when
+    no seat would be left for a human."""
+    members = await repo.lobby(s, game.id)
+    humans = sum(1 for m in members if not is_ai(m))
+    if settings.ai_seats + max(humans, 1) > settings.max_players:
+        raise AiSeatsTooManyError(field="ai_seats", max=settings.max_players - max(humans, 1))
+    current = [m for m in members if is_ai(m)]
+    names = ai_names(game.id, settings.ai_seats, settings.language)
+    if [m.display_name for m in current] == names:
+        return
+    await s.execute(delete(GamePlayer).where(GamePlayer.id.in_([m.id for m in current])))
+    for name in names:
+        s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, status="lobby", joined_at=now))
+    await s.flush()
+
+
+def require_human(members: list[GamePlayer]) -> None:
+    """At the deal: at least one seat goes to a human."""
+    if all(is_ai(m) for m in members):
+        raise NeedsAHumanError()
+
+
+def ai_count(holders: dict[int, GamePlayer]) -> int:
+    """How many of a game's seats the AI holds."""
+    return sum(1 for h in holders.values() if is_ai(h))
+
+
+async def seat_to_ai(db: Database, game_id: int, seat: int) -> StepResult:
+    """Hand a living seat of a running or paused game to the AI: its holder is released
+    (told by DM, free to join other games, as when replaced), the seat takes an AI name
+    and goes on playing from what the seat knows. A seat the AI already holds is
+    refused (SeatGoneError is not right: BadArgumentError naming the seat)."""
+    from bot.service.moderation import _check_seat_argument, _locked_seat, _result, _vacate
+
+    _check_seat_argument(seat)
+    now = db.now()
+    async with db.transaction() as s:
+        game, state, holders = await _locked_seat(s, game_id, seat)
+        old = holders[seat]
+        if is_ai(old):
+            raise BadArgumentError(field="seat", reason="the AI holds it already")
+        taken = {h.display_name for h in holders.values()}
+        name = next(n for n in ai_names(game.id, NAMES, settings_of(game).language) if n not in taken)
+        _vacate(old, "replaced", now)
+        await s.flush()
+        s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=now))
+        old_name = state.player(seat).name
+        state.player(seat).name = name
+        apply_state(game, state)
+        seq = add_step(
+            s, game, kind="replace", round_no=game.round, phase=str(game.phase),
+            inputs={"seat": seat, "name": name}, events=[], rolls=[], state=state, now=now,
+        )  # fmt: skip
+        await s.flush()
+        mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
+        mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": name})
+        mail.to_seat(seat, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        assert old.user_id is not None
+        mail.locales.update(await repo.user_locales(s, [old.user_id]))
+        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
+        await s.flush()
+        return _result(game, seq, "replace", mail.count)
