@@ -44,8 +44,8 @@ async def count_misses(
     done = await seats_done(s, game.id, round_no, phase, state)
     missed = []
     for seat, holder in sorted((await repo.seat_holders(s, game.id)).items()):
-        if not asked_of(state, seat, phase):
-            continue
+        if holder.user_id is None or not asked_of(state, seat, phase):
+            continue  # (an AI seat plays every phase: nobody is absent there)
         if seat in done:
             holder.misses_in_row = 0
         elif counted:

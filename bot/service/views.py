@@ -128,7 +128,8 @@ async def phase_status(db: Database, game_id: int, viewer_id: int | None = None)
             for row in await repo.phase_submissions(s, game.id, game.round, game.phase):
                 sent.setdefault(row.seat, []).append(row.kind)
             done = await seats_done(s, game.id, game.round, game.phase, state_of(game))
-        misses = {seat: (h.misses_in_row, h.misses_total) for seat, h in (await repo.seat_holders(s, game.id)).items()}
+        # AI seats (no user) never miss: only the people at the table are listed.
+        misses = {seat: (h.misses_in_row, h.misses_total) for seat, h in (await repo.seat_holders(s, game.id)).items() if h.user_id is not None}
         standbys: tuple[str, ...] = ()
         if game.status in ("lobby", "running", "paused"):
             standbys = tuple(await standby_list(s, game.id))
