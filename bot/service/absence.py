@@ -93,7 +93,8 @@ def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: in
 async def apply_policy(s: AsyncSession, game: Game, mail: Mail, due: list[GamePlayer], now: datetime) -> None:
     """The game's absence policy for each holder whose run of misses reached its limit:
     the moderator is told in every case; the seat offered to the standbys (removed when
-    none can be asked), or removed."""
+    none can be asked), removed, or handed to the AI."""
+    from bot.service.ai_seats import hand_to_ai
     from bot.service.moderation import remove_seat
     from bot.service.standbys import open_offer_for, start_offers
 
@@ -117,3 +118,5 @@ async def apply_policy(s: AsyncSession, game: Game, mail: Mail, due: list[GamePl
         )  # fmt: skip
         if taken == "remove":
             await remove_seat(s, game, state_of(game), seat, now, reason="absence", close_early=False)
+        elif taken == "ai":
+            await hand_to_ai(s, game.id, seat, now, reason="absence")

@@ -88,33 +88,42 @@ async def seat_to_ai(db: Database, game_id: int, seat: int) -> StepResult:
     (told by DM, free to join other games, as when replaced), the seat takes an AI name
     and goes on playing from what the seat knows. A seat the AI already holds is
     refused (SeatGoneError is not right: BadArgumentError naming the seat)."""
-    from bot.service.moderation import _check_seat_argument, _locked_seat, _result, _vacate
+    from bot.service.moderation import _check_seat_argument
 
     _check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game, state, holders = await _locked_seat(s, game_id, seat)
-        old = holders[seat]
-        if is_ai(old):
-            raise BadArgumentError(field="seat", reason="the AI holds it already")
-        taken = {h.display_name for h in holders.values()}
-        name = next(n for n in ai_names(game.id, NAMES, settings_of(game).language) if n not in taken)
-        _vacate(old, "replaced", now)
-        await s.flush()
-        s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=now))
-        old_name = state.player(seat).name
-        state.player(seat).name = name
-        apply_state(game, state)
-        seq = add_step(
-            s, game, kind="replace", round_no=game.round, phase=str(game.phase),
-            inputs={"seat": seat, "name": name}, events=[], rolls=[], state=state, now=now,
-        )  # fmt: skip
-        await s.flush()
-        mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
-        mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": name})
-        mail.to_seat(seat, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
-        assert old.user_id is not None
-        mail.locales.update(await repo.user_locales(s, [old.user_id]))
-        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
-        await s.flush()
-        return _result(game, seq, "replace", mail.count)
+        return await hand_to_ai(s, game_id, seat, now)
+
+
+async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *, reason: str | None = None) -> StepResult:
+    """``seat_to_ai`` in the caller's transaction (also the absence policy's "ai");
+    ``reason`` (absence) is kept in the step's inputs, as a moderator's hand-over's."""
+    from bot.service.moderation import _locked_seat, _result, _vacate
+
+    game, state, holders = await _locked_seat(s, game_id, seat)
+    old = holders[seat]
+    if is_ai(old):
+        raise BadArgumentError(field="seat", reason="the AI holds it already")
+    taken = {h.display_name for h in holders.values()}
+    name = next(n for n in ai_names(game.id, NAMES, settings_of(game).language) if n not in taken)
+    _vacate(old, "replaced", now)
+    await s.flush()
+    s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=now))
+    old_name = state.player(seat).name
+    state.player(seat).name = name
+    apply_state(game, state)
+    seq = add_step(
+        s, game, kind="replace", round_no=game.round, phase=str(game.phase),
+        inputs={"seat": seat, "name": name} | ({"reason": reason} if reason else {}),
+        events=[], rolls=[], state=state, now=now,
+    )  # fmt: skip
+    await s.flush()
+    mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
+    mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": name})
+    mail.to_seat(seat, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+    assert old.user_id is not None
+    mail.locales.update(await repo.user_locales(s, [old.user_id]))
+    mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
+    await s.flush()
+    return _result(game, seq, "replace", mail.count)

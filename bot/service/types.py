@@ -75,11 +75,12 @@ class GameSettings(BaseModel):
     vote_damage: Literal["public", "private"] = "public"
     # The absence policy (bot.service.absence): after this many phases missed in a row
     # (0: never) the seat is offered to the standbys, falling back to removal when none
-    # takes it ("replace"), removed at once ("remove"), or the moderator only is told
+    # takes it ("replace"), removed at once ("remove"), handed to the AI ("ai", as
+    # ``ai_seats.seat_to_ai``), or the moderator only is told
     # ("notify"). New games get the configuration's (2, replace: ``from_config``); 0 here
     # so that a game stored before the policy existed goes on without one.
     absence_misses: int = Field(default=0, ge=0, le=10)
-    absence_action: Literal["replace", "remove", "notify"] = "replace"
+    absence_action: Literal["replace", "remove", "ai", "notify"] = "replace"
     # How long a standby has to accept a seat offered to them before the next is asked.
     offer_seconds: int = Field(default=600, ge=60, le=86400)
     # Seats the baseline AI fills beside the humans (bot.service.ai_seats).

@@ -173,6 +173,26 @@ async def test_replace_falls_back_to_removal_when_nobody_takes_the_seat(db: Data
     assert verify_log(await finished_log(db, game_id)).ok
 
 
+async def test_policy_ai_hands_the_seat_to_the_ai_which_then_plays_it(db: Database) -> None:
+    """The absent player's seat goes on with the AI (a name that says so, no user), the
+    player is told and freed, the AI seat is never counted absent, and the log replays."""
+    game_id = await started(db, 6, absence_action="ai", absence_misses=2)
+    await close(db, game_id, {2})
+    msgs = await close(db, game_id, {2})
+    assert [m.payload["action"] for m in of_type(msgs, "absence_moderator")] == ["ai"]
+    info = await get_game(db, game_id)
+    seat = next(p for p in info.players if p.seat == 2)
+    assert seat.alive and seat.name.startswith("🤖") and not seat.user_id
+    assert len(of_type(msgs, "seat_handed_over")) == 1  # the absent player is told and free
+    await close(db, game_id, {2})  # the AI seat sends nothing here either: still no miss for it
+    status = await phase_status(db, game_id)
+    assert 2 not in status.misses
+    log = await finished_log(db, game_id)
+    replaced = [st["inputs"] for st in log["steps"] if st["kind"] == "replace"]
+    assert replaced == [{"seat": 2, "name": seat.name, "reason": "absence"}]
+    assert verify_log(log).ok
+
+
 async def test_replace_without_standbys_removes_at_once(db: Database) -> None:
     game_id = await started(db, 6, absence_misses=1)
     msgs = await close(db, game_id, {3})

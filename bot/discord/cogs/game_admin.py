@@ -45,7 +45,7 @@ SETTING_PARAMS = {
     "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
     "absence_misses": "absence_misses", "absence_action": "absence_action", "offer_time": "offer_time",
 }  # fmt: skip
-ABSENCE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.absence_{v}"), value=v) for v in ("replace", "remove", "notify")]
+ABSENCE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.absence_{v}"), value=v) for v in ("replace", "remove", "ai", "notify")]
 
 
 def with_setting_options(func: Any) -> Any:
