@@ -14,7 +14,7 @@ from alembic.util.exc import CommandError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from bot.db import migrate
+from bot.db import migrate, reading
 from bot.db.where import describe, moved, problem
 
 
@@ -25,20 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help="target revision (upgrade: head by default; downgrade: required, e.g. base or -1)",
     )
-    parser.add_argument("--url", help="database URL (default: database_url from the configuration)")
+    reading.add_arguments(parser)
     parser.add_argument("--rebuild", action="store_true", help="ratings: rebuild every rating from the records")
 
 
 def run(args: argparse.Namespace) -> int:
-    url = args.url
-    if url is None:
-        from bot.config import ConfigError
+    from bot.config import ConfigError
 
-        try:
-            url = configured_url()
-        except ConfigError as exc:
-            print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
-            return 2
+    try:
+        url = reading.configured_url(args)
+    except ConfigError as exc:
+        print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+        return 2
     if args.action != "upgrade" and (missing := _missing_sqlite_file(url)):
         # Looking must not create: opening a missing SQLite file would leave an empty one.
         print(f"wolfhowl db {args.action}: no database file at {missing} (`wolfhowl db upgrade` creates it)", file=sys.stderr)
@@ -75,16 +73,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {problem(url, exc)}", file=sys.stderr)
         return 1
     return 0
-
-
-def configured_url() -> str:
-    """``database_url`` from the bot's configuration (raises ``bot.config.ConfigError``).
-    The bot's whole file is read, its keys checked as `wolfhowl run` checks them: a
-    misspelt database_url must not migrate (or export from) the default database instead."""
-    from bot.config import read_config
-    from bot.discord.config import DiscordConfig
-
-    return read_config(DiscordConfig).database_url
 
 
 def _reached(url: str) -> str:

@@ -1,6 +1,6 @@
-"""``wolfhowl export GAME [--format html|json] [--out FILE] [--lang LOCALE] [--url URL]``:
-a finished game's replay page or its log, straight from the database (no Discord
-connection; the database as ``wolfhowl db`` finds it). The JSON is exactly what
+"""``wolfhowl export GAME [--format html|json] [--out FILE] [--lang LOCALE] [--config FILE]
+[--url URL]``: a finished game's replay page or its log, straight from the database (no
+Discord connection; the database as ``wolfhowl games`` finds it, ``bot.db.reading``). The JSON is exactly what
 ``/mod log`` gives and ``wolfhowl verify`` checks. Exit 0 having written the file; 1 when
 the game is not there or not over; 2 for a bad configuration."""
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.db import reading
 from bot.i18n import LOCALES
 
 
@@ -22,14 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("html", "json"), default="html", help="html: the replay page (default); json: the game log")
     parser.add_argument("--out", help="the file to write (default: wolfhowl-game-GAME.html or .json here; - for standard output)")
     parser.add_argument("--lang", choices=LOCALES, help="the replay's language (default: the game's)")
-    parser.add_argument("--url", help="database URL (default: database_url from the configuration)")
+    reading.add_arguments(parser)
 
 
 async def _export(url: str, game_id: int) -> dict[str, Any]:
-    from bot.db.session import Database
     from bot.service.export import export_finished
 
-    db = Database(url)
+    db = reading.open_existing(url)
     try:
         return await export_finished(db, game_id)
     finally:
@@ -37,26 +37,23 @@ async def _export(url: str, game_id: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.db.cli import _missing_sqlite_file, configured_url
+    from bot.config import ConfigError
+    from bot.db.where import DatabaseProblem
     from bot.service.errors import ServiceError
     from bot.service.export import log_bytes
 
-    url = args.url
-    if url is None:
-        from bot.config import ConfigError
-
-        try:
-            url = configured_url()
-        except ConfigError as exc:
-            print(f"wolfhowl export: {exc}", file=sys.stderr)
-            return 2
-    if missing := _missing_sqlite_file(url):
-        print(f"wolfhowl export: no database file at {missing}", file=sys.stderr)
-        return 1
+    try:
+        url = reading.configured_url(args)
+    except ConfigError as exc:
+        print(f"wolfhowl export: {exc}", file=sys.stderr)
+        return 2
     try:
         log = asyncio.run(_export(url, args.game))
     except ServiceError as exc:
         print(f"wolfhowl export: {exc.text('en-US')}", file=sys.stderr)
+        return 1
+    except DatabaseProblem as exc:
+        print(f"wolfhowl export: {exc}", file=sys.stderr)
         return 1
     except (OSError, ValueError, SQLAlchemyError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

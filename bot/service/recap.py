@@ -30,12 +30,12 @@ from bot.service.common import check_id, info_of
 from bot.service.errors import (
     BadArgumentError,
     GameNotStartedError,
-    NoActiveGameError,
     NotInGameError,
     ServiceError,
 )
 from bot.service.outbox import Mail
 from bot.service.types import GameInfo
+from bot.service.views import game_here
 
 PUBLIC = engine.Audience.PUBLIC.value
 PRIVATE = engine.Audience.PRIVATE.value
@@ -132,16 +132,7 @@ async def seat_recap(db: Database, user_id: int, channel_id: int | None = None, 
     if since_round is not None and (not isinstance(since_round, int) or isinstance(since_round, bool)):
         raise BadArgumentError(field="since_round", reason="a round number")
     async with db.read() as s:
-        game: Game | None = None
-        if channel_id is not None:
-            game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
-        if game is None:
-            m = await repo.live_membership(s, user_id)
-            if m is None:
-                raise NoActiveGameError()
-            game = await repo.get_game(s, m.game_id)
-            assert game is not None
-        member = await repo.member(s, game.id, user_id)
+        game, member = await game_here(s, user_id, channel_id)
         if member is None or (member.seat is None and game.status != "lobby"):
             raise NotInGameError(game_id=game.id)
         if game.state is None or member.seat is None:

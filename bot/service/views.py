@@ -81,18 +81,25 @@ async def player_view_here(db: Database, user_id: int, channel_id: int | None) -
     calling :func:`player_view`, without loading the game twice."""
     check_id(user_id, "user")
     async with db.read() as s:
-        game = None
-        if channel_id is not None:
-            game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
-        if game is None:
-            m = await repo.live_membership(s, user_id)
-            if m is None:
-                raise NoActiveGameError()
-            game = await repo.get_game(s, m.game_id)
-            assert game is not None
-        else:
-            m = await repo.member(s, game.id, user_id)
+        game, m = await game_here(s, user_id, channel_id)
         return await _view_of(s, game, m)
+
+
+async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tuple[Game, GamePlayer | None]:
+    """The game a command is about and the caller's place in it: the live game of
+    ``channel_id`` (a server channel) when it has one, else the caller's one live game
+    (NoActiveGameError when none)."""
+    game = None
+    if channel_id is not None:
+        game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
+    if game is None:
+        m = await repo.live_membership(s, user_id)
+        if m is None:
+            raise NoActiveGameError()
+        game = await repo.get_game(s, m.game_id)
+        assert game is not None
+        return game, m
+    return game, await repo.member(s, game.id, user_id)
 
 
 async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerView:

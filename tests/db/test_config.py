@@ -84,9 +84,9 @@ def test_db_cli_refuses_a_misspelt_key_but_reads_the_bots_own(
     monkeypatch.delenv("WOLFHOWL_CONFIG", raising=False)
     monkeypatch.delenv("WOLFHOWL_DATABASE_URL", raising=False)
     (tmp_path / "config.toml").write_text(f'databse_url = "sqlite:///{tmp_path}/other.db"\n')
-    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None)) == 2
+    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None, config=None)) == 2
     assert "settings that do not exist: databse_url" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == [tmp_path / "config.toml"]  # nothing created
     (tmp_path / "config.toml").write_text(f'database_url = "sqlite:///{tmp_path}/ok.db"\nmoderator_role = "DM"\n')
-    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None)) == 0
+    assert db_cli.run(Namespace(action="upgrade", revision=None, url=None, config=None)) == 0
     assert (tmp_path / "ok.db").exists()

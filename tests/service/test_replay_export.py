@@ -89,7 +89,7 @@ def test_export_refuses_a_live_game_a_missing_one_and_a_missing_database(games: 
     assert "No such game" in capsys.readouterr().err
     missing = tmp_path / "none.sqlite3"
     assert wolfhowl(["export", "1", "--url", f"sqlite+aiosqlite:///{missing}"]) == 1
-    assert "no database file" in capsys.readouterr().err and not missing.exists()
+    assert "no database at" in capsys.readouterr().err and not missing.exists()
 
 
 def test_export_reads_the_configured_database(games: tuple[str, int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
