@@ -22,9 +22,9 @@ CHAT_INPUT = 1
 MAX_OPTIONS = 25
 MAX_CHOICES = 25
 # Names, descriptions and choices of one command, all its options and subcommands
-# counted (the longest localization of each): 4000 until Discord doubled it in February
-# 2024 (discord-api-docs pull request 6668).
-MAX_TOTAL_CHARS = 8000
+# counted (the longest localization of each): 4000, as Discord's documentation of
+# application commands states it (discord-api-docs#5343 for the counting).
+MAX_TOTAL_CHARS = 4000
 MAX_CHAT_COMMANDS = 100
 MAX_CONTEXT_COMMANDS = 5
 

@@ -91,8 +91,8 @@ async def test_translations_follow_discords_rules(loc):
 
 @pytest.mark.parametrize("loc", LOCALES)
 async def test_each_top_level_command_fits_discords_size_limit(loc):
-    """Discord refuses a command whose names, descriptions and choices exceed 8000
-    characters (counted per locale; 4000 before February 2024)."""
+    """Discord refuses a command whose names, descriptions and choices exceed 4000
+    characters (counted per locale)."""
     translator = CatalogueTranslator()
     t = tree()
 
@@ -105,7 +105,7 @@ async def test_each_top_level_command_fits_discords_size_limit(loc):
 
     for c in t.get_commands():
         payload = await c.get_translated_payload(t, translator)
-        assert size(payload) <= 8000, (c.name, size(payload))
+        assert size(payload) <= 4000, (c.name, size(payload))
 
 
 def test_translator_answers_only_our_languages():

@@ -141,6 +141,9 @@ class Monkey:
         self.end_after = int(steps * 0.85)  # the confirmation of /mod end is pressed only then
         self.chaos = random.Random(f"chaos-{seed}") if chaos else None
         self.upheavals: Counter[str] = Counter()
+        self.kinds_due = ["restart", "crash", "crash", "crash", "time"]
+        if self.chaos is not None:
+            self.chaos.shuffle(self.kinds_due)
         # The components people could see just before the last restart or crash.
         self.before_restart: dict[int, list[tuple[Message, dict[str, Any]]]] = {}
 
@@ -217,7 +220,9 @@ class Monkey:
         self.step_no += 1
         upheaval = None
         if self.chaos is not None and self.chaos.random() < 0.06:
-            upheaval = self.chaos.choice(("restart", "crash", "crash", "time"))
+            # Each kind at least once (crashes three times) before chance decides, so a
+            # run that ends early has still shaken the bot in every way.
+            upheaval = self.kinds_due.pop() if self.kinds_due else self.chaos.choice(("restart", "crash", "crash", "time"))
             self.upheavals[upheaval] += 1
             if upheaval == "restart":
                 self.remember_components()
