@@ -7,7 +7,8 @@ answers them for both games) and the game channels.
 At the end of X's first Dusk, B is killed (SIGKILL). X's moderator closes the Dusk from
 a DM, which A answers; A delivers the night's posts and news to X's server and players
 by REST while B is down. B is started again under its name (its leases free at once)
-and both games are played to their end. Every message the bot meant to send is in
+and both games are played to their end, X's first Morning closed by its deadline (both
+processes' schedulers finding it due at once, the bots' clocks moved past it). Every message the bot meant to send is in
 Discord's message log once, and each game's log replays (``wolfhowl verify``)."""
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from tests.e2e.conftest import run
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = ROOT / "bench" / "split_bot.py"
 SHARDS = {"A": [0, 1], "B": [2, 3]}
+X_PHASE = 3600  # seconds: X's phase length
 
 
 class BotProcess:
@@ -188,10 +190,12 @@ async def scenario(database_url: str) -> Outcome:
 
     async with ShardedTavern(database_url=database_url, clock=GameClock(1.0), seed="shards") as tavern:
         emu = tavern.emu
-        options = GameOptions(day="1h", dusk="1h", morning="1h")
+        # Y's phases outlast the skip of the bots' clocks past X's Morning deadline.
+        y_options = GameOptions(day="1d", dusk="1d", morning="1d")
+        x_options = GameOptions(day=f"{X_PHASE}s", dusk=f"{X_PHASE}s", morning=f"{X_PHASE}s")
         games = {
-            "Y": TableGame(tavern, tavern.seat_on_shard(0, TableSpec(players=6, name_prefix="y-")), options, seed="y"),
-            "X": TableGame(tavern, tavern.seat_on_shard(3, TableSpec(players=6, name_prefix="x-")), options, seed="x"),
+            "Y": TableGame(tavern, tavern.seat_on_shard(0, TableSpec(players=6, name_prefix="y-")), y_options, seed="y"),
+            "X": TableGame(tavern, tavern.seat_on_shard(3, TableSpec(players=6, name_prefix="x-")), x_options, seed="x"),
         }
         for g in games.values():
             for i, p in enumerate(g.players):  # half the table plays by DM, half in the channel
@@ -214,7 +218,11 @@ async def scenario(database_url: str) -> Outcome:
             await only_held_by(tavern, "shard-test-B")  # the rest is out; B's leases wait for it
             down = sum(1 for m in emu.messages[before:] if m.channel_id in x_places and m.author.bot)
             await tavern.processes["B"].start()
-            return await play_on(x, 1, "morning"), down
+            # The Morning's deadline closes it: both processes' schedulers see it due at once.
+            await x.play_phase(1, "morning", x.players)
+            for p in tavern.processes.values():
+                p.say(f"skip {X_PHASE + 5}")
+            return await play_on(x, 2, "day"), down
 
         (x_over, down), y_report = await asyncio.gather(play_x(), games["Y"].play())
         for g in games.values():
