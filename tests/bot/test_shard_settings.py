@@ -92,3 +92,36 @@ async def test_a_sharded_process_holds_its_shards_servers_and_reaches_the_others
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(task, 5)
             assert emu.server_errors == []
+
+
+async def test_a_moderator_of_a_server_on_another_shard_is_known_by_rest(sqlite_url: str) -> None:
+    """The process holding shard 0 answers every DM: a moderator's roles in a server on
+    another shard are read by REST, and someone who left that server is known to have."""
+    from bot.discord.checks import member_in, member_is_moderator, still_member
+    from discord_emulator import permissions as perm
+
+    async with Emulator(heartbeat_interval=0.5) as emu:
+        with emu.patch_discord():
+            owner = emu.create_user("owner")
+            elsewhere = emu.create_guild("on shard 1", owner=owner, shard=(1, 2))
+            gm, player, gone = emu.create_user("gm"), emu.create_user("player"), emu.create_user("gone")
+            for user in (gm, player):
+                emu.add_member(elsewhere, user)
+            emu.give_role(elsewhere, gm, emu.create_role(elsewhere, "GM", permissions=perm.MANAGE_GUILD))
+            config = DiscordConfig(database_url=sqlite_url, token=emu.token, shard_count=2, shard_ids=[0], sync_commands=False)
+            bot = WolfBot(config, run_tasks=False)
+            task = await start_until_ready(bot, emu.token, timeout=15)
+            try:
+                assert bot.get_guild(elsewhere.id) is None
+                moderator = await member_in(bot, elsewhere.id, discord.Object(gm.id))  # type: ignore[arg-type]
+                assert moderator is not None and member_is_moderator(moderator, "")
+                member = await member_in(bot, elsewhere.id, discord.Object(player.id))  # type: ignore[arg-type]
+                assert member is not None and not member_is_moderator(member, "")
+                assert await member_in(bot, elsewhere.id, discord.Object(gone.id)) is None  # type: ignore[arg-type]
+                assert await still_member(bot, elsewhere.id, discord.Object(player.id))
+                assert not await still_member(bot, elsewhere.id, discord.Object(gone.id))
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+            assert emu.server_errors == []
