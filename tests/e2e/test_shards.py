@@ -56,7 +56,7 @@ class BotProcess:
             "--seed", f"shards-{self.name}", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
         assert self.proc.stdout is not None
-        line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+        line = await asyncio.wait_for(self.proc.stdout.readline(), 120)  # a loaded machine
         assert line.strip() == b"ready", f"bot process {self.name} did not start: {line!r}"
 
     def say(self, line: str) -> None:
@@ -154,7 +154,7 @@ async def play_on(game: TableGame, round_no: int, phase: str) -> bool:
     return False
 
 
-async def only_held_by(tavern: Tavern, name: str, timeout: float = 30.0) -> None:
+async def only_held_by(tavern: Tavern, name: str, timeout: float = 60.0) -> None:
     """Wait until every message still to deliver is leased to the process ``name``."""
     from sqlalchemy import func, select
 
