@@ -49,20 +49,14 @@ async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> disc
     by REST: its roles, then the member."""
     if isinstance(user, discord.Member) and user.guild.id == guild_id:
         return user
-    guild = await guild_anywhere(bot, guild_id)
-    return None if guild is None else await member_of(guild, user.id)
-
-
-async def guild_anywhere(bot: WolfBot, guild_id: int) -> discord.Guild | None:
-    """The server from the cache or, when another process's shard holds it, from REST
-    (None: not reachable)."""
     guild = bot.get_guild(guild_id)
-    if guild is not None or bot.holds_guild(guild_id):
-        return guild
-    try:
-        return await bot.fetch_guild(guild_id)
-    except discord.HTTPException:
-        return None
+    if guild is None and not bot.holds_guild(guild_id):
+        try:  # a member at all? (most servers asked about from a DM are not the caller's)
+            await bot.http.get_member(guild_id, user.id)
+            guild = await bot.fetch_guild(guild_id)  # its roles, for the member's permissions
+        except discord.HTTPException:
+            return None
+    return None if guild is None else await member_of(guild, user.id)
 
 
 async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake) -> bool:
