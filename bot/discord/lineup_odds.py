@@ -85,5 +85,11 @@ class OddsRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pool is not None:
+            # A simulation under way would run on to its end: its worker is stopped (the
+            # executor has no public way to do it before Python 3.14's terminate_workers).
+            workers = list(getattr(self._pool, "_processes", {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                with contextlib.suppress(Exception):
+                    worker.terminate()
             self._pool = None
