@@ -139,9 +139,21 @@ PRESETS = (RANDOM, "classic", "balanced", "varied")
 # (classic and varied: the table's order, top to bottom).
 TABLE_ORDER = FACTIONS
 
-# Found by simulation (bench/balanced_lineups.py, baseline AI, default house rules): at
-# each size, the line-up whose factions' win rates lay closest to a third each.
-BALANCED: dict[int, str] = {}
+# Found by simulation (``python -m bench.balanced_lineups``, baseline AI, default house
+# rules): at each size, the line-up whose factions' win rates lay closest to a third each
+# among those tried; the figures are in docs/moderating.md ("The presets").
+BALANCED: dict[int, str] = {
+    6: "cleric,wizard/barbarian,wizard/barbarian,bard",
+    7: "warrior,monk,cleric/barbarian,wizard/barbarian,sorcerer",
+    8: "paladin,warrior,wizard/barbarian,druid/bard,rogue,sorcerer",
+    9: "paladin,warrior,wizard/barbarian,druid,warrior/bard,rogue,sorcerer",
+    10: "monk,paladin,warrior/barbarian,druid,rogue/barbarian,bard,ranger,rogue",
+    11: "warrior,monk,cleric,wizard/barbarian,wizard,warrior,rogue/barbarian,sorcerer,ranger",
+    12: "cleric,monk,paladin,warrior/barbarian,rogue,warrior,wizard/barbarian,bard,rogue,sorcerer",
+    13: "cleric,paladin,warrior,wizard/barbarian,druid,rogue,warrior,wizard/barbarian,ranger,rogue,sorcerer",
+    14: "cleric,monk,paladin,warrior,wizard/barbarian,druid,rogue,warrior/barbarian,bard,ranger,rogue,sorcerer",
+    15: "warrior,monk,cleric,wizard,paladin/barbarian,wizard,warrior,rogue,druid/barbarian,sorcerer,ranger,rogue,bard",
+}
 
 
 def _sizes(n: int, order: tuple[Faction, ...] = TABLE_ORDER) -> dict[Faction, int]:
@@ -185,7 +197,7 @@ def preset(name: str, n: int) -> Lineup | None:
     if name == "varied":
         return _varied(n).check(n)
     if name == "balanced":
-        return parse(BALANCED[n]).check(n) if n in BALANCED else _classic(n).check(n)
+        return parse(BALANCED[n]).check(n)
     raise LineupError(reason="reason.lineup_preset", name=name[:40], presets=", ".join(PRESETS))
 
 
