@@ -160,3 +160,30 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     assert [s.game_id for s in (await scheduler.tick()).advanced] == [broken]
     assert scheduler.backoff.next_retry() is None  # forgotten once it went through
     assert (await service.get_game(db, broken)).phase == "dusk"
+
+
+async def test_a_wakeup_during_a_tick_brings_another_tick_at_once(db: Database, clock, monkeypatch):
+    """A wake that arrives while a tick runs (a submission moving a deadline to now while
+    the tick read the old one) is not lost: the loop ticks again without sleeping its
+    full ``max_sleep``."""
+    ticks: list[int] = []
+    second = asyncio.Event()
+    scheduler = Scheduler(db, max_sleep=3600)
+    real_run_due = service.run_due
+
+    async def run_due_and_wake(database: Database, held=()):
+        ticks.append(1)
+        if len(ticks) == 1:
+            scheduler.wake()  # arrives in the middle of the first tick
+        else:
+            second.set()
+        return await real_run_due(database, held)
+
+    monkeypatch.setattr(service, "run_due", run_due_and_wake)
+    loop = asyncio.create_task(scheduler.run_forever())
+    try:
+        await asyncio.wait_for(second.wait(), 10)  # a guard against hanging: an hour's sleep would time out
+    finally:
+        scheduler.stop()
+        await asyncio.wait_for(loop, 10)
+    assert len(ticks) >= 2
