@@ -23,6 +23,7 @@ from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.orphans import cancel_orphaned
+from bot.discord.pacer import GlobalPacer, pace
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
 from bot.discord.reconciler import Reconciler
@@ -64,7 +65,12 @@ class WolfBot(commands.Bot):
         self.tables = TableCache()
         self.views = ViewCache()
         self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
-        self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
+        # Every REST request but the interactions' waits its turn under the global limit.
+        self.pacer = GlobalPacer(config.rest_rate_limit)
+        pace(self.http, self.pacer)
+        self.dispatcher = Dispatcher(
+            self.db, DiscordSender(self), after_pass=self.reconciler.run_once, concurrency=config.dispatch_concurrency
+        )
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
         )
