@@ -69,6 +69,10 @@ SEND_TRIES = 3
 DM_CACHE = 4096  # DM channel ids kept in memory; the rest are read from the database
 MAX_BACKOFF = 30.0
 
+# The pause between two passes while the reconciler still has games waiting: short, so a
+# start-up's check of every live game is spread over seconds, not over minutes of polls.
+BUSY_GAP = 0.05
+
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -362,12 +366,15 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
 
     def __init__(
         self, db: Any, sender: Any, *, batch: int = 200, concurrency: int = 1,
-        after_pass: Callable[[], Awaitable[object]] | None = None,
+        after_pass: Callable[[], Awaitable[object]] | None = None, busy: Callable[[], bool] = lambda: False,
     ) -> None:  # fmt: skip
         service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch, concurrency=concurrency)
         BackgroundLoop.__init__(self)
         # Run after every pass, whatever it delivered and however (the reconciler).
         self.after_pass = after_pass
+        # True while ``after_pass`` has more waiting (a start-up's games to check): the
+        # next pass comes after ``BUSY_GAP`` seconds rather than the full interval.
+        self.busy = busy
 
     def failed(self, message: OutgoingMessage, exc: Exception) -> None:
         if isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc):
@@ -395,4 +402,4 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
                     log.exception("reconciling Discord after a dispatcher pass failed")
             if report.total:
                 continue  # there may be more due right now
-            await self.pause(interval)
+            await self.pause(min(interval, BUSY_GAP) if self.busy() else interval)

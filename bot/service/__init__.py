@@ -28,6 +28,7 @@ from bot.service.games import (
     start_game,
 )
 from bot.service.inbox import mark_inbox_read, read_inbox
+from bot.service.live_places import GamePlace, live_game_places
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -73,6 +74,7 @@ from bot.service.views import PlayerView, phase_status, player_view, player_view
 __all__ = [
     "Dispatcher",
     "GameInfo",
+    "GamePlace",
     "GameSettings",
     "MemorySender",
     "OutgoingMessage",
@@ -111,6 +113,7 @@ __all__ = [
     "latest_game_in_channel",
     "leave_game",
     "leave_standby",
+    "live_game_places",
     "live_games",
     "locale_of",
     "mark_delivered",
