@@ -3,12 +3,15 @@ per bot, https://discord.com/developers/docs/topics/rate-limits#global-rate-limi
 
 discord.py keeps each route's own bucket and waits out a 429, but it only learns of the
 global limit from a 429, which also counts towards Discord's ban for invalid requests.
-:class:`GlobalPacer` lets at most ``limit`` requests start in any ``window`` seconds,
-plus a small ``margin`` for requests that reach Discord in another order than they
-left; :func:`pace` puts it in front of every request of one discord.py HTTP client.
-Interaction responses and their follow-ups (``/interactions``, ``/webhooks``) are not
-bound by the global limit and are never held back: a player's answer does not wait
-behind a deadline's deliveries.
+:class:`GlobalPacer` holds ``limit`` slots: a request takes one before it starts and
+gives it back ``window`` seconds (plus a small ``margin``) after its answer came. A
+request reaches Discord before its answer comes back, so any ``window`` seconds of
+Discord's clock see at most ``limit`` of them, however late a request left or how long
+it took on the way (a busy event loop, a slow network); at a few milliseconds a request
+that is about ``limit`` a second. :func:`pace` puts it in front of every request of one
+discord.py HTTP client. Interaction responses and their follow-ups (``/interactions``,
+``/webhooks``) are not bound by the global limit and are never held back: a player's
+answer does not wait behind a deadline's deliveries.
 
 One pacer per process: a bot run as several processes divides the limit between them
 (``rest_rate_limit``)."""
@@ -26,14 +29,15 @@ EXEMPT = ("/interactions/", "/webhooks/")
 
 
 class GlobalPacer:
-    """At most ``limit`` starts in any ``window + margin`` seconds, first come first served."""
+    """``limit`` slots, each held from a request's start until ``window + margin``
+    seconds after its end; first come first served."""
 
     def __init__(
         self,
         limit: int = DISCORD_GLOBAL_LIMIT,
         window: float = 1.0,
         *,
-        margin: float = 0.05,
+        margin: float = 0.01,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
@@ -43,22 +47,38 @@ class GlobalPacer:
         self.span = window + margin
         self.clock = clock
         self.sleep = sleep
-        self._starts: deque[float] = deque(maxlen=limit)
+        self._busy = 0  # requests started and not yet answered
+        self._cooling: deque[float] = deque()  # when the answered ones' slots free, in order
+        self._answered = asyncio.Event()
         self._lock = asyncio.Lock()
         self.taken = 0  # requests let through, for the log and the benches
-        self.waited = 0.0  # seconds spent waiting in all
+        self.waited = 0.0  # seconds spent waiting for a slot in all
+
+    def _held(self) -> int:
+        now = self.clock()
+        while self._cooling and self._cooling[0] <= now:
+            self._cooling.popleft()
+        return self._busy + len(self._cooling)
 
     async def take(self) -> None:
-        """Wait until one more request may start, and count it as started."""
+        """Wait for a free slot and hold it (give it back with :meth:`done`)."""
         async with self._lock:
-            while len(self._starts) == self.limit:
-                wait = self._starts[0] + self.span - self.clock()
-                if wait <= 0:
-                    break
-                self.waited += wait
-                await self.sleep(wait)
-            self._starts.append(self.clock())
+            while self._held() >= self.limit:
+                if self._cooling:
+                    wait = self._cooling[0] - self.clock()
+                    self.waited += wait
+                    await self.sleep(wait)
+                else:  # every slot is a request still in flight: wait for an answer
+                    self._answered.clear()
+                    await self._answered.wait()
+            self._busy += 1
             self.taken += 1
+
+    def done(self) -> None:
+        """The request holding a slot was answered (or failed): its slot frees in ``span``."""
+        self._busy -= 1
+        self._cooling.append(self.clock() + self.span)
+        self._answered.set()
 
 
 def exempt(path: str) -> bool:
@@ -67,13 +87,17 @@ def exempt(path: str) -> bool:
 
 
 def pace(http: Any, pacer: GlobalPacer) -> None:
-    """Have every request of discord.py's ``HTTPClient`` ``http`` wait for ``pacer``
-    (the exempt routes aside). discord.py's own per-route handling stays as it is."""
+    """Have every request of discord.py's ``HTTPClient`` ``http`` hold a slot of
+    ``pacer`` (the exempt routes aside). discord.py's own per-route handling stays."""
     original = http.request
 
     async def request(route: Any, **kwargs: Any) -> Any:
-        if not exempt(str(getattr(route, "path", ""))):
-            await pacer.take()
-        return await original(route, **kwargs)
+        if exempt(str(getattr(route, "path", ""))):
+            return await original(route, **kwargs)
+        await pacer.take()
+        try:
+            return await original(route, **kwargs)
+        finally:
+            pacer.done()
 
     http.request = request
