@@ -187,7 +187,7 @@ async def test_0011_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     assert "ai_seats" not in await _columns(empty_url, "game_records")
 
 
-async def test_0012_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(empty_url: str) -> None:
+async def test_0013_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(empty_url: str) -> None:
     async def indexes() -> set[str]:
         engine = make_engine(empty_url)
         try:
@@ -196,10 +196,10 @@ async def test_0012_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(em
         finally:
             await engine.dispose()
 
-    await upgrade(empty_url, "0012")
+    await upgrade(empty_url, "0013")
     assert {"ix_games_status_deadline", "ix_games_status_reminder"} <= await indexes()
     assert await _columns(empty_url, "dm_channels") == {"user_id", "channel_id", "created_at"}
-    await downgrade(empty_url, "0011")
+    await downgrade(empty_url, "0012")
     assert "ix_games_status_deadline" not in await indexes()
     assert "dm_channels" not in await _tables(empty_url)
 

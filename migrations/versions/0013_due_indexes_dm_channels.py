@@ -6,8 +6,8 @@ reminder), so the due work and the next wake-up are each one short index range h
 many games are live (they replace the indexes on the times alone). ``dm_channels``: each user's DM channel with the bot, remembered
 the first time it is opened, so a DM is one request afterwards.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-01
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
