@@ -78,6 +78,8 @@ from tests.e2e.monkey_moves import (
     menu_values,
 )
 
+# The steps each kept seed is played for (test_monkey.py, test_monkey_chaos.py).
+STEPS = 300
 SLOW = GameOptions(day="1h", dusk="1h", morning="1h")
 # Answers a bot's request may get without anything being wrong: a DM to someone whose DMs
 # are closed (the bot then keeps it for /inbox), a look-up of someone who has left the
@@ -416,6 +418,18 @@ class Monkey(Upheavals, StepChecks, EndChecks):
 
     def found(self, where: str, problem: str) -> None:
         self.findings.append(f"seed {self.seed}, {where}: {problem}")
+
+
+def played_and_ended(outcome: Outcome) -> None:
+    """The game was played over rounds and ended; commands, the order panel's buttons
+    and menus, and the grail number (by the form or the command) were all used, and many
+    things were refused (the monkey is mostly wrong) but not all."""
+    assert outcome.over and outcome.end_reason
+    assert outcome.rounds >= 2, outcome
+    kinds = outcome.by_kind
+    assert kinds.get("/mod advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
+    assert any(k in kinds for k in ("atk", "vote", "skill", "idp")), kinds
+    assert 0.2 * outcome.steps < outcome.refused < outcome.steps
 
 
 def shown(reply: Reply | None) -> str:
