@@ -32,7 +32,7 @@ WARRIOR_HP = class_spec("warrior").hp
 
 
 def trio():
-    # bard: AB 55, AC 20, Will 60; warriors: AB 75, AC 20, Will 20 (HP: the class data)
+    # bard: AB 65, AC 20, Will 60; warriors: AB 75, AC 20, Will 20 (HP: the class data)
     return table(("bard", "chaotic"), ("warrior", "lawful"), ("warrior", "neutral"))
 
 
@@ -54,7 +54,7 @@ def test_data_is_complete_in_both_languages():
 def test_hypnotic_prelude_is_a_free_action_that_lasts_and_is_not_told():
     st = trio()
     # Prelude (free): 60 - 20 = 40, a 40 succeeds; then the standard attack on 3:
-    # 55 - 20 = 35, 99 misses; 3 does not counter (51).
+    # 65 - 20 = 45, 99 misses; 3 does not counter (51).
     d = ScriptedDice([*INIT, (100, 40), (100, 99), (100, 51), KNOW])
     events = night(st, d, {1: orders(Action("hypnotic_prelude", (2,)), Action("attack", (3,)))})
     cond = st.player(2).conditions[State.HYPNOTIC_PRELUDE]
