@@ -12,8 +12,7 @@ import pytest
 
 import bot.service as service
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, started_game
 
 MEMBER = "GET /guilds/{guild_id}/members/{user_id}"
 OVERWRITE = "PUT /channels/{channel_id}/permissions/{overwrite_id}"

@@ -15,15 +15,7 @@ from engine.morning import count_votes
 from engine.stats import attack_bonus
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
-
-
-def needs(events: list[Event]) -> list[int]:
-    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
-
-
-def attack(target: int, *toggles: str) -> Orders:
-    return Orders((Action("attack", (target,)),), frozenset(toggles))
+from tests.engine.helpers import ScriptedDice, attack, kinds, needs, night, table
 
 
 def test_stats_match_the_design_table() -> None:

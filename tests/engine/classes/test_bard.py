@@ -9,9 +9,9 @@ from engine.classes import SkillSpec, class_spec
 from engine.errors import IdentificationError, MalformedSubmissionError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import Condition, State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action, Guess, Identification
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
+from tests.engine.helpers import ScriptedDice, kinds, night, orders, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 KNOW = (2, 1)  # Bardic Knowledge picks seat 2 (a warrior: one trait, no second roll)
@@ -29,10 +29,6 @@ FINALE = int(skill("hypnotic_finale").params["damage"])
 SONG_WILL = int(skill("countersong").params["will_defense"])
 SONG_AB = int(skill("countersong").params["ab_mod"])
 WARRIOR_HP = class_spec("warrior").hp
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():
