@@ -62,18 +62,38 @@ class Table:
             "the bot to read the gateway events sent",
         )
 
+    async def sendable(self) -> int:
+        """Messages due now or being sent (not those backing off after a refusal)."""
+        from sqlalchemy import func, or_, select
+
+        from bot.db.models import OutboxMessage
+
+        async with self.db.read() as session:
+            stmt = (
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(
+                    OutboxMessage.status == "pending",
+                    or_(OutboxMessage.next_attempt_at <= self.db.now(), OutboxMessage.leased_by.is_not(None)),
+                )
+            )
+            return int((await session.execute(stmt)).scalar_one())
+
     async def delivered(self) -> None:
         """Let the dispatcher deliver everything due now, and the reconciler bring
-        Discord's side in line."""
-        self.bot.wake_dispatcher()
-        for _ in range(200):
-            from bot.service.effects import games_to_reconcile
-            from bot.service.outbox import pending_count
+        Discord's side in line. Waits as long as a loaded machine needs (a bound, not a
+        timing claim) and fails, saying what is left, rather than go on half-delivered."""
+        from bot.service.effects import games_to_reconcile
 
-            if await pending_count(self.db) == 0 and not await games_to_reconcile(self.db):
-                break
-            await asyncio.sleep(0.05)
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 120
+        while True:
             self.bot.wake_dispatcher()
+            pending, reconciling = await self.sendable(), await games_to_reconcile(self.db)
+            if pending == 0 and not reconciling:
+                break
+            assert loop.time() < give_up, f"still {pending} message(s) to send, games to reconcile: {reconciling}"
+            await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)
 
 
