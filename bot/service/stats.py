@@ -8,7 +8,6 @@ transaction), so no number can change while a game the player is in is running.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -170,7 +169,7 @@ async def _recent(s: AsyncSession, user_id: int, guild_id: int | None) -> list[R
 
 def from_groups(user_id: int, guild_id: int | None, groups: list[Group], recent: list[RecentGame], rating: float | None) -> PlayerStats:
     """The stats from the records added up (``_groups``) and the last games, newest
-    first: the same figures as ``summarise`` of the records themselves."""
+    first."""
     games = sum(g.games for g in groups)
     wins = sum(g.wins for g in groups)
     by_faction: dict[str, Tally] = {}
@@ -199,34 +198,3 @@ def from_groups(user_id: int, guild_id: int | None, groups: list[Group], recent:
         form=[r.result for r in reversed(recent[:FORM_GAMES])],
     )
 
-
-def summarise(user_id: int, guild_id: int | None, rows: list[SeatRecord], rating: float | None) -> PlayerStats:
-    """The stats of one player's counted records, newest first."""
-    wins = sum(r.result != "loss" for r in rows)
-    by_faction: dict[str, Tally] = {}
-    by_class: dict[str, Tally] = {}
-    for r in rows:
-        won = int(r.result != "loss")
-        for book, key in ((by_faction, r.faction), (by_class, r.class_id)):
-            t = book.get(key, Tally())
-            book[key] = Tally(t.games + 1, t.wins + won)
-    played = Counter(r.class_id for r in rows)
-    favourite = min(played, key=lambda c: (-played[c], c)) if played else None
-    return PlayerStats(
-        user_id=user_id,
-        guild_id=guild_id,
-        games=len(rows),
-        wins=wins,
-        interval=wilson(wins, len(rows)) if len(rows) >= INTERVAL_MIN_GAMES else None,
-        survived=sum(r.fate == "survived" for r in rows),
-        kills=sum(r.kills for r in rows),
-        teamkills=sum(r.teamkills for r in rows),
-        steals=sum(r.steals for r in rows),
-        grails=sum(r.grails for r in rows),
-        favourite_class=favourite,
-        rating=rating,
-        by_faction=by_faction,
-        by_class=dict(sorted(by_class.items())),
-        recent=[RecentGame(r.game_id, r.ended_at, r.class_id, r.faction, r.result, r.fate) for r in rows[:RECENT_GAMES]],
-        form=[r.result for r in reversed(rows[:FORM_GAMES])],
-    )

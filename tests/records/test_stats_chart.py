@@ -15,8 +15,9 @@ from bot.discord.stats_replies import chart_png
 from bot.i18n import LOCALES
 from bot.render.fonts import CJK_FONT
 from bot.render.stats_chart import stats_chart_texts
-from bot.service.stats import summarise, wilson
+from bot.service.stats import wilson
 from engine.classes import catalogue
+from tests.records.helpers import summarise
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -12,8 +12,9 @@ from sqlalchemy import insert, select
 from bot.db.models import Game, GameRecord, SeatRecord, User
 from bot.db.session import Database
 from bot.service.ratings import counts
-from bot.service.stats import player_stats, summarise
+from bot.service.stats import player_stats
 from engine.classes import catalogue
+from tests.records.helpers import summarise
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
