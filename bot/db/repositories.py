@@ -65,6 +65,55 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
     return list((await session.execute(stmt.order_by(Game.id))).scalars())
 
 
+def _unread_count(user_id: int) -> Any:
+    """How many of the user's messages wait unread in their inbox, as a scalar subquery."""
+    return (
+        select(func.count())
+        .where(
+            OutboxMessage.recipient_kind == "user",
+            OutboxMessage.recipient_id == user_id,
+            OutboxMessage.status == "inbox",
+            OutboxMessage.read_at.is_(None),
+        )
+        .scalar_subquery()
+    )
+
+
+async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Game, int] | None:
+    """The channel's live game and ``user_id``'s unread inbox count, in one statement."""
+    stmt = select(Game, _unread_count(user_id)).where(Game.active_channel_id == channel_id)
+    row = (await session.execute(stmt)).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
+    """A game (None also for an id no game can have, as :func:`get_game`) and
+    ``user_id``'s unread inbox count, in one statement."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
+    stmt = select(Game, _unread_count(user_id)).where(Game.id == game_id)
+    row = (await session.execute(stmt)).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Game, int] | None:
+    """The live game where the user holds a lobby place or seat, and their unread inbox
+    count, in one statement."""
+    stmt = (
+        select(Game, _unread_count(user_id))
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.active_user_id == user_id)
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def game_players(session: AsyncSession, game_id: int) -> list[GamePlayer]:
+    """Every player row of a game (lobby, seated, replaced, removed…), in id order."""
+    stmt = select(GamePlayer).where(GamePlayer.game_id == game_id).order_by(GamePlayer.id)
+    return list((await session.execute(stmt)).scalars())
+
+
 async def live_membership(session: AsyncSession, user_id: int) -> GamePlayer | None:
     """The lobby place or seat the user holds in a live game, if any."""
     stmt = select(GamePlayer).where(GamePlayer.active_user_id == user_id)
@@ -201,17 +250,6 @@ async def seats_that_sent(
         Submission.kind == kind,
     )
     return set((await session.execute(stmt)).scalars())
-
-
-async def unread_inbox(session: AsyncSession, user_id: int) -> int:
-    """How many of the user's messages wait unread in their inbox (DMs that failed)."""
-    stmt = select(func.count()).where(
-        OutboxMessage.recipient_kind == "user",
-        OutboxMessage.recipient_id == user_id,
-        OutboxMessage.status == "inbox",
-        OutboxMessage.read_at.is_(None),
-    )
-    return int((await session.execute(stmt)).scalar_one())
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
