@@ -201,6 +201,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s": bot_usage["cpu_s"],
         "cpu_ms_per_interaction": turn_cpu * 1000 / per if spans else None,
         "sql_per_interaction": turn_sql / per if spans else None,
+        "bot_marks": marks,
         "split_process": bool(args.split_process),
         "harness_cpu_s": own["cpu_s"] if args.split_process else None,
         "harness_peak_rss_mb": own["peak_rss_mb"] if args.split_process else None,

@@ -23,8 +23,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -120,10 +122,13 @@ def count_statements(db: Any) -> list[int]:
     from sqlalchemy import event
 
     count = [0]
+    log = open(os.environ["WOLFHOWL_BENCH_SQL_LOG"], "w") if os.environ.get("WOLFHOWL_BENCH_SQL_LOG") else None  # noqa: SIM115
 
     @event.listens_for(db.engine.sync_engine, "before_cursor_execute")
-    def _counted(*_args: Any) -> None:
+    def _counted(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         count[0] += 1
+        if log is not None:
+            log.write(" ".join(statement.split())[:150] + "\n")
 
     return count
 
@@ -159,7 +164,7 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
             elif line[0] == "wake":
                 bot.wake_dispatcher()
             elif line[0] == "mark":
-                marks.append({"cpu_s": time.process_time(), "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb()})
+                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb()})
                 if args.profile and len(marks) == 1:
                     import cProfile
 
