@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
+from bot.discord.bounded import BoundedDict
 from bot.discord.quiet_dead import sync_quiet_dead
 from bot.discord.quiet_notes import tell_moderator
 from bot.discord.views.lobby import refresh_lobby
@@ -41,7 +42,7 @@ class Reconciler:
 
     def __init__(self, bot: WolfBot) -> None:
         self.bot = bot
-        self.failed: dict[int, float] = {}  # game id -> when to try again (monotonic)
+        self.failed: BoundedDict[int, float] = BoundedDict()  # game id -> when to try again (monotonic)
         self.done = 0  # games reconciled, for tests and the log
 
     async def run_once(self) -> int:
