@@ -23,7 +23,9 @@ whether or not the previous ones are answered): half ``/grail`` (a submission), 
 by DM.
 
 Printed per run: the games and servers, the time to seed them, the bot's start-up time to
-ready (connected, every server received), its resident memory once ready and after the
+ready (from the process's start: connected, every server received) and until it is quiet
+(its start-up work on the live games done: below a tenth of a core over a second, when
+the burst starts), its resident memory once quiet and after the
 burst, acknowledgement p50/p99 (dispatch to the bot's first response; Discord shows "This
 interaction failed" after 3 s) and how many were never acknowledged, the bot's CPU
 milliseconds and SQL statements per interaction over the burst. With several sizes, the
@@ -38,6 +40,7 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import random
 import shutil
 import subprocess
@@ -168,6 +171,27 @@ async def copy_game(db: Any, game_id: int, tables: list[Table], batch: int = 250
                 await conn.exec_driver_sql(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def quiet(pid: int, *, below: float = 0.1, timeout: float = 900.0) -> None:
+    """Wait until the process uses less than ``below`` of a core over a second (the bot's
+    start-up work on the live games is done)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    before = cpu_seconds(pid)
+    while loop.time() < end:
+        await asyncio.sleep(1.0)
+        now = cpu_seconds(pid)
+        if now - before < below:
+            return
+        before = now
+
+
 async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: float, rng: random.Random) -> Stats:
     """``rate`` interactions a second for ``seconds`` seconds from players of random
     games (see the module docstring); waits for every answer."""
@@ -217,9 +241,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.perf_counter()
             await tavern.start_bot(timeout=900)
             started_s = time.perf_counter() - t0
-            await tavern.drained(timeout=600)  # the first game's messages, the start-up checks
+            await tavern.drained(timeout=600)  # the first game's messages
+            assert tavern.remote is not None
+            await quiet(tavern.remote.proc.pid)  # the start-up checks of the live games
             settled_s = time.perf_counter() - t0
-            await asyncio.sleep(2)
             await tavern.bot.mark()
             stats = await burst(tavern, tables, args.rate, args.seconds, rng)
             await tavern.bot.mark()
@@ -260,7 +285,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
 
 
 HEADER = (
-    f"{'games':>6} {'servers':>7} {'seed':>6} {'ready':>6} {'settled':>7} {'RSS ready':>9} {'RSS after':>9} "
+    f"{'games':>6} {'servers':>7} {'seed':>6} {'ready':>6} {'quiet':>7} {'RSS ready':>9} {'RSS after':>9} "
     f"{'interactions':>12} {'ack p50':>8} {'ack p99':>8} {'not acked':>9} {'refused':>7} {'CPU/int':>8} {'bot CPU':>7} {'SQL/int':>7}"
 )
 
@@ -271,7 +296,7 @@ def ms(value: float) -> str:
 
 def row(r: dict[str, Any]) -> str:
     return (
-        f"{r['games']:>6} {r['servers']:>7} {r['seed_s']:>5.0f}s {r['ready_s']:>5.1f}s {r['settled_s']:>6.1f}s "
+        f"{r['games']:>6} {r['servers']:>7} {r['seed_s']:>5.0f}s {r['start_s']:>5.1f}s {r['settled_s']:>6.1f}s "
         f"{r['rss_ready_mb']:>7.0f}MB {r['rss_after_mb']:>7.0f}MB {r['interactions']:>12} {ms(r['ack_p50_ms']):>8} "
         f"{ms(r['ack_p99_ms']):>8} {r['not_acked']:>9} {r['refused']:>7} {r['cpu_ms_per_interaction']:>6.1f}ms {r['bot_cpu_share']:>6.0%} "
         f"{r['sql_per_interaction']:>7.1f}"

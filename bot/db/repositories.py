@@ -56,6 +56,11 @@ _PHASE_SUBMISSIONS = select(Submission).where(*_IN_PHASE).order_by(Submission.se
 _SEAT_SUBMISSIONS = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat")).order_by(Submission.kind)
 _SUBMISSION = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat"), Submission.kind == _p("kind"))
 _SEATS_THAT_SENT = select(Submission.seat).where(*_IN_PHASE, Submission.kind == _p("kind"))
+_PHASE_AND_PLACE = (
+    select(Game.id, Game.status, Game.round, Game.phase, GamePlayer.status.label("place"))
+    .outerjoin(GamePlayer, (GamePlayer.game_id == Game.id) & (GamePlayer.user_id == _p("user_id")))
+    .where(Game.id == _p("game_id"))
+)
 _RECORDED_LOCALE = select(User.locale).where(User.id == _p("user_id"))
 
 
@@ -115,6 +120,14 @@ async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> 
     count, in one statement."""
     row = (await session.execute(_GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
     return None if row is None else (row[0], int(row[1]))
+
+
+async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> Any:
+    """A game's status, round and phase with ``place``, the status of the user's row in it
+    (None when they have none), in one statement; None when there is no such game."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
+    return (await session.execute(_PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
 
 
 async def game_players(session: AsyncSession, game_id: int) -> list[GamePlayer]:

@@ -74,6 +74,30 @@ async def player_view(db: Database, user_id: int, game_id: int | None = None) ->
         return await _view_of(s, *found, user_id)
 
 
+async def require_open_for(db: Database, user_id: int, game_id: int, round_no: int, phase: str) -> None:
+    """Refuse as :func:`player_view` then :meth:`PlayerView.require_open` would (no such
+    game, not in it, not running, another phase open), from one read of the game's
+    phase and the caller's place, without loading the game's state."""
+    check_id(user_id, "user")
+    async with db.read() as s:
+        row = await repo.phase_and_place(s, check_id(game_id, "game"), user_id)
+    if row is None:
+        raise GameNotFoundError(game_id=game_id)
+    if row.place is None or row.place in ("replaced", "removed"):
+        raise NotInGameError(game_id=game_id)
+    require_running(GameStatus(row.id, row.status))
+    if (row.round, row.phase) != (round_no, phase):
+        raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    """What :func:`require_running` reads of a game."""
+
+    id: int
+    status: str
+
+
 async def player_view_here(db: Database, user_id: int, channel_id: int | None) -> PlayerView:
     """The caller's own view of the game a command is about, in one read: the live game
     of ``channel_id`` (a server channel) when it has one, else the caller's one live game

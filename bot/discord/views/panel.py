@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+import bot.service as service
 from bot.discord import submit
 from bot.discord.choices import guess_label, guess_options, orderable_skills, skill_label
 from bot.discord.context import locale_of
@@ -167,8 +168,7 @@ class GrailModal(discord.ui.Modal):
 async def open_grail_form(interaction: discord.Interaction, game_id: int, round_no: int) -> None:
     """The grail form, or at once the refusal its answer would get (the Day closed, the
     game paused or over, not a player of it) rather than after a number is typed."""
-    pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
-    pv.require_open(round_no, "day")
+    await service.require_open_for(interaction.client.db, interaction.user.id, game_id, round_no, "day")  # type: ignore[attr-defined]
     form = GrailModal(game_id, round_no, locale_of(interaction), interaction.user.id)
     form.stop()  # not kept by discord.py: the answer comes to grail_form_submitted
     await interaction.response.send_modal(form)
