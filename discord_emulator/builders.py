@@ -82,12 +82,14 @@ class WorldBuilder:
         bot_permissions: int = perm.DEFAULT_BOT,
         add_bot: bool = True,
         channels: Iterable[str] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A server with @everyone, the bot's managed role and default text channels."""
+        """A server with @everyone, the bot's managed role and default text channels;
+        ``shard`` ``(shard_id, shard_count)``: one whose id puts it on that shard."""
         owner = owner or self.create_user(f"{name}-owner")
         self.ctx.world.users.setdefault(owner.id, owner)
         guild = self.ctx.guild_ops.create_guild(
-            name, owner, locale=locale, bot_permissions=bot_permissions, add_bot=False
+            name, owner, locale=locale, bot_permissions=bot_permissions, add_bot=False, shard=shard
         )
         for channel_name in channels:
             self.ctx.guild_ops.create_channel(guild, channel_name)

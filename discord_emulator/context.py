@@ -31,6 +31,10 @@ class SandboxConfig:
     identifying with others closes the gateway with 4014 like Discord does.
     """
 
+    def recommended_shards(self, guild_count: int) -> int:
+        """The ``shards`` of GET /gateway/bot for a bot in ``guild_count`` servers."""
+        return max(1, -(-guild_count // self.guilds_per_recommended_shard))
+
     token: str = "sandbox-bot-token"
     bot_name: str = "SandboxBot"
     heartbeat_interval: float = 41.25
@@ -41,6 +45,12 @@ class SandboxConfig:
     attachment_size_limit: int = 10 * 1024 * 1024
     realistic_ratelimits: bool = False
     default_ratelimit: tuple[int, float] = (50, 1.0)
+    # Sharding (https://discord.com/developers/docs/events/gateway#sharding): GET
+    # /gateway/bot recommends one shard per ``guilds_per_recommended_shard`` servers, and
+    # an IDENTIFY whose shard would hold more than ``max_guilds_per_shard`` is closed
+    # with 4011 "Sharding required".
+    guilds_per_recommended_shard: int = 1000
+    max_guilds_per_shard: int = 2500
 
     @property
     def privileged_mask(self) -> int:

@@ -113,6 +113,8 @@ class Session:
     invalid: bool = False
 
     def handles(self, guild_id: int | None) -> bool:
+        """Discord's rule (https://discord.com/developers/docs/events/gateway#sharding):
+        a server's events go to shard ``(guild_id >> 22) % num_shards``, DMs to shard 0."""
         shard_id, count = self.shard
         return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
@@ -229,10 +231,12 @@ class Gateway:
         if len(shard) != 2 or not 0 <= shard[0] < shard[1]:
             raise GatewayClose(4010, "Invalid shard")
         session = Session(id=secrets.token_hex(16), intents=intents, shard=(shard[0], shard[1]))
+        guilds = [g for g in self._ctx.world.bot_guilds() if session.handles(g.id)]
+        if len(guilds) > self._ctx.config.max_guilds_per_shard:
+            raise GatewayClose(4011, "Sharding required")
         self.sessions[session.id] = session
         self._attach(conn, session)
         conn.info.identified = True
-        guilds = [g for g in self._ctx.world.bot_guilds() if session.handles(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self._ctx.bot.to_payload(), "verified": True, "mfa_enabled": False},

@@ -24,10 +24,18 @@ class GuildOps:
 
     # -- guilds & members ------------------------------------------------
     def create_guild(
-        self, name: str, owner: User, *, locale: str, bot_permissions: int, add_bot: bool
+        self,
+        name: str,
+        owner: User,
+        *,
+        locale: str,
+        bot_permissions: int,
+        add_bot: bool,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
         ids = self._ctx.snowflakes
-        guild = Guild(id=ids.next(), name=name, owner_id=owner.id, preferred_locale=locale)
+        guild_id = ids.next() if shard is None else ids.next_on_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id, preferred_locale=locale)
         guild.roles[guild.id] = Role(
             id=guild.id, guild_id=guild.id, name="@everyone", permissions=perm.DEFAULT_EVERYONE
         )

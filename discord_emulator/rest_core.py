@@ -19,12 +19,14 @@ async def get_gateway(request: web.Request) -> web.Response:
 
 
 async def get_gateway_bot(request: web.Request) -> web.Response:
-    """Sharded clients connect to ``url``: it must point back at the emulator."""
+    """Sharded clients connect to ``url``: it must point back at the emulator. ``shards``
+    is Discord's recommendation for the bot's server count
+    (https://discord.com/developers/docs/events/gateway#get-gateway-bot)."""
     ctx = ctx_of(request)
     return json_response(
         {
             "url": ctx.base_url.replace("http://", "ws://", 1),
-            "shards": 1,
+            "shards": ctx.config.recommended_shards(len(ctx.world.bot_guilds())),
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,

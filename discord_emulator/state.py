@@ -64,6 +64,15 @@ class SnowflakeFactory:
         self._last_ms = ms
         return ((ms - DISCORD_EPOCH_MS) << 22) | (1 << 17) | self._increment
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose server would be on ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count``): its time moved on by up to ``shard_count - 1``
+        milliseconds, as a server created that much later would be."""
+        ms = max(int(time.time() * 1000), self._last_ms + 1)
+        ms += (shard_id - (ms - DISCORD_EPOCH_MS)) % shard_count
+        self._last_ms, self._increment = ms, 0
+        return ((ms - DISCORD_EPOCH_MS) << 22) | (1 << 17)
+
 
 @dataclass(eq=False)
 class User:

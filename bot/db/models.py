@@ -394,7 +394,7 @@ class PlayerProfile(Base):
 
 class Heartbeat(Base):
     """A running bot's word that it is connected to Discord: one row per host (a
-    container's hostname), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
+    container's hostname; ``host:shards`` for a sharded process, e.g. ``bot-1:0-1/4``), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
     gateway is connected; ``wolfhowl health`` reads it."""
 
     __tablename__ = "heartbeats"

@@ -44,24 +44,33 @@ async def member_of(guild: discord.Guild, user_id: int) -> discord.Member | None
 
 
 async def member_in(bot: WolfBot, guild_id: int, user: discord.abc.User) -> discord.Member | None:
-    """The caller as a member of ``guild_id`` (None: not one, or a server the bot cannot see)."""
+    """The caller as a member of ``guild_id`` (None: not one, or a server the bot cannot
+    see). A server on another process's shard (a DM reaches shard 0's process) is read
+    by REST: its roles, then the member."""
     if isinstance(user, discord.Member) and user.guild.id == guild_id:
         return user
     guild = bot.get_guild(guild_id)
+    if guild is None and not bot.holds_guild(guild_id):
+        try:  # a member at all? (most servers asked about from a DM are not the caller's)
+            await bot.http.get_member(guild_id, user.id)
+            guild = await bot.fetch_guild(guild_id)  # its roles, for the member's permissions
+        except discord.HTTPException:
+            return None
     return None if guild is None else await member_of(guild, user.id)
 
 
 async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake) -> bool:
     """Whether ``user`` is still in the server, asked of Discord: without the members
-    intent the cache never hears that someone left. A server the bot cannot see now (an
-    outage), or a Discord that does not answer, locks nobody out."""
+    intent the cache never hears that someone left. A server on another process's shard
+    is asked by REST; one the bot cannot see now (an outage), or a Discord that does not
+    answer, locks nobody out."""
     if isinstance(user, discord.Member) and user.guild.id == guild_id:
         return True
     guild = bot.get_guild(guild_id)
-    if guild is None:
+    if guild is None and bot.holds_guild(guild_id):
         return True
     try:
-        await guild.fetch_member(user.id)
+        await (guild.fetch_member(user.id) if guild is not None else bot.http.get_member(guild_id, user.id))
     except discord.NotFound:
         return False
     except discord.HTTPException:

@@ -48,7 +48,21 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a server's events to: ``(guild_id >> 22) % shard_count``
+    (https://discord.com/developers/docs/topics/gateway#sharding); DMs go to shard 0."""
+    return (guild_id >> 22) % shard_count
+
+
 class WolfBot(commands.Bot):
+    """The bot. With a shard setting (``shard_count``), ``WolfBot(config)`` is a
+    :class:`ShardedWolfBot`: the same bot on discord.py's sharded client."""
+
+    def __new__(cls, config: DiscordConfig, *args: Any, **kwargs: Any) -> WolfBot:
+        if cls is WolfBot and config.sharded:
+            cls = ShardedWolfBot
+        return super().__new__(cls)
+
     def __init__(self, config: DiscordConfig, *, db: Database | None = None, run_tasks: bool = True, **options: Any) -> None:
         options.setdefault("intents", intents())
         options.setdefault("tree_cls", WolfTree)
@@ -69,7 +83,7 @@ class WolfBot(commands.Bot):
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
         )
-        self.heartbeat = Heartbeat(self.db, self.gateway_open)
+        self.heartbeat = Heartbeat(self.db, self.gateway_open, shards=config.shards_label())
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = asyncio.Event()
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
@@ -114,8 +128,30 @@ class WolfBot(commands.Bot):
     async def register_process(self) -> None:
         """Say who this process is: what a process of the same name held before (a
         crash) is free at once, and the leases taken from now on name this one."""
-        self.process_id = await processes.register(self.db, self.config.process_name or processes.default_name())
+        self.process_id = await processes.register(self.db, self.process_name())
         self.dispatcher.holder = self.process_id
+
+    def process_name(self) -> str:
+        """This process's name in the database: as configured, else its host and shards."""
+        return self.config.process_name or processes.default_name(self.config.shards_label())
+
+    def holds_guild(self, guild_id: int) -> bool:
+        """Whether Discord sends this server's events to this process: always, unsharded;
+        sharded, when the server's shard is one of this process's. A server held here but
+        missing from the cache has removed the bot; one held elsewhere is reached by REST."""
+        count = self.shard_count
+        if not count or count == 1:
+            return True
+        ids: list[int] | None = getattr(self, "shard_ids", None)  # the sharded client's
+        return ids is None or shard_of(guild_id, count) in ids
+
+    def messageable(self, channel_id: int, guild_id: int) -> discord.abc.Messageable | None:
+        """A game's channel to post in or read: from the cache, or, for a server on
+        another process's shard, a partial channel reached by REST (no gateway needed)."""
+        channel = self.get_channel(channel_id)
+        if channel is None and not self.holds_guild(guild_id):
+            return self.get_partial_messageable(channel_id, guild_id=guild_id)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def check_database(self) -> None:
         """Migrate (unless told not to) and log which database this is and its revision;
@@ -155,7 +191,7 @@ class WolfBot(commands.Bot):
                 return
             try:
                 if not await processes.heartbeat(self.db, self.process_id):
-                    name = f"{self.config.process_name or processes.default_name()}:{os.getpid()}"
+                    name = f"{self.process_name()}:{os.getpid()}"
                     log.error("another process runs under this one's name; going on as %s", name)
                     self.process_id = await processes.register(self.db, name)
                     self.dispatcher.holder = self.process_id
@@ -173,7 +209,8 @@ class WolfBot(commands.Bot):
         return self.is_ready() and not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
-        log.info("connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        shards = f" as shards {self.config.shards_label()}" if self.config.sharded else ""
+        log.info("connected as %s (%s) to %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds), shards)
         self.heartbeat.on_connect()
         if not self._resynced:
             self._resynced = True
@@ -208,7 +245,8 @@ class WolfBot(commands.Bot):
         the games whose channel was deleted or whose server removed the bot meanwhile,
         then have the reconciler check every live game's Discord side (a death announced
         while the bot was down, an end it did not see, an overwrite changed meanwhile);
-        the games changed but not reconciled before a crash are due already. A game with
+        the games changed but not reconciled before a crash are due already. Sharded, only
+        the servers this process holds are checked (the others' processes check theirs). A game with
         a post still to go is reconciled once that post is out (the reconciler waits for
         it): silencing the night's dead before the dawn post names them would announce
         the deaths early."""
@@ -227,7 +265,7 @@ class WolfBot(commands.Bot):
         bot; an unavailable one proves nothing."""
         guild = self.get_guild(info.guild_id)
         if guild is None:
-            return self.shard_count is None or self.shard_count == 1  # a sharded process sees only its own
+            return self.holds_guild(info.guild_id)  # a sharded process sees only its own servers
         return not guild.unavailable and guild.get_channel(info.channel_id) is None
 
     async def close(self) -> None:
@@ -259,3 +297,22 @@ class WolfBot(commands.Bot):
             log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)
         await super().close()
         await self.db.dispose()
+
+
+class ShardedWolfBot(WolfBot, commands.AutoShardedBot):
+    """The bot on discord.py's sharded client: the shards of ``shard_ids`` (all when
+    empty) out of ``shard_count`` (Discord's recommendation when "auto"), each its own
+    gateway connection in this one process."""
+
+    def __init__(self, config: DiscordConfig, **kwargs: Any) -> None:
+        if config.shard_count != "auto":
+            kwargs.setdefault("shard_count", config.shard_count)
+        if config.shard_ids:
+            kwargs.setdefault("shard_ids", sorted(config.shard_ids))
+        super().__init__(config, **kwargs)
+
+    def gateway_open(self) -> bool:
+        """Every shard of this process connected (ready, and its socket open)."""
+        if not self.is_ready() or self.is_closed() or not self.shards:
+            return False
+        return all(not shard.is_closed() for shard in self.shards.values())

@@ -4,9 +4,9 @@ variables, then ``config.toml`` (or the file named by ``WOLFHOWL_CONFIG``)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from bot.config import Config, read_config
 
@@ -38,6 +38,11 @@ class DiscordConfig(Config):
     # held (a restart after a crash). Empty: the host's name. Give each process its own
     # when several run on one host.
     process_name: str = ""
+    # Sharding (docs/deploy.md): how many shards the bot has in all, a number or "auto"
+    # (Discord's recommendation, from GET /gateway/bot), and which of them this process
+    # runs (empty: all). Unset (or ""): one process, one connection, no sharding.
+    shard_count: int | Literal["auto"] | None = None
+    shard_ids: list[int] = Field(default_factory=list)
     # Point discord.py elsewhere (the local emulator): REST base and gateway URL.
     api_base: str = ""
     gateway_url: str = ""
@@ -49,6 +54,64 @@ class DiscordConfig(Config):
         if value not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ValueError("one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return value
+
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _count(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() in ("", "none"):
+            return None
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        if isinstance(value, str) and value.strip().isdigit():
+            return int(value)
+        if isinstance(value, bool) or (value is not None and value != "auto" and not isinstance(value, int)):
+            raise ValueError('a number of shards (1 or more) or "auto"')
+        return value
+
+    @field_validator("shard_count")
+    @classmethod
+    def _count_positive(cls, value: int | str | None) -> int | str | None:
+        if isinstance(value, int) and value < 1:
+            raise ValueError(f'at least 1 shard (or "auto"), not {value}')
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _ids(cls, ids: list[int], info: ValidationInfo) -> list[int]:
+        """Shard ids fit the count (``shard_count`` is validated first: declared first)."""
+        count = info.data.get("shard_count")
+        if ids:
+            if not isinstance(count, int):
+                raise ValueError(
+                    "shard_ids needs shard_count as a number: every process must split the servers the same way"
+                    + (' ("auto" could differ between processes)' if count == "auto" else "")
+                )
+            wrong = [i for i in ids if not 0 <= i < count]
+            if wrong:
+                raise ValueError(f"{wrong} out of range: with shard_count = {count}, shard ids run from 0 to {count - 1}")
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"shard_ids lists a shard twice: {ids}")
+        return ids
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot runs discord.py's sharded client (a shard setting is given)."""
+        return self.shard_count is not None
+
+    def shards_label(self) -> str:
+        """The shards this process runs, for its name and its log: "0-1/4", "2,5/8",
+        "all/auto"; empty when not sharded."""
+        if self.shard_count is None:
+            return ""
+        ids = sorted(self.shard_ids)
+        if not ids:
+            which = "all"
+        elif ids == list(range(ids[0], ids[-1] + 1)) and len(ids) > 1:
+            which = f"{ids[0]}-{ids[-1]}"
+        else:
+            which = ",".join(map(str, ids))
+        return f"{which}/{self.shard_count}"
 
 
 def load_discord_config(*, named_by: str = "WOLFHOWL_CONFIG", **overrides: object) -> DiscordConfig:

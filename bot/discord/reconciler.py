@@ -71,12 +71,12 @@ class Reconciler:
         return count
 
     def holds(self, info: GameInfo) -> bool:
-        """Whether this process is the one to reconcile ``info``: it sees the game's server.
-        A server the bot has left (not in a single process's cache) holds nothing to
-        reconcile: true there too, so the mark is cleared."""
+        """Whether this process is the one to reconcile ``info``: it sees the game's server
+        (its shard is this process's). A server the bot has left (held here, yet not in
+        the cache) holds nothing to reconcile: true there too, so the mark is cleared."""
         if self.bot.get_guild(info.guild_id) is not None:
             return True
-        return self.bot.shard_count is None or self.bot.shard_count == 1
+        return self.bot.holds_guild(info.guild_id)
 
     async def reconcile(self, info: GameInfo) -> None:
         """Discord's side of ``info`` as its state says."""

@@ -11,7 +11,7 @@ import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from bot.db.models import Heartbeat, OutboxMessage
 from bot.db.session import Database
@@ -29,13 +29,21 @@ def this_host() -> str:
     return socket.gethostname()
 
 
-async def beat(db: Database, connected_since: datetime, host: str | None = None) -> None:
-    """Record that the bot on ``host`` is connected now (since ``connected_since``)."""
+def beat_key(host: str, shards: str = "") -> str:
+    """A process's heartbeat row: its host, and the shards it runs when sharded
+    (``host:0-1/4``), so that each sharded process on a host has its own."""
+    return f"{host}:{shards}" if shards else host
+
+
+async def beat(db: Database, connected_since: datetime, host: str | None = None, shards: str = "") -> None:
+    """Record that the bot on ``host`` (running ``shards``, when sharded) is connected
+    now (since ``connected_since``)."""
     now = db.now()
+    key = beat_key(host or this_host(), shards)
     async with db.transaction() as s:
-        row = await s.get(Heartbeat, host or this_host())
+        row = await s.get(Heartbeat, key)
         if row is None:
-            s.add(Heartbeat(host=host or this_host(), connected_since=connected_since, beat_at=now))
+            s.add(Heartbeat(host=key, connected_since=connected_since, beat_at=now))
         else:
             row.connected_since, row.beat_at = connected_since, now
 
@@ -50,13 +58,14 @@ async def check(
     db: Database, *, host: str | None = None, stale_seconds: float = STALE_SECONDS, stuck_seconds: float = STUCK_SECONDS
 ) -> Health:
     """The bot on ``host`` (any host when None) beat within ``stale_seconds``, and no
-    outbox message has been due for more than ``stuck_seconds``. Database errors are the
-    caller's (they mean "database unreachable")."""
+    outbox message has been due for more than ``stuck_seconds``. On a host running
+    sharded processes, the latest beat of its processes counts (each names its shards).
+    Database errors are the caller's (they mean "database unreachable")."""
     now = db.now()
     async with db.read() as s:
         stmt = select(func.max(Heartbeat.beat_at))
         if host is not None:
-            stmt = stmt.where(Heartbeat.host == host)
+            stmt = stmt.where(or_(Heartbeat.host == host, Heartbeat.host.startswith(f"{host}:", autoescape=True)))
         last = (await s.execute(stmt)).scalar_one_or_none()
         overdue_since = now - timedelta(seconds=stuck_seconds)
         stuck, oldest = (

@@ -90,3 +90,28 @@ def test_a_bad_configuration_is_unhealthy_in_one_line(tmp_path: Path, monkeypatc
     monkeypatch.delenv("WOLFHOWL_CONFIG")
     assert health(None, config=str(tmp_path / "missing.toml")) == 1
     assert "(--config) does not exist" in one_line(capsys)
+
+
+def test_a_sharded_process_beats_under_its_host_and_shards(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from sqlalchemy import select
+
+    from bot.db.models import Heartbeat
+
+    rows: list[str] = []
+
+    async def beats(db: Database) -> None:
+        await beat(db, utcnow(), shards="0-1/4")
+        await beat(db, utcnow(), host=f"{this_host()}x", shards="2-3/4")  # another host, whose name begins alike
+        async with db.read() as s:
+            rows.extend(sorted((await s.execute(select(Heartbeat.host))).scalars()))
+
+    within(fresh, beats)
+    assert rows == sorted([f"{this_host()}:0-1/4", f"{this_host()}x:2-3/4"])
+    assert health(fresh) == 0  # this host's process, known by its shards
+    capsys.readouterr()
+
+
+def test_a_host_whose_name_only_begins_alike_is_another_host(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
+    within(fresh, lambda db: beat(db, utcnow(), host=f"{this_host()}-2", shards="0/2"))
+    assert health(fresh) == 1
+    capsys.readouterr()

@@ -120,7 +120,7 @@ async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
         raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
     info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
     ctx.bot.wake_dispatcher()
-    channel = ctx.bot.get_channel(info.channel_id)
+    channel = ctx.bot.messageable(info.channel_id, info.guild_id)
     if channel is not None:
         await refresh_lobby(channel, info)
     await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(target.name))))
@@ -356,7 +356,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
 async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
     """The lobby post loses its buttons once the game has started or ended."""
-    channel = ctx.bot.get_channel(info.channel_id)
+    channel = ctx.bot.messageable(info.channel_id, info.guild_id)
     if isinstance(channel, discord.abc.Messageable):
         await refresh_lobby(channel, info)
 

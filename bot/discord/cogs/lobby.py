@@ -45,7 +45,7 @@ async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> N
     if game_id is None:
         game_id = (await ctx.game()).id
     info = await service.leave_game(ctx.db, game_id, interaction.user.id)
-    channel = interaction.channel if interaction.guild_id is not None else ctx.bot.get_channel(info.channel_id)
+    channel = interaction.channel if interaction.guild_id is not None else ctx.bot.messageable(info.channel_id, info.guild_id)
     if channel is not None:
         message = interaction.message if interaction.type is discord.InteractionType.component else None
         await refresh_lobby(channel, info, message)  # type: ignore[arg-type]

@@ -103,7 +103,7 @@ async def close_lobby_post(bot: Any, game_id: int) -> None:
     """The lobby post of a game started or cancelled at its start time (no command to
     answer): its buttons go."""
     info = await service.get_game(bot.db, game_id)
-    channel = bot.get_channel(info.channel_id)
+    channel = bot.messageable(info.channel_id, info.guild_id)
     if isinstance(channel, discord.abc.Messageable):
         await refresh_lobby(channel, info)
 
