@@ -24,7 +24,7 @@ by DM.
 
 Printed per run: the games and servers, the time to seed them, the bot's start-up time to
 ready (from the process's start: connected, every server received) and until it is quiet
-(its start-up work on the live games done: below a tenth of a core over a second, when
+(its start-up work on the live games done: below a tenth of a core for three seconds, when
 the burst starts), its resident memory once quiet and after the
 burst, acknowledgement p50/p99 (dispatch to the bot's first response; Discord shows "This
 interaction failed" after 3 s) and how many were never acknowledged, the bot's CPU
@@ -179,16 +179,15 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def quiet(pid: int, *, below: float = 0.1, timeout: float = 900.0) -> None:
-    """Wait until the process uses less than ``below`` of a core over a second (the bot's
-    start-up work on the live games is done)."""
+    """Wait until the process uses less than ``below`` of a core over each of three
+    seconds in a row (the bot's start-up work on the live games is done)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    before = cpu_seconds(pid)
-    while loop.time() < end:
+    before, calm = cpu_seconds(pid), 0
+    while loop.time() < end and calm < 3:  # three quiet seconds in a row
         await asyncio.sleep(1.0)
         now = cpu_seconds(pid)
-        if now - before < below:
-            return
+        calm = calm + 1 if now - before < below else 0
         before = now
 
 
