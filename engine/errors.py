@@ -33,6 +33,13 @@ class RuleViolation(ValueError):
                 params = {**params, "skill": names[language(locale)]}
             elif f"skill.{skill}" in MESSAGES:  # release: an order, not a class's skill
                 params = {**params, "skill": f"skill.{skill}"}
+        class_id = params.get("class_name")
+        if isinstance(class_id, str):
+            from engine.classes import catalogue
+
+            spec = catalogue().get(class_id)
+            if spec is not None:
+                params = {**params, "class_name": spec.name[language(locale)]}
         return render(self.key, locale, **params)
 
 

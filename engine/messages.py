@@ -69,6 +69,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en-US": "That order does not fit: {reason}.",
         "zh-CN": "该指令不符合要求：{reason}。",
     },
+    "error.lineup": {
+        "en-US": "That line-up cannot be used: {reason}.",
+        "zh-CN": "无法使用这个阵容：{reason}。",
+    },
     "phase.day": {"en-US": "Day (grail numbers)", "zh-CN": "白天（分配圣杯）"},
     "phase.dusk": {"en-US": "Dusk (identifications and orders)", "zh-CN": "黄昏（指认与行动）"},
     "phase.morning": {"en-US": "Morning (the vote)", "zh-CN": "清晨（公决投票）"},
@@ -100,12 +104,28 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.no_grail": {"en-US": "you need to have held the grail tonight", "zh-CN": "你需要在本夜拥有过圣杯"},
     "reason.not_ready": {"en-US": "its condition is not met", "zh-CN": "条件尚未满足"},
     "reason.no_attack_tonight": {"en-US": "it forbids attacking tonight, and your orders include an attack", "zh-CN": "开启它的夜里不能攻击，而你的指令中有攻击"},
+    "reason.lineup_syntax": {
+        "en-US": "write the classes of the three factions separated by “/”, Lawful first, e.g. “warrior,monk/barbarian,druid/sorcerer,bard”, or name a preset",
+        "zh-CN": "请用“/”分隔三个阵营的职业，守序在前，例如“战士,武僧/野蛮人,德鲁伊/术士,吟游诗人”，或者填写一个预设名",
+    },
+    "reason.lineup_faction": {"en-US": "there is no faction called “{name}”", "zh-CN": "没有名为“{name}”的阵营"},
+    "reason.lineup_unknown": {"en-US": "there is no class called “{name}”", "zh-CN": "没有名为“{name}”的职业"},
+    "reason.lineup_class": {"en-US": "{class_name} is not in the {faction} row of the table", "zh-CN": "{class_name}不在{faction}阵营的职业表中"},
+    "reason.lineup_twice": {"en-US": "{faction} names {class_name} twice; a row deals each class once", "zh-CN": "{faction}阵营两次列出{class_name}；每个职业在一个阵营中只发一次"},
+    "reason.lineup_empty": {"en-US": "every faction needs at least one player, and {faction} has none", "zh-CN": "每个阵营至少要有一名玩家，而{faction}阵营没有"},
+    "reason.lineup_total": {"en-US": "it seats {count} players; a table has {low} to {high}", "zh-CN": "它有{count}名玩家；一桌须为{low}到{high}人"},
+    "reason.lineup_majority": {"en-US": "{faction} would outnumber the other two factions together, which ends the game at once", "zh-CN": "{faction}阵营人数会多于其他两个阵营之和，游戏会立刻结束"},
+    "reason.lineup_size": {"en-US": "it seats {count} players and the table has {players}", "zh-CN": "它有{count}个座位，而这一桌有{players}人"},
+    "reason.lineup_preset": {"en-US": "there is no preset called “{name}” (presets: {presets}; a line-up of your own is written “warrior,monk/barbarian,druid/sorcerer,bard”)", "zh-CN": "没有名为“{name}”的预设（预设：{presets}；自定义阵容写作“战士,武僧/野蛮人,德鲁伊/术士,吟游诗人”）"},
+    "faction.lawful": {"en-US": "Lawful", "zh-CN": "守序"},
+    "faction.neutral": {"en-US": "Neutral", "zh-CN": "中立"},
+    "faction.chaotic": {"en-US": "Chaotic", "zh-CN": "混乱"},
     "reason.no_points": {"en-US": "not enough spell points", "zh-CN": "法术点不足"},
 }
 
 
 # The parameters that carry a message key rather than text.
-KEY_PARAMS = frozenset({"reason", "what", "expected", "phase", "skill"})
+KEY_PARAMS = frozenset({"reason", "what", "expected", "phase", "skill", "faction"})
 
 
 TRADITIONAL = ("zh-tw", "zh-hk", "zh-mo", "zh-hant")

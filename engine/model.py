@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.lineup import Lineup
 
 
 class Faction(StrEnum):
@@ -101,6 +104,8 @@ class Settings:
     killing_blow: KillingBlowRule = KillingBlowRule.STEAL
     departures: DeparturesRule = DeparturesRule.DAWN
     vote_damage: VoteDamageRule = VoteDamageRule.PUBLIC
+    # The classes dealt, when a moderator fixed them (engine.lineup); None: dealt by lot.
+    lineup: Lineup | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -112,11 +117,20 @@ class Settings:
             value = getattr(self, key).value
             if value != legacy:
                 out[key] = value
+        if self.lineup is not None:
+            out["lineup"] = self.lineup.text()
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
         rules = {key: d.get(key, legacy) for key, legacy in LEGACY_HOUSE_RULES.items()}
+        lineup = None
+        if d.get("lineup") is not None:
+            from engine.lineup import (
+                parse,  # (engine.lineup reads the classes, which import this module)
+            )
+
+            lineup = parse(str(d["lineup"]))
         return cls(
             vote_tie_rule=VoteTieRule(d.get("vote_tie_rule", "roll")),
             reveal_on_death=bool(d.get("reveal_on_death", False)),
@@ -124,6 +138,7 @@ class Settings:
             killing_blow=KillingBlowRule(rules["killing_blow"]),
             departures=DeparturesRule(rules["departures"]),
             vote_damage=VoteDamageRule(rules["vote_damage"]),
+            lineup=lineup,
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.classes import FACTION_ROWS, class_spec
 from engine.dice import Dice
 from engine.errors import OutOfRangeError
+from engine.lineup import Lineup
 from engine.model import FACTIONS, Faction, GameState, Player, Settings
 
 MIN_PLAYERS = 6
@@ -19,10 +20,16 @@ def faction_sizes(n: int, dice: Dice) -> dict[Faction, int]:
     return {f: base + (1 if f in order[:extra] else 0) for f in FACTIONS}
 
 
-def deal(n: int, dice: Dice) -> list[tuple[Faction, str]]:
-    """(faction, class) per seat, drawn by lot from each faction's row."""
+def deal(n: int, dice: Dice, lineup: Lineup | None = None) -> list[tuple[Faction, str]]:
+    """(faction, class) per seat: drawn by lot from each faction's row, or, with a
+    ``lineup``, its roles with only the seats drawn."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise OutOfRangeError(what="what.players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=n)
+    if lineup is not None:
+        lineup.check(n)
+        seated = lineup.roles()
+        dice.shuffle(seated, "seats")
+        return seated
     roles: list[tuple[Faction, str]] = []
     for faction, size in faction_sizes(n, dice).items():
         row = list(FACTION_ROWS[faction])
@@ -33,10 +40,13 @@ def deal(n: int, dice: Dice) -> list[tuple[Faction, str]]:
 
 
 def new_game(names: list[str], seed: str, settings: Settings | None = None) -> GameState:
-    """A fresh game at Day 1: seats 1..n in the order of ``names``, roles dealt from ``seed``."""
+    """A fresh game at Day 1: seats 1..n in the order of ``names``, roles dealt from
+    ``seed`` (and the settings' line-up, when they fix one)."""
     dice = Dice.for_phase(seed, 0, "deal")
+    settings = settings or Settings()
     players = []
-    for seat, (name, (faction, class_id)) in enumerate(zip(names, deal(len(names), dice), strict=True), start=1):
+    dealt = deal(len(names), dice, settings.lineup)
+    for seat, (name, (faction, class_id)) in enumerate(zip(names, dealt, strict=True), start=1):
         spec = class_spec(class_id)
         players.append(
             Player(
@@ -49,4 +59,4 @@ def new_game(names: list[str], seed: str, settings: Settings | None = None) -> G
                 memory=dict(spec.memory),
             )
         )
-    return GameState(players=players, settings=settings or Settings())
+    return GameState(players=players, settings=settings)

@@ -402,3 +402,19 @@ class Heartbeat(Base):
     host: Mapped[str] = mapped_column(String(255), primary_key=True)
     connected_since: Mapped[datetime]
     beat_at: Mapped[datetime]
+
+
+class LineupOdds(Base):
+    """The estimated win rate of each faction for one line-up at one table size under
+    one set of rules: ``wins`` (faction -> games won, a shared win counting for each
+    sharer) out of ``games`` played by the baseline AI (bot.sim.odds). Written once per
+    ``key`` (bot.service.lineup_odds.odds_key) and read by every lobby that asks."""
+
+    __tablename__ = "lineup_odds"
+
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[dict[str, Any]]
+    median_rounds: Mapped[float] = mapped_column(Float)
+    computed_at: Mapped[datetime]

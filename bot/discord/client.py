@@ -23,6 +23,7 @@ from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
 from bot.discord.heartbeat import Heartbeat
+from bot.discord.lineup_odds import OddsRunner
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
@@ -78,6 +79,7 @@ class WolfBot(commands.Bot):
         self.run_tasks = run_tasks
         self.tables = TableCache()
         self.views = ViewCache()
+        self.odds = OddsRunner(self, config.lineup_odds_games)  # lobbies' line-up odds, simulated aside
         self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
         self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
         self.scheduler = Scheduler(
@@ -288,6 +290,7 @@ class WolfBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._tasks = []
+        await self.odds.close()
         if self.process_id is not None:
             with contextlib.suppress(Exception):  # else its heartbeat goes stale, which frees it too
                 await processes.stopped(self.db, self.process_id)

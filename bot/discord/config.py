@@ -33,6 +33,9 @@ class DiscordConfig(Config):
     # The outbox dispatcher polls this often when nothing woke it.
     dispatch_interval: float = Field(default=2.0, gt=0)
     log_level: str = "INFO"
+    # Games the baseline AI plays, in a worker process, to estimate a lobby's odds for
+    # its line-up (bot.discord.lineup_odds); 0: no estimate (the lobby shows none).
+    lineup_odds_games: int = Field(default=1000, ge=0, le=100000)
     # This process's name in the database (``processes``): one live process per name, so
     # a process started under a name takes over at once what the last one of that name
     # held (a restart after a crash). Empty: the host's name. Give each process its own
@@ -46,6 +49,13 @@ class DiscordConfig(Config):
     # Point discord.py elsewhere (the local emulator): REST base and gateway URL.
     api_base: str = ""
     gateway_url: str = ""
+
+    @field_validator("lineup_odds_games")
+    @classmethod
+    def _odds_games(cls, value: int) -> int:
+        if 0 < value < 1000:
+            raise ValueError("0 (no estimate) or at least 1000: fewer games give intervals too wide to tell a fair line-up")
+        return value
 
     @field_validator("log_level")
     @classmethod

@@ -87,7 +87,8 @@ class Reconciler:
         if not isinstance(channel, discord.TextChannel):
             return  # gone: the game is cancelled (bot.discord.orphans), nothing to show
         if info.status == "lobby" or info.version <= 1:
-            # The lobby post: its roster, closed once the game has started or ended.
+            # The lobby post: its roster and odds, closed once the game has started or ended.
             await refresh_lobby(channel, info)
+            self.bot.odds.ensure(info)
         if info.version >= 1:  # started: seats, and perhaps the departed
             await tell_moderator(self.bot, info, await sync_quiet_dead(self.bot, info))

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.durations import format_duration
+from bot.discord.lineup_replies import add_lineup_fields, setting_line
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
@@ -216,7 +217,8 @@ def settings_lines(s: GameSettings, locale: str) -> str:
 
 def house_rule_lines(s: GameSettings, locale: str) -> list[str]:
     """The game's house rules, one line each, as the options' choices name them."""
-    return [t(f"reply.settings.{rule}", locale, value=t(f"cmd.choice.{rule}_{getattr(s, rule)}", locale)) for rule in HOUSE_RULES]
+    rules = [t(f"reply.settings.{rule}", locale, value=t(f"cmd.choice.{rule}_{getattr(s, rule)}", locale)) for rule in HOUSE_RULES]
+    return [*rules, setting_line(s, locale)]
 
 
 def start_line(info: GameInfo, locale: str) -> str | None:
@@ -248,6 +250,8 @@ def lobby_embed(info: GameInfo, locale: str) -> discord.Embed:
     start = start_line(info, locale)
     if start:
         embed.add_field(name=t("lobby_start.field", locale), value=start, inline=False)
+    if info.status == "lobby":
+        add_lineup_fields(embed, info.odds, locale)
     if info.status != "lobby":
         embed.set_footer(text=t("reply.lobby.closed", locale))
     else:

@@ -342,6 +342,8 @@ class Tavern:
             "scheduler_max_sleep": 0.25,
             "dispatch_interval": 1.0,
             "log_level": "WARNING",
+            # No lobby odds unless asked for: each would play a thousand games aside.
+            "lineup_odds_games": 0,
         }
         options.update(self.bot_options)
         return DiscordConfig(**options)

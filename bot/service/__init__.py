@@ -27,6 +27,8 @@ from bot.service.games import (
     start_game,
 )
 from bot.service.inbox import mark_inbox_read, read_inbox
+from bot.service.lineup_odds import store_odds
+from bot.service.lineup_odds import stored_keys as stored_odds_keys
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -142,6 +144,8 @@ __all__ = [
     "seat_recap",
     "seat_to_ai",
     "start_game",
+    "store_odds",
+    "stored_odds_keys",
     "submit",
     "submit_grail",
     "submit_payload",

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameStep
+from bot.service import lineup_odds
 from bot.service.errors import (
     BadArgumentError,
     GameFinishedError,
@@ -269,6 +270,10 @@ async def info_of(
         lobby = sorted((m for m in players if m.status == "lobby"), key=lambda m: (m.joined_at, m.id))
         seats = tuple(SeatInfo(None, m.user_id or 0, m.display_name) for m in lobby)
         winners = ()
+    odds = None
+    if game.status == "lobby":
+        settings = settings_of(game)
+        odds = await lineup_odds.with_stored(session, lineup_odds.odds_for(settings, lineup_odds.table_size(settings, len(players))))
     return GameInfo(
         id=game.id,
         guild_id=game.guild_id,
@@ -285,4 +290,5 @@ async def info_of(
         players=seats,
         winners=winners,
         start_at=game.start_at if game.status == "lobby" else None,
+        odds=odds,
     )

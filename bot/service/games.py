@@ -207,7 +207,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
         raise NotEnoughPlayersError(min=engine.MIN_PLAYERS, count=len(members))
     settings = settings_of(game)
     names = [m.display_name for m in members]
-    state = engine.new_game(names, game.secret_seed, settings.engine_settings())
+    state = engine.new_game(names, game.secret_seed, settings.engine_settings(players=len(names)))
     for seat, m in enumerate(members, start=1):
         m.seat = seat
         m.status = "playing"

@@ -59,6 +59,26 @@ from bot.service.types import (
     StepResult,
     UserRef,
 )
+from engine import lineup as lineups
+
+
+def lineup_changes(current: GameSettings, changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` with the line-up written as stored and the table's size it demands: a
+    line-up of one's own seats exactly its players, so it sets ``max_players`` (and a
+    different ``max_players`` beside it, or later, is refused with LineupError)."""
+    changes = dict(changes)
+    if "lineup" in changes:
+        changes["lineup"] = lineups.normalize(str(changes["lineup"]))
+        size = lineups.fixed_size(changes["lineup"])
+        if size is not None:
+            if changes.get("max_players", size) != size:
+                raise lineups.LineupError(reason="reason.lineup_size", count=size, players=changes["max_players"])
+            changes["max_players"] = size
+    elif "max_players" in changes:
+        size = lineups.fixed_size(current.lineup)
+        if size is not None and changes["max_players"] != size:
+            raise lineups.LineupError(reason="reason.lineup_size", count=size, players=changes["max_players"])
+    return changes
 
 
 async def update_settings(db: Database, game_id: int, *, start_in: int | None = None, **changes: Any) -> GameInfo:
@@ -79,7 +99,7 @@ async def update_settings(db: Database, game_id: int, *, start_in: int | None = 
         if game.status in ("over", "cancelled"):
             raise GameFinishedError(game_id=game.id)
         current = settings_of(game)
-        updated = GameSettings.build(**(current.model_dump() | changes))
+        updated = GameSettings.build(**(current.model_dump() | lineup_changes(current, changes)))
         if game.status == "lobby":
             joined = sum(1 for m in await repo.lobby(s, game.id) if m.user_id is not None)
             if updated.max_players < joined:

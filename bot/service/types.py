@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import engine
 from bot.service.errors import BadArgumentError
+from engine import lineup as lineups
 
 PHASE_ORDER = ("day", "dusk", "morning")
 # The kind each phase waits for from every living player before an early advance.
@@ -21,7 +22,7 @@ MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
 RULE_SETTINGS = frozenset(
-    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats"}
+    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats", "lineup"}
 )
 # The house rules a moderator may choose, each with its choices (the first is the default).
 HOUSE_RULES = {rule: tuple(choice.value for choice in kind) for rule, kind in engine.HOUSE_RULES.items()}
@@ -85,6 +86,25 @@ class GameSettings(BaseModel):
     offer_seconds: int = Field(default=600, ge=60, le=86400)
     # Seats the baseline AI fills beside the humans (bot.service.ai_seats).
     ai_seats: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS - 1)
+    # The line-up (engine.lineup): a preset's name ("random": dealt by lot, the rules'
+    # way) or the canonical text of the classes of each faction, which fixes the table's
+    # size (max_players is that size).
+    lineup: str = "random"
+
+    @field_validator("lineup")
+    @classmethod
+    def _lineup(cls, v: str) -> str:
+        try:
+            return lineups.normalize(v)
+        except engine.RuleViolation as exc:
+            raise ValueError(exc.text("en-US")) from None
+
+    @model_validator(mode="after")
+    def _lineup_fits(self) -> GameSettings:
+        size = lineups.fixed_size(self.lineup)
+        if size is not None and size != self.max_players:
+            raise ValueError(f"the line-up seats {size} players, max_players is {self.max_players}")
+        return self
 
     @classmethod
     def build(cls, **values: Any) -> GameSettings:
@@ -111,8 +131,11 @@ class GameSettings(BaseModel):
         }
         return cls.build(**(base | overrides))
 
-    def engine_settings(self) -> engine.Settings:
+    def engine_settings(self, players: int | None = None) -> engine.Settings:
+        """The engine's settings; for a table of ``players``, with the line-up dealt
+        (LineupError when a custom line-up seats another number)."""
         return engine.Settings(
+            lineup=None if players is None else lineups.resolve(self.lineup, players),
             vote_tie_rule=engine.VoteTieRule(self.vote_tie_rule),
             reveal_on_death=self.reveal_on_death,
             win_score=self.win_score,
@@ -157,6 +180,27 @@ class GameInfo:
     winners: tuple[str, ...] = ()
     # A lobby's start time, when it has one.
     start_at: datetime | None = None
+    # A lobby's line-up as it would be dealt now, and its simulated odds once known.
+    odds: LineupOdds | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LineupOdds:
+    """A lobby's line-up at the size it would start with (``lineup``: the canonical text,
+    None when dealt by lot), the key its simulation is stored under, and the result once
+    the background simulation has stored it (``games`` 0 until then)."""
+
+    players: int
+    lineup: str | None
+    key: str
+    rules: dict[str, Any] = field(default_factory=dict)
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    median_rounds: float = 0.0
+
+    @property
+    def known(self) -> bool:
+        return self.games > 0
 
 
 @dataclass(frozen=True, slots=True)

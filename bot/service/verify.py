@@ -12,6 +12,7 @@ from typing import Any
 import engine
 from bot.service.advance import submissions_from
 from bot.service.export import LOG_FORMAT
+from engine import lineup as lineups
 
 
 class LogFormatError(ValueError):
@@ -93,8 +94,19 @@ def _check_header(report: VerifyReport, game: dict[str, Any], steps: list[dict[s
     played_by = steps[0]["inputs"]["settings"]
     header_settings = game.get("settings") or {}
     for key, value in sorted(played_by.items()):
+        if key == "lineup":  # the header may name a preset, which deals this line-up at this size
+            named = header_settings.get(key)
+            try:
+                dealt = lineups.resolve(str(named), len(final.players))
+            except engine.RuleViolation:
+                dealt = None
+            if dealt is None or dealt.text() != value:
+                return fail(f"setting 'lineup' is {json.dumps(named)}, the game was played with {json.dumps(value)}")
+            continue
         if header_settings.get(key) != value:
             return fail(f"setting {key!r} is {json.dumps(header_settings.get(key))}, the game was played with {json.dumps(value)}")
+    if "lineup" not in played_by and header_settings.get("lineup", lineups.RANDOM) != lineups.RANDOM:
+        return fail(f"setting 'lineup' is {json.dumps(header_settings['lineup'])}, the game was dealt by lot")
     played = engine.Settings.from_dict(played_by)  # a house rule left out was today's ruling
     for rule in engine.HOUSE_RULES:
         value = getattr(played, rule).value

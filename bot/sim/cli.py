@@ -2,9 +2,12 @@
 
     wolfhowl simulate --games N [--players P] [--seed S] [--jobs J] [--json] [--plot FILE.png]
                       [--killing-blow steal|killer_takes] [--departures dawn|morning]
-                      [--vote-damage public|private]
+                      [--vote-damage public|private] [--lineup PRESET|CLASSES]
 
-The house rules default to the rules' defaults (docs/rules.md, "House rules").
+The house rules default to the rules' defaults (docs/rules.md, "House rules"). The
+line-up, as a moderator sets it with /mod lineup: a preset (random, the default: dealt
+by lot; classic, balanced, varied) or the classes of each faction, Lawful first
+(``warrior,monk/barbarian,druid/sorcerer,bard``), which also gives the number of players.
 
 A progress bar goes to stderr when it is a terminal (not with ``--json``). The report
 goes to stdout: tables, or one JSON object with ``--json``. Bad arguments print a clear
@@ -20,7 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, Settings
+from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, RuleViolation, Settings
+from engine import lineup as lineups
 
 DEFAULT_GAMES = 1000
 
@@ -65,9 +69,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         type=_int_at_least(MIN_PLAYERS, MAX_PLAYERS),
-        default=MAX_PLAYERS,
+        default=None,
         metavar="P",
-        help=f"players per game, {MIN_PLAYERS}-{MAX_PLAYERS} (default {MAX_PLAYERS})",
+        help=f"players per game, {MIN_PLAYERS}-{MAX_PLAYERS} (default {MAX_PLAYERS}, or the line-up's own)",
+    )
+    parser.add_argument(
+        "--lineup",
+        default=lineups.RANDOM,
+        metavar="LINEUP",
+        help=f"a preset ({', '.join(lineups.PRESETS)}) or the classes of each faction, "
+        "Lawful first: warrior,monk/barbarian,druid/sorcerer,bard (default random: dealt by lot)",
     )
     parser.add_argument("--seed", default="0", metavar="S", help="seed of the run: same seed, same report (default 0)")
     parser.add_argument(
@@ -88,7 +99,16 @@ def run(args: argparse.Namespace) -> int:
     from bot.sim.runner import play_many
 
     jobs = min(args.jobs, args.games, os.cpu_count() or 1) if args.jobs > 1 else 1
-    settings = Settings(**{rule: kind(getattr(args, rule)) for rule, kind in HOUSE_RULES.items()})  # type: ignore[arg-type]
+    try:
+        choice = lineups.normalize(args.lineup)
+        if args.players is None:
+            args.players = lineups.fixed_size(choice) or MAX_PLAYERS
+        lineup = lineups.resolve(choice, args.players)
+    except RuleViolation as exc:
+        print(f"wolfhowl simulate: --lineup: {exc.text('en-US')}", file=sys.stderr)
+        return 2
+    rules = {rule: kind(getattr(args, rule)) for rule, kind in HOUSE_RULES.items()}
+    settings = Settings(**rules, lineup=lineup)  # type: ignore[arg-type]
     show_progress = not args.json and sys.stderr.isatty()
     start = time.perf_counter()
     if show_progress:
@@ -112,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     summary = summarise(results, players=args.players, seed=args.seed, seconds=seconds, jobs=jobs)
     summary["house_rules"] = {rule: getattr(args, rule) for rule in HOUSE_RULES}
+    summary["lineup"] = {"setting": choice, "classes": lineup.text() if lineup is not None else None}
     if args.plot is not None:
         from bot.sim.plot import plot
 

@@ -160,6 +160,9 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
     )
     if summary.get("house_rules"):
         console.print("house rules: " + ", ".join(f"{k} {v}" for k, v in summary["house_rules"].items()))
+    if summary.get("lineup"):
+        lineup = summary["lineup"]
+        console.print(f"line-up: {lineup['setting']}" + (f" ({lineup['classes']})" if lineup["classes"] and lineup["classes"] != lineup["setting"] else ""))
     wins = Table(title="Faction wins", caption="a shared win counts for each sharer")
     for col in ("faction", "wins", "rate", "95% interval"):
         wins.add_column(col, justify="right" if col != "faction" else "left")

@@ -120,6 +120,7 @@ async def table(sqlite_url: str, clock: FakeClock, request: pytest.FixtureReques
             config = DiscordConfig(
                 database_url=db.url.render_as_string(hide_password=False), token=emu.token,
                 migrate_on_start=False, scheduler_max_sleep=0.5, dispatch_interval=0.1,
+                lineup_odds_games=0,  # a test that wants a lobby's odds sets bot.odds.games
             )  # fmt: skip
             client = WolfBot(config, db=db)
             task = await start_bot(client, emu.token)

@@ -19,7 +19,7 @@ from tests.bot.test_command_sync import running, world  # noqa: F401 (a fixture)
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
 MODERATORS = {
     "mod create", "mod start", "mod settings", "mod pause", "mod resume", "mod replace", "mod kick",
-    "mod end", "mod status", "mod log", "mod advance", "mod extend",
+    "mod end", "mod status", "mod log", "mod advance", "mod extend", "mod lineup",
 }  # fmt: skip
 PLAYERS = {
     "game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",

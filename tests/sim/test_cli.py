@@ -115,3 +115,30 @@ def test_a_plot_path_that_cannot_be_written_is_refused_before_any_game(tmp_path:
     with pytest.raises(SystemExit) as exc:
         main(["--games", "1", "--plot", str(folder)])
     assert exc.value.code == 2 and "is a folder" in capsys.readouterr().err
+
+
+def test_a_line_up_is_played_as_set_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    """--lineup takes what /mod lineup takes: a preset at --players, or the classes of
+    each faction (which give the number of players); every game deals exactly them."""
+    own = _json(capsys, "--games", "4", "--seed", "lineup", "--lineup", "Paladin,Cleric/rogue,druid/ranger,bard")
+    assert own["players"] == 6 and own["lineup"] == {"setting": "paladin,cleric/rogue,druid/ranger,bard", "classes": "paladin,cleric/rogue,druid/ranger,bard"}
+    assert {(r["faction"], r["class_id"]) for r in own["roles"]} == {
+        ("lawful", "paladin"), ("lawful", "cleric"), ("neutral", "rogue"), ("neutral", "druid"), ("chaotic", "ranger"), ("chaotic", "bard"),
+    }  # fmt: skip
+    assert all(r["seats"] == 4 for r in own["roles"])  # each role in each of the 4 games
+    varied = _json(capsys, "--games", "2", "--players", "11", "--seed", "lineup", "--lineup", "varied")
+    assert varied["lineup"]["setting"] == "varied" and len({r["class_id"] for r in varied["roles"]}) == 11
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--lineup", "fancy"], "no preset called “fancy”"),
+        (["--lineup", "warrior,monk/barbarian,druid/bard,ranger", "--players", "9"], "it seats 6 players and the table has 9"),
+        (["--lineup", "warrior,warrior/barbarian,druid/bard,ranger"], "Lawful names Warrior twice"),
+    ],
+)
+def test_a_bad_line_up_exits_2_before_any_game(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--games", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wolfhowl simulate: --lineup: ") and message in err

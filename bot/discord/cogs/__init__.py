@@ -67,6 +67,7 @@ def install(tree: app_commands.CommandTree) -> Groups:
         game_admin,
         history,
         info,
+        lineup,
         lobby,
         me,
         orders,
@@ -77,7 +78,7 @@ def install(tree: app_commands.CommandTree) -> Groups:
     )
 
     groups = Groups(game=group("game"), mod=group("mod", MODERATOR_PERMISSIONS), act=group("act"))
-    for module in (lobby, game_admin, history, phase, orders, me, info, stats, recap, standby):
+    for module in (lobby, game_admin, lineup, history, phase, orders, me, info, stats, recap, standby):
         module.install(tree, groups)
     for g in (groups.game, groups.mod, groups.act):
         tree.add_command(g)

@@ -81,7 +81,7 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 HELP_SECTIONS = (
     ("help.players", ("game join", "game leave", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "rules", "help")),
-    ("help.moderators", ("mod create", "mod start", "mod settings", "mod advance", "mod extend", "mod pause", "mod resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
+    ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "mod advance", "mod extend", "mod pause", "mod resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 
 

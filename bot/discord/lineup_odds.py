@@ -1,0 +1,95 @@
+"""The background simulation of a lobby's line-up: started when a lobby's line-up or
+size changes (and, after a restart, when the reconciler finds a lobby without its
+odds), run in a worker process so that the event loop, and every interaction's
+acknowledgement, goes on meanwhile. The result is stored (bot.service.lineup_odds) and
+the lobbies waiting for it are marked for the reconciler, which edits their posts.
+
+One simulation per key at a time in this process; a key already stored is never
+simulated again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+import bot.service as service
+from bot.service.types import GameInfo, LineupOdds
+from bot.sim.odds import estimate
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
+
+log = logging.getLogger("wolfhowl.discord.lineup_odds")
+
+
+class OddsRunner:
+    """Per bot: the simulations under way, by key, and the lobbies waiting for each."""
+
+    def __init__(self, bot: WolfBot, games: int) -> None:
+        self.bot = bot
+        self.games = games
+        self.running: dict[str, asyncio.Task[None]] = {}
+        self.waiting: dict[str, set[int]] = {}
+        self.finished: list[str] = []  # keys stored by this process, in order (tests, log)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # A fresh interpreter for the worker: forking a process with a running event
+            # loop and threads would copy their locks mid-flight.
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def ensure(self, info: GameInfo) -> asyncio.Task[None] | None:
+        """Have ``info``'s odds estimated unless they are known or under way; the task
+        doing it (None when nothing is to do). Returns at once."""
+        odds = info.odds
+        if not self.games or odds is None or odds.known or info.status != "lobby":
+            return None
+        self.waiting.setdefault(odds.key, set()).add(info.id)
+        task = self.running.get(odds.key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._run(odds), name=f"wolfhowl-odds-{info.id}")
+            self.running[odds.key] = task
+        return task
+
+    async def _run(self, odds: LineupOdds) -> None:
+        try:
+            if odds.key not in await service.stored_odds_keys(self.bot.db, [odds.key]):
+                loop = asyncio.get_running_loop()
+                result = await loop.run_in_executor(self.pool(), estimate, odds.players, odds.rules, self.games)
+                self.finished.append(odds.key)
+            else:
+                result = None
+            waiting = sorted(self.waiting.pop(odds.key, set()))
+            if result is not None:
+                await service.store_odds(self.bot.db, odds, result, waiting)
+            else:
+                await service.mark_effects_due(self.bot.db, waiting)
+            self.bot.wake_dispatcher()  # the reconciler runs after its pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("could not estimate the odds of %s", odds.key, exc_info=True)
+        finally:
+            self.running.pop(odds.key, None)
+
+    async def close(self) -> None:
+        """Stop: simulations under way are dropped (the next start does them again)."""
+        for task in list(self.running.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            # A simulation under way would run on to its end: its worker is stopped (the
+            # executor has no public way to do it before Python 3.14's terminate_workers).
+            workers = list(getattr(self._pool, "_processes", {}).values())
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                with contextlib.suppress(Exception):
+                    worker.terminate()
+            self._pool = None
