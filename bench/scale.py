@@ -178,9 +178,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def quiet(pid: int, *, below: float = 0.1, timeout: float = 900.0) -> None:
+async def quiet(pid: int, *, below: float = 0.1, timeout: float = 120.0) -> None:
     """Wait until the process uses less than ``below`` of a core over each of three
-    seconds in a row (the bot's start-up work on the live games is done)."""
+    seconds in a row (the bot's start-up work on the live games is done), or at most
+    ``timeout`` seconds."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     before, calm = cpu_seconds(pid), 0
