@@ -2,7 +2,8 @@
 """One-step set-up and tasks, needing only Python 3.11+.
 
     python3 dev.py demo    # set up if needed, then play a whole game on the local Discord
-    python3 dev.py test    # set up if needed, then lint, type-check and run every test
+    python3 dev.py test    # set up if needed, then lint, type-check and run every test, on
+                           # every core (pytest-xdist; `-n 0` after it: in one process)
                            # (installing Debian's chromium when root on Debian: see ensure_browser)
     python3 dev.py setup   # only set up (or bring .venv up to date)
     python3 dev.py lock    # pin the newest versions pyproject.toml allows into constraints.txt
@@ -31,6 +32,9 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".wolfhowl-installed"
 CONSTRAINTS = ROOT / "constraints.txt"
 LINTED = ("engine", "bot", "discord_emulator", "tests", "bench", "migrations", "dev.py")
+# pytest-xdist: one worker a core (`auto`), each test file whole on one worker, so that a
+# file's module-scoped games are played once; `-n 0` after `test` runs it all in one process.
+PARALLEL = ("-n", "auto", "--dist", "loadfile")
 
 
 def ensure_env() -> None:
@@ -106,7 +110,7 @@ def test(extra: list[str]) -> None:
     print("== mypy engine (strict), discord_emulator", flush=True)
     run([str(BIN / "mypy"), "engine", "discord_emulator"])
     print("== pytest", flush=True)
-    run([str(BIN / "python"), "-m", "pytest", *extra])
+    run([str(BIN / "python"), "-m", "pytest", *PARALLEL, *extra])
 
 
 def main(argv: list[str]) -> None:

@@ -84,8 +84,17 @@ class Game(Base):
     counts the steps of the game log (start, advances, removals, replacements)."""
 
     __tablename__ = "games"
-    # A server's finished games, newest first (/game history).
-    __table_args__ = (Index("ix_games_history", "guild_id", "status", "ended_at"),)
+    __table_args__ = (
+        # A server's finished games, newest first (/game history).
+        Index("ix_games_history", "guild_id", "status", "ended_at"),
+        # The scheduler's due work and next wake-up: one range of one index per kind of
+        # time (the running games by deadline, by reminder; the lobbies by start time and
+        # start reminder), never every live game.
+        Index("ix_games_status_deadline", "status", "phase_deadline"),
+        Index("ix_games_status_reminder", "status", "reminder_due_at"),
+        Index("ix_games_status_start", "status", "start_at"),
+        Index("ix_games_status_start_reminder", "status", "start_reminder_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int] = mapped_column(BigInteger)
@@ -104,14 +113,14 @@ class Game(Base):
     # Counts the notices outside the game log (pause, reminders...), for their outbox keys.
     notice_seq: Mapped[int] = mapped_column(Integer, default=0)
     phase_started_at: Mapped[datetime | None]
-    phase_deadline: Mapped[datetime | None] = mapped_column(index=True)
+    phase_deadline: Mapped[datetime | None]
     # Seconds left on the clock while paused.
     paused_remaining: Mapped[int | None] = mapped_column(Integer)
-    reminder_due_at: Mapped[datetime | None] = mapped_column(index=True)
+    reminder_due_at: Mapped[datetime | None]
     # A lobby's start time (it starts then, or is cancelled short of players) and the
     # reminder to its members before it (NULL once sent).
-    start_at: Mapped[datetime | None] = mapped_column(index=True)
-    start_reminder_at: Mapped[datetime | None] = mapped_column(index=True)
+    start_at: Mapped[datetime | None]
+    start_reminder_at: Mapped[datetime | None]
     end_reason: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
@@ -390,6 +399,18 @@ class PlayerProfile(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime]
+
+
+class DmChannel(Base):
+    """A user's DM channel with the bot, remembered from the first time it was opened:
+    a DM is then one request (the message), not three (the user, the channel, the
+    message). Discord keeps a user's DM channel with a bot for good."""
+
+    __tablename__ = "dm_channels"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime]
 
 
 class Heartbeat(Base):

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, func, select, update
+from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -280,38 +280,53 @@ async def reminder_game_ids(session: AsyncSession, now: datetime) -> list[int]:
     return list((await session.execute(stmt)).scalars())
 
 
+def earliest(column: Any, status: str, held: Collection[int] = ()) -> Any:
+    """The earliest ``column`` of the games in ``status`` (``held`` left out), as a
+    subquery: one step along the index on (status, column), however many games are live."""
+    stmt = select(column).where(Game.status == status, column.is_not(None))
+    if held:
+        stmt = stmt.where(Game.id.not_in(list(held)))
+    return stmt.order_by(column).limit(1).scalar_subquery()
+
+
+def next_times_statement(held: Collection[int] = ()) -> Any:
+    """The earliest deadline, reminder and outbox retry in one statement (see ``next_times``)."""
+    retry = (
+        select(OutboxMessage.next_attempt_at)
+        .where(OutboxMessage.status == "pending")
+        .order_by(OutboxMessage.next_attempt_at)
+        .limit(1)
+        .scalar_subquery()
+    )
+    return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held), retry)
+
+
 async def next_times(session: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
     """The earliest deadline, reminder and outbox retry, for a scheduler's sleep; the
     games in ``held`` (waiting to retry a failure) left out."""
-    running = Game.status == "running"
-    if held:
-        running = running & Game.id.not_in(list(held))
-    stmt = select(
-        *(
-            select(func.min(col)).where(cond).scalar_subquery()
-            for col, cond in (
-                (Game.phase_deadline, running),
-                (Game.reminder_due_at, running),
-                (OutboxMessage.next_attempt_at, OutboxMessage.status == "pending"),
-            )
-        )
-    )
     # One statement, not three: a scheduler asks this at every tick.
-    row = (await session.execute(stmt)).one()
+    row = (await session.execute(next_times_statement(held))).one()
     return [value for value in row if value is not None]
+
+
+def due_statement(now: datetime) -> Any:
+    """The running games whose deadline has passed and those whose reminder is due: two
+    ranges of the (status, time) indexes, in one statement."""
+    deadlines = select(Game.id, Game.phase_deadline.label("at"), literal("deadline").label("kind")).where(
+        Game.status == "running", Game.phase_deadline <= now
+    )
+    reminders = select(Game.id, Game.reminder_due_at.label("at"), literal("reminder").label("kind")).where(
+        Game.status == "running", Game.reminder_due_at <= now
+    )
+    return union_all(deadlines, reminders)
 
 
 async def due_work(session: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
     """The running games whose deadline has passed and those whose reminder is due, each
-    list in the order of ``due_game_ids`` and ``reminder_game_ids``, in one query."""
-    deadline_due = Game.phase_deadline <= now
-    reminder_due = Game.reminder_due_at <= now
-    stmt = select(Game.id, Game.phase_deadline, Game.reminder_due_at).where(
-        Game.status == "running", deadline_due | reminder_due
-    )
-    rows = (await session.execute(stmt)).all()
-    due = sorted((r.phase_deadline, r.id) for r in rows if r.phase_deadline is not None and r.phase_deadline <= now)
-    remind = sorted((r.reminder_due_at, r.id) for r in rows if r.reminder_due_at is not None and r.reminder_due_at <= now)
+    earliest first."""
+    rows = (await session.execute(due_statement(now))).all()
+    due = sorted((r.at, r.id) for r in rows if r.kind == "deadline")
+    remind = sorted((r.at, r.id) for r in rows if r.kind == "reminder")
     return [i for _, i in due], [i for _, i in remind]
 
 

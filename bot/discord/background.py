@@ -1,7 +1,11 @@
 """What the bot's background loops (the scheduler and the outbox dispatcher) share: a
 pause between passes that a ``wake()`` cuts short, and a ``stop()`` that ends the loop
 between two passes, so a pass in flight (one database transaction, one delivery) always
-finishes and no connection is abandoned half-way when the bot shuts down."""
+finishes and no connection is abandoned half-way when the bot shuts down.
+
+A wake that arrives during a pass is kept: the pause after that pass returns at once, so
+the work that woke the loop (a deadline moved to now while a tick was reading the old
+one) is done by the next pass, not after a full pause."""
 
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ class BackgroundLoop:
         """Sleep up to ``seconds``; return early when woken or stopped."""
         if self._stopping:
             return
+        if not self._wake.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=seconds)
         self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=seconds)

@@ -25,12 +25,14 @@ from bot.discord.errors import WolfTree
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.lineup_odds import OddsRunner
 from bot.discord.orphans import cancel_orphaned
+from bot.discord.pacer import GlobalPacer, pace
 from bot.discord.quiet_dead import QuietReport
 from bot.discord.quiet_return import ReturnWatch
 from bot.discord.reconciler import Reconciler
 from bot.discord.scheduler import Scheduler
 from bot.discord.translator import CatalogueTranslator
 from bot.service import processes
+from bot.service.live_places import GamePlace
 from bot.service.types import GameInfo
 
 log = logging.getLogger("wolfhowl.discord")
@@ -81,7 +83,13 @@ class WolfBot(commands.Bot):
         self.views = ViewCache()
         self.odds = OddsRunner(self, config.lineup_odds_games)  # lobbies' line-up odds, simulated aside
         self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
-        self.dispatcher = Dispatcher(self.db, DiscordSender(self), after_pass=self.reconciler.run_once)
+        # Every REST request but the interactions' waits its turn under the global limit.
+        self.pacer = GlobalPacer(config.rest_rate_limit)
+        pace(self.http, self.pacer)
+        self.dispatcher = Dispatcher(
+            self.db, DiscordSender(self), after_pass=self.reconciler.run_once, concurrency=config.dispatch_concurrency,
+            busy=lambda: self.reconciler.more,
+        )  # fmt: skip
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
         )
@@ -240,27 +248,31 @@ class WolfBot(commands.Bot):
             await dead_channel_deleted(self, channel)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await cancel_orphaned(self, [info for info in await service.live_games(self.db) if info.guild_id == guild.id])
+        await cancel_orphaned(self, await service.live_game_places(self.db, guild.id))
 
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
-        the games whose channel was deleted or whose server removed the bot meanwhile,
-        then have the reconciler check every live game's Discord side (a death announced
-        while the bot was down, an end it did not see, an overwrite changed meanwhile);
-        the games changed but not reconciled before a crash are due already. Sharded, only
-        the servers this process holds are checked (the others' processes check theirs). A game with
-        a post still to go is reconciled once that post is out (the reconciler waits for
-        it): silencing the night's dead before the dawn post names them would announce
-        the deaths early."""
+        the games whose channel was deleted or whose server removed the bot meanwhile
+        (from their places alone, one read of three columns), then have the reconciler
+        check the Discord side of every live game of the servers this process holds (a
+        death announced while the bot was down, an end it did not see, an overwrite
+        changed meanwhile; sharded, the other processes check theirs). That is one
+        UPDATE here; the reconciler works through the games a batch at a time after the
+        dispatcher's passes, in the background, so the start does not wait for it and
+        no pass reads every live game's state. A game with a post still to go is
+        reconciled once that post is out (the reconciler waits for it): silencing the
+        night's dead before the dawn post names them would announce the deaths early."""
         try:
-            live = await service.live_games(self.db)
-            await cancel_orphaned(self, [info for info in live if self.channel_gone(info)])
-            await service.mark_effects_due(self.db)
+            places = await service.live_game_places(self.db)
+            await cancel_orphaned(self, [p for p in places if self.channel_gone(p)])
+            held = [p.id for p in places if self.get_guild(p.guild_id) is not None]
+            for start in range(0, len(held), 500):  # (a statement's parameters are limited)
+                await service.mark_effects_due(self.db, held[start : start + 500])
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
         self.wake_dispatcher()
 
-    def channel_gone(self, info: GameInfo) -> bool:
+    def channel_gone(self, info: GameInfo | GamePlace) -> bool:
         """Once ready: the bot is no longer in the game's server, or the server is here
         and whole and the channel is not in it. READY lists every server the bot is in,
         those in an outage as unavailable, so a server missing from it has removed the

@@ -32,6 +32,11 @@ class DiscordConfig(Config):
     scheduler_max_sleep: float = Field(default=30.0, gt=0)
     # The outbox dispatcher polls this often when nothing woke it.
     dispatch_interval: float = Field(default=2.0, gt=0)
+    # The REST requests this process may start a second (Discord's global limit is 50 for
+    # the whole bot: divide it between processes that share one token), and how many
+    # destinations the outbox is delivered to at once.
+    rest_rate_limit: int = Field(default=50, ge=1, le=50)
+    dispatch_concurrency: int = Field(default=50, ge=1, le=500)
     log_level: str = "INFO"
     # Games the baseline AI plays, in a worker process, to estimate a lobby's odds for
     # its line-up (bot.discord.lineup_odds); 0: no estimate (the lobby shows none).

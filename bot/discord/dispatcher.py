@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -59,13 +60,19 @@ EMPTY_MESSAGE = 50006  # what Discord says of a message whose embeds it stripped
 # sent just after its outbox row was written. (An older post of the same text is already
 # recorded as its own row's delivery, so it is not taken for this one.)
 CLOCK_MARGIN = timedelta(minutes=2)
-GONE_CODES = {10003, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
+UNKNOWN_CHANNEL = 10003
+GONE_CODES = {UNKNOWN_CHANNEL, 10004, 10013}  # unknown channel, unknown guild (the bot was removed), unknown user
 # The private messages whose failure is pinged in the game channel: those every seat
 # holder gets at the same moment (the sheet at the start, the notice of a cancelled game).
 # A ping for any other (a grail won, a night's news) would tell the table who got one.
 PING_TYPES = frozenset({"sheet", "game_cancelled"})
 SEND_TRIES = 3
+DM_CACHE = 4096  # DM channel ids kept in memory; the rest are read from the database
 MAX_BACKOFF = 30.0
+
+# The pause between two passes while the reconciler still has games waiting: short, so a
+# start-up's check of every live game is spread over seconds, not over minutes of polls.
+BUSY_GAP = 0.05
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -86,6 +93,10 @@ def passing(exc: BaseException) -> bool:
     if isinstance(exc, discord.HTTPException):
         return exc.status == 429 or exc.status >= 500
     return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError)
+
+
+class StaleDm(Exception):
+    """The DM channel remembered for a user is unknown to Discord (10003)."""
 
 
 class ChannelRefuses(Exception):
@@ -119,6 +130,8 @@ class DiscordSender:
         self._told_left: BoundedSet[tuple[int, int]] = BoundedSet()
         # The games' public views, read once per dispatcher pass (see ``new_pass``).
         self._infos: dict[int, GameInfo | None] = {}
+        # The users' DM channel ids most recently used (the database remembers them all).
+        self._dm_ids: OrderedDict[int, int] = OrderedDict()
 
     def new_pass(self) -> None:
         """A new batch was claimed: forget the games read for the last one (a batch of a
@@ -137,7 +150,12 @@ class DiscordSender:
             if earlier is not None:
                 log.info("outbox %s was delivered before (message %s)", message.key, earlier)
                 return earlier
-        sent = await self._send_with_retries(target, rendered, message)
+        try:
+            sent = await self._send_with_retries(target, rendered, message)
+        except StaleDm:
+            # The remembered DM channel is unknown to Discord: open it again, once.
+            await self._forget_dm(message.recipient_id)
+            sent = await self._send_with_retries(await self._destination(message), rendered, message)
         if message.recipient_kind == "channel" and message.game_id:
             self._warned.discard(message.game_id)
         return sent
@@ -157,14 +175,37 @@ class DiscordSender:
     async def _destination(self, message: OutgoingMessage) -> discord.abc.Messageable:
         try:
             if message.recipient_kind == "user":
-                user = self.bot.get_user(message.recipient_id) or await self.bot.fetch_user(message.recipient_id)
-                return user.dm_channel or await user.create_dm()
+                return await self._dm(message.recipient_id)
             channel = self.bot.get_channel(message.recipient_id) or await self.bot.fetch_channel(message.recipient_id)
         except discord.NotFound as exc:
             raise Undeliverable(f"{message.recipient_kind} {message.recipient_id} not found ({exc.code})") from exc
         if not isinstance(channel, discord.abc.Messageable):
             raise Undeliverable(f"channel {message.recipient_id} cannot receive messages")
         return channel
+
+    async def _dm(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel of ``user_id``: from discord.py's cache, else the one remembered
+        (no request), else opened now (one request) and remembered for next time."""
+        user = self.bot.get_user(user_id)
+        if user is not None and user.dm_channel is not None:
+            return user.dm_channel
+        channel_id = self._dm_ids.get(user_id)
+        if channel_id is None:
+            channel_id = await service.dm_channel_of(self.bot.db, user_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            await service.remember_dm_channel(self.bot.db, user_id, channel_id)
+        self._dm_ids[user_id] = channel_id
+        self._dm_ids.move_to_end(user_id)
+        while len(self._dm_ids) > DM_CACHE:
+            self._dm_ids.popitem(last=False)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def _forget_dm(self, user_id: int) -> None:
+        """Discord does not know the remembered DM channel: open a new one next time."""
+        self._dm_ids.pop(user_id, None)
+        await service.forget_dm_channel(self.bot.db, user_id)
 
     async def _send_with_retries(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int:
         nonce = message.nonce
@@ -191,6 +232,8 @@ class DiscordSender:
                     await self._warn_moderator(message)
                 raise
             except discord.NotFound as exc:
+                if exc.code == UNKNOWN_CHANNEL and message.recipient_kind == "user":
+                    raise StaleDm(message.recipient_id) from exc
                 if exc.code in GONE_CODES:
                     raise Undeliverable(f"recipient gone ({exc.code})") from exc
                 raise
@@ -323,11 +366,17 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
     """The service's dispatcher (claims, order, journal), run as the bot's background
     loop, with Discord's failures logged (see the module docstring)."""
 
-    def __init__(self, db: Any, sender: Any, *, batch: int = 25, after_pass: Callable[[], Awaitable[object]] | None = None) -> None:
-        service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch)
+    def __init__(
+        self, db: Any, sender: Any, *, batch: int = 200, concurrency: int = 1,
+        after_pass: Callable[[], Awaitable[object]] | None = None, busy: Callable[[], bool] = lambda: False,
+    ) -> None:  # fmt: skip
+        service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch, concurrency=concurrency)
         BackgroundLoop.__init__(self)
         # Run after every pass, whatever it delivered and however (the reconciler).
         self.after_pass = after_pass
+        # True while ``after_pass`` has more waiting (a start-up's games to check): the
+        # next pass comes after ``BUSY_GAP`` seconds rather than the full interval.
+        self.busy = busy
 
     def failed(self, message: OutgoingMessage, exc: Exception) -> None:
         if isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc):
@@ -355,4 +404,4 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
                     log.exception("reconciling Discord after a dispatcher pass failed")
             if report.total:
                 continue  # there may be more due right now
-            await self.pause(interval)
+            await self.pause(min(interval, BUSY_GAP) if self.busy() else interval)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import bot.service as service
+from bot.service.live_places import GamePlace
 from bot.service.moderation import CHANNEL_GONE
 from bot.service.types import GameInfo
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("wolfhowl.discord.orphans")
 
 
-async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo]) -> list[int]:
+async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo | GamePlace]) -> list[int]:
     """Cancel these live games, whose channel is gone; the ids cancelled."""
     cancelled = []
     for info in games:

@@ -169,6 +169,16 @@ async def unsilence(game_channel: discord.TextChannel, member: discord.Member | 
         )
 
 
+def _settled(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, user_id: int, *, muted: bool) -> bool:
+    """Whether ``user_id``'s overwrites already are what :func:`silence` (``muted``) or
+    :func:`unsilence` and :func:`close_dead_channel` would make them: nothing to do."""
+    who = discord.Object(user_id)
+    in_dead = dead_channel is not None and dead_channel.overwrites_for(who).view_channel is True
+    if muted:
+        return game_channel.overwrites_for(who).send_messages is False and (dead_channel is None or in_dead)
+    return not _ours(game_channel.overwrites_for(who)) and not in_dead
+
+
 def _left_behind(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, user_id: int) -> bool:
     """Overwrites of ours on someone who has left the server: Discord keeps them until
     they are deleted, so a mute left in place would greet them when they come back."""
@@ -271,7 +281,11 @@ async def _apply(
         return _told(bot, info, report)
     not_muted: list[int] = []
     not_freed: list[int] = []
-    for user_id in sorted(mute | free):
+    # Only those whose overwrites are not yet as they should be are looked up (a member
+    # not in the cache costs a request): a check of a game where nothing changed, as at
+    # every start, costs none.
+    todo = [u for u in sorted(mute | free) if not _settled(game_channel, dead_channel, u, muted=u in mute)]
+    for user_id in todo:
         member: discord.Member | discord.User | None = await member_of(game_channel.guild, user_id)
         if member is None and (user_id in mute or not _left_behind(game_channel, dead_channel, user_id)):
             continue  # no longer in the server: nobody to mute, and nothing of ours to lift

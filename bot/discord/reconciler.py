@@ -6,8 +6,10 @@ side of a game is derived from the database alone, here: the departed muted and 
 the dead channel, the living able to write, a finished game's channel given back, the
 lobby post's player list. It runs after each delivery pass of the dispatcher, for the
 games whose state changed since it last ran (``games.effects_due``, set by every change
-of a game; one indexed read when nothing changed), and at start-up for every live game
-(Discord may have changed while the bot was down). A game with a channel post still to
+of a game; one indexed read when nothing changed), a batch at a time, and after a start
+for every live game (Discord may have changed while the bot was down), in the
+background: the start-up only marks them. A member whose overwrites are already as they
+should be costs no request (see :mod:`bot.discord.quiet_dead`). A game with a channel post still to
 go waits for it (see :mod:`bot.service.effects`).
 
 Every step is idempotent (it sets what should be, whatever was), so running it twice, or
@@ -35,29 +37,39 @@ log = logging.getLogger("wolfhowl.discord.reconciler")
 # A game whose reconcile failed (Discord down, a bug) is tried again after this long, not
 # at every pass.
 RETRY_AFTER = 30.0
+# Games reconciled per pass: a start-up's check of thousands of live games goes a batch at
+# a time between deliveries, never all at once.
+BATCH = 25
 
 
 class Reconciler:
     """Per bot: brings the games due in line; remembers the ones that just failed."""
 
-    def __init__(self, bot: WolfBot) -> None:
+    def __init__(self, bot: WolfBot, *, batch: int = BATCH) -> None:
         self.bot = bot
+        self.batch = batch
         self.failed: BoundedDict[int, float] = BoundedDict()  # game id -> when to try again (monotonic)
         self.done = 0  # games reconciled, for tests and the log
+        self.more = False  # the last pass left games due (a full batch)
 
     async def run_once(self) -> int:
-        """Reconcile every game due whose server this process holds; how many were."""
+        """Reconcile up to ``batch`` games due whose server this process holds; how many
+        were. ``more`` says whether others wait."""
         count = 0
         now = time.monotonic()
-        for game_id, changes in await service.games_to_reconcile(self.bot.db):
-            if self.failed.get(game_id, 0.0) > now:
-                continue
+        waiting = [g for g, at in self.failed.items() if at > now]
+        due = await service.games_to_reconcile(self.bot.db, limit=self.batch, skip=waiting)
+        self.more = len(due) == self.batch
+        for game_id, changes in due:
             try:
                 info = await service.get_game(self.bot.db, game_id)
             except service.ServiceError:
                 continue
             if not self.holds(info):
-                continue  # another process's server, or one the bot has left
+                # Another process's server: its own reconciler clears the mark. Not asked
+                # again for a while, so such games never crowd this one's out of a batch.
+                self.failed[game_id] = now + RETRY_AFTER
+                continue
             try:
                 await self.reconcile(info)
             except Exception:

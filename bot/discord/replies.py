@@ -15,6 +15,7 @@ from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
+from bot.service.ai_seats import AI_MARK
 from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 
 OK_COLOUR = 0x15803D
@@ -149,6 +150,9 @@ def status_embed(
             embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=True)
     else:
         add_lines(embed, t("reply.players", locale, count=len(info.players)), player_lines(info))
+        ai_text = ai_line(info.settings, ai_count(info), locale) if info.status == "lobby" else None
+        if ai_text:
+            embed.description += "\n" + ai_text
     gone = [p for p in info.players if p.seat is not None and not p.alive]
     if gone:
         add_lines(embed, t("reply.status.gone", locale), [f"#{p.seat} {words.player_name(p.name)}" for p in gone])
@@ -196,7 +200,25 @@ def policy_text(s: GameSettings, locale: str) -> str:
     return t("absence.setting", locale, value=t("absence.setting_on", locale, count=s.absence_misses, action=action, offer=offer))
 
 
-def settings_lines(s: GameSettings, locale: str) -> str:
+def ai_count(info: GameInfo) -> int:
+    """How many of the table's (or the lobby's) seats the AI holds."""
+    return sum(1 for p in info.players if not p.user_id and p.name.startswith(AI_MARK))
+
+
+def ai_line(s: GameSettings, count: int, locale: str) -> str | None:
+    """The AI seats and, when the AI fills the table, to how many players; None when the
+    game has neither."""
+    if s.fill_to:
+        return t("reply.settings.ai_fill", locale, value=count, fill=s.fill_to)
+    if s.ai_seats or count:
+        return t("reply.settings.ai_seats", locale, value=count)
+    return None
+
+
+def settings_lines(s: GameSettings, locale: str, ai: int | None = None) -> str:
+    """The settings, one line each; ``ai``: how many seats the AI holds now (by default
+    the fixed count the settings ask for)."""
+    ai_text = ai_line(s, s.ai_seats if ai is None else ai, locale)
     yes, no = t("reply.yes", locale), t("reply.no", locale)
     return "\n".join(
         [
@@ -211,7 +233,7 @@ def settings_lines(s: GameSettings, locale: str) -> str:
             *house_rule_lines(s, locale),
             policy_text(s, locale),
         ]
-        + ([t("reply.settings.ai_seats", locale, value=s.ai_seats)] if s.ai_seats else [])
+        + ([ai_text] if ai_text else [])
     )
 
 
@@ -229,7 +251,7 @@ def start_line(info: GameInfo, locale: str) -> str | None:
 
 
 def settings_embed(info: GameInfo, locale: str, quiet_dead: bool | None = None) -> discord.Embed:
-    embed = discord.Embed(title=t("reply.settings.title", locale, game=info.id), description=settings_lines(info.settings, locale), colour=INFO_COLOUR)
+    embed = discord.Embed(title=t("reply.settings.title", locale, game=info.id), description=settings_lines(info.settings, locale, ai_count(info)), colour=INFO_COLOUR)
     if quiet_dead is not None:
         embed.description = (embed.description or "") + "\n" + t("reply.settings.quiet_dead", locale, value=t("reply.yes" if quiet_dead else "reply.no", locale))
     start = start_line(info, locale)
@@ -246,7 +268,7 @@ def lobby_embed(info: GameInfo, locale: str) -> discord.Embed:
         colour=PHASE_COLOUR["day"],
     )
     add_lines(embed, t("reply.players", locale, count=len(info.players)), player_lines(info), empty=t("reply.lobby.empty", locale))
-    embed.add_field(name=t("reply.settings.short", locale), value=settings_lines(info.settings, locale), inline=False)
+    embed.add_field(name=t("reply.settings.short", locale), value=settings_lines(info.settings, locale, ai_count(info)), inline=False)
     start = start_line(info, locale)
     if start:
         embed.add_field(name=t("lobby_start.field", locale), value=start, inline=False)

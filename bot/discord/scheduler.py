@@ -6,7 +6,10 @@ decides under each game's lock, so a restart or a second bot process changes not
 and starts (or cancels) the lobbies whose start time has come, then sleeps until the
 next thing due (``service.next_wakeup``), never longer than
 ``max_sleep`` and never shorter than ``min_sleep``. A submission that completes a phase
-with early advance on moves the deadline to now in the database and wakes the loop.
+with early advance on moves the deadline to now in the database and wakes the loop (a
+wake during a tick brings another at once). The due games are found through the indexes
+on (status, time), never by reading every live game. The dispatcher is woken after each
+game closed, so a deadline many games share is delivered while the later ones close.
 
 A game whose advance or reminder fails (logged, rolled back) is retried after 1 s, then
 2 s, 4 s … up to ``max_sleep``; the other games go on meanwhile. The wait is kept in
@@ -87,12 +90,19 @@ class Scheduler(BackgroundLoop):
         retry is due; returns the service's report."""
         now = self.db.now()
         held = self.backoff.held(now)
-        report = await service.run_due(self.db, held)
+        mailed: list[int] = []
+
+        def mail_out() -> None:  # a game's messages are in the outbox: deliver them now
+            mailed.append(1)
+            self.on_work()
+
+        report = await service.run_due(self.db, held, on_mail=mail_out)
         self.backoff.record(now, report.failed)
         if report.advanced or report.reminded or report.lobbies or report.offers_closed or report.ai_played:
             for step in report.advanced:
                 log.info("game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round)
-            self.on_work()
+            if not mailed or report.lobbies or report.offers_closed or report.ai_played:
+                self.on_work()
         for game_id in report.lobbies:
             log.info("game %s: its lobby's start time came", game_id)
             if self.on_lobby is not None:

@@ -210,9 +210,14 @@ def table_of(message: Message) -> list[dict[str, Any]] | None:
 
 
 def public_facts(message: Message) -> list[Fact]:
-    """Departures, a faction wiped out, who the vote hurt."""
+    """Departures, a faction wiped out, who the vote hurt, a seat handed over to someone
+    else (``SeatHandedOver``: the seat's name from now on)."""
     out: list[Fact] = []
     for line in lines_of(message):
+        got = match("reply.post.replaced", line)
+        if got and got["seat"].isdigit():
+            out.append(Fact("SeatHandedOver", {"seat": int(got["seat"]), "name": got["new_name"], "old_name": got["old_name"]}))
+            continue
         got = match("event.PlayerLeftRevealed", line)
         if got:
             fact = Fact("PlayerLeft", {"seat": int(got["seat"]), "name": got["name"]})

@@ -21,12 +21,19 @@ def slow_options(**changes: Any) -> GameOptions:
     return GameOptions(**(SLOW | changes))
 
 
-async def to_deadline(tavern: Tavern, clock: GameClock, game_id: int, before: float = 0.0) -> None:
+async def to_deadline(
+    tavern: Tavern, clock: GameClock, game_id: int, before: float = 0.0, *, phase: tuple[int, str] | None = None
+) -> None:
     """Move the clock to ``before`` seconds ahead of the open phase's deadline (a day
-    passes in an instant) and let the scheduler look."""
+    passes in an instant) and let the scheduler look. ``phase`` (round, phase): only if
+    that phase is still the open one. A phase everyone has sent in closes on its own a
+    moment later; by then the next phase may have opened, and a day skipped for the
+    phase before would run out the new one's clock before anyone could play it."""
     from bot.service import get_game
 
     info = await get_game(tavern.db, game_id)
+    if phase is not None and (info.round, info.phase) != phase:
+        return
     if info.deadline is not None:
         clock.skip(max(0.0, (info.deadline - clock()).total_seconds() - before + 0.5))
     tavern.bot.wake_scheduler()
@@ -47,15 +54,13 @@ async def quiet_phase(tavern: Tavern, clock: GameClock, game: TableGame, round_n
     if not await game.next_phase(round_no, phase):
         return False
     await game.play_phase(round_no, phase, active)
-    await to_deadline(tavern, clock, game.game_id)
+    await to_deadline(tavern, clock, game.game_id, phase=(round_no, phase))
     return True
 
 
 async def play_on(tavern: Tavern, clock: GameClock, game: TableGame, players: list[Player], round_no: int, phase: str) -> bool:
     """``players`` play every phase from ``phase`` of ``round_no`` to the end; a phase
     not closed early (someone could not send) closes at its deadline. True if it ended."""
-    from bot.service import get_game
-
     assert game.game_id is not None
     while round_no <= game.options.max_rounds:
         if not await game.next_phase(round_no, phase):
@@ -64,9 +69,7 @@ async def play_on(tavern: Tavern, clock: GameClock, game: TableGame, players: li
             )
             return True
         await game.play_phase(round_no, phase, players)
-        info = await get_game(tavern.db, game.game_id)
-        if (info.round, info.phase) == (round_no, phase):
-            await to_deadline(tavern, clock, game.game_id)
+        await to_deadline(tavern, clock, game.game_id, phase=(round_no, phase))
         phase = NEXT_PHASE[phase]
         round_no += phase == "day"
     return False
@@ -88,4 +91,8 @@ async def slow_game(tavern: Tavern, clock: GameClock, game: TableGame, standby: 
     found = seat_offer(tavern, standby)
     assert found is not None
     await standby.click(*found)
+    # What the hand-over writes (the replacement line; the other seat's removal, nobody
+    # being left to offer it to) reaches the table before the Morning is played, as the
+    # hours a slow game leaves between them would let it.
+    await tavern.drained()
     return await play_on(tavern, clock, game, [*active, standby], 1, "morning")

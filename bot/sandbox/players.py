@@ -127,7 +127,17 @@ class Player(Person):
         if reader.is_game_over(m):
             self.over = True
         for fact in reader.public_facts(m):
+            if fact.kind == "SeatHandedOver":
+                self._renamed(fact.data["seat"], fact.data["name"])
+                continue
             self.pending.append((self.round, fact))
+
+    def _renamed(self, seat: int, name: str) -> None:
+        """The table's line "X takes over seat N from Y": seat N goes by X from now on
+        (a name typed for it, or looked up in autocomplete, is the new one)."""
+        for row in self.table or []:
+            if row["seat"] == seat:
+                row["name"] = name
 
     def _private(self, m: Message) -> None:
         seat = reader.sheet_intro_seat(m)

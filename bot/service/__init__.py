@@ -9,6 +9,7 @@ from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
+from bot.service.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
 from bot.service.effects import games_to_reconcile, mark_effects_due, mark_reconciled
 from bot.service.errors import ServiceError
 from bot.service.export import export_finished, export_game
@@ -29,6 +30,7 @@ from bot.service.games import (
 from bot.service.inbox import mark_inbox_read, read_inbox
 from bot.service.lineup_odds import store_odds
 from bot.service.lineup_odds import stored_keys as stored_odds_keys
+from bot.service.live_places import GamePlace, live_game_places
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -80,6 +82,7 @@ from bot.service.views import (
 __all__ = [
     "Dispatcher",
     "GameInfo",
+    "GamePlace",
     "GameSettings",
     "MemorySender",
     "OutgoingMessage",
@@ -102,10 +105,12 @@ __all__ = [
     "claim_due_messages",
     "create_game",
     "delivered_message_id",
+    "dm_channel_of",
     "end_game",
     "export_finished",
     "export_game",
     "extend_deadline",
+    "forget_dm_channel",
     "game_in_channel",
     "games_moderated_by",
     "games_to_reconcile",
@@ -116,6 +121,7 @@ __all__ = [
     "latest_game_in_channel",
     "leave_game",
     "leave_standby",
+    "live_game_places",
     "live_games",
     "locale_of",
     "mark_delivered",
@@ -134,6 +140,7 @@ __all__ = [
     "read_inbox",
     "recorded_message_ids",
     "release",
+    "remember_dm_channel",
     "remind_if_due",
     "remove_player",
     "removed_players",

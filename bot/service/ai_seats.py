@@ -3,8 +3,9 @@
 An AI seat is a ``game_players`` row whose ``user_id`` is NULL. In the lobby a moderator
 sets ``ai_seats`` (a game setting): that many AI rows wait in the lobby beside the humans,
 each with a tavern name that says what it is (🤖 and a name from the game's language), so
-the deal, the seed and ``verify`` treat them as any other seat. A game needs at least
-one human. Once dealt, ``seat_to_ai`` hands a living seat to the AI (an absent player's,
+the deal, the seed and ``verify`` treat them as any other seat. Or ``fill_to`` (0: off):
+the AI fills the table up to that many players, giving up a seat to each human who
+joins and taking it back when one leaves. A game needs at least one human. Once dealt, ``seat_to_ai`` hands a living seat to the AI (an absent player's,
 for instance); ``/game replace`` gives an AI seat to a newcomer as any other seat.
 
 How an AI seat plays (what it reads, when it submits) is :mod:`bot.service.ai_play`.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -37,6 +39,18 @@ class AiSeatsTooManyError(BadArgumentError):
     key = "error.ai_seats_too_many"
 
 
+class AiBothError(BadArgumentError):
+    """``ai_seats`` and ``fill_to`` given together: one says how many, the other to how many."""
+
+    key = "error.ai_fill_both"
+
+
+class FillToRangeError(BadArgumentError):
+    """``fill_to`` below the smallest game or above the player limit."""
+
+    key = "error.ai_fill_range"
+
+
 class NeedsAHumanError(ServiceError):
     """A game of AI seats alone."""
 
@@ -50,24 +64,63 @@ def is_ai(holder: GamePlayer) -> bool:
 def ai_names(game_id: int, count: int, language: str) -> list[str]:
     """``count`` distinct tavern names for game ``game_id``'s AI seats, in ``language``:
     a different draw for each game, the same for the same game."""
-    picked = random.Random(f"ai-names:{game_id}").sample(range(1, NAMES + 1), count)
+    picked = random.Random(f"ai-names:{game_id}").sample(range(1, NAMES + 1), NAMES)[:count]
     return [f"{AI_MARK} {t(f'ai_seat.name_{i}', language)}" for i in picked]
 
 
+def merged(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``current`` settings with ``changes``: a fixed count (``ai_seats``) switches the
+    filling (``fill_to``) off and the filling the fixed count; both at once are refused."""
+    if changes.get("ai_seats") and changes.get("fill_to"):
+        raise AiBothError(field="fill_to")
+    if changes.get("fill_to"):
+        changes = {"ai_seats": 0} | changes
+    elif changes.get("ai_seats"):
+        changes = {"fill_to": 0} | changes
+    return current | changes
+
+
+def wanted(settings: GameSettings, humans: int) -> int:
+    """How many AI seats the lobby has beside ``humans`` people: the fixed count, or
+    what fills the table to ``fill_to`` (keeping a place for one human at least)."""
+    if settings.fill_to:
+        return max(0, settings.fill_to - max(humans, 1))
+    return settings.ai_seats
+
+
+def check(settings: GameSettings) -> None:
+    """A filling target is a table the game can be played at (6 players at least) and
+    within the player limit."""
+    if settings.ai_seats and settings.fill_to:
+        raise AiBothError(field="fill_to")
+    if settings.fill_to and not engine.MIN_PLAYERS <= settings.fill_to <= settings.max_players:
+        raise FillToRangeError(field="fill_to", min=engine.MIN_PLAYERS, max=settings.max_players)
+
+
 async def sync_lobby(s: AsyncSession, game: Game, settings: GameSettings, now: datetime) -> None:
-    """Make the lobby's AI rows match ``settings.ai_seats`` (in the settings' language).
-    Refused when the AI seats and the humans who joined would not fit the table, or when
-    no seat would be left for a human."""
+    """Make the lobby's AI rows match the settings (``wanted``, in the settings'
+    language), after a change of settings or a human's coming or going. Refused when the
+    AI seats and the humans who joined would not fit the table, or when no seat would be
+    left for a human. The seats that stay keep their names and places: filling the
+    table, the last AI seat named is the one that gives way to a human."""
+    check(settings)
     members = await repo.lobby(s, game.id)
     humans = sum(1 for m in members if not is_ai(m))
-    if settings.ai_seats + max(humans, 1) > settings.max_players:
+    count = wanted(settings, humans)
+    if count + max(humans, 1) > settings.max_players:
         raise AiSeatsTooManyError(field="ai_seats", max=settings.max_players - max(humans, 1))
     current = [m for m in members if is_ai(m)]
-    names = ai_names(game.id, settings.ai_seats, settings.language)
-    if [m.display_name for m in current] == names:
+    names = ai_names(game.id, count, settings.language)
+    have = [m.display_name for m in current]
+    if have == names:
         return
-    await s.execute(delete(GamePlayer).where(GamePlayer.id.in_([m.id for m in current])))
-    for name in names:
+    keep = min(len(have), len(names))
+    if have[:keep] != names[:keep]:  # another language: all anew
+        keep = 0
+    gone = [m.id for m in current[keep:]]
+    if gone:
+        await s.execute(delete(GamePlayer).where(GamePlayer.id.in_(gone)))
+    for name in names[keep:]:
         s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, status="lobby", joined_at=now))
     await s.flush()
 

@@ -6,7 +6,7 @@ changes nothing. Time comes from the database handle's clock (tests inject one).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -82,10 +82,12 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
-async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
+async def run_due(db: Database, held: Collection[int] = (), *, on_mail: Callable[[], None] | None = None) -> DueReport:
     """Advance every game whose deadline has passed and send the reminders due, and
     start (or cancel) the lobbies whose start time has come; the games in ``held`` (a
-    failure's retry not yet due) wait."""
+    failure's retry not yet due) wait. ``on_mail`` is called after each game advanced or
+    reminded (its messages are in the outbox): a deadline shared by many games is
+    delivered while the later ones are still being closed."""
     now = db.now()
     async with db.read() as s:
         due, remind = await repo.due_work(s, now)
@@ -103,10 +105,14 @@ async def run_due(db: Database, held: Collection[int] = ()) -> DueReport:
             continue
         if result is not None:
             report.advanced.append(result)
+            if on_mail is not None:
+                on_mail()
     for game_id in remind:
         try:
             if await remind_if_due(db, game_id):
                 report.reminded.append(game_id)
+                if on_mail is not None:
+                    on_mail()
         except Exception:
             log.exception("reminding game %s failed", game_id)
             report.failed.append(game_id)

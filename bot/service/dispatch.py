@@ -4,6 +4,7 @@ to the sender and records the result. Tests and the simulator use :class:`Memory
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable
@@ -51,8 +52,11 @@ class DispatchReport:
 
 
 class Dispatcher:
-    """Claims due messages and delivers them, in creation order, one at a time.
+    """Claims due messages and delivers them, each destination's in creation order.
 
+    * Concurrency: up to ``concurrency`` destinations (channels, users) are sent to at
+      once, each one's messages one after the other; with 1, the whole batch goes one
+      message at a time in creation order.
     * Order: after a failure, the batch's later messages to the same place are given
       back untried, to follow it in order.
     * Never twice: a message sent whose "delivered" mark fails (the database was
@@ -62,10 +66,13 @@ class Dispatcher:
       what it read for the last one).
     """
 
-    def __init__(self, db: Database, sender: Sender, *, batch: int = 50, holder: int | None = None) -> None:
+    def __init__(
+        self, db: Database, sender: Sender, *, batch: int = 50, holder: int | None = None, concurrency: int = 1
+    ) -> None:
         self.db = db
         self.sender = sender
         self.batch = batch
+        self.concurrency = max(1, concurrency)
         # The process the leases are taken in the name of (bot.service.processes).
         self.holder = holder
         # Sent, not yet marked delivered: key -> Discord message id.
@@ -90,39 +97,65 @@ class Dispatcher:
         """Deliver what is due now (one batch)."""
         report = DispatchReport()
         await self.flush_journal()
-        failed: set[tuple[str, int]] = set()
-        held_back: list[str] = []
         new_pass = getattr(self.sender, "new_pass", None)
         if new_pass is not None:
             new_pass()
-        for message in await claim_due_messages(self.db, limit=self.batch, holder=self.holder):
-            where = (message.recipient_kind, message.recipient_id)
-            if message.key in self.journal:  # sent before; only the mark is missing
-                await self._mark_delivered(message.key)
-                report.sent += 1
-                continue
-            if where in failed:
-                report.held += 1
-                held_back.append(message.key)
-                continue
-            try:
-                message_id = await self.sender.send(message)
-            except Undeliverable as exc:
-                await mark_undeliverable(self.db, message.key, str(exc))
-                report.inbox += 1
-            except Exception as exc:
-                self.failed(message, exc)
-                failed.add(where)
-                await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
-                report.retry += 1
-            else:
-                self.journal[message.key] = message_id
-                await self._mark_delivered(message.key)
-                report.sent += 1
-        if held_back:
-            with contextlib.suppress(Exception):  # else their lease runs out, which is as good
-                await release(self.db, held_back)
+        messages = await claim_due_messages(self.db, limit=self.batch, holder=self.holder)
+        pass_ = _Pass(report)
+        if self.concurrency == 1:
+            for message in messages:
+                await self._deliver(message, pass_)
+        else:
+            lanes: dict[tuple[str, int], list[OutgoingMessage]] = {}
+            for message in messages:
+                lanes.setdefault((message.recipient_kind, message.recipient_id), []).append(message)
+            gate = asyncio.Semaphore(self.concurrency)
+
+            async def lane(queue: list[OutgoingMessage]) -> None:
+                async with gate:
+                    for message in queue:
+                        await self._deliver(message, pass_)
+
+            outcomes = await asyncio.gather(*(lane(q) for q in lanes.values()), return_exceptions=True)
+            errors = [x for x in outcomes if isinstance(x, BaseException)]
+            if errors:
+                await self._release(pass_.held_back)
+                raise errors[0]
+        await self._release(pass_.held_back)
         return report
+
+    async def _release(self, keys: list[str]) -> None:
+        if keys:
+            with contextlib.suppress(Exception):  # else their lease runs out, which is as good
+                await release(self.db, keys)
+            keys.clear()
+
+    async def _deliver(self, message: OutgoingMessage, pass_: _Pass) -> None:
+        """Send one claimed message and record how it went."""
+        report = pass_.report
+        where = (message.recipient_kind, message.recipient_id)
+        if message.key in self.journal:  # sent before; only the mark is missing
+            await self._mark_delivered(message.key)
+            report.sent += 1
+            return
+        if where in pass_.failed:
+            report.held += 1
+            pass_.held_back.append(message.key)
+            return
+        try:
+            message_id = await self.sender.send(message)
+        except Undeliverable as exc:
+            await mark_undeliverable(self.db, message.key, str(exc))
+            report.inbox += 1
+        except Exception as exc:
+            self.failed(message, exc)
+            pass_.failed.add(where)
+            await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
+            report.retry += 1
+        else:
+            self.journal[message.key] = message_id
+            await self._mark_delivered(message.key)
+            report.sent += 1
 
     async def drain(self, max_batches: int = 1000) -> DispatchReport:
         """Deliver until nothing is due (the messages waiting for a retry stay)."""
@@ -136,6 +169,16 @@ class Dispatcher:
             if r.total == 0:
                 break
         return total
+
+
+@dataclass
+class _Pass:
+    """What one pass has learnt so far: the destinations that failed, the messages held
+    back behind them."""
+
+    report: DispatchReport
+    failed: set[tuple[str, int]] = field(default_factory=set)
+    held_back: list[str] = field(default_factory=list)
 
 
 @dataclass

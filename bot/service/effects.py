@@ -9,22 +9,28 @@ made meanwhile leaves the game due."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlalchemy import exists, func, select, update
 
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 
 
-async def games_to_reconcile(db: Database, *, limit: int = 100) -> list[tuple[int, int]]:
+async def games_to_reconcile(db: Database, *, limit: int = 100, skip: Collection[int] = ()) -> list[tuple[int, int]]:
     """Up to ``limit`` (game id, changes) due for reconciling and whose channel posts are
-    all out. One indexed read; nothing when nothing changed."""
+    all out, the games in ``skip`` (waiting to be tried again) left out. One indexed
+    read; nothing when nothing changed."""
     waiting = exists().where(
         OutboxMessage.game_id == Game.id,
         OutboxMessage.status == "pending",
         OutboxMessage.recipient_kind == "channel",
     )
     async with db.read() as s:
-        stmt = select(Game.id, Game.effects_due).where(Game.effects_due.is_not(None), ~waiting).order_by(Game.id).limit(limit)
+        stmt = select(Game.id, Game.effects_due).where(Game.effects_due.is_not(None), ~waiting)
+        if skip:
+            stmt = stmt.where(Game.id.not_in(list(skip)))
+        stmt = stmt.order_by(Game.id).limit(limit)
         return [(int(g), int(n)) for g, n in (await s.execute(stmt)).all()]
 
 

@@ -126,9 +126,10 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
             if former is not None and former.status == "kicked":
                 raise KickedFromLobbyError(game_id=game.id)
             members = await repo.lobby(s, game.id)
-            cap = settings_of(game).max_players
-            if len(members) >= cap:
-                raise LobbyFullError(max=cap)
+            settings = settings_of(game)
+            humans = 1 + sum(1 for m in members if not ai_seats.is_ai(m))
+            if humans + ai_seats.wanted(settings, humans) > settings.max_players:
+                raise LobbyFullError(max=settings.max_players)
             await repo.upsert_user(s, u.id, u.name, u.locale, now)
             s.add(
                 GamePlayer(
@@ -141,6 +142,7 @@ async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
                 )
             )
             await s.flush()
+            await ai_seats.sync_lobby(s, game, settings, now)  # filling the table: an AI seat gives way
             return await info_of(s, game)
     except IntegrityError:
         # The same user joined another game at the same moment: the unique
@@ -163,6 +165,7 @@ async def leave_game(db: Database, game_id: int, user_id: int) -> GameInfo:
             raise NotInGameError(game_id=game.id)
         await s.delete(m)
         await s.flush()
+        await ai_seats.sync_lobby(s, game, settings_of(game), db.now())  # filling the table: an AI seat comes back
         return await info_of(s, game)
 
 
@@ -183,6 +186,7 @@ async def kick_from_lobby(db: Database, game_id: int, user_id: int) -> GameInfo:
         mail.locales.update(await repo.user_locales(s, [user_id]))
         mail.private(user_id, {"type": "lobby_kicked"})
         await s.flush()
+        await ai_seats.sync_lobby(s, game, settings_of(game), now)
         return await info_of(s, game)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, false, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from bot.db.models import PlayerProfile, PlayerStanding, User
@@ -64,12 +64,16 @@ def _check(sort: Any, page: Any, min_games: Any) -> None:
         raise BadArgumentError(field="min_games", reason=f"1 to {MAX_MIN_GAMES}")
 
 
-def _eligible(guild_id: int, sort: str, min_games: int) -> list[ColumnElement[bool]]:
-    shown = or_(PlayerProfile.hidden.is_(None), PlayerProfile.hidden == false())
-    where = [S.guild_id == guild_id, shown]
+def _eligible(guild_id: int, sort: str, min_games: int, standing: Any = S, profile: Any = PlayerProfile) -> list[ColumnElement[bool]]:
+    shown = or_(profile.hidden.is_(None), profile.hidden == false())
+    where = [standing.guild_id == guild_id, shown]
     if sort == "win_rate":
-        where.append(S.games >= min_games)
+        where.append(standing.games >= min_games)
     return where
+
+
+def _total(where: list[ColumnElement[bool]]) -> Any:
+    return select(func.count()).select_from(S).outerjoin(PlayerProfile, PlayerProfile.user_id == S.user_id).where(*where)
 
 
 def _base(where: list[ColumnElement[bool]]) -> Any:
@@ -85,21 +89,24 @@ def _row(rank: int, standing: PlayerStanding, name: str | None) -> BoardRow:
     return BoardRow(rank, standing.user_id, name or str(standing.user_id), standing.games, standing.wins, standing.win_rate, standing.rating)
 
 
-async def _rank_of(s: AsyncSession, where: list[ColumnElement[bool]], sort: str, mine: PlayerStanding) -> int:
-    """1 + how many eligible rows come before ``mine`` in the order."""
+def _ahead_of_row(guild_id: int, sort: str, min_games: int) -> Any:
+    """How many eligible rows come before the row of the outer query's ``S`` in the
+    order: a correlated count, so that the caller's row and its place are one statement."""
+    other, profile = aliased(PlayerStanding), aliased(PlayerProfile)
     ahead = []
     equal: list[ColumnElement[bool]] = []
     for column, desc in ORDERS[sort]:
-        value = getattr(mine, column.key)
-        ahead.append(and_(*equal, column > value if desc else column < value))
-        equal.append(column == value)
-    q = (
+        theirs, mine = getattr(other, column.key), getattr(S, column.key)
+        ahead.append(and_(*equal, theirs > mine if desc else theirs < mine))
+        equal.append(theirs == mine)
+    return (
         select(func.count())
-        .select_from(S)
-        .outerjoin(PlayerProfile, PlayerProfile.user_id == S.user_id)
-        .where(*where, or_(*ahead))
+        .select_from(other)
+        .outerjoin(profile, profile.user_id == other.user_id)
+        .where(*_eligible(guild_id, sort, min_games, other, profile), or_(*ahead))
+        .correlate(S)
+        .scalar_subquery()
     )
-    return 1 + int((await s.execute(q)).scalar_one())
 
 
 async def leaderboard(
@@ -118,23 +125,21 @@ async def leaderboard(
     _check(sort, page, min_games)
     where = _eligible(guild_id, sort, min_games)
     async with db.read() as s:
-        total = int(
-            (
-                await s.execute(
-                    select(func.count()).select_from(S).outerjoin(PlayerProfile, PlayerProfile.user_id == S.user_id).where(*where)
-                )
-            ).scalar_one()
-        )
+        # The page and the board's size in one statement (the count is computed once,
+        # not per row); an empty page (beyond the last, or an empty board) counts alone.
+        order = [c.desc() if desc else c.asc() for c, desc in ORDERS[sort]]
+        q = _base(where).add_columns(_total(where).scalar_subquery()).order_by(*order).limit(PAGE_SIZE).offset(max(0, page - 1) * PAGE_SIZE)
+        found = (await s.execute(q)).all() if page >= 1 else []
+        total = int(found[0][2]) if found else int((await s.execute(_total(where))).scalar_one())
         pages = max(1, math.ceil(total / PAGE_SIZE))
         if not 1 <= page <= pages:
             raise PageOutOfRangeError(page=page, pages=pages)
-        order = [c.desc() if desc else c.asc() for c, desc in ORDERS[sort]]
-        q = _base(where).order_by(*order).limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)
         first = (page - 1) * PAGE_SIZE + 1
-        rows = [_row(first + i, st, name) for i, (st, name) in enumerate((await s.execute(q)).all())]
+        rows = [_row(first + i, st, name) for i, (st, name, _) in enumerate(found)]
         own = None
         if viewer_id is not None and all(r.user_id != viewer_id for r in rows):
-            found = (await s.execute(_base([*where, S.user_id == viewer_id]))).first()
-            if found is not None:
-                own = _row(await _rank_of(s, where, sort, found[0]), found[0], found[1])
+            mine = _base([*where, S.user_id == viewer_id]).add_columns(_ahead_of_row(guild_id, sort, min_games))
+            row = (await s.execute(mine)).first()
+            if row is not None:
+                own = _row(1 + int(row[2]), row[0], row[1])
     return Board(guild_id, sort, min_games, page, pages, total, rows, own)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -70,19 +71,24 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
-async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
-    """The lobbies whose start time has come and those whose reminder is due, earliest first."""
+def lobby_due_work_statements(now: datetime) -> tuple[Any, Any]:
+    """The lobbies whose start time has come, and those whose reminder is due: each a
+    range of its (status, time) index."""
     lobby = Game.status == "lobby"
     starts = select(Game.id).where(lobby, Game.start_at <= now).order_by(Game.start_at, Game.id)
     reminders = select(Game.id).where(lobby, Game.start_reminder_at <= now).order_by(Game.start_reminder_at, Game.id)
+    return starts, reminders
+
+
+async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
+    """The lobbies whose start time has come and those whose reminder is due, earliest first."""
+    starts, reminders = lobby_due_work_statements(now)
     return list((await s.execute(starts)).scalars()), list((await s.execute(reminders)).scalars())
 
 
 async def next_lobby_times(s: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
     """The earliest lobby start time and reminder, for a scheduler's sleep; the games in
     ``held`` (waiting to retry a failure) left out."""
-    lobby = Game.status == "lobby"
-    if held:
-        lobby = lobby & Game.id.not_in(list(held))
-    row = (await s.execute(select(func.min(Game.start_at), func.min(Game.start_reminder_at)).where(lobby))).one()
+    stmt = select(repo.earliest(Game.start_at, "lobby", held), repo.earliest(Game.start_reminder_at, "lobby", held))
+    row = (await s.execute(stmt)).one()
     return [v for v in row if v is not None]

@@ -99,7 +99,7 @@ async def update_settings(db: Database, game_id: int, *, start_in: int | None = 
         if game.status in ("over", "cancelled"):
             raise GameFinishedError(game_id=game.id)
         current = settings_of(game)
-        updated = GameSettings.build(**(current.model_dump() | lineup_changes(current, changes)))
+        updated = GameSettings.build(**ai_seats.merged(current.model_dump(), lineup_changes(current, changes)))
         if game.status == "lobby":
             joined = sum(1 for m in await repo.lobby(s, game.id) if m.user_id is not None)
             if updated.max_players < joined:

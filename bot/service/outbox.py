@@ -148,6 +148,19 @@ class Mail:
 CLAIM_LOCK = 0x776F6C66686F776C
 
 
+def _due(now: datetime) -> tuple[Any, Any]:
+    """A pending message whose time has come or whose lease's holder is gone."""
+    return (
+        OutboxMessage.status == "pending",
+        or_(OutboxMessage.next_attempt_at <= now, OutboxMessage.leased_by.in_(gone(now))),
+    )
+
+
+def due_peek(now: datetime) -> Any:
+    """Whether anything is due: a range of the due index (the pending messages)."""
+    return select(OutboxMessage.id).where(*_due(now)).limit(1)
+
+
 async def claim_due_messages(
     db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS, holder: int | None = None
 ) -> list[OutgoingMessage]:
@@ -163,14 +176,11 @@ async def claim_due_messages(
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
     dead = gone(now)
-    due = (
-        OutboxMessage.status == "pending",
-        or_(OutboxMessage.next_attempt_at <= now, OutboxMessage.leased_by.in_(dead)),
-    )
+    due = _due(now)
     # Most polls find nothing: look first without the write lock (SQLite) or a
     # transaction that locks rows (PostgreSQL); the claim below checks again.
     async with db.read() as s:
-        if (await s.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
+        if (await s.execute(due_peek(now))).first() is None:
             return []
     async with db.transaction() as s:
         if db.dialect == "postgresql":

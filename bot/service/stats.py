@@ -11,14 +11,14 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Integer, case, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import PlayerProfile, PlayerStanding, SeatRecord
 from bot.db.session import Database
 from bot.service.common import check_id
-from bot.service.ratings import counts
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
 
 # A win rate's 95% interval is shown from this many games on (fewer say too little).
@@ -96,19 +96,108 @@ async def player_stats(
     check_id(viewer_id, "user")
     check_id(user_id, "user")
     async with db.read() as s:
-        if viewer_id != user_id and await is_hidden(s, user_id):
+        hidden, rating, groups = await _groups(s, user_id, guild_id)
+        if not groups:
+            hidden = await is_hidden(s, user_id)
+        if viewer_id != user_id and hidden:
             raise ProfileHiddenError(name=name)
-        q = select(SeatRecord).where(SeatRecord.user_id == user_id)
-        if guild_id is not None:
-            q = q.where(SeatRecord.guild_id == guild_id)
-        rows = [r for r in (await s.execute(q.order_by(SeatRecord.ended_at.desc(), SeatRecord.game_id.desc()))).scalars() if counts(r)]
-        if not rows:
+        if not groups:
             raise NoRecordsError(name=name)
-        rating = None
-        if guild_id is not None:
-            standing = await s.get(PlayerStanding, (guild_id, user_id))
-            rating = standing.rating if standing is not None else None
-    return summarise(user_id, guild_id, rows, rating)
+        recent = await _recent(s, user_id, guild_id)
+    return from_groups(user_id, guild_id, groups, recent, rating)
+
+
+R = SeatRecord
+
+
+def _counted(user_id: int, guild_id: int | None) -> list[Any]:
+    """The records that count (``ratings.counts``) of one player, in one server or all."""
+    where = [R.user_id == user_id, R.ai == false(), R.fate != "replaced"]
+    return where if guild_id is None else [*where, R.guild_id == guild_id]
+
+
+@dataclass(frozen=True)
+class Group:
+    """One player's counted records of one faction and class, added up."""
+
+    faction: str
+    class_id: str
+    games: int
+    wins: int
+    survived: int
+    kills: int
+    teamkills: int
+    steals: int
+    grails: int
+
+
+async def _groups(s: AsyncSession, user_id: int, guild_id: int | None) -> tuple[bool, float | None, list[Group]]:
+    """The player's records added up by faction and class, in the database: a few dozen
+    rows however many games (a regular has thousands); with, in the same statement,
+    whether the profile is hidden and the rating in ``guild_id`` (nothing found when the
+    player has no record there)."""
+    won = func.sum(case((R.result != "loss", 1), else_=0)).cast(Integer)
+    survived = func.sum(case((R.fate == "survived", 1), else_=0)).cast(Integer)
+    hidden = select(PlayerProfile.hidden).where(PlayerProfile.user_id == user_id).scalar_subquery()
+    rating: Any = (
+        select(PlayerStanding.rating).where(PlayerStanding.guild_id == guild_id, PlayerStanding.user_id == user_id).scalar_subquery()
+        if guild_id is not None
+        else null()
+    )
+    q = (
+        select(
+            hidden, rating, R.faction, R.class_id, func.count(), won, survived,
+            func.sum(R.kills), func.sum(R.teamkills), func.sum(R.steals), func.sum(R.grails),
+        )
+        .where(*_counted(user_id, guild_id))
+        .group_by(R.faction, R.class_id)
+    )  # fmt: skip
+    rows = (await s.execute(q)).all()
+    groups = [Group(f, c, *(int(x or 0) for x in rest)) for _, _, f, c, *rest in rows]
+    return (bool(rows[0][0]), rows[0][1], groups) if rows else (False, None, [])
+
+
+async def _recent(s: AsyncSession, user_id: int, guild_id: int | None) -> list[RecentGame]:
+    """The player's last games (as many as the form chart draws), newest first."""
+    q = (
+        select(R.game_id, R.ended_at, R.class_id, R.faction, R.result, R.fate)
+        .where(*_counted(user_id, guild_id))
+        .order_by(R.ended_at.desc(), R.game_id.desc())
+        .limit(max(FORM_GAMES, RECENT_GAMES))
+    )
+    return [RecentGame(*row) for row in (await s.execute(q)).all()]
+
+
+def from_groups(user_id: int, guild_id: int | None, groups: list[Group], recent: list[RecentGame], rating: float | None) -> PlayerStats:
+    """The stats from the records added up (``_groups``) and the last games, newest
+    first: the same figures as ``summarise`` of the records themselves."""
+    games = sum(g.games for g in groups)
+    wins = sum(g.wins for g in groups)
+    by_faction: dict[str, Tally] = {}
+    by_class: dict[str, Tally] = {}
+    for g in groups:
+        for book, key in ((by_faction, g.faction), (by_class, g.class_id)):
+            t = book.get(key, Tally())
+            book[key] = Tally(t.games + g.games, t.wins + g.wins)
+    favourite = min(by_class, key=lambda c: (-by_class[c].games, c)) if by_class else None
+    return PlayerStats(
+        user_id=user_id,
+        guild_id=guild_id,
+        games=games,
+        wins=wins,
+        interval=wilson(wins, games) if games >= INTERVAL_MIN_GAMES else None,
+        survived=sum(g.survived for g in groups),
+        kills=sum(g.kills for g in groups),
+        teamkills=sum(g.teamkills for g in groups),
+        steals=sum(g.steals for g in groups),
+        grails=sum(g.grails for g in groups),
+        favourite_class=favourite,
+        rating=rating,
+        by_faction=by_faction,
+        by_class=dict(sorted(by_class.items())),
+        recent=recent[:RECENT_GAMES],
+        form=[r.result for r in reversed(recent[:FORM_GAMES])],
+    )
 
 
 def summarise(user_id: int, guild_id: int | None, rows: list[SeatRecord], rating: float | None) -> PlayerStats:

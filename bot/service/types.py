@@ -22,7 +22,7 @@ MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
 RULE_SETTINGS = frozenset(
-    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats", "lineup"}
+    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats", "fill_to", "lineup"}
 )
 # The house rules a moderator may choose, each with its choices (the first is the default).
 HOUSE_RULES = {rule: tuple(choice.value for choice in kind) for rule, kind in engine.HOUSE_RULES.items()}
@@ -86,6 +86,8 @@ class GameSettings(BaseModel):
     offer_seconds: int = Field(default=600, ge=60, le=86400)
     # Seats the baseline AI fills beside the humans (bot.service.ai_seats).
     ai_seats: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS - 1)
+    # Or (0: off) the AI fills the lobby up to this many players as humans come and go.
+    fill_to: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS)
     # The line-up (engine.lineup): a preset's name ("random": dealt by lot, the rules'
     # way) or the canonical text of the classes of each faction, which fixes the table's
     # size (max_players is that size).

@@ -24,6 +24,12 @@ Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 # The balance target (docs/balance.md): every faction's win rate, and the median length.
 TARGET_WIN = (0.28, 0.39)
 TARGET_MEDIAN_ROUNDS = (5, 12)
+# The band every class must sit in (docs/balance.md): the share of its seats alive at the
+# end, and the points a seat scores for its faction in a game (3 a kill of another
+# faction, 2 a steal, 1 a grail banked) relative to the mean seat's.
+TARGET_SURVIVAL = (1 / 3, 2 / 3)
+TARGET_POINTS = (0.5, 1.5)
+KILL_POINTS, STEAL_POINTS, GRAIL_POINTS = 3, 2, 1
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -92,6 +98,7 @@ def summarise(
         "grails_per_game": round(sum(sum(r.grails) for r in results) / n, 4),
         "survivors_per_game": round(sum(sum(r.survived) for r in results) / n, 4),
         "class_survival": {row["class_id"]: row["survival"] for row in classes},
+        "points_per_seat": round(_mean_points(classes), 6),
         "classes": classes,
         "roles": _roles(results),
         "invalid_submissions": sum(r.dropped for r in results),
@@ -135,10 +142,32 @@ def _tally(results: Sequence[GameResult], key: Any) -> dict[Any, dict[str, Any]]
             "teamkills": round(team / seats, 6),
             "grails": round(grails / seats, 6),
             "steals": round(steals / seats, 6),
+            "points": round((KILL_POINTS * kills + STEAL_POINTS * steals + GRAIL_POINTS * grails) / seats, 6),
         }
         for group, (seats, alive, kills, team, grails, steals) in acc.items()
         if seats
     }
+
+
+def _mean_points(classes: list[dict[str, Any]]) -> float:
+    seats = sum(row["seats"] for row in classes)
+    return sum(row["points"] * row["seats"] for row in classes) / seats if seats else 0.0
+
+
+def out_of_band(summary: dict[str, Any]) -> list[str]:
+    """The classes whose survival or points (relative to the mean seat's) fall outside
+    the band, each with the figure that does ("bard points 0.49"); empty when all fit."""
+    slo, shi = TARGET_SURVIVAL
+    plo, phi = TARGET_POINTS
+    mean = summary["points_per_seat"]
+    out = []
+    for row in summary["classes"]:
+        if not slo <= row["survival"] <= shi:
+            out.append(f"{row['class_id']} survival {row['survival']:.1%}")
+        share = row["points"] / mean if mean else 0.0
+        if not plo <= share <= phi:
+            out.append(f"{row['class_id']} points {share:.2f}")
+    return out
 
 
 def on_target(summary: dict[str, Any]) -> bool:
@@ -184,13 +213,20 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"refused submissions {summary['invalid_submissions']}"
     )
     console.print(_seat_table("Per class (per seat dealt, every faction)", summary["classes"], ("class",)))
+    slo, shi = TARGET_SURVIVAL
+    plo, phi = TARGET_POINTS
+    outside = out_of_band(summary)
+    console.print(
+        f"Class band: survival {slo:.0%}–{shi:.0%}, points {plo}–{phi} × the mean seat's "
+        f"({summary['points_per_seat']:.2f}): " + ("; ".join(outside) + " outside" if outside else "every class within")
+    )
     console.print(_seat_table("Per role (per seat dealt)", summary["roles"], ("faction", "class")))
 
 
 def _seat_table(title: str, rows: list[dict[str, Any]], groups: tuple[str, ...]) -> Table:
     """One row per group (class, or faction and class) of per-seat figures."""
     table = Table(title=title)
-    for col in (*groups, "dealt", "survival", "kills", "teamkills", "steals", "grails"):
+    for col in (*groups, "dealt", "survival", "kills", "teamkills", "steals", "grails", "points"):
         table.add_column(col, justify="left" if col in groups else "right")
     for row in rows:
         table.add_row(
@@ -201,5 +237,6 @@ def _seat_table(title: str, rows: list[dict[str, Any]], groups: tuple[str, ...])
             f"{row['teamkills']:.2f}",
             f"{row['steals']:.2f}",
             f"{row['grails']:.2f}",
+            f"{row['points']:.2f}",
         )
     return table

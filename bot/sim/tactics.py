@@ -157,22 +157,57 @@ def sorcerer(p: Plan) -> Orders | None:
     return Orders(tuple(actions), toggles)
 
 
+@cache
+def _will() -> dict[str, int]:
+    """Each class's Will, from the class data: what an opposed Will check meets."""
+    from engine.classes import catalogue
+
+    return {cid: spec.will for cid, spec in catalogue().items()}
+
+
+def will_odds(k: Knowledge, seat: int) -> float:
+    """The chance that an opposed Will check of this player's takes hold on ``seat``,
+    averaged over the roles ``seat`` may still hold (d100 <= own Will - its Will)."""
+    from bot.sim.knowledge import ROLES
+
+    mine = _will()[k.class_id]
+    c = k.cand[seat]
+    odds = [max(0, mine - _will()[cid]) / 100 for i, (_, cid) in enumerate(ROLES) if c >> i & 1]
+    return sum(odds) / len(odds) if odds else 0.0
+
+
+# The Bard keeps at most this many listeners under its Prelude: the Prelude costs the
+# free action a hit on the grail's carrier needs for its steal attempt.
+LISTENERS = 2
+
+
 def bard(p: Plan) -> Orders | None:
     if not p.top:
         return None
+    k = p.k
     sung: set[int] = p.ai.notes.setdefault("sung", set())
-    sung &= set(p.k.others_alive())
+    sung &= set(k.others_alive())
     toggles = _toggles(("countersong", p.hurt and p.chance(0.5)))
-    if p.k.holds_grail and sung:
+    if k.holds_grail and sung:
         sung.clear()
         return Orders((Action("hypnotic_finale"),), toggles)
-    if p.can("suggestion") and p.k.round >= 2 and p.sure(p.top) and p.sure(p.second()) and p.chance(0.5):
-        return Orders((Action("suggestion", (p.top, p.second())),), toggles)
+    likely = [s for s in p.ranked if p.likely(s)]
+    if p.can("suggestion") and k.round >= 2 and len(likely) >= 2:
+        # Turn the likely enemy its Will can best sway against another likely enemy.
+        subject = max(likely[:4], key=lambda s: will_odds(k, s))
+        if will_odds(k, subject) >= 0.25:
+            victim = next(s for s in likely if s != subject)
+            p.ai.last_target = victim
+            return Orders((Action("suggestion", (subject, victim)),), toggles)
     actions = []
-    fresh = [s for s in p.ranked if s not in sung]
-    if fresh:
-        sung.add(fresh[0])
-        actions.append(Action("hypnotic_prelude", (fresh[0],)))
+    if len(sung) < LISTENERS:
+        # A Prelude on a seat whose Will it cannot beat is a free action thrown away.
+        fresh = [(p.k.p_enemy(s) * will_odds(k, s), s) for s in p.ranked[:5] if s not in sung]
+        fresh = [f for f in fresh if f[0] >= 0.1]
+        if fresh:
+            target = max(fresh)[1]
+            sung.add(target)
+            actions.append(Action("hypnotic_prelude", (target,)))
     actions.append(p.attack())
     return Orders(tuple(actions), toggles)
 

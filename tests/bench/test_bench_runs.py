@@ -50,3 +50,13 @@ def test_stats_bench_prints_the_percentiles_on_sqlite():
     assert (row["backend"], row["games"], row["players"]) == ("sqlite", 40, 30)
     for key in ("stats", "stats_all", "leaderboard"):
         assert 0 < row[key]["p50_ms"] <= row[key]["p99_ms"]
+
+
+def test_deadline_burst_bench_reports_the_bound_and_the_429s():
+    out = bench("bench/deadline_burst.py", "--games", "2", "--per-server", "1", "--json")
+    row = json.loads(out.strip().splitlines()[-1])
+    assert row["games"] == 2 and row["servers"] == 2
+    assert row["messages"] > 0 and row["requests"] >= row["messages"]
+    assert row["bound_s"] == round(row["requests"] / 50, 2) and row["ratio"] > 0
+    assert row["global_429"] == 0
+    assert row["ready_s"] > 0 and row["startup_check_s"] >= row["ready_s"]

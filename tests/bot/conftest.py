@@ -1,5 +1,6 @@
 """The bot connected to the local Discord emulator, on a scratch SQLite database with a
-clock the tests move by hand."""
+clock the tests move by hand (``table``), and the steps that open, start and read a game
+there."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import bot.service as service
 from bot.db.session import Database
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
@@ -73,6 +75,48 @@ class Table:
             await asyncio.sleep(0.05)
             self.bot.wake_dispatcher()
         await asyncio.sleep(0.1)
+
+
+# -- a game at the table ------------------------------------------------------------------
+async def open_lobby(table: Table, **options: Any) -> tuple[Message, str]:
+    """/mod create with ``options``; the lobby post and its join button's id."""
+    result = await table.run(table.mod, "mod create", options)
+    assert "#" in reply_text(result), reply_text(result)
+    await table.delivered()  # the lobby post comes through the outbox
+    posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
+    lobby = posts[-1]
+    join_id = next(c for c in lobby.custom_ids() if c.startswith("wh:join:"))
+    return lobby, join_id
+
+
+async def started_game(table: Table, n: int = 6, **options: Any) -> int:
+    """A lobby joined by the first ``n`` players by button, then started; its game id."""
+    lobby, join_id = await open_lobby(table, **({"day": "2h", "dusk": "2h", "morning": "1h"} | options))
+    for p in table.players[:n]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "mod start")
+    await table.delivered()
+    return int(join_id.rsplit(":", 1)[1])
+
+
+async def started_with_closed_dms(table: Table, **options: Any) -> User:
+    """A started game of six whose sixth seat is grace, whose DMs are closed; grace."""
+    grace = table.players[6]
+    lobby, join_id = await open_lobby(table, **options)
+    for p in [*table.players[:5], grace]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.run(table.mod, "mod start")
+    await table.delivered()
+    return grace
+
+
+async def all_read(table: Table, user_id: int) -> None:
+    """/inbox marks what it showed read just after its reply went out: wait for it."""
+    for _ in range(100):
+        if not await service.read_inbox(table.db, user_id, unread_only=True, mark_read=False):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the inbox was not marked read")
 
 
 def reply_text(result: Any) -> str:

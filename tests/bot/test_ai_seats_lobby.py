@@ -5,8 +5,7 @@ and nothing changes."""
 from __future__ import annotations
 
 import bot.service as service
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby
+from tests.bot.conftest import Table, open_lobby, reply_text
 
 
 def lobby_text(table: Table) -> str:
@@ -38,3 +37,42 @@ async def test_the_moderator_fills_and_empties_ai_seats(table: Table):
     await table.delivered()
     assert "🤖 " not in lobby_text(table)
     assert len((await service.get_game(table.db, game_id)).players) == 2
+
+
+async def test_create_fills_the_table_to_a_target_as_people_join_and_leave(table: Table):
+    """/mod create fill_to: the lobby post and /mod status name the AI seats and the
+    target; each person who joins takes an AI seat's place, one who leaves gives it back."""
+    lobby, join_id = await open_lobby(table, fill_to=8)
+    game_id = int(join_id.rsplit(":", 1)[1])
+    assert lobby_text(table).count("🤖 ") == 7
+    assert "AI seats (🤖): 7, filling the table to 8 players" in lobby_text(table)
+    for p in table.players[:3]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    await table.delivered()
+    text = lobby_text(table)
+    assert text.count("🤖 ") == 5 and "AI seats (🤖): 5, filling the table to 8 players" in text, text
+    status = reply_text(await table.run(table.mod, "mod status"))
+    assert "AI seats (🤖): 5, filling the table to 8 players" in status, status
+    await table.run(table.players[2], "game leave")
+    await table.delivered()
+    assert lobby_text(table).count("🤖 ") == 6
+    info = await service.get_game(table.db, game_id)
+    assert info.settings.fill_to == 8 and len(info.players) == 8
+
+
+async def test_create_takes_a_fixed_count_and_refuses_both_at_once(table: Table):
+    refused = await table.run(table.mod, "mod create", {"ai_seats": 3, "fill_to": 9})
+    assert refused.message.ephemeral and "either `ai_seats:`" in reply_text(refused), reply_text(refused)
+    assert await service.latest_game_in_channel(table.db, table.channel.id) is None
+    # In Chinese, a target below the smallest game.
+    refused = await table.emu.slash(table.mod, "mod create", {"fill_to": 4}, channel=table.channel, locale="zh-CN")
+    text = reply_text(await refused.wait(10))
+    assert "ai补足到" in text and "6到15人" in text, text
+    assert await service.latest_game_in_channel(table.db, table.channel.id) is None
+    await open_lobby(table, ai_seats=3)
+    assert lobby_text(table).count("🤖 ") == 3 and "AI seats (🤖): 3" in lobby_text(table)
+    # Switched to a target in the lobby: the fixed count is off.
+    answer = reply_text(await table.run(table.mod, "mod settings", {"fill_to": 10}))
+    assert "AI seats (🤖): 9, filling the table to 10 players" in answer, answer
+    await table.delivered()
+    assert lobby_text(table).count("🤖 ") == 9

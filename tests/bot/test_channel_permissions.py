@@ -10,8 +10,7 @@ from sqlalchemy import select
 
 from bot.db.models import OutboxMessage
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, started_game
 
 
 async def test_losing_send_messages_warns_the_moderator_once_and_nothing_is_lost(table: Table):

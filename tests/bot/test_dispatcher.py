@@ -88,6 +88,9 @@ class FakeBot:
     def get_guild(self, gid: int) -> None:
         return None
 
+    def holds_guild(self, gid: int) -> bool:
+        return True  # one unsharded process
+
 
 class Sleeps(list):
     async def __call__(self, seconds: float) -> None:

@@ -3,8 +3,7 @@ latest command shows it."""
 
 from __future__ import annotations
 
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby
+from tests.bot.conftest import Table, open_lobby, reply_text
 
 
 async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new_one(table: Table):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import bot.service as service
 from bot.i18n import t
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby
+from tests.bot.conftest import Table, open_lobby, reply_text
 
 
 def line(rule: str, value: str, loc: str = "en-US") -> str:

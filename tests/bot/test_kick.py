@@ -4,8 +4,7 @@ guessed the removed player is told privately, in their language, what became of 
 from __future__ import annotations
 
 import bot.service as service
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby, started_game
+from tests.bot.conftest import Table, open_lobby, reply_text, started_game, started_with_closed_dms
 
 
 async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
@@ -78,8 +77,6 @@ async def test_a_player_removed_after_leaving_the_server_is_neither_reported_nor
 
 
 async def test_closed_dms_of_a_member_are_not_taken_for_leaving(table: Table):
-    from tests.bot.test_bot_e2e import started_with_closed_dms
-
     mod_dms = len(table.emu.dms(table.mod))
     grace = await started_with_closed_dms(table)
     await table.run(table.mod, "mod advance")

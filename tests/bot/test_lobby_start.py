@@ -8,8 +8,7 @@ from __future__ import annotations
 import bot.service as service
 from bot.i18n import has_key
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby
+from tests.bot.conftest import Table, open_lobby, reply_text
 
 
 def _public(table: Table) -> str:

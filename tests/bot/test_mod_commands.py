@@ -12,8 +12,7 @@ import pytest
 import bot.service as service
 from discord_emulator import InvalidInvocation
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_command_sync import running, world  # noqa: F401 (a fixture)
 
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)

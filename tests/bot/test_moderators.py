@@ -12,8 +12,7 @@ import pytest
 import bot.service as service
 from discord_emulator import InvalidInvocation
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 
 
 async def phase_of(table: Table, game_id: int) -> str | None:
@@ -184,7 +183,7 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
     other seat (returned) wounded when ``wound``."""
     from bot.db import repositories as repo
     from bot.service.common import apply_state, state_of
-    from tests.bot.test_bot_e2e import open_lobby
+    from tests.bot.conftest import open_lobby
 
     lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h", early_advance=True)
     for p in [table.mod, *table.players[:5]]:

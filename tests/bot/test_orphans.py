@@ -8,8 +8,7 @@ import asyncio
 import hashlib
 
 import bot.service as service
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, open_lobby, reply_text, started_game
 
 
 def dm_texts(table: Table, user) -> list[str]:
@@ -35,8 +34,6 @@ async def test_deleting_the_game_channel_cancels_the_game_and_tells_everyone_by_
 
 
 async def test_a_lobby_whose_channel_is_deleted_tells_those_who_had_joined(table: Table):
-    from tests.bot.test_bot_e2e import open_lobby
-
     lobby, join_id = await open_lobby(table)
     alice, bob = table.players[0], table.players[1]
     for p in (alice, bob):

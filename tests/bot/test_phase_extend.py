@@ -4,8 +4,7 @@ extension past the longest a phase may run is refused without a word to the chan
 from __future__ import annotations
 
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 
 
 async def test_extend_says_what_the_paused_clock_holds_and_refuses_past_the_limit(table: Table):

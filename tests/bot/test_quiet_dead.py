@@ -10,8 +10,7 @@ from pathlib import Path
 
 import bot.service as service
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 
 
 def dead_channels(table: Table, tag: str = "dead-of") -> list:

@@ -12,8 +12,7 @@ from sqlalchemy import select
 import bot.service as service
 from bot.db.models import OutboxMessage
 from bot.render.recap import MINE
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 
 
 def _lines(texts: list[str]) -> set[str]:

@@ -9,8 +9,7 @@ from datetime import UTC, datetime, timedelta
 from bot.db.models import Game
 from bot.i18n import t, terms
 from bot.render import words
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_orphans import restarted
 from tests.service.helpers import current_state, play_to_end
 

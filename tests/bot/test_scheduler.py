@@ -90,10 +90,10 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
     entered, release, finished = asyncio.Event(), asyncio.Event(), []
     real_run_due = service.run_due
 
-    async def gated_run_due(database: Database, held=()):
+    async def gated_run_due(database: Database, held=(), **kw):
         entered.set()
         await release.wait()
-        finished.append(await real_run_due(database, held))
+        finished.append(await real_run_due(database, held, **kw))
         return finished[-1]
 
     monkeypatch.setattr(service, "run_due", gated_run_due)
@@ -160,3 +160,42 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     assert [s.game_id for s in (await scheduler.tick()).advanced] == [broken]
     assert scheduler.backoff.next_retry() is None  # forgotten once it went through
     assert (await service.get_game(db, broken)).phase == "dusk"
+
+
+async def test_a_wakeup_during_a_tick_brings_another_tick_at_once(db: Database, clock, monkeypatch):
+    """A wake that arrives while a tick runs (a submission moving a deadline to now while
+    the tick read the old one) is not lost: the loop ticks again without sleeping its
+    full ``max_sleep``."""
+    ticks: list[int] = []
+    second = asyncio.Event()
+    scheduler = Scheduler(db, max_sleep=3600)
+    real_run_due = service.run_due
+
+    async def run_due_and_wake(database: Database, held=(), **kw):
+        ticks.append(1)
+        if len(ticks) == 1:
+            scheduler.wake()  # arrives in the middle of the first tick
+        else:
+            second.set()
+        return await real_run_due(database, held, **kw)
+
+    monkeypatch.setattr(service, "run_due", run_due_and_wake)
+    loop = asyncio.create_task(scheduler.run_forever())
+    try:
+        await asyncio.wait_for(second.wait(), 10)  # a guard against hanging: an hour's sleep would time out
+    finally:
+        scheduler.stop()
+        await asyncio.wait_for(loop, 10)
+    assert len(ticks) >= 2
+
+
+async def test_the_dispatcher_is_woken_as_each_game_closes_not_after_the_whole_tick(db: Database, clock):
+    """A deadline many games share: each game's messages are delivered while the next
+    games are still being closed."""
+    woken: list[int] = []
+    games = [await started(db, 6, day_seconds=600, channel=900 + k, first=10 * k + 1) for k in range(3)]
+    clock.advance(601)
+    scheduler = Scheduler(db, on_work=lambda: woken.append(len(woken)))
+    report = await scheduler.tick()
+    assert sorted(s.game_id for s in report.advanced) == sorted(games)
+    assert len(woken) == 3

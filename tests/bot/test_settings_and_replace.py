@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import bot.service as service
 from discord_emulator import permissions as perm
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import open_lobby, started_game
+from tests.bot.conftest import Table, open_lobby, reply_text, started_game
 
 
 async def test_settings_in_the_lobby_update_the_lobby_post_at_once(table: Table):

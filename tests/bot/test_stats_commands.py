@@ -12,8 +12,7 @@ from sqlalchemy import func, select
 import bot.service as service
 from bot.db.models import SeatRecord
 from bot.service import UserRef
-from tests.bot.conftest import Table, reply_text
-from tests.bot.test_bot_e2e import started_game
+from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_orphans import restarted
 from tests.service.helpers import play_to_end
 

@@ -187,6 +187,23 @@ async def test_0011_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     assert "ai_seats" not in await _columns(empty_url, "game_records")
 
 
+async def test_0013_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(empty_url: str) -> None:
+    async def indexes() -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            async with engine.connect() as conn:
+                return {x["name"] for x in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
+        finally:
+            await engine.dispose()
+
+    await upgrade(empty_url, "0013")
+    assert {"ix_games_status_deadline", "ix_games_status_reminder"} <= await indexes()
+    assert await _columns(empty_url, "dm_channels") == {"user_id", "channel_id", "created_at"}
+    await downgrade(empty_url, "0012")
+    assert "ix_games_status_deadline" not in await indexes()
+    assert "dm_channels" not in await _tables(empty_url)
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).

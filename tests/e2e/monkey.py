@@ -34,19 +34,22 @@ Everything random comes from ``random.Random(seed)`` (the upheavals from a strea
 their own, so a seed's moves are the same with and without them); the bot's secret game
 seeds are derived from the seed too; the game's clock stands still unless skipped, and
 after every step the outbox is delivered and nothing is left due, so a seed replays the
-same game (a finding names the seed, the step and the move)."""
+same game (a finding names the seed, the step and the move).
+
+This module holds the table, the steps and the run; the moves are drawn by
+:mod:`tests.e2e.monkey_moves`, the checks after each step are in
+:mod:`tests.e2e.monkey_checks`, those at the end in :mod:`tests.e2e.monkey_end`, and the
+chaos in :mod:`tests.e2e.monkey_chaos`."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import select
@@ -54,17 +57,17 @@ from sqlalchemy import select
 import bot.service as service
 import engine
 import engine.view
-from bot.i18n import LOCALES, t, terms
+from bot.i18n import LOCALES
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Person, Reply, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import _text_input_id
-from bot.service.verify import verify_log
 from discord_emulator import InvalidInvocation, Message
-from discord_emulator import permissions as perm
+from tests.e2e.monkey_chaos import Upheavals
+from tests.e2e.monkey_checks import StepChecks
+from tests.e2e.monkey_end import EndChecks
 from tests.e2e.monkey_moves import (
-    CHAOS_MODERATION,
     FORM_TEXTS,
     MODERATOR_COMMANDS,
     PLAYER_COMMANDS,
@@ -74,9 +77,9 @@ from tests.e2e.monkey_moves import (
     is_select,
     menu_values,
 )
-from tests.e2e.test_bad_input import fingerprint
-from tests.e2e.test_leaks import leaks
 
+# The steps each kept seed is played for (test_monkey.py, test_monkey_chaos.py).
+STEPS = 300
 SLOW = GameOptions(day="1h", dusk="1h", morning="1h")
 # Answers a bot's request may get without anything being wrong: a DM to someone whose DMs
 # are closed (the bot then keeps it for /inbox), a look-up of someone who has left the
@@ -121,7 +124,7 @@ class Outcome:
     upheavals: dict[str, int] = field(default_factory=dict)  # restarts, crashes, time skips (with ``chaos``)
 
 
-class Monkey:
+class Monkey(Upheavals, StepChecks, EndChecks):
     """The table, the people and their moves; ``findings`` collects what broke."""
 
     def __init__(self, tavern: Tavern, seed: int, trap: LogTrap, steps: int, *, chaos: bool = False) -> None:
@@ -246,30 +249,6 @@ class Monkey:
         if found is not None:
             await self.do(actor, Move("click", found[1], message=found[0]))
 
-    def chaos_move(self, actor: Actor, move: Move, upheaval: str | None) -> tuple[Actor, Move]:
-        """With chaos: half the crashes hit a moderator's command, and after a restart or a
-        crash someone often presses what they were shown before it (drawn from the chaos's
-        own stream, after the seed's move, so that the seed's moves stay the same)."""
-        if self.chaos is None or self.chaos_choose is None:
-            return actor, move
-        if upheaval == "crash" and self.chaos.random() < 0.5:
-            path = self.chaos_choose.pick(CHAOS_MODERATION)
-            return self.moderating, Move("command", path, self.chaos_choose.options(path))
-        if self.before_restart and self.chaos.random() < 0.6:
-            who = self.chaos.choice(sorted(self.before_restart))
-            seen = self.before_restart.pop(who)
-            a = next(x for x in self.actors if x.person.user.id == who)
-            if seen:
-                m, c = self.chaos.choice(seen)
-                if is_select(c):
-                    return a, Move("select", c["custom_id"], message=m, values=menu_values(self.chaos, c))
-                return a, Move("click", c["custom_id"], message=m)
-        return actor, move
-
-    def remember_components(self) -> None:
-        """What each player could press just before the bot went down (for after it)."""
-        self.before_restart = {a.person.user.id: self.seen_components(a, late=False) for a in self.actors if a.kind == "player"}
-
     async def pick_move(self, a: Actor) -> Move:
         rng = self.rng
         r = rng.random()
@@ -342,46 +321,6 @@ class Monkey:
         if self.step_no < self.end_after:
             found = [(m, c) for m, c in found if not c["custom_id"].startswith(("wh:end:", "wh:cancel:"))]
         return found
-
-    async def time_passes(self) -> None:
-        """The game's clock jumps just past the next deadline or reminder."""
-        from bot.service.deadlines import next_wakeup
-
-        due = await next_wakeup(self.tavern.db)
-        clock = self.tavern.clock
-        if due is not None and isinstance(clock, GameClock):
-            clock.skip(max(0.0, (due - clock()).total_seconds()) + 1)
-            await self.settled(f"step {self.step_no}, the clock skipped to {due:%H:%M:%S}")
-
-    async def crash(self, where: str) -> None:
-        """Kill the bot while the step's news is being delivered and start a new one on the
-        same database: what was stored is still there (every submission as it was, unless
-        the game moved on meanwhile: a phase the dead process was closing is closed by the
-        new one; every message), and the messages the dead one held go out once its
-        leases are taken over by the new one, at once (the game's clock stands still)."""
-        kept = await self.stored_rows()
-        self.remember_components()
-        await self.tavern.stop_bot(crash=True)
-        await self.tavern.start_bot()
-        now = await self.stored_rows()
-        lost_subs = [sub for sub in kept[1] if sub not in now[1]] if now[0] == kept[0] else []
-        lost_mail = [m for m in kept[2] if m not in now[2]]
-        if lost_subs or lost_mail:
-            self.found(where, f"the crash lost submissions {lost_subs} and messages {lost_mail}")
-
-    async def stored_rows(self) -> tuple[Any, ...]:
-        """The game's version, then every submission (id, revision, payload) and the ids of
-        its messages."""
-        from bot.db.models import Game, OutboxMessage, Submission
-
-        async with self.tavern.db.read() as s:
-            game = await s.get(Game, self.game_id)
-            assert game is not None
-            subs = await s.execute(
-                select(Submission.id, Submission.revision, Submission.payload).where(Submission.game_id == self.game_id).order_by(Submission.id)
-            )
-            mail = await s.execute(select(OutboxMessage.id).where(OutboxMessage.game_id == self.game_id).order_by(OutboxMessage.id))
-            return (game.version, [tuple(r) for r in subs], [r[0] for r in mail])
 
     async def do(self, a: Actor, move: Move, *, crash: bool = False) -> Reply | None:
         """Perform ``move`` as ``a`` and check what came of it; with ``crash`` the bot dies
@@ -477,265 +416,20 @@ class Monkey:
         else:
             self.emu.add_member(self.guild, user)
 
-    async def check_reply(self, where: str, reply: Reply, before: Any) -> None:
-        res = reply.result
-        assert res is not None
-        if not res.acknowledged:
-            self.found(where, "no answer (the interaction failed)")
-        elif not res.is_final():
-            self.found(where, "acknowledged, but left thinking")
-        if res.rejected:
-            self.found(where, f"the emulator refused the bot's answer: {res.rejected}")
-        created = [*res.followups]
-        if res.response_type in (4, 5) and res.message is not None:  # not the pressed message
-            created.append(res.message)
-        if res.record.guild is not None and any(not m.ephemeral for m in created):
-            self.found(where, f"an answer shown to everyone: {reply.text[:160]!r}")
-        if reader.is_error(res.message) or any(reader.is_error(m) for m in res.followups):
-            self.refused += 1
-            shown = [m for m in [res.message, *res.followups] if m is not None and reader.is_error(m)]
-            if any(not m.ephemeral for m in shown):
-                self.found(where, f"a refusal shown to everyone: {reply.text[:200]}")
-            if any(reader.match("reply.error.unexpected", line) for m in shown for line in reader.lines_of(m)):
-                self.found(where, f"an unexpected error: {reply.text[:200]}")
-            after = await self.fingerprint()
-            if before is not None and after != before:
-                self.found(where, f"refused ({reply.text[:160]!r}) but changed the game: {diff(before, after)}")
-
-    async def check_phase_post(self, where: str) -> None:
-        """While the game runs, the channel's latest phase post is the stored phase; the
-        departed (and only they) are muted there while the dead stay quiet."""
-        info = await service.get_game(self.tavern.db, self.game_id)
-        await self.check_quiet_dead(where, info)
-        if info.status != "running":
-            return
-        posts = [got for m in self.tavern.public(self.channel) if (got := reader.phase_post(m))]
-        if not posts or posts[-1] != (info.phase, info.round):
-            self.found(where, f"the game is at {info.phase} {info.round}, the channel's last phase post says {posts[-1:]}")
-
-    async def check_quiet_dead(self, where: str, info: Any) -> None:
-        """Muted in the game channel and let into the dead channel: the departed while the
-        game runs with quiet dead on, nobody otherwise."""
-        world = self.emu.ctx.world
-        quiet = any(
-            c.topic and f"[wolfhowl:dead-of:{self.channel.id}]" in c.topic for c in world.channels.values()
-        )
-        muted = {
-            ow.id for ow in self.channel.overwrites.values() if ow.type == 1 and ow.deny & perm.SEND_MESSAGES
-        }
-        dead_channels = [c for c in world.channels.values() if c.topic and f":{self.channel.id}]" in c.topic]
-        let_in = {
-            ow.id for c in dead_channels for ow in c.overwrites.values()
-            if ow.type == 1 and ow.allow & perm.VIEW_CHANNEL and ow.id != self.emu.bot_user.id
-        }  # fmt: skip
-        want: set[int] = set()
-        if quiet and info.status in ("running", "paused"):
-            removed = set(await service.removed_players(self.tavern.db, self.game_id))
-            want = {p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id} | removed
-        # Whoever has left the server cannot be muted or freed meanwhile (no member).
-        here = set(self.guild.members)
-        muted, let_in, want = muted & here, let_in & here, want & here
-        names = {a.person.user.id: a.person.name for a in self.actors}
-        show = lambda ids: sorted(names.get(i, str(i)) for i in ids)  # noqa: E731
-        state = f"(quiet dead {'on' if quiet else 'off'}, {info.status})"
-        if muted != want:
-            self.found(where, f"muted in the channel: {show(muted)}, departed: {show(want)} {state}")
-        if let_in != want:
-            self.found(where, f"let into the dead channel: {show(let_in)}, departed: {show(want)} {state}")
-        if info.status == "lobby":
-            self.check_lobby_roster(where, info)
-        if info.status != "lobby":
-            buttons = {cid for m in self.tavern.public(self.channel) for cid in m.custom_ids()}
-            if f"wh:join:{self.game_id}" in buttons or f"wh:leave:{self.game_id}" in buttons:
-                self.found(where, f"the lobby's buttons are still there ({info.status})")
-
-    def check_lobby_roster(self, where: str, info: Any) -> None:
-        """The lobby post lists who has joined (its players field counts them)."""
-        posts = [m for m in self.tavern.public(self.channel) if f"wh:join:{self.game_id}" in m.custom_ids()]
-        if not posts:
-            return
-        post = self.emu.ctx.world.messages.get(posts[-1].id, posts[-1])
-        heads = {str(f.get("name", "")) for e in post.embeds for f in e.get("fields") or []}
-        want = {t("reply.players", loc, count=len(info.players)) for loc in LOCALES}
-        if not heads & want:
-            self.found(where, f"the lobby post shows {sorted(heads)}, {len(info.players)} have joined")
-
     def found(self, where: str, problem: str) -> None:
         self.findings.append(f"seed {self.seed}, {where}: {problem}")
 
-    async def fingerprint(self) -> tuple[Any, ...]:
-        """Both games as a refusal must leave them: rows, submissions, mail and seats."""
-        from bot.db.models import GamePlayer
 
-        out: list[Any] = []
-        for gid in (self.game_id, self.other_id):
-            if not gid:
-                continue
-            out.append(await fingerprint(self.tavern, gid))
-            async with self.tavern.db.read() as s:
-                rows = await s.execute(
-                    select(GamePlayer.user_id, GamePlayer.seat, GamePlayer.status).where(GamePlayer.game_id == gid).order_by(GamePlayer.id)
-                )
-                out.append(tuple(tuple(r) for r in rows))
-        return tuple(out)
-
-    # -- the end -----------------------------------------------------------------------
-    async def finish(self) -> dict[str, Any] | None:
-        """End the game if it still runs, then check the end post, the log and the channels."""
-        info = await service.get_game(self.tavern.db, self.game_id)
-        mod = self.moderating
-        if info.status in ("running", "paused"):
-            confirm = await self.do(mod, Move("command", "mod end"))
-            found = confirm.find(f"wh:end:{self.game_id}") if confirm else None
-            assert found is not None, confirm.text if confirm else "no reply to /mod end"
-            await self.do(mod, Move("click", found[1], message=found[0]))
-        game = await self.stored_game()
-        if game["status"] != "over":
-            self.found("the end", f"the game is {game['status']} ({game['end_reason']}) after /mod end")
-            return None
-        self.check_end_post(game)
-        log = await self.log()
-        if log is None:
-            self.found("the end", "/mod log gave no file")
-        else:
-            self.check_log(game, log)
-        for channel in (self.channel, self.other_channel):
-            self.check_public(channel, game)
-        await self.check_sent_once()
-        await self.check_sheets()
-        # Whoever left the server comes back: they find the channel as everyone does.
-        for a in self.actors:
-            if a.person.user.id not in self.guild.members:
-                self.live(a.person, "rejoin")
-        await self.check_quiet_dead("the end, all back in the server", await service.get_game(self.tavern.db, self.game_id))
-        return log
-
-    async def check_sent_once(self) -> None:
-        """Nobody got a message twice. A message of the outbox was not even sent twice: its
-        nonce is its key's, and a crash must not make a new process send it again (it
-        looks first). A notice outside the outbox (a moderator told that a player left the
-        server) may be sent again by a new process, with the same nonce, which Discord
-        (and the emulator) answer with the first message, creating none."""
-        from bot.db.models import OutboxMessage
-        from bot.service.outbox import nonce_for
-
-        async with self.tavern.db.read() as s:
-            keys = (await s.execute(select(OutboxMessage.idempotency_key))).scalars().all()
-        outbox = {nonce_for(k) for k in keys}
-        sends = Counter(
-            r.json.get("nonce")
-            for r in self.emu.ctx.recorder.requests
-            if r.route == "POST /channels/{channel_id}/messages" and r.status == 200 and isinstance(r.json, dict) and r.json.get("nonce")
-        )
-        for nonce, count in sends.items():
-            if count > 1 and nonce in outbox:
-                self.found("the end", f"outbox message {nonce} was sent {count} times")
-        made = Counter(m.nonce for m in self.emu.ctx.world.messages.values() if m.nonce and not m.deleted)
-        for nonce, count in made.items():
-            if count > 1:
-                self.found("the end", f"message {nonce} is there {count} times")
-
-    async def check_sheets(self) -> None:
-        """Nobody was ever shown the sheet of a seat they did not hold (by DM, in /me or
-        /inbox, before or after a replacement)."""
-        from bot.db.models import Game, GamePlayer
-
-        async with self.tavern.db.read() as s:
-            states = {g.id: g.state for g in (await s.execute(select(Game))).scalars() if g.state}
-            rows = (await s.execute(select(GamePlayer))).scalars().all()
-            held: dict[int, set[tuple[str, str]]] = {}
-            for r in rows:
-                seat = r.seat if r.seat is not None else r.former_seat
-                if seat is not None and r.game_id in states:
-                    p = states[r.game_id]["players"][seat - 1]
-                    held.setdefault(r.user_id, set()).add((p["class_id"], p["faction"]))
-        for a in self.actors:
-            user = a.person.user
-            seen = self.emu.ctx.recorder.dms(user.id) + self.emu.ctx.recorder.visible_to(user.id)
-            for m in seen:
-                sheet = reader.read_sheet(m)
-                if sheet and (sheet["class_id"], sheet["faction"]) not in held.get(user.id, set()):
-                    self.found("the end", f"{a.person.name} was shown a sheet not theirs: {reader.message_text(m)[:160]}")
-
-    async def stored_game(self) -> dict[str, Any]:
-        from bot.db.models import Game
-
-        async with self.tavern.db.read() as s:
-            g = await s.get(Game, self.game_id)
-            assert g is not None
-            return {
-                "status": g.status, "state": g.state, "round": g.round, "phase": g.phase,
-                "seed": g.secret_seed, "sha": g.seed_sha256, "settings": g.settings, "end_reason": g.end_reason,
-            }  # fmt: skip
-
-    def end_posts(self) -> list[Message]:
-        return [m for m in self.tavern.public(self.channel) if reader.is_game_over(m)]
-
-    def check_end_post(self, game: dict[str, Any]) -> None:
-        posts = self.end_posts()
-        if len(posts) != 1:
-            self.found("the end", f"{len(posts)} game-over posts")
-            return
-        post, state = posts[0], game["state"]
-        if sorted(reader.winners(post)) != sorted(state["winners"]):
-            self.found("the end", f"the post names {reader.winners(post)} as winners, the state {state['winners']}")
-        scores = {}
-        rows: dict[int, str] = {}
-        for line in reader.lines_of(post):
-            got = reader.match("post.score_line", line)
-            if got:
-                scores[reader.lookup("faction", got["faction"])] = int(got["score"])
-            m = re.match(r"(\d+)\. (.+)$", line)
-            if m:
-                rows[int(m.group(1))] = m.group(2)
-        if scores != state["scores"]:
-            self.found("the end", f"the post shows scores {scores}, the state {state['scores']}")
-        for p in state["players"]:
-            row = rows.get(p["seat"], "")
-            loc = game["settings"].get("language", "en-US")
-            want = (terms.class_name(p["class_id"], loc), terms.faction(p["faction"], loc))
-            dead = row.endswith(reader.text_of("post.roster_dead", loc).strip())
-            if not all(w in row for w in want) or dead == p["alive"]:
-                self.found("the end", f"roster line of seat {p['seat']} is {row!r}, the state {p['class_id']} {p['faction']} alive={p['alive']}")
-        seed_shown = any(game["seed"] in reader.message_text(m) for m in self.tavern.public(self.channel))
-        if not seed_shown:
-            self.found("the end", "the seed was not revealed")
-
-    async def log(self) -> dict[str, Any] | None:
-        reply = await self.do(self.moderating, Move("command", "mod log", {"game": self.game_id}))
-        for m in reply.messages if reply else []:
-            for a in m.attachments:
-                if a.filename.endswith(".json"):
-                    return dict(json.loads(a.data))
-        return None
-
-    def check_log(self, game: dict[str, Any], log: dict[str, Any]) -> None:
-        g = log["game"]
-        for key in ("status", "round", "phase", "seed", "end_reason"):
-            if g[key] != game[key]:
-                self.found("the log", f"{key} is {g[key]!r} in the log, {game[key]!r} stored")
-        if not log["steps"] or log["steps"][-1].get("state") != game["state"]:
-            self.found("the log", "the last step's state is not the stored state")
-        report = verify_log(log)
-        if not report.ok:
-            self.found("the log", f"the replay differs: {report.mismatch}")
-
-    def check_public(self, channel: Any, game: dict[str, Any]) -> None:
-        public = self.tavern.public(channel)
-        reveal = channel is self.channel and bool(game["settings"].get("reveal_on_death"))
-        for leak in leaks(SimpleNamespace(public=public, options=SimpleNamespace(reveal_on_death=reveal))):  # type: ignore[arg-type]
-            self.found(f"#{channel.name}", f"leak: {leak}")
-        people = {a.person.user.id for a in self.actors if a.kind != "moderator"}
-        for m in public:
-            if reader.is_game_over(m):
-                break
-            for line in reader.lines_of(m):
-                named = {int(x) for x in MENTION.findall(line)} & people
-                if named and not reader.match("reply.post.inbox_ping", line):
-                    self.found(f"#{channel.name}", f"a public line addressed to someone: {line[:200]}")
-            for e in m.embeds:
-                if reader.news_title(str(e.get("title") or "")) or reader.read_sheet(m):
-                    self.found(f"#{channel.name}", f"private news or a sheet in public: {reader.message_text(m)[:200]}")
+def played_and_ended(outcome: Outcome) -> None:
+    """The game was played over rounds and ended; commands, the order panel's buttons
+    and menus, and the grail number (by the form or the command) were all used, and many
+    things were refused (the monkey is mostly wrong) but not all."""
+    assert outcome.over and outcome.end_reason
+    assert outcome.rounds >= 2, outcome
+    kinds = outcome.by_kind
+    assert kinds.get("/mod advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
+    assert any(k in kinds for k in ("atk", "vote", "skill", "idp")), kinds
+    assert 0.2 * outcome.steps < outcome.refused < outcome.steps
 
 
 def shown(reply: Reply | None) -> str:
@@ -744,18 +438,6 @@ def shown(reply: Reply | None) -> str:
         return "-"
     lines = [line for m in reply.messages for line in reader.lines_of(m)]
     return next((x for x in lines if x.startswith("⚠️")), lines[0] if lines else "nothing shown")[:160]
-
-
-def diff(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
-    out = []
-    for i, (a, b) in enumerate(zip(before, after, strict=False)):
-        if a != b:
-            if isinstance(a, tuple) and isinstance(b, tuple):
-                parts = [f"[{j}] {x!r:.120} -> {y!r:.120}" for j, (x, y) in enumerate(zip(a, b, strict=False)) if x != y]
-                out.append(f"#{i}: " + "; ".join(parts))
-            else:
-                out.append(f"#{i}")
-    return " | ".join(out)
 
 
 async def run_monkey(

@@ -48,7 +48,9 @@ def test_the_demo_plays_a_whole_game_and_prints_the_channel_and_the_dms(tmp_path
 
 def test_the_demo_of_a_slow_game_with_absent_players():
     out = demo("--seed", "demo-absent", "--absent", "--show-dms")
-    assert "game over — winners:" in out and "(0 unanswered," in out and "Emulator errors: 0." in out
+    # No interaction refused: the players aim at a seat handed over by its new name (as
+    # the table's replacement line gives it), and none plays a phase already closed.
+    assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
     assert "missed phases in a row" in out or "Miss one more phase" in out  # the warnings
     assert "A seat is free in game #1" in out and "[Accept the seat]" in out  # the standby's offer
     assert "takes over seat" in out  # the table's replacement line

@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.events import Event
 from engine.model import Faction, GameState, Phase, Player, Settings
 from engine.night.resolve import resolve_night
-from engine.submissions import Identification, Orders
+from engine.submissions import Action, Guess, Identification, Orders
 
 
 class ScriptedDice(Dice):
@@ -57,6 +57,35 @@ def night(state: GameState, dice: Dice, orders: dict[int, Orders] | None = None,
 
 def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+def needs(events: list[Event], attacker: int | None = None) -> list[int]:
+    """The percentage each attack roll needed (of ``attacker``'s only, when given)."""
+    return [
+        e.data["need"]
+        for e in events
+        if e.kind == "AttackRolled" and (attacker is None or e.data["attacker"] == attacker)
+    ]
+
+
+def orders(*actions: Action, toggles: tuple[str, ...] | frozenset[str] = ()) -> Orders:
+    """Night orders of ``actions``, with the toggles named switched on."""
+    return Orders(tuple(actions), frozenset(toggles))
+
+
+def hit(target: int) -> Action:
+    """An attack on seat ``target``."""
+    return Action("attack", (target,))
+
+
+def attack(target: int, *toggles: str) -> Orders:
+    """Orders of a single attack on seat ``target``, with ``toggles`` on."""
+    return Orders((hit(target),), frozenset(toggles))
+
+
+def ident(*guesses: tuple[int, str, str]) -> Identification:
+    """An identification of ``(seat, what, value)`` guesses."""
+    return Identification(tuple(Guess(*g) for g in guesses))
 
 
 def skill_of(class_id: str, skill_id: str) -> SkillSpec:

@@ -10,7 +10,7 @@ a differing line; record again only when the change is meant (the diff of the da
 then shows exactly what it changed).
 
 The cases were picked to cover the engine's events between them: two 15-player tables
-(44 and 6 more of the engine's kinds of event), a small table with other settings (a tie
+(49 of the engine's kinds of event and 4 more), a small table with other settings (a tie
 vote removes everyone tied, classes shown on death, 12 points win), a table where
 some seats fall silent and one sends out of turn (an unclaimed grail, a dropped
 submission, players who did not send), and a table a moderator runs: two players
@@ -103,7 +103,7 @@ CASES = (
     ),
     Case(
         "table11-house-rules",
-        "golden:21",
+        "golden:27",
         11,
         Settings(
             killing_blow=KillingBlowRule.STEAL,

@@ -266,3 +266,33 @@ async def test_the_records_give_the_seat_to_the_standby_and_say_the_absent_left(
         rows = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 2))).scalars().all()
     fates = {r.user_id: r.fate for r in rows}
     assert fates[user(2).id] == "replaced" and fates[STANDBY.id] != "replaced"
+
+
+async def test_the_reminder_names_the_phase_still_missing_and_the_run(db: Database) -> None:
+    """Before each deadline, a player who has not sent is reminded of what that phase
+    still asks of them, named with its round, and of the phases missed so far in a row;
+    one who has sent is not reminded."""
+    from bot.discord.outbound import render_outgoing
+    from tests.bot.test_outbound import text_of
+
+    game_id = await started(db, 6, absence_action="notify", absence_misses=3, reminder_lead_seconds=3600)
+    await take_due(db)
+    expected = {
+        "day": ("you have not sent your grail number for Day 1", None),
+        "dusk": ("you have not sent your night orders for Dusk 1", "You missed the last phase."),
+        "morning": ("you have not voted in Morning 1", "You have missed 2 phases in a row."),
+    }
+    for phase, (missing, run) in expected.items():
+        info = await get_game(db, game_id)
+        assert info.phase == phase and info.deadline is not None
+        await send_all_but(db, game_id, {1})
+        db.clock.advance((info.deadline - db.now()).total_seconds() - 3600)  # type: ignore[attr-defined]
+        assert (await run_due(db)).reminded == [game_id]
+        reminders = [m for m in await take_due(db) if m.payload.get("type") == "reminder" and m.recipient_kind == "user"]
+        assert user(1).id in [m.recipient_id for m in reminders] and user(2).id not in [m.recipient_id for m in reminders]
+        text = text_of(render_outgoing(next(m for m in reminders if m.recipient_id == user(1).id), info))
+        assert missing in text, text
+        assert (run in text) if run else "in a row" not in text and "last phase" not in text, text
+        db.clock.advance(3600)  # type: ignore[attr-defined]
+        assert [r.game_id for r in (await run_due(db)).advanced] == [game_id]
+        await take_due(db)

@@ -98,6 +98,69 @@ async def test_lobby_holds_ai_seats_with_names_that_say_so(db):
     assert len((await get_game(db, game_id)).players) == 8
 
 
+async def test_the_ai_fills_the_table_to_a_target_as_humans_come_and_go(db):
+    from bot.service import join_game, kick_from_lobby, leave_game
+
+    info = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR, settings=GameSettings.build(fill_to=8))
+    await post_the_lobby(db, info.id)
+
+    def ai_of(info):
+        return [p.name for p in info.players if p.user_id == 0]
+
+    # Nobody yet: seven AI seats, a place kept for the first human.
+    first = ai_of(await get_game(db, info.id))
+    assert len(first) == 7 and len((await get_game(db, info.id)).players) == 7
+    await join_game(db, info.id, user(1))
+    assert ai_of(await get_game(db, info.id)) == first  # the first human takes the kept place
+    await join_game(db, info.id, user(2))
+    after = await join_game(db, info.id, user(3))
+    # Each further human takes the last AI seat's place; the others keep their names.
+    assert ai_of(after) == first[:5] and len(after.players) == 8
+    after = await leave_game(db, info.id, user(3).id)
+    assert ai_of(after) == first[:6] and len(after.players) == 8
+    after = await kick_from_lobby(db, info.id, user(2).id)
+    assert ai_of(after) == first and len(after.players) == 8
+    # More humans than the target: no AI seat, and the player limit holds as before.
+    for i in range(4, 11):
+        after = await join_game(db, info.id, user(i))
+    assert ai_of(after) == [] and len(after.players) == 8
+    # A fixed count switches the filling off, and the filling the fixed count.
+    after = await update_settings(db, info.id, ai_seats=2)
+    assert after.settings.fill_to == 0 and len(ai_of(after)) == 2
+    after = await update_settings(db, info.id, fill_to=12)
+    assert after.settings.ai_seats == 0 and len(ai_of(after)) == 4 and len(after.players) == 12
+
+
+async def test_a_bad_filling_target_is_refused_and_changes_nothing(db):
+    from bot.service.ai_seats import AiBothError, FillToRangeError
+
+    game_id = await _ai_lobby(db, 2, 4)
+    for bad in ({"fill_to": 5}, {"fill_to": 12, "max_players": 10}, {"fill_to": 9, "ai_seats": 2}):
+        with pytest.raises((FillToRangeError, AiBothError)) as caught:
+            await update_settings(db, game_id, **bad)
+        assert caught.value.key in ("error.ai_fill_range", "error.ai_fill_both")
+        info = await get_game(db, game_id)
+        assert info.settings.ai_seats == 4 and info.settings.fill_to == 0 and len(info.players) == 6
+    with pytest.raises(AiBothError):
+        await create_game(db, guild_id=GUILD, channel_id=CHANNEL + 1, moderator=MODERATOR, settings=GameSettings.build(fill_to=9, ai_seats=2))
+    with pytest.raises(FillToRangeError):
+        await create_game(db, guild_id=GUILD, channel_id=CHANNEL + 1, moderator=MODERATOR, settings=GameSettings.build(fill_to=3))
+    # Once dealt, the filling is fixed like the player limit.
+    await start_game(db, game_id)
+    from bot.service.errors import SettingFixedError
+
+    with pytest.raises(SettingFixedError):
+        await update_settings(db, game_id, fill_to=10)
+
+
+async def test_a_filled_table_deals_and_plays_to_its_end(db, clock):
+    game_id = await lobby(db, 2, fill_to=7)
+    info = await start_game(db, game_id)
+    assert len(info.players) == 7 and sum(1 for p in info.players if p.user_id == 0) == 5
+    await _play_to_end(db, clock, game_id)
+    assert verify_log(await export_game(db, game_id)).ok
+
+
 async def test_a_game_needs_a_human(db):
     with pytest.raises(AiSeatsTooManyError):
         await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR, settings=GameSettings.build(ai_seats=14, max_players=14))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sim.report import on_target, percentile, summarise, wilson
+from bot.sim.report import on_target, out_of_band, percentile, summarise, wilson
 from bot.sim.runner import GameResult
 
 ROLES15 = tuple(
@@ -119,3 +119,22 @@ def test_summarise_needs_games_and_target_check() -> None:
     assert on_target(s)
     s["rounds"]["median"] = 13
     assert not on_target(s)
+
+
+def test_points_and_the_class_band() -> None:
+    """A seat's points are 3 a kill, 2 a steal, 1 a grail; the band flags a class whose
+    survival or points (against the mean seat's) fall outside it, and only those."""
+    s = summarise([_game(("lawful",), 6)], players=15, seed="x", seconds=1.0)
+    classes = {row["class_id"]: row for row in s["classes"]}
+    # Seat 0 (lawful warrior) killed once, seat 1 (monk) banked two grails: 3 + 2 over
+    # fifteen seats.
+    assert classes["warrior"]["points"] == 1.5  # 3 points over its two seats
+    assert classes["monk"]["points"] == 2.0
+    assert s["points_per_seat"] == pytest.approx(5 / 15, abs=1e-6)
+    flagged = out_of_band(s)
+    assert "monk survival 0.0%" in flagged
+    assert "cleric survival 100.0%" in flagged
+    assert "warrior points 4.50" in flagged and "cleric points 0.00" in flagged
+    for row in s["classes"]:
+        row["survival"], row["points"] = 0.5, s["points_per_seat"]
+    assert out_of_band(s) == []

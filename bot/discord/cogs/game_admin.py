@@ -44,6 +44,7 @@ SETTING_PARAMS = {
     "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead", "start_in": "start_in",
     "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
     "absence_misses": "absence_misses", "absence_action": "absence_action", "offer_time": "offer_time",
+    "ai_seats": "ai_seats", "fill_to": "fill_to",
 }  # fmt: skip
 ABSENCE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.absence_{v}"), value=v) for v in ("replace", "remove", "ai", "notify")]
 
@@ -74,7 +75,7 @@ def overrides(**given: Any) -> dict[str, Any]:
                 out["reminder_lead_seconds"] = parse_duration(text)
             except ReplyError:
                 raise ReplyError("reply.error.reminder", text=text[:40]) from None
-    for name in ("max_players", "reveal_on_death", "early_advance", "win_score", "ai_seats"):
+    for name in ("max_players", "reveal_on_death", "early_advance", "win_score", "ai_seats", "fill_to"):
         if given.get(name) is not None:
             out[name] = given[name]
     if given.get("vote_tie") is not None:
@@ -151,6 +152,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         absence_action: app_commands.Choice[str] | None = None,
         offer_time: str | None = None,
         start_in: str | None = None,
+        ai_seats: app_commands.Range[int, 0, 14] | None = None,
+        fill_to: app_commands.Range[int, 0, 15] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -165,6 +168,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
             absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
+            ai_seats=ai_seats, fill_to=fill_to,
         )  # fmt: skip
         if language is None:
             given["language"] = _default_language(interaction, ctx.bot.config.language)
@@ -193,8 +197,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @mod.command(name=L("cmd.name.settings"), description=L("cmd.desc.mod_settings"))
     @with_setting_options
-    @app_commands.rename(ai_seats=L("cmd.name.ai_seats"))
-    @app_commands.describe(ai_seats=L("cmd.param.ai_seats"))
     async def settings(
         interaction: discord.Interaction,
         max_players: app_commands.Range[int, 6, 15] | None = None,
@@ -216,6 +218,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         offer_time: str | None = None,
         start_in: str | None = None,
         ai_seats: app_commands.Range[int, 0, 14] | None = None,
+        fill_to: app_commands.Range[int, 0, 15] | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
@@ -224,7 +227,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
             killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
             absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
-            ai_seats=ai_seats,
+            ai_seats=ai_seats, fill_to=fill_to,
         )  # fmt: skip
         starts = start_seconds(start_in)
         if given or starts is not None:

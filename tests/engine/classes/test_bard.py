@@ -9,9 +9,9 @@ from engine.classes import SkillSpec, class_spec
 from engine.errors import IdentificationError, MalformedSubmissionError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import Condition, State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action, Guess, Identification
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
+from tests.engine.helpers import ScriptedDice, kinds, night, orders, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 KNOW = (2, 1)  # Bardic Knowledge picks seat 2 (a warrior: one trait, no second roll)
@@ -31,12 +31,8 @@ SONG_AB = int(skill("countersong").params["ab_mod"])
 WARRIOR_HP = class_spec("warrior").hp
 
 
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
-
-
 def trio():
-    # bard: AB 55, AC 20, Will 60; warriors: AB 75, AC 20, Will 20 (HP: the class data)
+    # bard: AB 65, AC 20, Will 60; warriors: AB 75, AC 20, Will 20 (HP: the class data)
     return table(("bard", "chaotic"), ("warrior", "lawful"), ("warrior", "neutral"))
 
 
@@ -58,7 +54,7 @@ def test_data_is_complete_in_both_languages():
 def test_hypnotic_prelude_is_a_free_action_that_lasts_and_is_not_told():
     st = trio()
     # Prelude (free): 60 - 20 = 40, a 40 succeeds; then the standard attack on 3:
-    # 55 - 20 = 35, 99 misses; 3 does not counter (51).
+    # 65 - 20 = 45, 99 misses; 3 does not counter (51).
     d = ScriptedDice([*INIT, (100, 40), (100, 99), (100, 51), KNOW])
     events = night(st, d, {1: orders(Action("hypnotic_prelude", (2,)), Action("attack", (3,)))})
     cond = st.player(2).conditions[State.HYPNOTIC_PRELUDE]

@@ -5,9 +5,9 @@ import pytest
 from engine.classes import SkillSpec, class_spec
 from engine.errors import IdentificationError, SkillUnavailableError
 from engine.events import Audience
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
+from tests.engine.helpers import ScriptedDice, ident, kinds, night, orders, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 
@@ -27,10 +27,6 @@ SHIELD_AB = int(skill("shield_of_faith").params["ab_mod"])
 GRAIL_CURE = int(skill("consecrated_grail").params["cure_bonus"])
 GRAIL_HEAL = int(skill("consecrated_grail").params["heal"])
 WARRIOR = class_spec("warrior")
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():
@@ -234,10 +230,6 @@ def test_consecrated_grail_needs_the_grail():
 
 
 # -- Identification ----------------------------------------------------------------------
-
-
-def ident(*guesses):
-    return Identification(tuple(Guess(*g) for g in guesses))
 
 
 def test_two_holy_and_one_faction_accepted():

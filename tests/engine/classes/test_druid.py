@@ -7,15 +7,11 @@ from engine.classes import class_spec
 from engine.errors import IdentificationError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action, Guess, Identification
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, orders, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():

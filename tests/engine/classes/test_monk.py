@@ -19,31 +19,15 @@ from engine.skills.base import skills_of
 from engine.stats import armor_class, save
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
-
-
-def needs(events: list[Event], attacker: int | None = None) -> list[int]:
-    return [
-        e.data["need"]
-        for e in events
-        if e.kind == "AttackRolled" and (attacker is None or e.data["attacker"] == attacker)
-    ]
+from tests.engine.helpers import ScriptedDice, hit, kinds, needs, night, orders, table
 
 
 def to_seat(events: list[Event], seat: int) -> list[Event]:
     return [e for e in events if e.audience is Audience.PRIVATE and e.seat == seat]
 
 
-def orders(*actions: Action, toggles: tuple[str, ...] = ()) -> Orders:
-    return Orders(tuple(actions), frozenset(toggles))
-
-
 def grapple(target: int) -> Action:
     return Action("grapple", (target,))
-
-
-def hit(target: int) -> Action:
-    return Action("attack", (target,))
 
 
 def held_by_monk(state: GameState, monk: int, target: int) -> None:

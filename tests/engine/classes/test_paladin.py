@@ -10,13 +10,23 @@ import pytest
 from engine.classes import ClassSpec, SkillSpec, class_spec
 from engine.dice import Dice
 from engine.errors import IdentificationError, SelfTargetError, SkillUnavailableError
-from engine.events import Audience, Event
+from engine.events import Audience
 from engine.model import State
 from engine.night.combat import inflict
 from engine.night.context import Night
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, param_of, skill_of, table
+from tests.engine.helpers import (
+    ScriptedDice,
+    hit,
+    kinds,
+    needs,
+    night,
+    orders,
+    param_of,
+    skill_of,
+    table,
+)
 
 # Balance numbers come from the class data, so a tuning pass needs no test change; the
 # tests still pin exact outcomes, and fail if the engine ignores a parameter.
@@ -40,18 +50,6 @@ KNIGHT_AB = param("grail_knight", "ab_mod")
 KNIGHT_REDUCTION = param("grail_knight", "damage_reduction")
 ROGUE = class_spec("rogue")
 WARRIOR = class_spec("warrior")
-
-
-def needs(events: list[Event]) -> list[int]:
-    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
-
-
-def orders(*actions: Action, toggles: tuple[str, ...] = ()) -> Orders:
-    return Orders(tuple(actions), frozenset(toggles))
-
-
-def hit(target: int) -> Action:
-    return Action("attack", (target,))
 
 
 def smite(target: int) -> Action:

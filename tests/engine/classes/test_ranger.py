@@ -9,11 +9,10 @@ import pytest
 
 from engine.classes import class_spec
 from engine.errors import IdentificationError, SkillUnavailableError
-from engine.events import Event
 from engine.model import State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action, Guess, Identification
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, param_of, table
+from tests.engine.helpers import ScriptedDice, hit, kinds, needs, night, orders, param_of, table
 
 # Balance numbers come from the class data, so a tuning pass needs no test change.
 SPEC = class_spec("ranger")
@@ -37,18 +36,6 @@ RANGER_AC = SPEC.armor + SPEC.dex
 PLAIN_NEED = SPEC.ab - WARRIOR_AC  # a Ranger's plain attack on a Warrior
 FAVORED_NEED = PLAIN_NEED + FAVORED_AB
 MARK_NEED = PLAIN_NEED + MARK_AB
-
-
-def needs(events: list[Event]) -> list[int]:
-    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
-
-
-def orders(*actions: Action, toggles: tuple[str, ...] = ()) -> Orders:
-    return Orders(tuple(actions), frozenset(toggles))
-
-
-def hit(target: int) -> Action:
-    return Action("attack", (target,))
 
 
 def test_stats_match_the_design_table() -> None:

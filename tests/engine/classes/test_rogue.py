@@ -10,7 +10,7 @@ import pytest
 from engine.classes import class_spec
 from engine.dice import Dice
 from engine.errors import IdentificationError
-from engine.events import Audience, Event
+from engine.events import Audience
 from engine.model import Condition, State
 from engine.night.context import Night
 from engine.skills.base import skills_of
@@ -18,15 +18,7 @@ from engine.skills.classes.rogue import Pickpocket
 from engine.stats import armor_class, dex_bonus
 from engine.submissions import Action, Guess, Identification, Orders
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
-
-
-def needs(events: list[Event]) -> list[int]:
-    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
-
-
-def attack(target: int, *toggles: str) -> Orders:
-    return Orders((Action("attack", (target,)),), frozenset(toggles))
+from tests.engine.helpers import ScriptedDice, attack, kinds, needs, night, table
 
 
 def pickpocket(target: int) -> Orders:

@@ -11,9 +11,9 @@ from engine.errors import (
 )
 from engine.events import Audience
 from engine.model import State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action, Guess, Identification
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, skill_of, table
+from tests.engine.helpers import ScriptedDice, kinds, needs, night, orders, skill_of, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
 
@@ -37,10 +37,6 @@ WARD_COST = int(skill("arcane_ward").params["cost"])
 WARD_ARMOR = int(skill("arcane_ward").params["armor_mod"])
 FONT = int(skill("font_of_power").params["points"])
 WARRIOR = class_spec("warrior")
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio(points=None):
@@ -239,10 +235,6 @@ def test_frighten_after_the_pool_ran_dry_fizzles_unrolled():
 # A warrior's attack on the Sorcerer: d100 <= AB - AC hits.
 BARE_NEED = WARRIOR.ab - (SPEC.armor + SPEC.dex)
 WARDED_NEED = BARE_NEED - WARD_ARMOR
-
-
-def needs(events):
-    return [e.data["need"] for e in events if e.kind == "AttackRolled"]
 
 
 def test_arcane_ward_pays_its_cost_for_its_armor():

@@ -4,18 +4,14 @@ import pytest
 
 from engine.errors import SkillUnavailableError
 from engine.model import KillingBlowRule, Settings, State
-from engine.submissions import Action, Orders
+from engine.submissions import Action
 from engine.validate import validate
 from engine.view import sheet
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, kinds, night, orders, table
 
 
 def duel():
     return table(("warrior", "lawful"), ("warrior", "neutral"), ("warrior", "chaotic"))
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # initiative: 1, 2, 3

@@ -6,15 +6,11 @@ from engine.classes import class_spec
 from engine.errors import IdentificationError, MalformedSubmissionError, SkillUnavailableError
 from engine.events import Audience
 from engine.model import Condition, State
-from engine.submissions import Action, Guess, Identification, Orders
+from engine.submissions import Action
 from engine.validate import validate
-from tests.engine.helpers import ScriptedDice, kinds, night, table
+from tests.engine.helpers import ScriptedDice, ident, kinds, night, orders, table
 
 INIT = [(20, 20), (20, 10), (20, 1)]  # seats act 1, 2, 3
-
-
-def orders(*actions, toggles=()):
-    return Orders(tuple(actions), frozenset(toggles))
 
 
 def trio():
@@ -181,10 +177,6 @@ def test_spells_tell_nobody_anything_publicly():
 
 
 # -- Identification ----------------------------------------------------------------------
-
-
-def ident(*guesses):
-    return Identification(tuple(Guess(*g) for g in guesses))
 
 
 def test_identification_one_spellcasting_and_one_class_accepted():

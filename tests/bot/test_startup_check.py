@@ -1,0 +1,53 @@
+"""The start-up check of the live games is bounded: it reads where the games are (no
+game's state), marks them for the reconciler, which works through them a batch per pass
+in the background; a game whose Discord side is already as it should be costs no request
+(no member looked up, no overwrite written), while one changed meanwhile is still put
+right (the existing crash and restart tests cover those)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import bot.service as service
+from discord_emulator import permissions as perm
+from tests.bot.conftest import Table, started_game
+
+MEMBER = "GET /guilds/{guild_id}/members/{user_id}"
+OVERWRITE = "PUT /channels/{channel_id}/permissions/{overwrite_id}"
+
+
+async def test_the_check_reads_no_game_state_and_costs_no_request_when_nothing_changed(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = await started_game(table)
+    alice = table.players[0]
+    await table.run(table.mod, "mod kick", {"player": "alice"})
+    await table.delivered()
+    assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
+
+    async def no_state(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the start-up check read every live game's state")
+
+    monkeypatch.setattr(service, "live_games", no_state)
+    mark = len(table.emu.requests)
+    await table.bot.resync()
+    assert [g for g, _ in await service.games_to_reconcile(table.db)] == [game_id]  # marked, not yet done
+    done = table.bot.reconciler.done
+    await table.delivered()
+    assert table.bot.reconciler.done == done + 1
+    routes = [r.route for r in table.emu.requests[mark:]]
+    assert MEMBER not in routes and OVERWRITE not in routes, routes
+    assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES  # still muted
+
+
+async def test_the_reconciler_takes_the_games_a_batch_at_a_time(table: Table) -> None:
+    game_id = await started_game(table)
+    await table.delivered()
+    table.bot.reconciler.batch = 1
+    table.bot.dispatcher.stop()  # the test runs the passes itself
+    other = await service.mark_effects_due(table.db, [game_id])
+    assert other == 1
+    assert await table.bot.reconciler.run_once() == 1
+    assert table.bot.reconciler.more  # a full batch: others may wait, the next pass comes soon
+    assert await table.bot.reconciler.run_once() == 0
+    assert not table.bot.reconciler.more
