@@ -89,7 +89,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     if args.split_process:
         from split_bot import SplitTavern
 
-        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed)
+        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed, profile=args.profile)
     else:
         venue = Tavern(database_url=args.database, clock=clock, seed=args.seed)
     async with venue as tavern:
@@ -119,6 +119,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(delay)
                 await p.turn(ph, r)
 
+            if args.split_process:
+                await tavern.bot.mark()
             await asyncio.gather(
                 *(
                     turn(p, rng.uniform(0, args.window))
@@ -127,6 +129,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     if p.alive and not p.over
                 )
             )
+            if args.split_process:
+                await tavern.bot.mark()
             # The deadline of every live game passes at once.
             before = len(tavern.emu.messages)
             t0_wall, t0 = time.time(), time.perf_counter()
@@ -167,6 +171,12 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s": time.process_time() - cpu0,
     }
     bot_usage = getattr(venue, "bot_usage", None) or own
+    # The stretches between marks are the players' turns: the bot's cost per interaction.
+    marks = bot_usage.get("marks", [])
+    spans = list(zip(marks[::2], marks[1::2], strict=False))
+    turn_cpu = sum(b["cpu_s"] - a["cpu_s"] for a, b in spans)
+    turn_sql = sum(b["statements"] - a["statements"] for a, b in spans)
+    per = max(stats.interactions, 1)
     return {
         "games": args.games,
         "players": args.players,
@@ -189,6 +199,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "games_over": over,
         "peak_rss_mb": bot_usage["peak_rss_mb"],
         "cpu_s": bot_usage["cpu_s"],
+        "cpu_ms_per_interaction": turn_cpu * 1000 / per if spans else None,
+        "sql_per_interaction": turn_sql / per if spans else None,
+        "bot_marks": marks,
         "split_process": bool(args.split_process),
         "harness_cpu_s": own["cpu_s"] if args.split_process else None,
         "harness_peak_rss_mb": own["peak_rss_mb"] if args.split_process else None,
@@ -200,7 +213,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
 HEADER = (
     f"{'games':>5} {'players':>7} {'window':>6} {'interactions':>12} {'offered/s':>9} {'ack p50':>8} {'ack p99':>8} "
     f"{'not acked':>9} {'answer p50':>10} {'answer p99':>10} {'deadline→first':>14} {'→last msg':>9} {'msgs':>5} "
-    f"{'peak RSS':>8} {'CPU s':>6}"
+    f"{'peak RSS':>8} {'CPU s':>6} {'CPU/int':>8} {'SQL/int':>7}"
 )
 
 
@@ -213,7 +226,8 @@ def row(r: dict[str, Any]) -> str:
         f"{r['games']:>5} {r['games'] * r['players']:>7} {r['window']:>5.0f}s {r['interactions']:>12} "
         f"{r['offered_per_s']:>9.1f} {ms(r['ack_p50_ms']):>8} {ms(r['ack_p99_ms']):>8} {r['unanswered']:>9} "
         f"{r['answer_p50_ms']:>8.0f}ms {r['answer_p99_ms']:>8.0f}ms {r['deadline_to_first_s']:>13.2f}s "
-        f"{r['deadline_to_last_s']:>8.2f}s {r['deadline_messages']:>5} {r['peak_rss_mb']:>6.0f}MB {r['cpu_s']:>6.0f}"
+        f"{r['deadline_to_last_s']:>8.2f}s {r['deadline_messages']:>5} {r['peak_rss_mb']:>6.0f}MB {r['cpu_s']:>6.0f} "
+        + (f"{r['cpu_ms_per_interaction']:>6.1f}ms {r['sql_per_interaction']:>7.1f}" if r["cpu_ms_per_interaction"] is not None else f"{'-':>8} {'-':>7}")
     )
 
 
@@ -271,6 +285,11 @@ def main() -> int:
         action="store_true",
         help="run the bot in its own process (RSS and CPU are then the bot's alone)",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="with --split-process: cProfile the bot during the first round's turns into FILE",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -284,6 +303,8 @@ def main() -> int:
                "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
         if args.split_process:
             cmd.append("--split-process")
+        if args.profile:
+            cmd += ["--profile", str(Path(args.profile).resolve())]
         scratch = None
         if args.postgres:
             scratch = asyncio.run(pg_scratch(args.postgres))

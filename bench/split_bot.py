@@ -9,8 +9,11 @@ bot's own.
 
 The harness talks to the child over its stdin, one command a line: ``skip SECONDS``
 (move the bot's game clock on, then wake its scheduler), ``wake`` (wake its outbox
-dispatcher), ``stop`` (close the bot; the child then prints its own resource usage as
-one JSON line and exits). The child prints ``ready`` once the bot is connected.
+dispatcher), ``mark`` (note the CPU time, SQL statements and resident memory so far: the figures between
+two marks are a measured stretch; with ``--profile FILE`` the first two marks also start
+and stop cProfile, whose statistics go to FILE), ``stop`` (close the bot; the child then
+prints its own resource usage, with the marks, as one JSON line and exits). The child
+prints ``ready`` once the bot is connected.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +41,7 @@ class RemoteBot:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
-        self.usage: dict[str, float] = {}
+        self.usage: dict[str, Any] = {}
 
     async def _say(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -46,6 +51,10 @@ class RemoteBot:
     def wake_dispatcher(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(b"wake\n")
+
+    async def mark(self) -> None:
+        """Note the bot's CPU time and SQL statements so far (see the module docstring)."""
+        await self._say("mark")
 
     async def skip(self, seconds: float) -> None:
         """Move the bot's clock on by ``seconds`` and wake its scheduler."""
@@ -64,9 +73,10 @@ class RemoteBot:
 class SplitTavern(Tavern):
     """A Tavern whose bot runs in a child process (see the module docstring)."""
 
-    def __init__(self, *, seed: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, *, seed: str | None = None, profile: str | None = None, **kwargs: Any) -> None:
         super().__init__(seed=seed, **kwargs)
         self.remote: RemoteBot | None = None
+        self.profile = profile
 
     async def start_bot(self, timeout: float = 60.0) -> None:
         from bot.db.session import Database
@@ -76,6 +86,8 @@ class SplitTavern(Tavern):
                "--database", self.database_url, "--config", json.dumps(self.config().model_dump(mode="json"))]  # fmt: skip
         if self.seed is not None:
             cmd += ["--seed", self.seed]
+        if self.profile is not None:
+            cmd += ["--profile", self.profile]
         proc = await asyncio.create_subprocess_exec(
             *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
         )
@@ -105,7 +117,23 @@ class SplitTavern(Tavern):
 # -- the bot process ----------------------------------------------------------------
 
 
-async def serve(args: argparse.Namespace) -> dict[str, float]:
+def count_statements(db: Any) -> list[int]:
+    """A one-item list counting the SQL statements ``db`` sends from now on (BEGIN too)."""
+    from sqlalchemy import event
+
+    count = [0]
+    log = open(os.environ["WOLFHOWL_BENCH_SQL_LOG"], "w") if os.environ.get("WOLFHOWL_BENCH_SQL_LOG") else None  # noqa: SIM115
+
+    @event.listens_for(db.engine.sync_engine, "before_cursor_execute")
+    def _counted(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        count[0] += 1
+        if log is not None:
+            log.write(" ".join(statement.split())[:150] + "\n")
+
+    return count
+
+
+async def serve(args: argparse.Namespace) -> dict[str, Any]:
     from bot.db.session import Database
     from bot.discord.client import WolfBot
     from bot.discord.config import DiscordConfig
@@ -117,9 +145,15 @@ async def serve(args: argparse.Namespace) -> dict[str, float]:
     clock = GameClock(1.0)
     cpu0 = time.process_time()
     with seeded_games(args.seed):
-        bot = WolfBot(config, db=Database(args.database, clock=clock))
-        task = await start_until_ready(bot, config.token, timeout=60)
+        db = Database(args.database, clock=clock)
+        statements = count_statements(db)
+        bot = WolfBot(config, db=db)
+        t0 = time.perf_counter()
+        task = await start_until_ready(bot, config.token, timeout=900)
+        ready_s = time.perf_counter() - t0
         print("ready", flush=True)
+        marks: list[dict[str, float]] = []
+        profiler = None
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -129,17 +163,36 @@ async def serve(args: argparse.Namespace) -> dict[str, float]:
                 bot.wake_scheduler()
             elif line[0] == "wake":
                 bot.wake_dispatcher()
+            elif line[0] == "mark":
+                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb()})
+                if args.profile and len(marks) == 1:
+                    import cProfile
+
+                    profiler = cProfile.Profile(time.thread_time)  # CPU, not waits for a core
+                    profiler.enable()
+                elif profiler is not None and len(marks) == 2:
+                    profiler.disable()
+                    profiler.dump_stats(args.profile)
             elif line[0] == "stop":
                 break
         usage = {
             "cpu_s": time.process_time() - cpu0,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "rss_mb": rss_mb(),
+            "ready_s": ready_s,
+            "marks": marks,
         }
         logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
         await bot.close()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(task, 10)
     return usage
+
+
+def rss_mb() -> float:
+    """The process's resident memory now (Linux), in MB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 
 
 def main() -> int:
@@ -149,6 +202,7 @@ def main() -> int:
     parser.add_argument("--database", required=True)
     parser.add_argument("--config", required=True, help="DiscordConfig fields as JSON")
     parser.add_argument("--seed")
+    parser.add_argument("--profile", help="cProfile the stretch between the first two marks into this file")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     print(json.dumps(asyncio.run(serve(args))), flush=True)

@@ -4,6 +4,9 @@ Every function takes the unit of work's session; none commits. ``lock_game`` is 
 concurrency rule of the whole service: any unit of work that changes a game starts by
 locking its row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite the ``BEGIN
 IMMEDIATE`` of the transaction already holds the database's write lock).
+
+The queries of a player's every interaction are built once, at import, with named
+parameters (``_P``): building a statement costs more Python than running it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, literal, select, union_all, update
+from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,15 +25,48 @@ LIVE_STATUSES = ("lobby", "running", "paused")
 MAX_ROW_ID = 2**31 - 1  # the tables' Integer primary keys
 
 
+def _p(name: str) -> Any:
+    """A named parameter of a prebuilt statement (given at execution)."""
+    return bindparam(name)
+
+
+# How many of a user's messages wait unread in their inbox, as a scalar subquery.
+_UNREAD = (
+    select(func.count())
+    .where(
+        OutboxMessage.recipient_kind == "user",
+        OutboxMessage.recipient_id == _p("user_id"),
+        OutboxMessage.status == "inbox",
+        OutboxMessage.read_at.is_(None),
+    )
+    .scalar_subquery()
+)
+_LOCK_GAME = select(Game).where(Game.id == _p("game_id")).with_for_update().execution_options(populate_existing=True)
+_GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
+_GAME_WITH_UNREAD = select(Game, _UNREAD).where(Game.id == _p("game_id"))
+_GAME_IN_CHANNEL_WITH_UNREAD = select(Game, _UNREAD).where(Game.active_channel_id == _p("channel_id"))
+_GAME_OF_USER_WITH_UNREAD = (
+    select(Game, _UNREAD).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.active_user_id == _p("user_id"))
+)
+_GAME_PLAYERS = select(GamePlayer).where(GamePlayer.game_id == _p("game_id")).order_by(GamePlayer.id)
+_MEMBERSHIP = select(GamePlayer).where(GamePlayer.active_user_id == _p("user_id"))
+_MEMBER = select(GamePlayer).where(GamePlayer.game_id == _p("game_id"), GamePlayer.user_id == _p("user_id"))
+_IN_PHASE = (Submission.game_id == _p("game_id"), Submission.round == _p("round"), Submission.phase == _p("phase"))
+_PHASE_SUBMISSIONS = select(Submission).where(*_IN_PHASE).order_by(Submission.seat, Submission.kind)
+_SEAT_SUBMISSIONS = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat")).order_by(Submission.kind)
+_SUBMISSION = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat"), Submission.kind == _p("kind"))
+_SEATS_THAT_SENT = select(Submission.seat).where(*_IN_PHASE, Submission.kind == _p("kind"))
+_PHASE_AND_PLACE = (
+    select(Game.id, Game.status, Game.round, Game.phase, GamePlayer.status.label("place"))
+    .outerjoin(GamePlayer, (GamePlayer.game_id == Game.id) & (GamePlayer.user_id == _p("user_id")))
+    .where(Game.id == _p("game_id"))
+)
+_RECORDED_LOCALE = select(User.locale).where(User.id == _p("user_id"))
+
+
 async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     """The game row, locked for the rest of the transaction, freshly read."""
-    stmt = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return (await session.execute(_LOCK_GAME, {"game_id": game_id})).scalar_one_or_none()
 
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -42,8 +78,7 @@ async def get_game(session: AsyncSession, game_id: int) -> Game | None:
 
 
 async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
-    stmt = select(Game).where(Game.active_channel_id == channel_id)
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return (await session.execute(_GAME_IN_CHANNEL, {"channel_id": channel_id})).scalar_one_or_none()
 
 
 async def latest_game_in_channel(session: AsyncSession, channel_id: int, *, finished_first: bool = False) -> Game | None:
@@ -65,10 +100,44 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
     return list((await session.execute(stmt.order_by(Game.id))).scalars())
 
 
+async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Game, int] | None:
+    """The channel's live game and ``user_id``'s unread inbox count, in one statement."""
+    row = (await session.execute(_GAME_IN_CHANNEL_WITH_UNREAD, {"channel_id": channel_id, "user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
+    """A game (None also for an id no game can have, as :func:`get_game`) and
+    ``user_id``'s unread inbox count, in one statement."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
+    row = (await session.execute(_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Game, int] | None:
+    """The live game where the user holds a lobby place or seat, and their unread inbox
+    count, in one statement."""
+    row = (await session.execute(_GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> Any:
+    """A game's status, round and phase with ``place``, the status of the user's row in it
+    (None when they have none), in one statement; None when there is no such game."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
+    return (await session.execute(_PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
+
+
+async def game_players(session: AsyncSession, game_id: int) -> list[GamePlayer]:
+    """Every player row of a game (lobby, seated, replaced, removed…), in id order."""
+    return list((await session.execute(_GAME_PLAYERS, {"game_id": game_id})).scalars())
+
+
 async def live_membership(session: AsyncSession, user_id: int) -> GamePlayer | None:
     """The lobby place or seat the user holds in a live game, if any."""
-    stmt = select(GamePlayer).where(GamePlayer.active_user_id == user_id)
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return (await session.execute(_MEMBERSHIP, {"user_id": user_id})).scalar_one_or_none()
 
 
 async def live_game_place(session: AsyncSession, user_id: int) -> dict[str, Any] | None:
@@ -98,7 +167,7 @@ async def upsert_user(
 
 async def recorded_locale(session: AsyncSession, user_id: int) -> tuple[bool, str | None]:
     """Whether the user is recorded, and the language recorded for them (may be None)."""
-    row = (await session.execute(select(User.locale).where(User.id == user_id))).first()
+    row = (await session.execute(_RECORDED_LOCALE, {"user_id": user_id})).first()
     return (row is not None, row.locale if row is not None else None)
 
 
@@ -138,8 +207,7 @@ async def removed(session: AsyncSession, game_id: int) -> list[GamePlayer]:
 
 
 async def member(session: AsyncSession, game_id: int, user_id: int) -> GamePlayer | None:
-    stmt = select(GamePlayer).where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return (await session.execute(_MEMBER, {"game_id": game_id, "user_id": user_id})).scalar_one_or_none()
 
 
 async def free_players(session: AsyncSession, game_id: int) -> None:
@@ -153,26 +221,17 @@ async def phase_submissions(
     session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None
 ) -> list[Submission]:
     """The stored submissions of one phase, in seat then kind order."""
-    stmt = select(Submission).where(
-        Submission.game_id == game_id, Submission.round == round_no, Submission.phase == phase
-    )
-    if seat is not None:
-        stmt = stmt.where(Submission.seat == seat)
-    stmt = stmt.order_by(Submission.seat, Submission.kind)
-    return list((await session.execute(stmt)).scalars())
+    params: dict[str, Any] = {"game_id": game_id, "round": round_no, "phase": phase}
+    if seat is None:
+        return list((await session.execute(_PHASE_SUBMISSIONS, params)).scalars())
+    return list((await session.execute(_SEAT_SUBMISSIONS, params | {"seat": seat})).scalars())
 
 
 async def find_submission(
     session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int, kind: str
 ) -> Submission | None:
-    stmt = select(Submission).where(
-        Submission.game_id == game_id,
-        Submission.round == round_no,
-        Submission.phase == phase,
-        Submission.seat == seat,
-        Submission.kind == kind,
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    params = {"game_id": game_id, "round": round_no, "phase": phase, "seat": seat, "kind": kind}
+    return (await session.execute(_SUBMISSION, params)).scalar_one_or_none()
 
 
 async def delete_submission(
@@ -194,24 +253,8 @@ async def delete_submission(
 async def seats_that_sent(
     session: AsyncSession, game_id: int, round_no: int, phase: str, kind: str
 ) -> set[int]:
-    stmt = select(Submission.seat).where(
-        Submission.game_id == game_id,
-        Submission.round == round_no,
-        Submission.phase == phase,
-        Submission.kind == kind,
-    )
-    return set((await session.execute(stmt)).scalars())
-
-
-async def unread_inbox(session: AsyncSession, user_id: int) -> int:
-    """How many of the user's messages wait unread in their inbox (DMs that failed)."""
-    stmt = select(func.count()).where(
-        OutboxMessage.recipient_kind == "user",
-        OutboxMessage.recipient_id == user_id,
-        OutboxMessage.status == "inbox",
-        OutboxMessage.read_at.is_(None),
-    )
-    return int((await session.execute(stmt)).scalar_one())
+    params = {"game_id": game_id, "round": round_no, "phase": phase, "kind": kind}
+    return set((await session.execute(_SEATS_THAT_SENT, params)).scalars())
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:

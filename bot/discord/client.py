@@ -17,6 +17,7 @@ import bot.service as service
 from bot.db.session import Database
 from bot.discord import command_sync
 from bot.discord.answering import Answering
+from bot.discord.bounded import BoundedDict
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.dispatcher import DiscordSender, Dispatcher
@@ -98,7 +99,7 @@ class WolfBot(commands.Bot):
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
-        self.quiet_told: dict[int, QuietReport] = {}
+        self.quiet_told: BoundedDict[int, QuietReport] = BoundedDict()
         self._resynced = False
         self.stop_grace = STOP_GRACE
         # Users whose language is recorded as their client's (context.note_locale).

@@ -39,6 +39,7 @@ import discord
 
 import bot.service as service
 from bot.discord.background import BackgroundLoop
+from bot.discord.bounded import BoundedSet
 from bot.discord.checks import still_member
 from bot.discord.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound import Rendered, render_outgoing
@@ -119,13 +120,14 @@ class DiscordSender:
     def __init__(self, bot: WolfBot, *, sleep: Sleep = asyncio.sleep) -> None:
         self.bot = bot
         self.sleep = sleep
-        self._pinged: set[tuple[int, int, str]] = set()
+        # Hints about games and players, each kept to a fixed size (bot.discord.bounded).
+        self._pinged: BoundedSet[tuple[int, int, str]] = BoundedSet()
         # Games whose moderator was told the bot cannot post in the game channel; cleared
         # by the next post that goes through, so a later problem is reported again.
-        self._warned: set[int] = set()
+        self._warned: BoundedSet[int] = BoundedSet()
         # Seated players whose DMs failed: still members this phase; told as gone.
-        self._still_member: set[tuple[int, int, str]] = set()
-        self._told_left: set[tuple[int, int]] = set()
+        self._still_member: BoundedSet[tuple[int, int, str]] = BoundedSet()
+        self._told_left: BoundedSet[tuple[int, int]] = BoundedSet()
         # The games' public views, read once per dispatcher pass (see ``new_pass``).
         self._infos: dict[int, GameInfo | None] = {}
         # The users' DM channel ids most recently used (the database remembers them all).

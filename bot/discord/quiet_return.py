@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
+from bot.discord.bounded import BoundedDict
 from bot.discord.quiet_dead import departed_ids
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class ReturnWatch:
 
     def __init__(self) -> None:
         self.departed: dict[int, tuple[float, int, frozenset[int]]] = {}  # channel -> (read at, game, user ids)
-        self.synced: dict[tuple[int, int], float] = {}
+        self.synced: BoundedDict[tuple[int, int], float] = BoundedDict()
 
     async def message(self, bot: WolfBot, message: discord.Message) -> None:
         if message.guild is None or message.author.bot or message.webhook_id is not None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
+from bot.discord.bounded import BoundedDict
 from bot.discord.quiet_dead import sync_quiet_dead
 from bot.discord.quiet_notes import tell_moderator
 from bot.discord.views.lobby import refresh_lobby
@@ -47,7 +48,7 @@ class Reconciler:
     def __init__(self, bot: WolfBot, *, batch: int = BATCH) -> None:
         self.bot = bot
         self.batch = batch
-        self.failed: dict[int, float] = {}  # game id -> when to try again (monotonic)
+        self.failed: BoundedDict[int, float] = BoundedDict()  # game id -> when to try again (monotonic)
         self.done = 0  # games reconciled, for tests and the log
         self.more = False  # the last pass left games due (a full batch)
 

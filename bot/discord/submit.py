@@ -31,7 +31,7 @@ async def view_of(bot: WolfBot, user_id: int, game_id: int) -> PlayerView:
 
 
 def _sent(bot: WolfBot, receipt: Receipt) -> Receipt:
-    if receipt.all_sent:
+    if receipt.deadline_moved:  # the phase closes early: the scheduler's sleep is too long
         bot.wake_scheduler()
     return receipt
 
@@ -45,11 +45,17 @@ async def _submit(
     return _sent(bot, await service.submit_payload(bot.db, user_id, payload, game_id=game_id, **pin))
 
 
-def _dusk_pin(view: PlayerView, round_no: int | None) -> int | None:
+def _game_id(view: PlayerView | int) -> int:
+    return view if isinstance(view, int) else view.game.id
+
+
+def _dusk_pin(view: PlayerView | int, round_no: int | None) -> int | None:
     """The Dusk a piece is meant for: the panel's, or the one the player was looking at
-    in ``view`` (outside Dusk, no pin: the engine says when to send)."""
+    in ``view`` (outside Dusk, no pin: the engine says when to send). A panel, whose
+    ``round_no`` pins the Dusk, may pass the game's id for ``view``: nothing more is read."""
     if round_no is not None:
         return round_no
+    assert not isinstance(view, int), "a piece without a pin needs the player's view"
     return view.game.round if view.game.phase == "dusk" else None
 
 
@@ -63,7 +69,7 @@ async def send_vote(bot: WolfBot, user_id: int, game_id: int, seat: int, round_n
 
 async def add_guess(
     bot: WolfBot,
-    view: PlayerView,
+    view: PlayerView | int,
     user_id: int,
     target: int,
     what: str,
@@ -76,9 +82,13 @@ async def add_guess(
     the class's rule is refused with the rule itself, in ``locale``."""
     guess = engine.Guess(target, what, value)  # type: ignore[arg-type]  # the engine checks ``what``
     try:
-        receipt = await service.add_guess(bot.db, user_id, guess, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+        receipt = await service.add_guess(bot.db, user_id, guess, game_id=_game_id(view), expected_round=_dusk_pin(view, round_no))
     except RuleRefusedError as exc:
-        if exc.params.get("reason") != "reason.identify_rule" or view.sheet is None:
+        if exc.params.get("reason") != "reason.identify_rule":
+            raise
+        if isinstance(view, int):  # the sheet, for the rule, only when it is needed
+            view = await view_of(bot, user_id, view)
+        if view.sheet is None:
             raise
         rule = words.clauses(identify_rule(view.sheet, locale).splitlines(), locale)
         raise ReplyError("reply.error.identify_rule", rule=rule) from None
@@ -87,7 +97,7 @@ async def add_guess(
 
 async def add_action(
     bot: WolfBot,
-    view: PlayerView,
+    view: PlayerView | int,
     user_id: int,
     skill: str,
     targets: list[int],
@@ -96,25 +106,25 @@ async def add_action(
 ) -> Receipt:
     """Add one action to tonight's orders; ordering the same action again replaces it."""
     action = engine.Action(skill, tuple(targets), amount)
-    receipt = await service.add_action(bot.db, user_id, action, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+    receipt = await service.add_action(bot.db, user_id, action, game_id=_game_id(view), expected_round=_dusk_pin(view, round_no))
     return _sent(bot, receipt)
 
 
 async def flip_toggle(
-    bot: WolfBot, view: PlayerView, user_id: int, skill: str, round_no: int | None = None, *, on: bool | None = None
+    bot: WolfBot, view: PlayerView | int, user_id: int, skill: str, round_no: int | None = None, *, on: bool | None = None
 ) -> Receipt:
     """Switch a toggle skill on for tonight (``on=True``), off (``on=False``), or the other
     way than it is (``on=None``: a repeated command flips it back)."""
-    receipt = await service.toggle_skill(bot.db, user_id, skill, on=on, game_id=view.game.id, expected_round=_dusk_pin(view, round_no))
+    receipt = await service.toggle_skill(bot.db, user_id, skill, on=on, game_id=_game_id(view), expected_round=_dusk_pin(view, round_no))
     return _sent(bot, receipt)
 
 
-async def clear(bot: WolfBot, view: PlayerView, user_id: int, kind: str, round_no: int | None = None) -> bool:
+async def clear(bot: WolfBot, view: PlayerView | int, user_id: int, kind: str, round_no: int | None = None) -> bool:
     """Withdraw tonight's orders or identifications: they are deleted, and no longer
     count as sent. False when there was nothing to withdraw."""
     pin = _dusk_pin(view, round_no)
     where: dict[str, Any] = {} if pin is None else {"expected_round": pin, "expected_phase": "dusk"}
-    return await service.withdraw_submission(bot.db, user_id, kind, game_id=view.game.id, **where)
+    return await service.withdraw_submission(bot.db, user_id, kind, game_id=_game_id(view), **where)
 
 
 async def pass_night(bot: WolfBot, view: PlayerView, user_id: int, round_no: int | None = None) -> Receipt:

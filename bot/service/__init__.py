@@ -71,7 +71,13 @@ from bot.service.types import (
 )
 from bot.service.users import locale_of, note_locale
 from bot.service.verify import VerifyReport, verify_log
-from bot.service.views import PlayerView, phase_status, player_view, player_view_here
+from bot.service.views import (
+    PlayerView,
+    phase_status,
+    player_view,
+    player_view_here,
+    require_open_for,
+)
 
 __all__ = [
     "Dispatcher",
@@ -139,6 +145,7 @@ __all__ = [
     "remove_player",
     "removed_players",
     "replace_player",
+    "require_open_for",
     "resume_game",
     "run_due",
     "seat_recap",

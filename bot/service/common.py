@@ -242,24 +242,33 @@ def mail_seed_reveal(mail: Mail, game: Game) -> None:
     mail.public({"type": "seed_revealed", "seed": game.secret_seed, "seed_sha256": game.seed_sha256})
 
 
-async def info_of(session: AsyncSession, game: Game, state: engine.GameState | None = None) -> GameInfo:
+async def info_of(
+    session: AsyncSession,
+    game: Game,
+    state: engine.GameState | None = None,
+    players: list[GamePlayer] | None = None,
+) -> GameInfo:
     """The public view of a game (no classes, no factions, no seed before the end).
-    ``state``: the game's state when the caller has already decoded it."""
+    ``state``: the game's state when the caller has already decoded it; ``players``: every
+    player row of the game (``repo.game_players``) when the caller has already read them."""
+    if players is None:
+        players = await repo.game_players(session, game.id)
     if game.state is not None:
         if state is None:
             state = engine.GameState.from_dict(game.state)
-        holders = await repo.seat_holders(session, game.id)
+        holders = {m.seat: m for m in players if m.seat is not None}
         if len(holders) < len(state.players):  # a seat a moderator emptied: who left it
-            removed = await repo.removed(session, game.id)
+            removed = [m for m in players if m.status == "removed" and m.former_seat is not None]
             holders = {m.former_seat: m for m in removed if m.former_seat is not None} | holders
         unannounced = state.unannounced()  # departed, but the table has not been told
-        players = tuple(
+        seats = tuple(
             SeatInfo(p.seat, (holders[p.seat].user_id or 0) if p.seat in holders else 0, p.name, p.alive or p.seat in unannounced)
             for p in state.players
         )
         winners = tuple(state.winners)
     else:
-        players = tuple(SeatInfo(None, m.user_id or 0, m.display_name) for m in await repo.lobby(session, game.id))
+        lobby = sorted((m for m in players if m.status == "lobby"), key=lambda m: (m.joined_at, m.id))
+        seats = tuple(SeatInfo(None, m.user_id or 0, m.display_name) for m in lobby)
         winners = ()
     odds = None
     if game.status == "lobby":
@@ -278,7 +287,7 @@ async def info_of(session: AsyncSession, game: Game, state: engine.GameState | N
         version=game.version,
         seed_sha256=game.seed_sha256,
         settings=settings_of(game),
-        players=players,
+        players=seats,
         winners=winners,
         start_at=game.start_at if game.status == "lobby" else None,
         odds=odds,

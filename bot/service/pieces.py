@@ -160,4 +160,4 @@ async def _amend(
                 current = stored
         state = state_of(game)
         normal = validated(state, game, seat, build(current))
-        return await store(s, game, seat, user_id, normal, now, state)
+        return await store(s, game, seat, user_id, normal, now, state, stored=row)

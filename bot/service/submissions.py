@@ -41,6 +41,8 @@ from bot.service.errors import (
 from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
 from engine.errors import WrongPhaseError
 
+NOT_READ = object()  # store(): the caller has not read the stored submission
+
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
 
@@ -165,13 +167,20 @@ async def store(
     normal: engine.Submission,
     now: datetime,
     state: engine.GameState | None = None,
+    *,
+    stored: Submission | object | None = NOT_READ,
 ) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
     move the deadline to now when everyone has sent and early advance is on. ``state``:
-    the game's state when the caller has already decoded it."""
+    the game's state when the caller has already decoded it; ``stored``: this phase's
+    row of the same kind when the caller has already read it (None: there is none)."""
     assert game.phase is not None
     payload = normal.to_dict()
-    row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
+    if stored is NOT_READ:
+        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
+    else:
+        assert stored is None or isinstance(stored, Submission)
+        row = stored
     replaced = row is not None
     if row is None:
         row = Submission(
@@ -193,6 +202,7 @@ async def store(
         row.revision += 1
         row.updated_at = now
     await s.flush()
+    deadline = game.phase_deadline
     all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game))
     return Receipt(
         game_id=game.id,
@@ -205,6 +215,7 @@ async def store(
         revision=row.revision,
         all_sent=all_sent,
         deadline=game.phase_deadline,
+        deadline_moved=game.phase_deadline != deadline,
     )
 
 

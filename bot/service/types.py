@@ -226,7 +226,8 @@ class PhaseStatus:
 @dataclass(frozen=True, slots=True)
 class Receipt:
     """What a player gets back for a submission. ``replaced``: an earlier submission of
-    the same kind this phase was overwritten. ``all_sent``: everyone has now sent."""
+    the same kind this phase was overwritten. ``all_sent``: everyone has now sent.
+    ``deadline_moved``: this submission brought the deadline forward (early advance)."""
 
     game_id: int
     round: int
@@ -238,6 +239,7 @@ class Receipt:
     revision: int
     all_sent: bool
     deadline: datetime | None
+    deadline_moved: bool = False
 
 
 @dataclass(frozen=True, slots=True)

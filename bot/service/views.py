@@ -64,14 +64,38 @@ async def player_view(db: Database, user_id: int, game_id: int | None = None) ->
     check_id(user_id, "user")
     async with db.read() as s:
         if game_id is None:
-            m = await repo.live_membership(s, user_id)
-            if m is None:
+            found = await repo.live_game_of_user_with_unread(s, user_id)
+            if found is None:
                 raise NoActiveGameError()
-            game_id = m.game_id
-        game = await repo.get_game(s, check_id(game_id, "game"))
-        if game is None:
-            raise GameNotFoundError(game_id=game_id)
-        return await _view_of(s, game, await repo.member(s, game.id, user_id))
+        else:
+            found = await repo.game_with_unread(s, check_id(game_id, "game"), user_id)
+            if found is None:
+                raise GameNotFoundError(game_id=game_id)
+        return await _view_of(s, *found, user_id)
+
+
+async def require_open_for(db: Database, user_id: int, game_id: int, round_no: int, phase: str) -> None:
+    """Refuse as :func:`player_view` then :meth:`PlayerView.require_open` would (no such
+    game, not in it, not running, another phase open), from one read of the game's
+    phase and the caller's place, without loading the game's state."""
+    check_id(user_id, "user")
+    async with db.read() as s:
+        row = await repo.phase_and_place(s, check_id(game_id, "game"), user_id)
+    if row is None:
+        raise GameNotFoundError(game_id=game_id)
+    if row.place is None or row.place in ("replaced", "removed"):
+        raise NotInGameError(game_id=game_id)
+    require_running(GameStatus(row.id, row.status))
+    if (row.round, row.phase) != (round_no, phase):
+        raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    """What :func:`require_running` reads of a game."""
+
+    id: int
+    status: str
 
 
 async def player_view_here(db: Database, user_id: int, channel_id: int | None) -> PlayerView:
@@ -81,8 +105,14 @@ async def player_view_here(db: Database, user_id: int, channel_id: int | None) -
     calling :func:`player_view`, without loading the game twice."""
     check_id(user_id, "user")
     async with db.read() as s:
-        game, m = await game_here(s, user_id, channel_id)
-        return await _view_of(s, game, m)
+        found = None
+        if channel_id is not None:
+            found = await repo.live_game_in_channel_with_unread(s, check_id(channel_id, "channel"), user_id)
+        if found is None:
+            found = await repo.live_game_of_user_with_unread(s, user_id)
+        if found is None:
+            raise NoActiveGameError()
+        return await _view_of(s, *found, user_id)
 
 
 async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tuple[Game, GamePlayer | None]:
@@ -102,18 +132,21 @@ async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tu
     return game, await repo.member(s, game.id, user_id)
 
 
-async def _view_of(s: AsyncSession, game: Game, m: GamePlayer | None) -> PlayerView:
+async def _view_of(s: AsyncSession, game: Game, unread: int, user_id: int) -> PlayerView:
+    """The view of ``game`` for ``user_id`` (``unread``: their unread inbox count), from
+    one read of the game's players and one of the seat's submissions."""
+    players = await repo.game_players(s, game.id)
+    m = next((p for p in players if p.user_id == user_id), None)
     if m is None or m.status in ("replaced", "removed"):
         raise NotInGameError(game_id=game.id)
     state = None if game.state is None else engine.GameState.from_dict(game.state)
-    info = await info_of(s, game, state)
+    info = await info_of(s, game, state, players)
     if state is None or m.seat is None:
         return PlayerView(info, None, None, {})
     sent: dict[str, dict[str, Any]] = {}
     if game.status in ("running", "paused") and game.phase:
         for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
             sent[row.kind] = row.payload
-    unread = await repo.unread_inbox(s, m.user_id)
     return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, unread, (m.misses_in_row, m.misses_total))
 
 

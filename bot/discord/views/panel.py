@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+import bot.service as service
 from bot.discord import submit
 from bot.discord.choices import guess_label, guess_options, orderable_skills, skill_label
 from bot.discord.context import locale_of
@@ -167,8 +168,7 @@ class GrailModal(discord.ui.Modal):
 async def open_grail_form(interaction: discord.Interaction, game_id: int, round_no: int) -> None:
     """The grail form, or at once the refusal its answer would get (the Day closed, the
     game paused or over, not a player of it) rather than after a number is typed."""
-    pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
-    pv.require_open(round_no, "day")
+    await service.require_open_for(interaction.client.db, interaction.user.id, game_id, round_no, "day")  # type: ignore[attr-defined]
     form = GrailModal(game_id, round_no, locale_of(interaction), interaction.user.id)
     form.stop()  # not kept by discord.py: the answer comes to grail_form_submitted
     await interaction.response.send_modal(form)
@@ -227,8 +227,7 @@ class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        pv = await self.player_view(interaction)
-        await submit.add_action(interaction.client, pv, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)  # type: ignore[arg-type]
+        await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)  # type: ignore[arg-type]
 
 
 class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
@@ -324,9 +323,8 @@ class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["game"]), int(match["round"]), match["skill"], match["targets"], options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        pv = await self.player_view(interaction)
         targets = [int(x) for x in self.targets.split("-") if x]
-        await submit.add_action(interaction.client, pv, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)  # type: ignore[arg-type]
+        await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)  # type: ignore[arg-type]
 
 
 class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
@@ -368,8 +366,7 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
     async def act(self, interaction: discord.Interaction) -> None:
         what, _, value = self.item.values[0].partition(":")
-        pv = await self.player_view(interaction)
-        await submit.add_guess(interaction.client, pv, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))  # type: ignore[arg-type]
+        await submit.add_guess(interaction.client, self.game_id, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))  # type: ignore[arg-type]
 
 
 class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
@@ -383,8 +380,7 @@ class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         return cls(int(match["game"]), int(match["round"]), match["kind"])
 
     async def act(self, interaction: discord.Interaction) -> None:
-        pv = await self.player_view(interaction)
-        await submit.clear(interaction.client, pv, interaction.user.id, self.kind, round_no=self.round_no)  # type: ignore[arg-type]
+        await submit.clear(interaction.client, self.game_id, interaction.user.id, self.kind, round_no=self.round_no)  # type: ignore[arg-type]
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
