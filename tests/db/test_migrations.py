@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import uuid
 from argparse import Namespace
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
+from sqlalchemy.engine import Inspector
 
 from bot.db import cli as db_cli
 from bot.db.migrate import current, downgrade, head_revision, upgrade
@@ -40,22 +43,26 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path):
     return request.getfixturevalue("empty_pg_url")
 
 
-async def _tables(url: str) -> set[str]:
+async def _inspect(url: str, read: Callable[[Inspector], Any]) -> Any:
+    """What ``read`` finds in the schema at ``url``."""
     engine = make_engine(url)
     try:
         async with engine.connect() as conn:
-            return set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+            return await conn.run_sync(lambda c: read(inspect(c)))
     finally:
         await engine.dispose()
+
+
+async def _tables(url: str) -> set[str]:
+    return set(await _inspect(url, lambda i: i.get_table_names()))
 
 
 async def _columns(url: str, table: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        async with engine.connect() as conn:
-            return {c["name"] for c in await conn.run_sync(lambda c: inspect(c).get_columns(table))}
-    finally:
-        await engine.dispose()
+    return {c["name"] for c in await _inspect(url, lambda i: i.get_columns(table))}
+
+
+async def _indexes(url: str, table: str) -> set[str]:
+    return {x["name"] for x in await _inspect(url, lambda i: i.get_indexes(table))}
 
 
 async def test_upgrade_to_head_and_back(empty_url: str) -> None:
@@ -175,12 +182,7 @@ async def test_0011_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
     await upgrade(empty_url, "0011")
     assert "ai_turns" in await _tables(empty_url)
     assert "ai_seats" in await _columns(empty_url, "game_records")
-    engine = make_engine(empty_url)
-    try:
-        async with engine.connect() as conn:
-            cols = await conn.run_sync(lambda c: {x["name"]: x for x in inspect(c).get_columns("game_players")})
-    finally:
-        await engine.dispose()
+    cols = {x["name"]: x for x in await _inspect(empty_url, lambda i: i.get_columns("game_players"))}
     assert cols["user_id"]["nullable"]  # an AI seat has no Discord user
     await downgrade(empty_url, "0010")
     assert "ai_turns" not in await _tables(empty_url)
@@ -188,19 +190,11 @@ async def test_0011_adds_the_ai_seats_and_drops_them(empty_url: str) -> None:
 
 
 async def test_0013_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(empty_url: str) -> None:
-    async def indexes() -> set[str]:
-        engine = make_engine(empty_url)
-        try:
-            async with engine.connect() as conn:
-                return {x["name"] for x in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
-        finally:
-            await engine.dispose()
-
     await upgrade(empty_url, "0013")
-    assert {"ix_games_status_deadline", "ix_games_status_reminder"} <= await indexes()
+    assert {"ix_games_status_deadline", "ix_games_status_reminder"} <= await _indexes(empty_url, "games")
     assert await _columns(empty_url, "dm_channels") == {"user_id", "channel_id", "created_at"}
     await downgrade(empty_url, "0012")
-    assert "ix_games_status_deadline" not in await indexes()
+    assert "ix_games_status_deadline" not in await _indexes(empty_url, "games")
     assert "dm_channels" not in await _tables(empty_url)
 
 
@@ -272,16 +266,9 @@ async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
     """/game history reads a server's finished games newest first by this index."""
     await upgrade(empty_url, "0003")
 
-    async def indexes() -> set[str]:
-        engine = make_engine(empty_url)
-        try:
-            async with engine.connect() as conn:
-                return {i["name"] for i in await conn.run_sync(lambda c: inspect(c).get_indexes("games"))}
-        finally:
-            await engine.dispose()
 
-    assert "ix_games_history" not in await indexes()
+    assert "ix_games_history" not in await _indexes(empty_url, "games")
     await upgrade(empty_url, "0004")
-    assert "ix_games_history" in await indexes()
+    assert "ix_games_history" in await _indexes(empty_url, "games")
     await downgrade(empty_url, "0003")
-    assert "ix_games_history" not in await indexes()
+    assert "ix_games_history" not in await _indexes(empty_url, "games")
