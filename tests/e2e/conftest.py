@@ -162,9 +162,11 @@ def run(coro: Awaitable[Any]) -> Any:
 
 
 # -- PostgreSQL --------------------------------------------------------------------------
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def e2e_pg_url() -> Iterator[str]:
-    """A scratch PostgreSQL database for this session (the bot migrates it at start)."""
+    """A scratch PostgreSQL database for each test module (the bot migrates it at
+    start): a module reads its own games' rows only, whichever modules ran before it on
+    the same worker."""
     from tests.conftest import drop_pg_database, scratch_pg_database
 
     admin, url = scratch_pg_database()
