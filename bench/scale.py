@@ -55,7 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_load import pct, pg_drop, pg_scratch
+from bot_load import ms, pct, pg_drop, pg_scratch
 from split_bot import SplitTavern
 
 from bot.sandbox.people import Person, Stats
@@ -288,10 +288,6 @@ HEADER = (
     f"{'games':>6} {'servers':>7} {'seed':>6} {'ready':>6} {'quiet':>7} {'RSS ready':>9} {'RSS after':>9} "
     f"{'interactions':>12} {'ack p50':>8} {'ack p99':>8} {'not acked':>9} {'refused':>7} {'CPU/int':>8} {'bot CPU':>7} {'SQL/int':>7}"
 )
-
-
-def ms(value: float) -> str:
-    return ">3s" if value == float("inf") else f"{value:.0f}ms"
 
 
 def row(r: dict[str, Any]) -> str:
