@@ -1,14 +1,25 @@
 """Deadlines and reminders. A scheduler (the Discord layer's background task) calls
 ``run_due`` on a timer and sleeps until ``next_wakeup``; everything it does is decided
 under the game's lock from the stored deadline, so a restart or a second scheduler
-changes nothing. Time comes from the database handle's clock (tests inject one)."""
+changes nothing. Time comes from the database handle's clock (tests inject one).
+
+The games due at one tick are closed ``CLOSING_AT_ONCE`` at a time, each in its own
+transaction under its own lock: a deadline many games share is closed while the
+dispatcher delivers the first ones' messages. On PostgreSQL the closings overlap; on
+SQLite their writes queue on the database handle's writer lock (``bot.db.session``),
+and what overlaps is the waiting on the file with the dispatcher's work. One game that
+fails still only goes to ``DueReport.failed``, and the report lists the games in the
+order they were found due, whichever finished first.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.db import repositories as repo
 from bot.db.session import Database
@@ -25,6 +36,14 @@ from bot.service.standbys import expire_due_offers, next_offer_expiry
 from bot.service.types import StepResult
 
 log = logging.getLogger(__name__)
+
+# How many due games are closed (or reminded, or started) at once: enough to keep the
+# engine, the database and the dispatcher busy together, few enough that a delivery's
+# "sent" mark never queues behind more than a handful of closings.
+CLOSING_AT_ONCE = 4
+
+# What one game's work came to when it raised (logged; the game goes to ``failed``).
+FAILED: Any = object()
 
 
 @dataclass
@@ -82,41 +101,40 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
-async def run_due(db: Database, held: Collection[int] = (), *, on_mail: Callable[[], None] | None = None) -> DueReport:
+async def run_due(
+    db: Database,
+    held: Collection[int] = (),
+    *,
+    on_mail: Callable[[], None] | None = None,
+    at_once: int = CLOSING_AT_ONCE,
+) -> DueReport:
     """Advance every game whose deadline has passed and send the reminders due, and
-    start (or cancel) the lobbies whose start time has come; the games in ``held`` (a
-    failure's retry not yet due) wait. ``on_mail`` is called after each game advanced or
-    reminded (its messages are in the outbox): a deadline shared by many games is
-    delivered while the later ones are still being closed."""
+    start (or cancel) the lobbies whose start time has come, ``at_once`` games at a
+    time; the games in ``held`` (a failure's retry not yet due) wait. ``on_mail`` is
+    called after each game advanced or reminded (its messages are in the outbox): a
+    deadline shared by many games is delivered while the later ones are still being
+    closed."""
     now = db.now()
     async with db.read() as s:
         due, remind = await repo.due_work(s, now)
         starts, lobby_reminders = await lobby_due_work(s, now)
     report = DueReport()
-    due = [g for g in due if g not in held]
-    remind = [g for g in remind if g not in held]
-    for game_id in due:
-        try:
-            result = await advance_if_due(db, game_id)
-        except Exception:
-            # One broken game (rolled back, retried next tick) must not stop the others.
-            log.exception("advancing game %s failed", game_id)
+
+    def mailed(done: object) -> None:
+        if done and on_mail is not None:
+            on_mail()
+
+    async def each(games: list[int], work: Callable[[int], Awaitable[Any]], what: str, **kw: Any) -> list[tuple[int, Any]]:
+        return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what, **kw)
+
+    for game_id, result in await each(due, lambda g: advance_if_due(db, g), "advancing game %s", done=mailed):
+        if result is FAILED:
             report.failed.append(game_id)
-            continue
-        if result is not None:
+        elif result is not None:
             report.advanced.append(result)
-            if on_mail is not None:
-                on_mail()
-    for game_id in remind:
-        try:
-            if await remind_if_due(db, game_id):
-                report.reminded.append(game_id)
-                if on_mail is not None:
-                    on_mail()
-        except Exception:
-            log.exception("reminding game %s failed", game_id)
-            report.failed.append(game_id)
-    await _run_lobbies(db, report, [g for g in starts if g not in held], [g for g in lobby_reminders if g not in held])
+    _count(report, await each(remind, lambda g: remind_if_due(db, g), "reminding game %s", done=mailed), report.reminded)
+    _count(report, await each(starts, lambda g: start_if_due(db, g), "starting game %s at its start time"), report.lobbies)
+    _count(report, await each(lobby_reminders, lambda g: remind_lobby_if_due(db, g), "reminding the lobby of game %s"), report.reminded)
     try:
         report.offers_closed = await expire_due_offers(db)
     except Exception:
@@ -128,22 +146,42 @@ async def run_due(db: Database, held: Collection[int] = (), *, on_mail: Callable
     return report
 
 
-async def _run_lobbies(db: Database, report: DueReport, starts: list[int], reminders: list[int]) -> None:
-    """The lobbies' start times and reminders due (see ``lobby_clock``)."""
-    for game_id in starts:
-        try:
-            if await start_if_due(db, game_id):
-                report.lobbies.append(game_id)
-        except Exception:
-            log.exception("starting game %s at its start time failed", game_id)
+def _count(report: DueReport, outcomes: list[tuple[int, Any]], into: list[int]) -> None:
+    """The games whose work did something go to ``into``; those that raised to ``failed``."""
+    for game_id, result in outcomes:
+        if result is FAILED:
             report.failed.append(game_id)
-    for game_id in reminders:
-        try:
-            if await remind_lobby_if_due(db, game_id):
-                report.reminded.append(game_id)
-        except Exception:
-            log.exception("reminding the lobby of game %s failed", game_id)
-            report.failed.append(game_id)
+        elif result:
+            into.append(game_id)
+
+
+async def _a_few_at_a_time(
+    games: list[int],
+    work: Callable[[int], Awaitable[Any]],
+    at_once: int,
+    what: str,
+    done: Callable[[Any], None] | None = None,
+) -> list[tuple[int, Any]]:
+    """``work`` for each game, at most ``at_once`` running together; (game, result) in
+    the order of ``games``, the result ``FAILED`` for a game whose work raised (logged:
+    one broken game, rolled back and retried at a later tick, must not stop the others).
+    ``done`` is called with each result as soon as it is in. ``what`` names the work
+    in the log, ``%s`` standing for the game."""
+    results: list[Any] = [FAILED] * len(games)
+    queue = iter(enumerate(games))
+
+    async def worker() -> None:
+        for i, game_id in queue:  # (shared: each game is taken by one worker)
+            try:
+                results[i] = await work(game_id)
+            except Exception:
+                log.exception(f"{what} failed", game_id)
+                continue
+            if done is not None:
+                done(results[i])
+
+    await asyncio.gather(*(worker() for _ in range(min(max(1, at_once), len(games)))))
+    return list(zip(games, results, strict=True))
 
 
 async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -130,6 +131,53 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
     report = await run_due(db)
     assert report.failed == [a] and [r.game_id for r in report.advanced] == [b]
     assert (await get_game(db, a)).phase == "day"  # rolled back, retried next tick
+
+
+async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db: Database, clock, monkeypatch) -> None:
+    """Six games share a deadline: four close together (never more), the first one
+    found due finishes last, one breaks; the report still lists them as found, the
+    broken one only among the failures, and the dispatcher is woken once per game
+    closed, as each closes."""
+    from bot.service import deadlines
+
+    games = [await started(db, 6, day_seconds=DAY, channel=2000 + k, first=1 + 10 * k) for k in range(6)]
+    broken = games[2]
+    clock.advance(DAY)
+    real = deadlines.advance_if_due
+    running: list[int] = []
+    most = 0
+    together = asyncio.Event()
+    finished: list[int] = []
+    rest_done = asyncio.Event()
+    woken: list[list[int]] = []
+
+    async def watched(db_: Database, game_id: int):
+        nonlocal most
+        running.append(game_id)
+        most = max(most, len(running))
+        if len(running) == deadlines.CLOSING_AT_ONCE:
+            together.set()
+        try:
+            await asyncio.wait_for(together.wait(), 30)  # a bound: sequential closing never gets here
+            if game_id == games[0]:
+                await asyncio.wait_for(rest_done.wait(), 30)
+            if game_id == broken:
+                raise RuntimeError("engine bug")
+            return await real(db_, game_id)
+        finally:
+            running.remove(game_id)
+            finished.append(game_id)
+            if len(finished) == len(games) - 1:
+                rest_done.set()
+
+    monkeypatch.setattr(deadlines, "advance_if_due", watched)
+    report = await run_due(db, on_mail=lambda: woken.append(list(finished)))
+    assert most == deadlines.CLOSING_AT_ONCE
+    assert finished[-1] == games[0]
+    assert [r.game_id for r in report.advanced] == [g for g in games if g != broken]
+    assert report.failed == [broken]
+    assert len(woken) == 5 and woken[0] != woken[-1]  # after each game, not once at the end
+    assert (await get_game(db, broken)).phase == "day"
 
 
 async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
