@@ -121,7 +121,15 @@ class Scheduler(BackgroundLoop):
         return sleep_for(now, wakeup, max_sleep=self.max_sleep, min_sleep=self.min_sleep)
 
     async def run_forever(self) -> None:
-        """Tick, then pause until the next thing is due or a wake; ends after ``stop()``."""
+        """Tick, then pause until the next thing is due or a wake; ends after ``stop()``.
+        First, once, the AI turns an older version left unplanned (``plan_missing_ai_turns``:
+        every phase opened since plans its own)."""
+        try:
+            await service.plan_missing_ai_turns(self.db)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the turns wait for the next start; the deadlines do not
+            log.exception("planning the AI turns left unplanned failed")
         while self.running:
             try:
                 await self.tick()

@@ -7,6 +7,7 @@ nothing. No Discord code here; outgoing messages go through the outbox.
 
 from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
+from bot.service.ai_turns import plan_missing as plan_missing_ai_turns
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
@@ -135,6 +136,7 @@ __all__ = [
     "offer_seat",
     "pause_game",
     "phase_status",
+    "plan_missing_ai_turns",
     "player_view",
     "player_view_here",
     "read_inbox",

@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence
+from bot.service import absence, ai_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -108,6 +108,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     await s.flush()
     await absence.apply_policy(s, game, mail, due, now)
     await s.flush()
+    await ai_turns.plan_phase(s, game)  # the new phase's AI turns, seats handed over by the policy too
     return StepResult(
         game_id=game.id,
         seq=seq,

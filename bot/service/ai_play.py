@@ -10,9 +10,10 @@ newcomer gets), and what it sent itself. From these alone it rebuilds the simula
 which go through the same validation and storage as a player's commands
 (``submissions.validated`` and ``store``): refused, they are refused like anyone's.
 
-**When it plays**: at a moment inside the phase drawn from the game's secret seed
-(:func:`due_fraction`), stored as an ``ai_turns`` row when the phase is first seen open
-(:func:`plan_turns`), played by the scheduler's tick like a deadline (:func:`play_due`).
+**When it plays**: at a moment inside the phase drawn from the game's secret seed,
+stored as an ``ai_turns`` row in the transaction that opens the phase
+(:mod:`bot.service.ai_turns`), played by the scheduler's tick like a deadline
+(:func:`play_due`, which reads only the turns due, through their index).
 Nothing lives in memory: the due time, and the AI's notes of its own choices after each
 turn (``memory``), are in the database, so a restart plays on where it stopped. A paused
 game's turns wait (only running games are played); once resumed a turn whose moment has
@@ -22,11 +23,10 @@ anyone's.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -34,9 +34,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 import engine.view
-from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, GamePlayer, OutboxMessage, Submission
 from bot.db.session import Database
+from bot.service.ai_turns import ai_seats
 from bot.service.common import locked_game, state_of
 from bot.service.errors import ServiceError
 from bot.service.submissions import store, validated
@@ -45,18 +45,6 @@ from bot.sim.knowledge import Knowledge
 from bot.sim.runner import ai_rng
 
 log = logging.getLogger(__name__)
-
-# The AI's moment falls in this share of the phase (never at its very start or end).
-EARLIEST, LATEST = 0.05, 0.85
-
-
-def due_fraction(seed: str, round_no: int, phase: str, seat: int) -> float:
-    """Where inside the phase the seat's submission lands (0 = its start, 1 = its
-    deadline): drawn from the game's secret seed, so it tells nothing and is the same
-    after a restart."""
-    digest = hashlib.sha256(f"{seed}|ai-due|{round_no}|{phase}|{seat}".encode()).digest()
-    return EARLIEST + (LATEST - EARLIEST) * int.from_bytes(digest[:8], "big") / 2**64
-
 
 @dataclass(frozen=True)
 class SeatReading:
@@ -170,59 +158,6 @@ def decide(seed: str, seat: int, players: int, k: Knowledge, memory: dict[str, A
     return subs, {"notes": _encode(ai.notes), "last_target": ai.last_target}
 
 
-async def _ai_seats(s: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
-    return {seat: h for seat, h in (await repo.seat_holders(s, game_id)).items() if h.user_id is None}
-
-
-async def plan_turns(db: Database) -> int:
-    """Give each living AI seat of every running game its turn in the open phase, due at
-    its moment (:func:`due_fraction`) between the phase's start and its deadline; the
-    number of turns planned."""
-    async with db.read() as s:
-        with_ai = (
-            select(GamePlayer.game_id)
-            .where(GamePlayer.user_id.is_(None), GamePlayer.seat.is_not(None))
-            .scalar_subquery()
-        )
-        running = (await s.scalars(select(Game).where(Game.status == "running", Game.id.in_(with_ai)))).all()
-        games = []
-        for game in running:
-            state = state_of(game)
-            living = {seat for seat in await _ai_seats(s, game.id) if state.player(seat).alive}
-            have = set(
-                (
-                    await s.scalars(
-                        select(AiTurn.seat).where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase)
-                    )
-                ).all()
-            )
-            if living - have:
-                games.append(game.id)
-    planned = 0
-    for game_id in games:
-        async with db.transaction() as s:
-            game = await locked_game(s, game_id)
-            if game.status != "running" or game.phase is None or game.phase_deadline is None:
-                continue
-            state = state_of(game)
-            have = set(
-                (
-                    await s.scalars(
-                        select(AiTurn.seat).where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase)
-                    )
-                ).all()
-            )
-            started = game.phase_started_at or game.phase_deadline
-            span = max(timedelta(0), game.phase_deadline - started)
-            for seat in sorted(await _ai_seats(s, game.id)):
-                if seat in have or not state.player(seat).alive:
-                    continue
-                due = started + span * due_fraction(game.secret_seed, game.round, game.phase, seat)
-                s.add(AiTurn(game_id=game.id, seat=seat, round=game.round, phase=game.phase, due_at=due))
-                planned += 1
-    return planned
-
-
 async def _memory(s: AsyncSession, game_id: int, seat: int) -> dict[str, Any] | None:
     row = await s.scalar(
         select(AiTurn.memory)
@@ -248,7 +183,7 @@ async def play_turn(db: Database, turn_id: int) -> str:
             return "waiting"
         turn.played_at = now
         state = state_of(game)
-        ai = await _ai_seats(s, game.id)
+        ai = await ai_seats(s, game.id)
         if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
             turn.outcome = "stale"
             return turn.outcome
@@ -266,9 +201,8 @@ async def play_turn(db: Database, turn_id: int) -> str:
 
 
 async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, int, str]]:
-    """Plan the open phases' turns, then play every turn due of the running games (the
-    games in ``held`` wait): (game, seat, outcome) for each."""
-    await plan_turns(db)
+    """Play every turn due of the running games (the games in ``held`` wait): (game,
+    seat, outcome) for each."""
     now = db.now()
     async with db.read() as s:
         due = (

@@ -25,6 +25,7 @@ from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
 from bot.i18n import t
+from bot.service.ai_turns import plan_phase
 from bot.service.common import add_step, apply_state, mail_for, settings_of
 from bot.service.errors import BadArgumentError, ServiceError
 from bot.service.types import GameSettings, StepResult
@@ -179,4 +180,5 @@ async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *,
     mail.locales.update(await repo.user_locales(s, [old.user_id]))
     mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
     await s.flush()
+    await plan_phase(s, game)  # its turn in the open phase (a paused game's: at the resume)
     return _result(game, seq, "replace", mail.count)

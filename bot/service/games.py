@@ -18,7 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats
+from bot.service import ai_seats, ai_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -240,6 +240,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
     mail_phase_started(mail, game)
+    await ai_turns.plan_phase(s, game)
     return await info_of(s, game)
 
 

@@ -16,7 +16,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats
+from bot.service import ai_seats, ai_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -151,6 +151,7 @@ async def resume_game(db: Database, game_id: int) -> GameInfo:
         mail.public({"type": "game_resumed", "round": game.round, "phase": game.phase})
         mail_phase_started(mail, game)
         await s.flush()
+        await ai_turns.plan_phase(s, game)  # a seat handed to the AI while paused
         return await info_of(s, game)
 
 

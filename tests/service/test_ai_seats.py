@@ -28,8 +28,9 @@ from bot.service import (
     update_settings,
     verify_log,
 )
-from bot.service.ai_play import due_fraction, seat_reading
+from bot.service.ai_play import seat_reading
 from bot.service.ai_seats import AiSeatsTooManyError, NeedsAHumanError
+from bot.service.ai_turns import due_fraction
 from bot.service.errors import LobbyFullError
 from tests.service.helpers import (
     CHANNEL,
@@ -237,7 +238,7 @@ async def test_the_moment_is_drawn_from_the_seed_stored_and_waits_while_paused(d
     game_id = await _ai_lobby(db, 1, 5, seed="moment-seed-01", day_seconds=3600)
     await start_game(db, game_id)
     start = clock()
-    await run_due(db)  # plans the Day's turns (none due yet at its start)
+    assert (await run_due(db)).ai_played == []  # the Day's turns, planned at the start: none due yet
     async with db.read() as s:
         turns = (await s.scalars(select(AiTurn).where(AiTurn.game_id == game_id))).all()
     assert len(turns) == 5 and all(t.played_at is None for t in turns)
