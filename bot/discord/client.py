@@ -1,6 +1,7 @@
 """The bot: a ``commands.Bot`` with non-privileged intents only, the command tree with
 the one error handler and the translator, the persistent components, and two background
-tasks (the phase scheduler and the outbox dispatcher)."""
+tasks (the phase scheduler and the outbox dispatcher). Posts held for want of a right in
+a game channel go as soon as the gateway shows it given back (``channel_access``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from discord.ext import commands
 
 import bot.service as service
 from bot.db.session import Database
-from bot.discord import command_sync
+from bot.discord import channel_access, command_sync
 from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
 from bot.discord.config import DiscordConfig
@@ -246,6 +247,12 @@ class WolfBot(commands.Bot):
             await cancel_orphaned(self, [info])
         else:
             await dead_channel_deleted(self, channel)
+
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        await channel_access.channel_updated(self, before, after)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await channel_access.role_updated(self, after)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await cancel_orphaned(self, await service.live_game_places(self.db, guild.id))

@@ -22,6 +22,8 @@ records each result.
   message was created).
 * Order: a message that fails holds back the later ones to the same recipient in the
   batch (they stay leased and come back after the earlier one's retry).
+* A game channel that refuses a post (a right taken away) holds its posts for their
+  backoff, until the right is back: then they go at once (``channel_access``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import aiohttp
 import discord
 
 import bot.service as service
+from bot.discord import channel_access
 from bot.discord.background import BackgroundLoop
 from bot.discord.bounded import BoundedSet
 from bot.discord.checks import still_member
@@ -132,6 +135,16 @@ class DiscordSender:
         self._infos: dict[int, GameInfo | None] = {}
         # The users' DM channel ids most recently used (the database remembers them all).
         self._dm_ids: OrderedDict[int, int] = OrderedDict()
+        # The game channels that refused a post since the last ``given_back``.
+        self._refused: set[int] = set()
+
+    async def given_back(self) -> int:
+        """After a pass: the channels that refused a post in it where the bot may post
+        again now (the right came back while the post was in flight) have their held
+        posts made due at once (``channel_access``); the number made due."""
+        ids, self._refused = self._refused, set()
+        channels = [c for c in map(self.bot.get_channel, ids) if isinstance(c, discord.abc.GuildChannel)]
+        return await channel_access.retry_channels(self.bot, channels) if channels else 0
 
     def new_pass(self) -> None:
         """A new batch was claimed: forget the games read for the last one (a batch of a
@@ -345,6 +358,7 @@ class DiscordSender:
         """The game channel refuses the bot (a permission taken away): tell the game's
         moderator by DM, once until a post goes through again. The post itself is retried
         as usual and goes out, in order, once the permissions are back."""
+        self._refused.add(message.recipient_id)
         info = await self._info(message.game_id)
         if info is None or info.id in self._warned:
             return
@@ -384,6 +398,10 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
         else:  # a bug (rendering, a payload we do not know): keep the traceback
             log.error("outbox %s could not be delivered", message.key, exc_info=exc)
 
+    async def _given_back(self) -> int:
+        given_back = getattr(self.sender, "given_back", None)  # (a DiscordSender's)
+        return int(await given_back()) if given_back is not None else 0
+
     async def run_forever(self, interval: float) -> None:
         """Deliver what is due, then pause until woken or ``interval`` passes; ends after
         ``stop()``, once the batch in hand is delivered and marked."""
@@ -395,6 +413,8 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
             except Exception:
                 log.exception("outbox dispatcher pass failed")
                 report = DispatchReport()
+            # Posts held for a right given back while they were in flight: due now.
+            again = await self._given_back()
             if self.after_pass is not None:
                 try:
                     await self.after_pass()
@@ -402,6 +422,6 @@ class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
                     raise
                 except Exception:
                     log.exception("reconciling Discord after a dispatcher pass failed")
-            if report.total:
+            if report.total or again:
                 continue  # there may be more due right now
             await self.pause(min(interval, BUSY_GAP) if self.busy() else interval)

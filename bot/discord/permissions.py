@@ -12,6 +12,8 @@ from bot.render import words
 
 # What the bot needs in the game channel to run a game at all.
 BASIC = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+# What a post in the game channel needs (an embed, Discord strips without Embed Links).
+POST = ("view_channel", "send_messages", "embed_links")
 # What a departed player's overwrite in the game channel takes away (quiet dead).
 MUTED = ("send_messages", "send_messages_in_threads", "add_reactions", "create_public_threads")
 # What muting one member needs: writing their overwrite, and holding in the server every

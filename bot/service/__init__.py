@@ -51,6 +51,7 @@ from bot.service.outbox import (
     mark_undeliverable,
     recorded_message_ids,
     release,
+    retry_held_now,
 )
 from bot.service.pieces import add_action, add_guess, toggle_skill
 from bot.service.recap import seat_recap
@@ -149,6 +150,7 @@ __all__ = [
     "replace_player",
     "require_open_for",
     "resume_game",
+    "retry_held_now",
     "run_due",
     "seat_recap",
     "seat_to_ai",

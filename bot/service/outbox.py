@@ -12,12 +12,17 @@ claimed again: delivery is at least once, and the Sender passes the idempotency 
 message again, a sender can ask ``delivered_message_id`` whether another dispatcher has
 meanwhile recorded it as delivered.
 
+A message whose failure had a cause that is gone (the bot's right to post in a channel
+given back) need not wait out its backoff: ``retry_held_now`` makes the messages held for
+those destinations due at once.
+
 A DM given up on waits in the user's inbox, read with :mod:`bot.service.inbox`.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -294,6 +299,33 @@ async def mark_failed(db: Database, key: str, error: str = "") -> bool:
         else:
             row.next_attempt_at = db.now() + timedelta(seconds=min(3600, 5 * 2**row.attempts))
         return True
+
+
+async def retry_held_now(db: Database, recipient_kind: str, recipient_ids: Collection[int]) -> int:
+    """Make the messages to these destinations (``channel`` or ``user`` ids) that back
+    off after a failed attempt due now: what made them fail is gone (a permission given
+    back), so they go at the dispatcher's next pass, in order, instead of at the end of
+    their backoff (up to an hour). A message in flight (leased to a process) is left alone, and the
+    attempts already made still count. The number made due; most calls find none, and
+    look first without the write lock (SQLite) as a claim does."""
+    now = db.now()
+    ids = list(dict.fromkeys(recipient_ids))
+    made = 0
+    for start in range(0, len(ids), 500):  # (a statement's parameters are limited)
+        held = (
+            OutboxMessage.recipient_kind == recipient_kind,
+            OutboxMessage.recipient_id.in_(ids[start : start + 500]),
+            OutboxMessage.status == "pending",
+            OutboxMessage.leased_by.is_(None),
+            OutboxMessage.next_attempt_at > now,
+        )
+        async with db.read() as s:
+            if (await s.execute(select(OutboxMessage.id).where(*held).limit(1))).first() is None:
+                continue
+        async with db.transaction() as s:
+            res = await s.execute(update(OutboxMessage).where(*held).values(next_attempt_at=now))
+            made += int(getattr(res, "rowcount", 0) or 0)
+    return made
 
 
 async def _pending(s: AsyncSession, key: str) -> OutboxMessage | None:

@@ -225,3 +225,36 @@ async def test_an_id_that_is_not_a_snowflake_is_refused_everywhere(db: Database,
         check_id(bad, "game")
     with pytest.raises(E.BadArgumentError):
         await mark_delivered(db, "any-key", bad)  # type: ignore[arg-type]
+
+
+async def test_the_posts_held_for_a_channel_can_be_made_due_at_once(db: Database, clock) -> None:
+    """``retry_held_now``: the channel's post backing off after a refusal is due again at
+    once (its attempt still counted), the one behind it follows; a message in flight
+    (leased) and other destinations are left as they are."""
+    from bot.service.outbox import mark_failed, retry_held_now
+
+    await started(db, 6, channel=2000)
+    await started(db, 6, channel=2001, first=20)
+    claimed = await claim_due_messages(db, limit=100, holder=None)
+    posts = [m for m in claimed if m.recipient_kind == "channel"]
+    ours, theirs = [m for m in posts if m.recipient_id == 2000], [m for m in posts if m.recipient_id == 2001]
+    await mark_failed(db, ours[0].key, "403 Missing Permissions")
+    await mark_failed(db, theirs[0].key, "403 Missing Permissions")
+    for m in claimed:
+        if m.recipient_kind == "user":
+            await mark_delivered(db, m.key)
+    async with db.transaction() as s:  # backing off as repeated refusals do (up to an hour)
+        for key in (ours[0].key, theirs[0].key):
+            row = (await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))).scalar_one()
+            row.next_attempt_at = db.now() + timedelta(seconds=3600)
+    clock.advance(61)  # the later posts' leases have run out
+    assert await claim_due_messages(db, limit=100) == []  # held behind the first
+    assert await retry_held_now(db, "channel", [2000, 2002]) == 1
+    from bot.service import processes
+
+    me = await processes.register(db, "dispatcher")
+    again = await claim_due_messages(db, limit=100, holder=me)
+    assert [m.key for m in again] == [m.key for m in ours] and again[0].attempts == 2
+    # Leased now (in flight): another call leaves them alone, as it does the other channel's.
+    assert await retry_held_now(db, "channel", [2000]) == 0
+    assert await claim_due_messages(db, limit=100) == []
