@@ -1,7 +1,8 @@
 """The scheduler's and the dispatcher's queries find due work through an index, on SQLite
 (EXPLAIN QUERY PLAN) and on PostgreSQL (EXPLAIN), over a table of a few thousand games
 (most finished, 500 running, as the planner sees them after ANALYZE): no
-statement scans the games."""
+statement scans the games. The AI seats' turns due and the next one are a range of the
+turns' index, never a scan of the turns (most of them played long ago)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, insert, select, text
+from sqlalchemy import String, event, insert, select, text, type_coerce
 
 from bot.db import repositories as repo
-from bot.db.models import Game, OutboxMessage
+from bot.db.models import AiTurn, Game, OutboxMessage
 from bot.db.session import Database
+from bot.service.ai_play import due_turns_statement, next_due_statement
+from bot.service.ai_turns import unplanned_statement
 from bot.service.lobby_clock import lobby_due_work_statements
 from bot.service.outbox import due_peek
 
@@ -111,3 +114,50 @@ async def test_the_due_outbox_is_read_from_its_index(games: Database) -> None:
     found = await plan(db, due_peek(NOW))
     assert "ix_outbox_due" in found, found
     assert "SCAN outbox" not in found and "Seq Scan on outbox" not in found, found
+
+
+@pytest.fixture
+async def turns(games: Database) -> Database:
+    """Six AI turns per finished game, all played; per running game two played and two
+    planned for the open phase, due over the next days."""
+    db = games
+    async with db.read() as s:
+        rows = (await s.execute(select(Game.id, Game.status).where(Game.status.in_(("over", "running"))))).all()
+    turns = []
+    for n, (game_id, status) in enumerate(rows):
+        for seat in range(1, 7 if status == "over" else 5):
+            played = status == "over" or seat <= 2
+            turns.append({
+                "game_id": game_id, "seat": seat, "round": 1 if played else 2, "phase": "day",
+                "due_at": NOW - timedelta(days=1) if played else NOW + timedelta(minutes=7 * n + seat),
+                "played_at": NOW - timedelta(days=1) if played else None, "outcome": "sent" if played else None,
+            })  # fmt: skip
+    async with db.transaction() as s:
+        await s.execute(insert(AiTurn), turns)
+    async with db.engine.connect() as conn:
+        await conn.execute(text("ANALYZE"))
+        await conn.commit()
+    return db
+
+
+def scans_turns(db: Database, text_plan: str) -> bool:
+    if db.dialect == "sqlite":
+        return "SCAN ai_turns" in text_plan
+    return "Seq Scan on ai_turns" in text_plan
+
+
+async def test_the_ai_turns_due_and_the_next_are_read_from_their_index(turns: Database) -> None:
+    db = turns
+    # (the next one's time read as text: PostgreSQL's EXPLAIN rows are text, not a time)
+    nexts = [select(type_coerce(next_due_statement(held).scalar_subquery(), String)) for held in ((), (1, 2, 3))]
+    for stmt in (due_turns_statement(NOW), *nexts):
+        found = await plan(db, stmt)
+        assert "ix_ai_turns_due" in found, found
+        assert not scans_turns(db, found) and not scans_games(db, found), found
+
+
+async def test_the_start_up_look_for_unplanned_turns_probes_their_unique_index(turns: Database) -> None:
+    db = turns
+    found = await plan(db, unplanned_statement())
+    unique = "sqlite_autoindex_ai_turns" if db.dialect == "sqlite" else "uq_ai_turns_game_id_round_phase_seat"
+    assert unique in found and not scans_turns(db, found), found
