@@ -60,3 +60,8 @@ def test_deadline_burst_bench_reports_the_bound_and_the_429s():
     assert row["bound_s"] == round(row["requests"] / 50, 2) and row["ratio"] > 0
     assert row["global_429"] == 0
     assert row["ready_s"] > 0 and row["startup_check_s"] >= row["ready_s"]
+    # The bot's own process: its CPU per delivered message and its memory.
+    assert row["bot_cpu_s"] > 0
+    assert row["bot_cpu_ms_per_message"] * row["messages"] / 1000 == pytest.approx(row["bot_cpu_s"], abs=0.01)
+    assert row["bot_sql_per_message"] > 0
+    assert 0 < row["bot_rss_before_mb"] <= row["bot_peak_rss_mb"]
