@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot_load import pg_drop, pg_scratch
-from split_bot import spawn_bot
+from split_bot import collector_off, spawn_bot
 from sqlalchemy import func, insert, select, update
 
 import bot.service as service
@@ -141,7 +141,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     closed.append(time.perf_counter())
                 return open_days == 0 and waiting == 0
 
-            last = await until(all_out, 3600, "the deadline's messages")
+            with collector_off():
+                last = await until(all_out, 3600, "the deadline's messages")
             after = await bot.mark()
             elapsed = last - deadline
             harness_cpu_s = time.process_time() - harness_cpu

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import itertools
 import json
 import logging
@@ -58,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot_load import ms, pct, pg_drop, pg_scratch
 from open_loop import Offered, open_loop
-from split_bot import SplitTavern
+from split_bot import SplitTavern, collector_off
 
 from bot.sandbox import play_reader as reader
 
@@ -209,18 +208,12 @@ async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: 
             return await tavern.emu.slash(user, "grail", {"number": rng.randint(1, 100)}, **where)
         return await tavern.emu.slash(user, "me" if roll < 0.75 else "orders", **where)
 
-    # No pass of the collector in the harness meanwhile: a full one walks the emulator's
-    # whole world (every member, channel and message) and stopped the harness for half a
-    # second at 1,000 games, several at 10,000, in the middle of the burst.
-    gc.disable()
-    try:
+    with collector_off():
         offered, results = await open_loop(rate, seconds, one)
         waiting, give_up = list(results), time.perf_counter() + 60.0
         while waiting and time.perf_counter() < give_up:
             await asyncio.sleep(0.25)
             waiting = [r for r in waiting if not (r.is_final() or r.failed)]
-    finally:
-        gc.enable()
     return offered, results
 
 
