@@ -17,20 +17,28 @@ in a process of its own (``split_bot.py``) with the emulator's global rate limit
 requests a second on (as Discord; ``--no-global-limit`` turns it off).
 
 Once the bot is ready and the first game's messages are out, players of random games send
-``--rate`` interactions a second for ``--seconds`` seconds, open loop (each at its moment,
-whether or not the previous ones are answered): half ``/grail`` (a submission), a quarter
-``/me``, a quarter ``/orders`` (the panel), half of them in the game's channel and half
-by DM.
+``--rate`` interactions a second for ``--seconds`` seconds, open loop (``open_loop.py``:
+each at its moment, whether or not the previous ones are answered): half ``/grail`` (a
+submission), a quarter ``/me``, a quarter ``/orders`` (the panel), half of them in the
+game's channel and half by DM. The players keep no waiter each: the emulator stamps each
+interaction's acknowledgement and final answer, read after the burst, so the harness's
+cost per interaction does not grow with the interactions pending, and its garbage
+collector is off during the burst (``split_bot.collector_off``).
 
 Printed per run: the games and servers, the time to seed them, the bot's start-up time to
 ready (from the process's start: connected, every server received) and until it is quiet
 (its start-up work on the live games done: below a tenth of a core for three seconds, when
 the burst starts), its resident memory once quiet and after the
-burst, acknowledgement p50/p99 (dispatch to the bot's first response; Discord shows "This
-interaction failed" after 3 s) and how many were never acknowledged, the bot's CPU
-milliseconds and SQL statements per interaction over the burst. With several sizes, the
-memory each further idle game costs (the slope of the resident memory once ready).
-``--profile FILE`` writes a cProfile of the bot over the burst (``python -m pstats FILE``).
+burst, the rate of interactions the harness achieved and its own share of a core,
+acknowledgement p50/p99 (dispatch to the emulator's receipt of the bot's first response;
+Discord shows "This interaction failed" after 3 s) and how many were never acknowledged,
+the bot's CPU milliseconds and SQL statements per interaction over the burst. When the
+harness fell behind (it achieved under 95% of the rate, its starts came late, or it was
+near a full core: ``Offered.fell_behind``) the run says so under its row (and in the
+JSON's ``harness_fell_behind``): its latencies are then not the bot's alone. With several
+sizes, the memory each further idle game costs (the slope of the resident memory once
+ready). ``--profile FILE`` writes a cProfile of the bot over the burst (``python -m pstats
+FILE``).
 """
 
 from __future__ import annotations
