@@ -83,7 +83,15 @@ class Table:
 
 class ScaleTavern(SplitTavern):
     """The emulator with no bot yet: the world and the games are made first, then the
-    bot starts on them (:meth:`start_bot`)."""
+    bot starts on them (:meth:`start_bot`). The bot polls as deployed (the scheduler at
+    most every 30 s, the outbox every 2 s), not as the sandbox's quick tests do (every
+    half second and every second), so that an idle bot's work is what it would be."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from bot.discord.config import DiscordConfig
+
+        deployed = {name: DiscordConfig.model_fields[name].default for name in ("scheduler_max_sleep", "dispatch_interval")}
+        super().__init__(bot_options=deployed, **kwargs)
 
     async def __aenter__(self) -> ScaleTavern:
         await self.emu.start()
