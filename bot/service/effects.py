@@ -44,6 +44,24 @@ async def mark_reconciled(db: Database, game_id: int, changes: int) -> bool:
         return bool(getattr(res, "rowcount", 0) == 1)
 
 
+async def mark_rechecks(db: Database, game_ids: list[int]) -> list[int]:
+    """Have Discord's side of these games checked again (as :func:`mark_effects_due`), at
+    start-up: Discord may have changed while the bot was down. The games that had no
+    change of their own waiting (their mark is now 1): for those the check is only of what
+    others can change on Discord (overwrites, channels), not of the bot's own posts, which
+    were put right when the game last changed. A change made after this mark counts it up
+    again, and the game is then brought in line in full."""
+    async with db.transaction() as s:
+        stmt = (
+            update(Game)
+            .where(Game.id.in_(game_ids))
+            .values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
+            .returning(Game.id, Game.effects_due)
+            .execution_options(synchronize_session=False)
+        )
+        return sorted(int(g) for g, n in (await s.execute(stmt)).all() if n == 1)
+
+
 async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> int:
     """Have Discord's side of these games (default: every live one) checked again, though
     their state did not change: at start-up (Discord may have changed while the bot was

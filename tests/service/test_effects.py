@@ -14,6 +14,7 @@ from bot.service import (
     join_game,
     leave_game,
     mark_effects_due,
+    mark_rechecks,
     mark_reconciled,
     pause_game,
     remove_player,
@@ -100,3 +101,14 @@ async def test_the_start_up_check_marks_every_live_game(db: Database) -> None:
     await settle(db)
     assert await mark_effects_due(db) == 1
     assert set(await due(db)) == {live}
+
+
+async def test_the_start_up_check_names_the_games_with_no_change_of_their_own_waiting(db: Database) -> None:
+    quiet, changed = await started(db, 6), await started(db, 6, channel=3000, first=20)
+    await settle(db)
+    await remove_player(db, changed, 1)  # a change not yet brought in line
+    await take_due(db)
+    assert await mark_rechecks(db, [quiet, changed]) == [quiet]
+    assert set(await due(db)) == {quiet, changed}  # both are checked
+    await mark_effects_due(db, [quiet])  # a change after the check: no longer a mere recheck
+    assert await mark_rechecks(db, [quiet]) == []
