@@ -60,36 +60,40 @@ class Reconciler:
 
     async def run_once(self) -> int:
         """Reconcile up to ``batch`` games due whose server this process holds; how many
-        were. ``more`` says whether others wait."""
-        count = 0
+        were. ``more`` says whether others wait. Their marks are cleared together at the
+        end of the pass (one short write), also when the pass stops half-way."""
         now = time.monotonic()
         waiting = [g for g, at in self.failed.items() if at > now]
         due = await service.games_to_reconcile(self.bot.db, limit=self.batch, skip=waiting)
         self.more = len(due) == self.batch
-        for game_id, changes in due:
-            try:
-                info = await service.get_game(self.bot.db, game_id)
-            except service.ServiceError:
+        reconciled: list[tuple[int, int]] = []
+        try:
+            for game_id, changes in due:
+                try:
+                    info = await service.get_game(self.bot.db, game_id)
+                except service.ServiceError:
+                    self.rechecks.discard(game_id)
+                    continue
+                if not self.holds(info):
+                    # Another process's server: its own reconciler clears the mark. Not asked
+                    # again for a while, so such games never crowd this one's out of a batch.
+                    self.failed[game_id] = now + RETRY_AFTER
+                    continue
+                try:
+                    # Still 1: nothing changed since the start-up check marked it.
+                    await self.reconcile(info, recheck=changes == 1 and game_id in self.rechecks)
+                except Exception:
+                    log.warning("could not bring Discord in line with game %s; again in %.0f s", game_id, RETRY_AFTER, exc_info=True)
+                    self.failed[game_id] = now + RETRY_AFTER
+                    continue
+                self.failed.pop(game_id, None)
+                reconciled.append((game_id, changes))
+        finally:
+            await service.mark_all_reconciled(self.bot.db, reconciled)
+            for game_id, _ in reconciled:
                 self.rechecks.discard(game_id)
-                continue
-            if not self.holds(info):
-                # Another process's server: its own reconciler clears the mark. Not asked
-                # again for a while, so such games never crowd this one's out of a batch.
-                self.failed[game_id] = now + RETRY_AFTER
-                continue
-            try:
-                # Still 1: nothing changed since the start-up check marked it.
-                await self.reconcile(info, recheck=changes == 1 and game_id in self.rechecks)
-            except Exception:
-                log.warning("could not bring Discord in line with game %s; again in %.0f s", game_id, RETRY_AFTER, exc_info=True)
-                self.failed[game_id] = now + RETRY_AFTER
-                continue
-            self.failed.pop(game_id, None)
-            await service.mark_reconciled(self.bot.db, game_id, changes)
-            self.rechecks.discard(game_id)
-            count += 1
-        self.done += count
-        return count
+            self.done += len(reconciled)
+        return len(reconciled)
 
     def holds(self, info: GameInfo) -> bool:
         """Whether this process is the one to reconcile ``info``: it sees the game's server
