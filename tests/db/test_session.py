@@ -85,3 +85,30 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
     with pytest.raises(IntegrityError):
         async with db.transaction() as s:
             s.add(GamePlayer(game_id=999, user_id=998, display_name="U", status="lobby", joined_at=NOW))
+
+
+async def test_a_pooled_sqlite_connection_comes_back_without_a_transaction(sqlite_url: str) -> None:
+    """The pool rolls a returned connection back only when a transaction is still open
+    on it (after a commit there is none): one left open behind SQLAlchemy's back is
+    still closed before the next unit of work gets the connection."""
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    try:
+        async with db.transaction() as s:
+            s.add(_game(9101, None))
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as s:
+                s.add(_game(9102, None))
+                await s.flush()
+                raise RuntimeError
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert not raw.driver_connection.in_transaction
+            await raw.driver_connection.execute("BEGIN IMMEDIATE")
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert not raw.driver_connection.in_transaction
+        async with db.read() as s:
+            found = await s.execute(text("SELECT channel_id FROM games WHERE channel_id IN (9101, 9102)"))
+            assert found.scalars().all() == [9101]
+    finally:
+        await db.dispose()
