@@ -42,6 +42,9 @@ _UNREAD = (
     .scalar_subquery()
 )
 _LOCK_GAME = select(Game).where(Game.id == _p("game_id")).with_for_update().execution_options(populate_existing=True)
+_LOCK_GAME_WITH_UNREAD = (
+    select(Game, _UNREAD).where(Game.id == _p("game_id")).with_for_update(of=Game).execution_options(populate_existing=True)
+)
 _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
 _GAME_WITH_UNREAD = select(Game, _UNREAD).where(Game.id == _p("game_id"))
 _GAME_IN_CHANNEL_WITH_UNREAD = select(Game, _UNREAD).where(Game.active_channel_id == _p("channel_id"))
@@ -55,7 +58,7 @@ _IN_PHASE = (Submission.game_id == _p("game_id"), Submission.round == _p("round"
 _PHASE_SUBMISSIONS = select(Submission).where(*_IN_PHASE).order_by(Submission.seat, Submission.kind)
 _SEAT_SUBMISSIONS = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat")).order_by(Submission.kind)
 _SUBMISSION = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat"), Submission.kind == _p("kind"))
-_SEATS_THAT_SENT = select(Submission.seat).where(*_IN_PHASE, Submission.kind == _p("kind"))
+_SEATS_AND_KINDS = select(Submission.seat, Submission.kind).where(*_IN_PHASE)
 _PHASE_AND_PLACE = (
     select(Game.id, Game.status, Game.round, Game.phase, GamePlayer.status.label("place"))
     .outerjoin(GamePlayer, (GamePlayer.game_id == Game.id) & (GamePlayer.user_id == _p("user_id")))
@@ -67,6 +70,12 @@ _RECORDED_LOCALE = select(User.locale).where(User.id == _p("user_id"))
 async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     """The game row, locked for the rest of the transaction, freshly read."""
     return (await session.execute(_LOCK_GAME, {"game_id": game_id})).scalar_one_or_none()
+
+
+async def lock_game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
+    """:func:`lock_game` and ``user_id``'s unread inbox count, in one statement."""
+    row = (await session.execute(_LOCK_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
 
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -250,11 +259,10 @@ async def delete_submission(
     return bool(getattr(res, "rowcount", 0))
 
 
-async def seats_that_sent(
-    session: AsyncSession, game_id: int, round_no: int, phase: str, kind: str
-) -> set[int]:
-    params = {"game_id": game_id, "round": round_no, "phase": phase, "kind": kind}
-    return set((await session.execute(_SEATS_THAT_SENT, params)).scalars())
+async def seats_and_kinds(session: AsyncSession, game_id: int, round_no: int, phase: str) -> set[tuple[int, str]]:
+    """(seat, kind) of every submission stored in one phase."""
+    params = {"game_id": game_id, "round": round_no, "phase": phase}
+    return {(seat, kind) for seat, kind in (await session.execute(_SEATS_AND_KINDS, params)).all()}
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
