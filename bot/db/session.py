@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.db.effects import EffectsSession
+from bot.db.one_trip import use_one_trip
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
 Clock = Callable[[], datetime]
@@ -72,6 +73,7 @@ def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
 def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        use_one_trip(dbapi_connection)
         # Take transaction control away from the sqlite3 module: we emit BEGIN ourselves.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
