@@ -298,7 +298,9 @@ def earliest(column: Any, status: str, held: Collection[int] = ()) -> Any:
 
 
 def next_times_statement(held: Collection[int] = ()) -> Any:
-    """The earliest deadline, reminder and outbox retry in one statement (see ``next_times``)."""
+    """The earliest deadline, reminder and outbox retry (the games in ``held``, waiting to
+    retry a failure, left out) in one statement; the scheduler's sleep reads them with the
+    other next times (``bot.service.deadlines.wakeup_statement``)."""
     retry = (
         select(OutboxMessage.next_attempt_at)
         .where(OutboxMessage.status == "pending")
@@ -309,30 +311,27 @@ def next_times_statement(held: Collection[int] = ()) -> Any:
     return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held), retry)
 
 
-async def next_times(session: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
-    """The earliest deadline, reminder and outbox retry, for a scheduler's sleep; the
-    games in ``held`` (waiting to retry a failure) left out."""
-    # One statement, not three: a scheduler asks this at every tick.
-    row = (await session.execute(next_times_statement(held))).one()
-    return [value for value in row if value is not None]
+# The running games whose deadline has passed and those whose reminder is due: two
+# ranges of the (status, time) indexes, in one statement, asked at every scheduler tick.
+_DUE = union_all(
+    select(Game.id, Game.phase_deadline.label("at"), literal("deadline").label("kind")).where(
+        Game.status == "running", Game.phase_deadline <= _p("now")
+    ),
+    select(Game.id, Game.reminder_due_at.label("at"), literal("reminder").label("kind")).where(
+        Game.status == "running", Game.reminder_due_at <= _p("now")
+    ),
+)
 
 
 def due_statement(now: datetime) -> Any:
-    """The running games whose deadline has passed and those whose reminder is due: two
-    ranges of the (status, time) indexes, in one statement."""
-    deadlines = select(Game.id, Game.phase_deadline.label("at"), literal("deadline").label("kind")).where(
-        Game.status == "running", Game.phase_deadline <= now
-    )
-    reminders = select(Game.id, Game.reminder_due_at.label("at"), literal("reminder").label("kind")).where(
-        Game.status == "running", Game.reminder_due_at <= now
-    )
-    return union_all(deadlines, reminders)
+    """The statement :func:`due_work` runs, with ``now`` bound (to explain it)."""
+    return _DUE.params(now=now)
 
 
 async def due_work(session: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
     """The running games whose deadline has passed and those whose reminder is due, each
     earliest first."""
-    rows = (await session.execute(due_statement(now))).all()
+    rows = (await session.execute(_DUE, {"now": now})).all()
     due = sorted((r.at, r.id) for r in rows if r.kind == "deadline")
     remind = sorted((r.at, r.id) for r in rows if r.kind == "reminder")
     return [i for _, i in due], [i for _, i in remind]

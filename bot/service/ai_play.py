@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -174,17 +174,25 @@ async def _ai_seats(s: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
     return {seat: h for seat, h in (await repo.seat_holders(s, game_id)).items() if h.user_id is None}
 
 
+# Asked at every scheduler tick, so built once.
+_DUE_TURNS = (
+    select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
+    .join(Game, Game.id == AiTurn.game_id)
+    .where(AiTurn.played_at.is_(None), AiTurn.due_at <= bindparam("now"), Game.status == "running")
+    .order_by(AiTurn.due_at, AiTurn.id)
+)
+_RUNNING_WITH_AI = select(Game).where(
+    Game.status == "running",
+    Game.id.in_(select(GamePlayer.game_id).where(GamePlayer.user_id.is_(None), GamePlayer.seat.is_not(None)).scalar_subquery()),
+)
+
+
 async def plan_turns(db: Database) -> int:
     """Give each living AI seat of every running game its turn in the open phase, due at
     its moment (:func:`due_fraction`) between the phase's start and its deadline; the
     number of turns planned."""
     async with db.read() as s:
-        with_ai = (
-            select(GamePlayer.game_id)
-            .where(GamePlayer.user_id.is_(None), GamePlayer.seat.is_not(None))
-            .scalar_subquery()
-        )
-        running = (await s.scalars(select(Game).where(Game.status == "running", Game.id.in_(with_ai)))).all()
+        running = (await s.scalars(_RUNNING_WITH_AI)).all()
         games = []
         for game in running:
             state = state_of(game)
@@ -271,14 +279,7 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
     await plan_turns(db)
     now = db.now()
     async with db.read() as s:
-        due = (
-            await s.execute(
-                select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
-                .join(Game, Game.id == AiTurn.game_id)
-                .where(AiTurn.played_at.is_(None), AiTurn.due_at <= now, Game.status == "running")
-                .order_by(AiTurn.due_at, AiTurn.id)
-            )
-        ).all()
+        due = (await s.execute(_DUE_TURNS, {"now": now})).all()
     played = []
     for turn_id, game_id, seat in due:
         if game_id in held:
@@ -290,12 +291,14 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
 async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When the next AI turn of a running game is due."""
     async with db.read() as s:
-        stmt = (
-            select(AiTurn.due_at)
-            .join(Game, Game.id == AiTurn.game_id)
-            .where(AiTurn.played_at.is_(None), Game.status == "running")
-        )
-        if held:
-            stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
-        return await s.scalar(stmt.order_by(AiTurn.due_at).limit(1))
+        return await s.scalar(select(next_due_time(held)))
+
+
+def next_due_time(held: Collection[int] = ()) -> Any:
+    """When the next AI turn is due (the games in ``held`` left out), as a scalar
+    subquery, for :func:`next_due` and the scheduler's sleep (``deadlines.next_wakeup``)."""
+    stmt = select(AiTurn.due_at).join(Game, Game.id == AiTurn.game_id).where(AiTurn.played_at.is_(None), Game.status == "running")
+    if held:
+        stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
+    return stmt.order_by(AiTurn.due_at).limit(1).scalar_subquery()
 
