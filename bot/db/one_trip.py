@@ -1,4 +1,5 @@
-"""One trip to aiosqlite's thread per SQL statement, instead of four.
+"""One trip to aiosqlite's thread per SQL statement, instead of four; the BEGIN of a
+unit of work rides with its first statement.
 
 aiosqlite runs every sqlite3 call on a thread of its own and hands each result back to
 the event loop; SQLAlchemy's adapter makes four such calls per statement (open a cursor,
@@ -9,7 +10,9 @@ that fixed cost is most of the CPU of running them. The cursor here does the fou
 in one function on the worker thread and keeps what SQLAlchemy reads afterwards (the
 rows, ``description``, ``rowcount``, ``lastrowid``); nothing else changes: the same
 sqlite3 connection, the same statements, the same order, the same errors (SQLAlchemy's
-adapter translates them as before).
+adapter translates them as before). A unit of work begins when it runs its first
+statement, so its ``BEGIN`` (``bot.db.session``) is held back and run in that
+statement's trip: the write lock of a ``BEGIN IMMEDIATE`` is taken at the same moment.
 
 It uses two private names of aiosqlite (``Connection._execute``: run a function on the
 connection's thread; ``Connection._conn``: the sqlite3 connection) and SQLAlchemy's
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import sqlite3
+import weakref
 from typing import Any
 
 from sqlalchemy.dialects.sqlite.aiosqlite import (
@@ -43,8 +47,15 @@ class _Ran:
         """Nothing left open: the sqlite3 cursor was closed on the worker thread."""
 
 
-def _run(connection: Any, many: bool, operation: str, parameters: Any) -> _Ran:
-    """On aiosqlite's thread: one statement from cursor to close."""
+# The BEGIN held back for each aiosqlite connection until its next statement.
+_BEGIN: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def _run(connection: Any, begin: str | None, many: bool, operation: str, parameters: Any) -> _Ran:
+    """On aiosqlite's thread: the held-back BEGIN if any, then one statement from cursor
+    to close."""
+    if begin is not None:
+        connection._conn.execute(begin).close()
     cursor: sqlite3.Cursor = connection._conn.cursor()
     try:
         if many:
@@ -73,14 +84,16 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
     async def _execute_async(self, operation: Any, parameters: Any) -> Any:
         async with self._adapt_connection._execute_mutex:
-            ran = await self._connection._execute(_run, self._connection, False, operation, parameters)
+            begin = _BEGIN.pop(self._connection, None)
+            ran = await self._connection._execute(_run, self._connection, begin, False, operation, parameters)
             self._cursor = ran
             self._rows = collections.deque(ran.rows)
             return ran
 
     async def _executemany_async(self, operation: Any, seq_of_parameters: Any) -> Any:
         async with self._adapt_connection._execute_mutex:
-            ran = await self._connection._execute(_run, self._connection, True, operation, seq_of_parameters)
+            begin = _BEGIN.pop(self._connection, None)
+            ran = await self._connection._execute(_run, self._connection, begin, True, operation, seq_of_parameters)
             self._cursor = ran
             return ran
 
@@ -90,6 +103,23 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
 
     __slots__ = ()
     _cursor_cls = OneTripCursor
+
+    def commit(self) -> None:
+        if _BEGIN.pop(self._connection, None) is None:  # else nothing was run: nothing to commit
+            super().commit()
+
+    def rollback(self) -> None:
+        if _BEGIN.pop(self._connection, None) is None:
+            super().rollback()
+
+
+def begin_with_next_statement(dbapi_connection: Any, begin: str) -> bool:
+    """Hold ``begin`` back to run with the connection's next statement; False when the
+    connection is not one of :class:`OneTripConnection` (run it now)."""
+    if type(dbapi_connection) is not OneTripConnection:
+        return False
+    _BEGIN[dbapi_connection._connection] = begin
+    return True
 
 
 def use_one_trip(dbapi_connection: Any) -> None:

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.db.effects import EffectsSession
-from bot.db.one_trip import use_one_trip
+from bot.db.one_trip import begin_with_next_statement, use_one_trip
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
 Clock = Callable[[], datetime]
@@ -86,7 +86,8 @@ def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        if not begin_with_next_statement(conn.connection.dbapi_connection, f"BEGIN {mode}"):
+            conn.exec_driver_sql(f"BEGIN {mode}")
 
     @event.listens_for(engine.sync_engine, "reset")
     def _on_return(dbapi_connection: Any, record: Any, reset_state: Any) -> None:

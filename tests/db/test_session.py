@@ -117,8 +117,9 @@ async def test_a_pooled_sqlite_connection_comes_back_without_a_transaction(sqlit
 
 async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """aiosqlite runs each call on its own thread, and each hand-off costs the event
-    loop a wake-up: a statement is run, fetched and closed in one call
-    (``bot.db.one_trip``), with its rows, row count and new row id as sqlite3 gives them."""
+    loop a wake-up: a statement is run, fetched and closed in one call, the unit's BEGIN
+    with its first statement (``bot.db.one_trip``), with its rows and row count as
+    sqlite3 gives them."""
     import aiosqlite.core
 
     trips: list[str] = []
@@ -139,7 +140,7 @@ async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: s
             assert (await s.execute(text("SELECT channel_id FROM games WHERE channel_id = 9201"))).scalars().all() == [9201]
             changed = await s.execute(text("UPDATE games SET round = 1 WHERE channel_id IN (9201, 9202)"))
             assert changed.rowcount == 1  # type: ignore[attr-defined]
-        # BEGIN, the INSERT, the SELECT, the UPDATE: one trip each; then the commit.
-        assert len(trips) == 5 and trips[-1] == "commit"
+        # The INSERT (with the BEGIN), the SELECT, the UPDATE: one trip each; then the commit.
+        assert len(trips) == 4 and trips[-1] == "commit"
     finally:
         await db.dispose()
