@@ -17,20 +17,28 @@ in a process of its own (``split_bot.py``) with the emulator's global rate limit
 requests a second on (as Discord; ``--no-global-limit`` turns it off).
 
 Once the bot is ready and the first game's messages are out, players of random games send
-``--rate`` interactions a second for ``--seconds`` seconds, open loop (each at its moment,
-whether or not the previous ones are answered): half ``/grail`` (a submission), a quarter
-``/me``, a quarter ``/orders`` (the panel), half of them in the game's channel and half
-by DM.
+``--rate`` interactions a second for ``--seconds`` seconds, open loop (``open_loop.py``:
+each at its moment, whether or not the previous ones are answered): half ``/grail`` (a
+submission), a quarter ``/me``, a quarter ``/orders`` (the panel), half of them in the
+game's channel and half by DM. The players keep no waiter each: the emulator stamps each
+interaction's acknowledgement and final answer, read after the burst, so the harness's
+cost per interaction does not grow with the interactions pending, and its garbage
+collector is off during the burst (``split_bot.collector_off``).
 
 Printed per run: the games and servers, the time to seed them, the bot's start-up time to
 ready (from the process's start: connected, every server received) and until it is quiet
 (its start-up work on the live games done: below a tenth of a core for three seconds, when
 the burst starts), its resident memory once quiet and after the
-burst, acknowledgement p50/p99 (dispatch to the bot's first response; Discord shows "This
-interaction failed" after 3 s) and how many were never acknowledged, the bot's CPU
-milliseconds and SQL statements per interaction over the burst. With several sizes, the
-memory each further idle game costs (the slope of the resident memory once ready).
-``--profile FILE`` writes a cProfile of the bot over the burst (``python -m pstats FILE``).
+burst, the rate of interactions the harness achieved and its own share of a core,
+acknowledgement p50/p99 (dispatch to the emulator's receipt of the bot's first response;
+Discord shows "This interaction failed" after 3 s) and how many were never acknowledged,
+the bot's CPU milliseconds and SQL statements per interaction over the burst. When the
+harness fell behind (it achieved under 95% of the rate, its starts came late, or it was
+near a full core: ``Offered.fell_behind``) the run says so under its row (and in the
+JSON's ``harness_fell_behind``): its latencies are then not the bot's alone. With several
+sizes, the memory each further idle game costs (the slope of the resident memory once
+ready). ``--profile FILE`` writes a cProfile of the bot over the burst (``python -m pstats
+FILE``).
 """
 
 from __future__ import annotations
@@ -56,9 +64,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot_load import ms, pct, pg_drop, pg_scratch
-from split_bot import SplitTavern
+from open_loop import Offered, open_loop
+from split_bot import SplitTavern, collector_off
 
-from bot.sandbox.people import Person, Stats
+from bot.sandbox import play_reader as reader
 
 
 @dataclass
@@ -192,31 +201,50 @@ async def quiet(pid: int, *, below: float = 0.1, timeout: float = 120.0) -> None
         before = now
 
 
-async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: float, rng: random.Random) -> Stats:
+async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: float, rng: random.Random) -> tuple[Offered, list[Any]]:
     """``rate`` interactions a second for ``seconds`` seconds from players of random
-    games (see the module docstring); waits for every answer."""
-    stats = Stats()
-    loop = asyncio.get_running_loop()
+    games (see the module docstring), open loop; then waits up to a minute for every
+    answer. The players keep no waiter each: the emulator stamps each interaction's
+    acknowledgement and answer, read once the burst is over."""
 
-    async def one() -> None:
+    async def one(_k: int) -> Any:
         t = rng.choice(tables)
-        person = Person(tavern, rng.choice(t.users), t.channel, stats, in_dm=rng.random() < 0.5)
-        person.answer_timeout = 60.0
+        user = rng.choice(t.users)
+        where = {"dm": True} if rng.random() < 0.5 else {"channel": t.channel}
         roll = rng.random()
         if roll < 0.5:
-            await person.command("grail", {"number": rng.randint(1, 100)}, timeout=3.0)
-        elif roll < 0.75:
-            await person.command("me", timeout=3.0)
-        else:
-            await person.command("orders", timeout=3.0)
+            return await tavern.emu.slash(user, "grail", {"number": rng.randint(1, 100)}, **where)
+        return await tavern.emu.slash(user, "me" if roll < 0.75 else "orders", **where)
 
-    tasks = []
-    t0 = loop.time()
-    for k in range(int(rate * seconds)):
-        await asyncio.sleep(max(0.0, t0 + k / rate - loop.time()))
-        tasks.append(asyncio.create_task(one()))
-    await asyncio.gather(*tasks)
-    return stats
+    with collector_off():
+        offered, results = await open_loop(rate, seconds, one)
+        waiting, give_up = list(results), time.perf_counter() + 60.0
+        while waiting and time.perf_counter() < give_up:
+            await asyncio.sleep(0.25)
+            waiting = [r for r in waiting if not (r.is_final() or r.failed)]
+    return offered, results
+
+
+def answers(results: list[Any]) -> dict[str, Any]:
+    """Acknowledgement and answer percentiles (one never acknowledged counts as
+    infinitely late), and the bot's refusals among the answers."""
+    acks = [r.ack_seconds if r.acknowledged else float("inf") for r in results]
+    final = [r.answer_seconds for r in results if r.answer_seconds is not None]
+    refusals = []
+    for r in results:
+        shown = [m for m in [r.message, *r.followups] if m is not None]
+        if any(reader.is_error(m) for m in shown):
+            refusals.append(" ".join(reader.message_text(m) for m in shown))
+    return {
+        "ack_p50_ms": pct(acks, 0.50) * 1000,
+        "ack_p99_ms": pct(acks, 0.99) * 1000,
+        "answer_p50_ms": pct(final, 0.50) * 1000,
+        "answer_p99_ms": pct(final, 0.99) * 1000,
+        "not_acked": sum(1 for r in results if not r.acknowledged),
+        "not_answered": len(results) - len(final),
+        "refused": len(refusals),
+        "refusals": sorted({text[:120] for text in refusals})[:5],
+    }
 
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -245,16 +273,14 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             assert tavern.remote is not None
             await quiet(tavern.remote.proc.pid)  # the start-up checks of the live games
             settled_s = time.perf_counter() - t0
-            await tavern.bot.mark()
-            stats = await burst(tavern, tables, args.rate, args.seconds, rng)
-            await tavern.bot.mark()
+            a = await tavern.bot.mark()
+            offered, results = await burst(tavern, tables, args.rate, args.seconds, rng)
+            b = await tavern.bot.mark()
         usage = tavern.bot_usage
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    a, b = usage["marks"][:2]
-    per = max(stats.interactions, 1)
-    acks = stats.ack + [float("inf")] * stats.failed
+    per = max(len(results), 1)
     return {
         "games": args.games,
         "servers": -(-args.games // args.per_server),
@@ -267,36 +293,38 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "rss_ready_mb": a["rss_mb"],
         "rss_after_mb": b["rss_mb"],
         "peak_rss_mb": usage["peak_rss_mb"],
-        "interactions": stats.interactions,
+        "interactions": len(results),
         "rate": args.rate,
         "seconds": args.seconds,
-        "ack_p50_ms": pct(acks, 0.50) * 1000,
-        "ack_p99_ms": pct(acks, 0.99) * 1000,
-        "answer_p50_ms": pct(stats.final, 0.50) * 1000,
-        "answer_p99_ms": pct(stats.final, 0.99) * 1000,
-        "not_acked": stats.failed,
-        "refused": len(stats.refusals),
-        "refusals": sorted({text[:120] for _, _, text in stats.refusals})[:5],
+        **answers(results),
         "cpu_ms_per_interaction": (b["cpu_s"] - a["cpu_s"]) * 1000 / per,
         "bot_cpu_share": (b["cpu_s"] - a["cpu_s"]) / max(b["wall_s"] - a["wall_s"], 1e-9),
         "sql_per_interaction": (b["statements"] - a["statements"]) / per,
+        "achieved_rate": offered.achieved_rate,
+        "start_lag_p99_ms": offered.lag(0.99) * 1000,
+        "harness_cpu_share": offered.cpu_share,
+        "harness_fell_behind": offered.fell_behind(),
         "global_limit": not args.no_global_limit,
     }
 
 
 HEADER = (
     f"{'games':>6} {'servers':>7} {'seed':>6} {'ready':>6} {'quiet':>7} {'RSS ready':>9} {'RSS after':>9} "
-    f"{'interactions':>12} {'ack p50':>8} {'ack p99':>8} {'not acked':>9} {'refused':>7} {'CPU/int':>8} {'bot CPU':>7} {'SQL/int':>7}"
+    f"{'interactions':>12} {'achieved/s':>10} {'harness':>7} {'ack p50':>8} {'ack p99':>8} {'not acked':>9} {'refused':>7} "
+    f"{'CPU/int':>8} {'bot CPU':>7} {'SQL/int':>7}"
 )
 
 
 def row(r: dict[str, Any]) -> str:
-    return (
+    line = (
         f"{r['games']:>6} {r['servers']:>7} {r['seed_s']:>5.0f}s {r['start_s']:>5.1f}s {r['settled_s']:>6.1f}s "
-        f"{r['rss_ready_mb']:>7.0f}MB {r['rss_after_mb']:>7.0f}MB {r['interactions']:>12} {ms(r['ack_p50_ms']):>8} "
-        f"{ms(r['ack_p99_ms']):>8} {r['not_acked']:>9} {r['refused']:>7} {r['cpu_ms_per_interaction']:>6.1f}ms {r['bot_cpu_share']:>6.0%} "
-        f"{r['sql_per_interaction']:>7.1f}"
+        f"{r['rss_ready_mb']:>7.0f}MB {r['rss_after_mb']:>7.0f}MB {r['interactions']:>12} {r['achieved_rate']:>10.1f} "
+        f"{r['harness_cpu_share']:>7.0%} {ms(r['ack_p50_ms']):>8} {ms(r['ack_p99_ms']):>8} {r['not_acked']:>9} {r['refused']:>7} "
+        f"{r['cpu_ms_per_interaction']:>6.1f}ms {r['bot_cpu_share']:>6.0%} {r['sql_per_interaction']:>7.1f}"
     )
+    if r["harness_fell_behind"]:
+        line += f"\n  the harness fell behind ({'; '.join(r['harness_fell_behind'])}): these latencies are not the bot's alone"
+    return line
 
 
 def main() -> int:

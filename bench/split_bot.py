@@ -1,19 +1,23 @@
-"""The bot in its own process for ``bench/bot_load.py --split-process``.
+"""The bot in its own process, for the benches that measure the bot alone.
 
-:class:`SplitTavern` is a :class:`bot.sandbox.play_table.Tavern` whose bot is not an
-object in the harness's event loop but a child process (``python bench/split_bot.py``)
-that runs the unmodified :class:`bot.discord.client.WolfBot` against the emulator over
-its real HTTP and websocket ports, on the same database. The emulator and the scripted
-players stay in the harness process, so the child's CPU time and peak memory are the
-bot's own.
+:func:`spawn_bot` starts a child process (``python bench/split_bot.py``) that runs the
+unmodified :class:`bot.discord.client.WolfBot` against an emulator over its real HTTP and
+websocket ports, on a given database, and returns a :class:`RemoteBot`, the harness's
+handle on it. :class:`SplitTavern` is a :class:`bot.sandbox.play_table.Tavern` whose bot
+is such a process (``bench/bot_load.py --split-process``, ``bench/scale.py``);
+``bench/deadline_burst.py`` spawns one beside its own emulator. The emulator and the
+scripted players stay in the harness process, so the child's CPU time and memory are the
+bot's own, and the bot never waits behind the harness for an event loop.
 
 The harness talks to the child over its stdin, one command a line: ``skip SECONDS``
 (move the bot's game clock on, then wake its scheduler), ``wake`` (wake its outbox
-dispatcher), ``mark`` (note the CPU time, SQL statements and resident memory so far: the figures between
-two marks are a measured stretch; with ``--profile FILE`` the first two marks also start
-and stop cProfile, whose statistics go to FILE), ``stop`` (close the bot; the child then
-prints its own resource usage, with the marks, as one JSON line and exits). The child
-prints ``ready`` once the bot is connected.
+dispatcher), ``mark`` (note the CPU time, SQL statements and resident memory so far and
+answer them as one JSON line: the figures between two marks are a measured stretch; with
+``--profile FILE`` the first two marks also start and stop cProfile, whose statistics go
+to FILE), ``resynced`` (answer ``resynced`` once the bot's start-up check of the live
+games has finished), ``stop`` (close the bot; the child then prints its own resource
+usage, with the marks, as one JSON line and exits). The child prints ``ready`` once the
+bot is connected.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -28,6 +33,7 @@ import resource
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +43,12 @@ from bot.sandbox.play_table import GameClock, Tavern, seeded_games
 
 
 class RemoteBot:
-    """The harness's handle on the bot process: what the benchmark asks of ``tavern.bot``."""
+    """The harness's handle on the bot process: what the benchmarks ask of ``tavern.bot``.
+    ``started_s``: from the process's start to the bot's ``ready`` (imports included)."""
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, started_s: float) -> None:
         self.proc = proc
+        self.started_s = started_s
         self.usage: dict[str, Any] = {}
 
     async def _say(self, line: str) -> None:
@@ -48,13 +56,25 @@ class RemoteBot:
         self.proc.stdin.write(f"{line}\n".encode())
         await self.proc.stdin.drain()
 
+    async def _answer(self, timeout: float) -> bytes:
+        assert self.proc.stdout is not None
+        return (await asyncio.wait_for(self.proc.stdout.readline(), timeout)).strip()
+
     def wake_dispatcher(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(b"wake\n")
 
-    async def mark(self) -> None:
-        """Note the bot's CPU time and SQL statements so far (see the module docstring)."""
+    async def mark(self) -> dict[str, Any]:
+        """The bot's CPU time, SQL statements and memory so far (see the module docstring)."""
         await self._say("mark")
+        return dict(json.loads(await self._answer(60)))
+
+    async def resynced(self, timeout: float = 3600) -> None:
+        """Wait until the bot's start-up check of the live games has finished."""
+        await self._say("resynced")
+        answer = await self._answer(timeout)
+        if answer != b"resynced":
+            raise RuntimeError(f"the bot process answered {answer!r}")
 
     async def skip(self, seconds: float) -> None:
         """Move the bot's clock on by ``seconds`` and wake its scheduler."""
@@ -70,6 +90,47 @@ class RemoteBot:
             self.usage = json.loads(lines[-1])
 
 
+async def spawn_bot(
+    api_url: str,
+    gateway_url: str,
+    database_url: str,
+    config: Any,
+    *,
+    seed: str | None = None,
+    profile: str | None = None,
+    timeout: float = 60.0,
+) -> RemoteBot:
+    """Start the bot process with ``config`` (a :class:`bot.discord.config.DiscordConfig`)
+    on ``database_url`` against the emulator at ``api_url``/``gateway_url``; returns once
+    it is ready."""
+    cmd = [sys.executable, __file__, "--api", api_url, "--gateway", gateway_url,
+           "--database", database_url, "--config", json.dumps(config.model_dump(mode="json"))]  # fmt: skip
+    if seed is not None:
+        cmd += ["--seed", seed]
+    if profile is not None:
+        cmd += ["--profile", profile]
+    t0 = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+    if line.strip() != b"ready":
+        raise RuntimeError(f"the bot process did not start ({line!r})")
+    return RemoteBot(proc, time.perf_counter() - t0)
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """No pass of the garbage collector in the harness while a stretch is measured: a full
+    one walks the emulator's whole world (every member, channel and message) and stopped
+    the harness for half a second at 1,000 games, in the middle of a burst. The harness is
+    not what is measured; the bot's process keeps its collector."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 class SplitTavern(Tavern):
     """A Tavern whose bot runs in a child process (see the module docstring)."""
 
@@ -82,20 +143,10 @@ class SplitTavern(Tavern):
         from bot.db.session import Database
 
         assert self.remote is None, "the bot is already running"
-        cmd = [sys.executable, __file__, "--api", self.emu.api_url, "--gateway", self.emu.gateway_url,
-               "--database", self.database_url, "--config", json.dumps(self.config().model_dump(mode="json"))]  # fmt: skip
-        if self.seed is not None:
-            cmd += ["--seed", self.seed]
-        if self.profile is not None:
-            cmd += ["--profile", self.profile]
-        proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-        )
-        assert proc.stdout is not None
-        line = await asyncio.wait_for(proc.stdout.readline(), timeout)
-        if line.strip() != b"ready":
-            raise RuntimeError(f"the bot process did not start ({line!r})")
-        self.remote = RemoteBot(proc)
+        self.remote = await spawn_bot(
+            self.emu.api_url, self.emu.gateway_url, self.database_url, self.config(),
+            seed=self.seed, profile=self.profile, timeout=timeout,
+        )  # fmt: skip
         self.bot = self.remote
         # The harness's own handle, to see when the outbox has drained.
         self.db = Database(self.database_url)
@@ -174,7 +225,8 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
             elif line[0] == "wake":
                 bot.wake_dispatcher()
             elif line[0] == "mark":
-                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb()})
+                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb(), "peak_rss_mb": peak_rss_mb(marks)})
+                print(json.dumps(marks[-1]), flush=True)
                 if args.profile and len(marks) == 1:
                     import cProfile
 
@@ -183,11 +235,14 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
                 elif profiler is not None and len(marks) == 2:
                     profiler.disable()
                     profiler.dump_stats(args.profile)
+            elif line[0] == "resynced":
+                await resynced(bot)
+                print("resynced", flush=True)
             elif line[0] == "stop":
                 break
         usage = {
             "cpu_s": time.process_time() - cpu0,
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_rss_mb": peak_rss_mb(marks),
             "rss_mb": rss_mb(),
             "ready_s": ready_s,
             "marks": marks,
@@ -197,6 +252,24 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(task, 10)
     return usage
+
+
+async def resynced(bot: Any, step: float = 0.05) -> None:
+    """Until the bot's start-up check of the live games (its ``wolfhowl-resync`` task,
+    started at its first ready) has finished."""
+    def done() -> bool:
+        checks = [t for t in bot._tasks if t.get_name() == "wolfhowl-resync"]
+        return bool(checks) and all(t.done() for t in checks)
+
+    while not done():
+        await asyncio.sleep(step)
+
+
+def peak_rss_mb(marks: list[dict[str, Any]]) -> float:
+    """The process's highest resident memory so far (Linux), in MB: the kernel's high-water
+    mark, or what a mark or now read if higher (the two are counted apart and can differ
+    by a page or two)."""
+    return max([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, rss_mb(), *(m["rss_mb"] for m in marks)])
 
 
 def rss_mb() -> float:

@@ -83,6 +83,19 @@ class InteractionRecord:
     modal: dict[str, Any] | None = None
     rejected: list[ApiError] = field(default_factory=list)
     updates_after_ack: int = 0
+    # When (on the emulator's clock, as ``created_at``) the initial response was accepted
+    # and when the user first saw a definitive answer: what a load test reads, with no
+    # waiter of its own per interaction.
+    acknowledged_at: float | None = None
+    answered_at: float | None = None
+
+    def is_final(self) -> bool:
+        """True once the user sees a definitive answer (not just "thinking")."""
+        if self.response_type == DEFERRED_CHANNEL_MESSAGE:
+            return self.original is not None and not self.original.loading
+        if self.response_type == DEFERRED_UPDATE_MESSAGE:
+            return self.updates_after_ack > 0 or bool(self.followups)
+        return self.response_type is not None
 
 
 class InteractionResult:
@@ -168,12 +181,19 @@ class InteractionResult:
 
     def is_final(self) -> bool:
         """True once the user sees a definitive answer (not just "thinking")."""
+        return self.record.is_final()
+
+    @property
+    def ack_seconds(self) -> float | None:
+        """From dispatch to the accepted initial response (None: not yet)."""
         rec = self.record
-        if rec.response_type == DEFERRED_CHANNEL_MESSAGE:
-            return rec.original is not None and not rec.original.loading
-        if rec.response_type == DEFERRED_UPDATE_MESSAGE:
-            return rec.updates_after_ack > 0 or bool(rec.followups)
-        return rec.response_type is not None
+        return None if rec.acknowledged_at is None else rec.acknowledged_at - rec.created_at
+
+    @property
+    def answer_seconds(self) -> float | None:
+        """From dispatch to the first definitive answer (None: not yet)."""
+        rec = self.record
+        return None if rec.answered_at is None else rec.answered_at - rec.created_at
 
     async def wait(self, timeout: float = 5.0) -> Self:
         """Waits for the final response; raises :class:`InteractionFailed` on no answer."""
@@ -340,7 +360,8 @@ class InteractionService:
             limits.validate_modal(data)
             rec.modal = data
         rec.response_type = rtype
-        ctx.notifier.notify()
+        rec.acknowledged_at = ctx.clock.now()
+        self._changed(rec)
         message = (
             rec.original
             if rtype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE)
@@ -415,7 +436,7 @@ class InteractionService:
                 origin=self._origin(rec, original),
             )
         rec.followups.append(message)
-        ctx.notifier.notify()
+        self._changed(rec)
         return message
 
     def _target(self, rec: InteractionRecord, message_id: str) -> Message:
@@ -444,7 +465,7 @@ class InteractionService:
         message = self._ctx.messages.edit(target, body, files)
         if target is rec.original:
             rec.updates_after_ack += 1
-        self._ctx.notifier.notify()
+        self._changed(rec)
         return message
 
     def delete_message(self, application_id: int, token: str, message_id: str) -> None:
@@ -452,6 +473,12 @@ class InteractionService:
         self._ctx.messages.delete(self._target(rec, message_id))
         if message_id == "@original":
             rec.updates_after_ack += 1
+        self._changed(rec)
+
+    def _changed(self, rec: InteractionRecord) -> None:
+        """The bot's answer to ``rec`` moved on: note when it became final, wake waiters."""
+        if rec.answered_at is None and rec.is_final():
+            rec.answered_at = self._ctx.clock.now()
         self._ctx.notifier.notify()
 
 

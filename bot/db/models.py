@@ -271,18 +271,30 @@ class OutboxMessage(Base):
 
 
 class Process(Base):
-    """A running bot process, as it names itself (``name``: the host and the shards it
-    serves unless configured; one live process per name), with a heartbeat, so that a
-    restart, or another process, sees at once that its leases are free. ``stopped_at``:
-    it closed, or a process of the same name started after it."""
+    """A bot process, one row per run: whether it is alive, since when, with what
+    shards, and whether it is connected to Discord. Two readers: the outbox's lease
+    reclaim (a lease whose holder stopped, was replaced or is silent is free at once,
+    bot.service.processes) and ``wolfhowl health`` (this host's last beat while
+    connected, bot.service.health).
+
+    ``name``: the host and the shards it serves unless configured; one live process per
+    name. ``heartbeat_at``: its last beat, every 10 s while it runs (connected or not:
+    delivery needs no gateway). ``connected_since`` / ``connected_at``: the start of
+    its current (or last) gateway connection and its last beat while connected (a
+    sharded process: all its shards), NULL until it first connects. ``stopped_at``: it
+    closed, or a process of the same name started after it; kept a day after that."""
 
     __tablename__ = "processes"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), index=True)
+    host: Mapped[str] = mapped_column(String(255), server_default="")  # the machine's (container's) hostname
+    shards: Mapped[str] = mapped_column(String(255), server_default="")  # "0-1/4"; "" unsharded
     pid: Mapped[int] = mapped_column(Integer)
     started_at: Mapped[datetime]
     heartbeat_at: Mapped[datetime]
+    connected_since: Mapped[datetime | None]
+    connected_at: Mapped[datetime | None]
     stopped_at: Mapped[datetime | None]
 
 
@@ -411,18 +423,6 @@ class DmChannel(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     channel_id: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime]
-
-
-class Heartbeat(Base):
-    """A running bot's word that it is connected to Discord: one row per host (a
-    container's hostname; ``host:shards`` for a sharded process, e.g. ``bot-1:0-1/4``), ``beat_at`` renewed every ``HEARTBEAT_SECONDS`` while the
-    gateway is connected; ``wolfhowl health`` reads it."""
-
-    __tablename__ = "heartbeats"
-
-    host: Mapped[str] = mapped_column(String(255), primary_key=True)
-    connected_since: Mapped[datetime]
-    beat_at: Mapped[datetime]
 
 
 class LineupOdds(Base):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 from typing import Any
 
 import discord
@@ -93,9 +92,10 @@ class WolfBot(commands.Bot):
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
         )
-        self.heartbeat = Heartbeat(self.db, self.gateway_open, shards=config.shards_label())
+        self.heartbeat = Heartbeat(
+            self.db, self.gateway_open, name=self.process_name(), shards=config.shards_label(), on_registered=self.holding
+        )
         self._tasks: list[asyncio.Task[None]] = []
-        self._closing = asyncio.Event()
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
@@ -105,8 +105,6 @@ class WolfBot(commands.Bot):
         # Users whose language is recorded as their client's (context.note_locale).
         self.locales_noted: dict[int, str] = {}
         self.returns = ReturnWatch()  # departed players back in the server (quiet_return)
-        # This process's row in the database (bot.service.processes), once registered.
-        self.process_id: int | None = None
 
     def wake_dispatcher(self) -> None:
         self.dispatcher.wake()
@@ -132,14 +130,12 @@ class WolfBot(commands.Bot):
         if self.config.sync_commands:
             await command_sync.register(self)
         if self.run_tasks:
-            await self.register_process()
+            await self.heartbeat.register()
             self.start_tasks()
 
-    async def register_process(self) -> None:
-        """Say who this process is: what a process of the same name held before (a
-        crash) is free at once, and the leases taken from now on name this one."""
-        self.process_id = await processes.register(self.db, self.process_name())
-        self.dispatcher.holder = self.process_id
+    def holding(self, process_id: int) -> None:
+        """The leases taken from now on name this process's row (bot.discord.heartbeat)."""
+        self.dispatcher.holder = process_id
 
     def process_name(self) -> str:
         """This process's name in the database: as configured, else its host and shards."""
@@ -188,30 +184,6 @@ class WolfBot(commands.Bot):
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
             asyncio.create_task(self.heartbeat.run_forever(), name="wolfhowl-heartbeat"),
         ]
-        if self.process_id is not None:
-            self._tasks.append(asyncio.create_task(self.beat(), name="wolfhowl-heartbeat"))
-
-    async def beat(self) -> None:
-        """The heartbeat that shows the other processes this one is alive (its leases
-        held). Marked over by a process of the same name: two run under one name, which
-        is a misconfiguration; this one goes on under a name of its own."""
-        while self.dispatcher.running:
-            await self._sleep_unless_closing(processes.HEARTBEAT)
-            if not self.dispatcher.running or self.process_id is None:
-                return
-            try:
-                if not await processes.heartbeat(self.db, self.process_id):
-                    name = f"{self.process_name()}:{os.getpid()}"
-                    log.error("another process runs under this one's name; going on as %s", name)
-                    self.process_id = await processes.register(self.db, name)
-                    self.dispatcher.holder = self.process_id
-            except Exception:  # the database away for a while: the next beat tries again
-                log.warning("heartbeat failed", exc_info=True)
-
-    async def _sleep_unless_closing(self, seconds: float) -> None:
-        """Wait ``seconds``, less when the bot stops."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._closing.wait(), seconds)
 
     def gateway_open(self) -> bool:
         """Connected to Discord's gateway now (ready, and the socket not closed)."""
@@ -290,7 +262,6 @@ class WolfBot(commands.Bot):
         until = loop.time() + self.stop_grace
         self.scheduler.stop()
         self.dispatcher.stop()
-        self._closing.set()
         self.heartbeat.stop()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)
@@ -303,10 +274,7 @@ class WolfBot(commands.Bot):
                     await task
         self._tasks = []
         await self.odds.close()
-        if self.process_id is not None:
-            with contextlib.suppress(Exception):  # else its heartbeat goes stale, which frees it too
-                await processes.stopped(self.db, self.process_id)
-            self.process_id = None
+        await self.heartbeat.stopped()
         busy = await self.answering.settle(max(0.0, until - loop.time()))
         if busy and self.stop_grace:
             log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)

@@ -43,8 +43,9 @@ class DiscordConfig(Config):
     lineup_odds_games: int = Field(default=1000, ge=0, le=100000)
     # This process's name in the database (``processes``): one live process per name, so
     # a process started under a name takes over at once what the last one of that name
-    # held (a restart after a crash). Empty: the host's name. Give each process its own
-    # when several run on one host.
+    # held (a restart after a crash). Empty: the host's name and its shards
+    # (``bot-1:0-1/4``). Give each process its own when several run on one host with
+    # the same shards. (``wolfhowl health`` goes by the host, whatever the name.)
     process_name: str = ""
     # Sharding (docs/deploy.md): how many shards the bot has in all, a number or "auto"
     # (Discord's recommendation, from GET /gateway/bot), and which of them this process

@@ -80,7 +80,7 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     if interaction.guild_id is not None and interaction.channel_id is not None:
         here = await service.game_in_channel(bot.db, interaction.channel_id)
         if here is None:
-            elsewhere = [g for g in await service.live_games(bot.db) if g.guild_id == interaction.guild_id]
+            elsewhere = await service.live_game_places(bot.db, interaction.guild_id)
             if elsewhere:
                 raise ReplyError("reply.error.no_game_here_elsewhere", channels=[f"<#{g.channel_id}>" for g in elsewhere])
             raise ReplyError("reply.error.no_game_here")
@@ -93,18 +93,26 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     return await service.active_game_of(bot.db, interaction.user.id)
 
 
+# At most this many servers are asked about one DM moderator command (each may be a
+# request to Discord): see ``service.servers_to_ask``.
+SERVERS_ASKED_FROM_A_DM = 25
+
+
 async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> list[GameInfo]:
     """The live games a caller may run from a DM: those they created, and those in
     servers where they are a moderator (Manage Server or the configured role), looked up
-    in each game's server since a DM carries no roles. Oldest first."""
+    in the game's server since a DM carries no roles: at most
+    ``SERVERS_ASKED_FROM_A_DM`` servers, those where the caller has played or moderated
+    first (``service.servers_to_ask``). Oldest first."""
     mine = await service.games_moderated_by(bot.db, user.id)
-    known = {g.id for g in mine}
-    others = [g for g in await service.live_games(bot.db) if g.id not in known]
+    guild_ids = await service.servers_to_ask(bot.db, user.id, SERVERS_ASKED_FROM_A_DM)
     # One lookup per server, all at once (without the members intent each may be a REST call).
-    guild_ids = sorted({g.guild_id for g in others})
     found = await asyncio.gather(*(member_in(bot, guild_id, user) for guild_id in guild_ids))
-    moderates = {gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, bot.config.moderator_role)}
-    return sorted([*mine, *(g for g in others if g.guild_id in moderates)], key=lambda g: g.id)
+    moderates = [gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, bot.config.moderator_role)]
+    known = {g.id for g in mine}
+    places = await service.live_game_places(bot.db, guild_ids=moderates) if moderates else []
+    others = [await service.get_game(bot.db, p.id) for p in places if p.id not in known]
+    return sorted([*mine, *others], key=lambda g: g.id)
 
 
 class TableCache:

@@ -376,7 +376,7 @@ class Tavern:
         self.bot, self._task, self.db = None, None, None
         if crash:
             bot.stop_grace = 0
-            bot.process_id = None  # a dying process tells the database nothing
+            bot.heartbeat.process_id = None  # a dying process tells the database nothing
         # A task cancelled inside a database read leaves a connection whose reset
         # SQLAlchemy then logs as an error: expected of a crash, so keep the log quiet.
         pool_log = logging.getLogger("sqlalchemy.pool")

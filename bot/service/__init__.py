@@ -30,7 +30,7 @@ from bot.service.games import (
 from bot.service.inbox import mark_inbox_read, read_inbox
 from bot.service.lineup_odds import store_odds
 from bot.service.lineup_odds import stored_keys as stored_odds_keys
-from bot.service.live_places import GamePlace, live_game_places
+from bot.service.live_places import GamePlace, live_game_places, servers_to_ask
 from bot.service.moderation import (
     cancel_game,
     end_game,
@@ -150,6 +150,7 @@ __all__ = [
     "run_due",
     "seat_recap",
     "seat_to_ai",
+    "servers_to_ask",
     "start_game",
     "store_odds",
     "stored_odds_keys",

@@ -1,51 +1,24 @@
 """Is the bot well? What ``wolfhowl health`` (the image's HEALTHCHECK) asks the database:
-the running bot's heartbeat (it renews its row while connected to Discord), and whether
-the outbox has messages due for longer than a few minutes (delivery stuck).
-
-The bot's side is :func:`beat`; the check's is :func:`check`, one line and a verdict.
+when the bot on this host last beat while connected to Discord (``processes.connected_at``,
+renewed by the running process, bot.service.processes), and whether the outbox has
+messages due for longer than a few minutes (delivery stuck). :func:`check` gives one
+line and a verdict.
 """
 
 from __future__ import annotations
 
-import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
-from bot.db.models import Heartbeat, OutboxMessage
+from bot.db.models import OutboxMessage, Process
 from bot.db.session import Database
 
-# The bot renews its heartbeat this often while connected.
-HEARTBEAT_SECONDS = 30.0
 # The check's defaults: a heartbeat older than this means "not connected"; a message
 # due for longer than this means the outbox is stuck.
 STALE_SECONDS = 120
 STUCK_SECONDS = 300
-
-
-def this_host() -> str:
-    """The heartbeat's key: this machine's (or container's) hostname."""
-    return socket.gethostname()
-
-
-def beat_key(host: str, shards: str = "") -> str:
-    """A process's heartbeat row: its host, and the shards it runs when sharded
-    (``host:0-1/4``), so that each sharded process on a host has its own."""
-    return f"{host}:{shards}" if shards else host
-
-
-async def beat(db: Database, connected_since: datetime, host: str | None = None, shards: str = "") -> None:
-    """Record that the bot on ``host`` (running ``shards``, when sharded) is connected
-    now (since ``connected_since``)."""
-    now = db.now()
-    key = beat_key(host or this_host(), shards)
-    async with db.transaction() as s:
-        row = await s.get(Heartbeat, key)
-        if row is None:
-            s.add(Heartbeat(host=key, connected_since=connected_since, beat_at=now))
-        else:
-            row.connected_since, row.beat_at = connected_since, now
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +30,17 @@ class Health:
 async def check(
     db: Database, *, host: str | None = None, stale_seconds: float = STALE_SECONDS, stuck_seconds: float = STUCK_SECONDS
 ) -> Health:
-    """The bot on ``host`` (any host when None) beat within ``stale_seconds``, and no
-    outbox message has been due for more than ``stuck_seconds``. On a host running
-    sharded processes, the latest beat of its processes counts (each names its shards).
-    Database errors are the caller's (they mean "database unreachable")."""
+    """A bot process on ``host`` (any host when None) beat while connected to Discord
+    within ``stale_seconds``, and no outbox message has been due for more than
+    ``stuck_seconds``. With several processes on a host (sharded, or a restart's
+    overlap), the latest such beat of any of them counts; a stopped process's last one
+    counts too, so a stop reads as a heartbeat growing stale. Database errors are the
+    caller's (they mean "database unreachable")."""
     now = db.now()
     async with db.read() as s:
-        stmt = select(func.max(Heartbeat.beat_at))
+        stmt = select(func.max(Process.connected_at))
         if host is not None:
-            stmt = stmt.where(or_(Heartbeat.host == host, Heartbeat.host.startswith(f"{host}:", autoescape=True)))
+            stmt = stmt.where(Process.host == host)
         last = (await s.execute(stmt)).scalar_one_or_none()
         overdue_since = now - timedelta(seconds=stuck_seconds)
         stuck, oldest = (

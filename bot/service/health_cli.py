@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.config import ConfigError
     from bot.db.reading import configured_url, open_existing
     from bot.db.where import problem
-    from bot.service.health import check, this_host
+    from bot.service.health import check
+    from bot.service.processes import this_host
 
     try:
         url = configured_url(args)

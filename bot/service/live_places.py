@@ -1,15 +1,17 @@
 """Where the live games are: their server and channel, without their state. What the bot
 checks against Discord at start-up (a channel deleted, a server that removed the bot
 while it was down) and when it leaves a server; one indexed read of three columns, so
-a start with thousands of live games reads none of their states."""
+a start with thousands of live games reads none of their states. And which servers a
+moderator's DM command should ask Discord about (:func:`servers_to_ask`): a bounded
+few, those where the caller has a game first, never every server with a live game."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select, union
 
-from bot.db.models import Game
+from bot.db.models import Game, GamePlayer, SeatRecord
 from bot.db.session import Database
 
 
@@ -21,11 +23,38 @@ class GamePlace(NamedTuple):
     channel_id: int
 
 
-async def live_game_places(db: Database, guild_id: int | None = None) -> list[GamePlace]:
+async def live_game_places(db: Database, guild_id: int | None = None, *, guild_ids: list[int] | None = None) -> list[GamePlace]:
     """Every live game's place (lobby, running, paused), oldest first; those of one
-    server when ``guild_id`` is given."""
+    server when ``guild_id`` is given, of these servers when ``guild_ids`` is."""
     stmt = select(Game.id, Game.guild_id, Game.channel_id).where(Game.active_channel_id.is_not(None))
     if guild_id is not None:
         stmt = stmt.where(Game.guild_id == guild_id)
+    if guild_ids is not None:
+        stmt = stmt.where(Game.guild_id.in_(guild_ids))
     async with db.read() as s:
         return [GamePlace(int(i), int(g), int(c)) for i, g, c in (await s.execute(stmt.order_by(Game.id))).all()]
+
+
+async def servers_to_ask(db: Database, user_id: int, limit: int) -> list[int]:
+    """The servers (at most ``limit``) whose live games ``user_id`` might moderate from a
+    DM without having created them, where Discord must be asked whether they hold
+    Manage Server or the moderator role there: the servers of live games someone else
+    created, those where the caller has played or moderated a game (now or ever) first,
+    then the others by their newest live game. A DM carries no server and the bot has no
+    members intent, so each server asked is a request: a bot in thousands of servers asks
+    about the few the caller is likely in, not all of them."""
+    known = union(
+        select(Game.guild_id).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.user_id == user_id),
+        select(Game.guild_id).where(Game.moderator_id == user_id),
+        select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id),
+    ).subquery()
+    first = case((Game.guild_id.in_(select(known.c.guild_id)), 0), else_=1)
+    stmt = (
+        select(Game.guild_id)
+        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id)
+        .group_by(Game.guild_id)
+        .order_by(func.min(first), func.max(Game.id).desc())
+        .limit(limit)
+    )
+    async with db.read() as s:
+        return [int(g) for g in (await s.scalars(stmt)).all()]

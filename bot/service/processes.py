@@ -1,8 +1,10 @@
-"""Bot processes and their liveness, for the outbox's leases.
+"""Bot processes and their liveness: one row per run (``processes``), read by the
+outbox's leases and by ``wolfhowl health`` (bot.service.health).
 
 A process registers itself at start-up under a name (the host and its shards unless
-configured; one live process per name) and beats a heartbeat every ``HEARTBEAT`` seconds.
-A lease (``outbox.leased_by``) names its holder, so a lease is free at once, not when it
+configured; one live process per name), with its host and shards, and beats a heartbeat
+every ``HEARTBEAT`` seconds while it runs; a beat while it is connected to Discord also
+renews ``connected_at``, which is what the health check reads. A lease (``outbox.leased_by``) names its holder, so a lease is free at once, not when it
 runs out, when its holder:
 
 * stopped (a clean stop marks it so), or
@@ -30,9 +32,15 @@ STALE = 3 * HEARTBEAT  # a heartbeat older than this: the process is gone
 KEPT = timedelta(days=1)  # how long a stopped process's row is kept
 
 
+def this_host() -> str:
+    """This machine's (or container's) hostname: a process's ``host``, and the one
+    ``wolfhowl health`` looks for unless told to accept any."""
+    return socket.gethostname()
+
+
 def default_name(shards: str = "") -> str:
     """The name a process gets unless configured: its host, and the shards it serves."""
-    return f"{socket.gethostname()}{':' + shards if shards else ''}"[:200]
+    return f"{this_host()}{':' + shards if shards else ''}"[:200]
 
 
 def gone(now: datetime) -> Select[tuple[int]]:
@@ -42,25 +50,33 @@ def gone(now: datetime) -> Select[tuple[int]]:
     )
 
 
-async def register(db: Database, name: str) -> int:
-    """Record this process as running under ``name``; the older processes of that name are
-    over (one live process per name), their leases free at once. Its id."""
+async def register(db: Database, name: str, *, shards: str = "", host: str | None = None) -> int:
+    """Record this process as running under ``name`` on ``host`` (this one unless given),
+    serving ``shards`` ("" unsharded); the older processes of that name are over (one
+    live process per name), their leases free at once. Its id."""
     now = db.now()
     async with db.transaction() as s:
         await s.execute(update(Process).where(Process.name == name, Process.stopped_at.is_(None)).values(stopped_at=now))
         await s.execute(delete(Process).where(Process.stopped_at < now - KEPT))  # long over: nothing refers to them
-        row = Process(name=name, pid=os.getpid(), started_at=now, heartbeat_at=now)
+        row = Process(
+            name=name[:200], host=(host or this_host())[:255], shards=shards[:255], pid=os.getpid(), started_at=now, heartbeat_at=now
+        )
         s.add(row)
         await s.flush()
         return int(row.id)
 
 
-async def heartbeat(db: Database, process_id: int) -> bool:
-    """This process is alive. False when it was marked over meanwhile (a process of the
-    same name started: a misconfiguration, two processes under one name)."""
+async def heartbeat(db: Database, process_id: int, connected_since: datetime | None = None) -> bool:
+    """This process is alive, and connected to Discord since ``connected_since`` (None:
+    not connected now). False when it was marked over meanwhile (a process of the same
+    name started: a misconfiguration, two processes under one name)."""
+    now = db.now()
+    connection = {} if connected_since is None else {"connected_since": connected_since, "connected_at": now}
     async with db.transaction() as s:
         res = await s.execute(
-            update(Process).where(Process.id == process_id, Process.stopped_at.is_(None)).values(heartbeat_at=db.now())
+            update(Process)
+            .where(Process.id == process_id, Process.stopped_at.is_(None))
+            .values(heartbeat_at=now, **connection)
         )
         return bool(getattr(res, "rowcount", 0) == 1)
 

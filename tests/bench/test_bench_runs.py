@@ -60,3 +60,20 @@ def test_deadline_burst_bench_reports_the_bound_and_the_429s():
     assert row["bound_s"] == round(row["requests"] / 50, 2) and row["ratio"] > 0
     assert row["global_429"] == 0
     assert row["ready_s"] > 0 and row["startup_check_s"] >= row["ready_s"]
+    # The bot's own process: its CPU per delivered message and its memory.
+    assert row["bot_cpu_s"] > 0
+    assert row["bot_cpu_ms_per_message"] * row["messages"] / 1000 == pytest.approx(row["bot_cpu_s"], abs=0.01)
+    assert row["bot_sql_per_message"] > 0
+    assert 0 < row["bot_rss_before_mb"] <= row["bot_peak_rss_mb"]
+
+
+def test_scale_bench_measures_a_burst_and_says_whether_the_harness_kept_up():
+    out = bench("bench/scale.py", "--games", "3", "--per-server", "2", "--seconds", "1", "--rate", "5", "--json")
+    row = json.loads(out.strip().splitlines()[-1])
+    assert (row["games"], row["servers"], row["interactions"]) == (3, 2, 5)
+    assert row["not_acked"] == 0 and row["not_answered"] == 0 and row["refused"] == 0
+    assert 0 < row["ack_p50_ms"] <= row["ack_p99_ms"] <= row["answer_p99_ms"]
+    assert row["cpu_ms_per_interaction"] > 0 and row["sql_per_interaction"] > 0
+    assert row["achieved_rate"] > 0 and row["harness_cpu_share"] >= 0
+    assert isinstance(row["harness_fell_behind"], list)
+    assert 0 < row["rss_ready_mb"] <= row["peak_rss_mb"]

@@ -287,3 +287,33 @@ async def test_a_moderator_command_in_a_channel_without_a_game_points_to_the_gam
     answer = reply_text(await table.run(table.mod, "mod advance", channel=general))
     assert "no game in this channel" in answer and f"<#{table.channel.id}>" in answer and "DM" in answer
     assert (await service.game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced
+
+
+async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers_first(table: Table):
+    """A DM carries no server: the bot asks Discord, server by server, whether the caller
+    moderates there. In a bot with live games in many servers it asks about at most
+    ``SERVERS_ASKED_FROM_A_DM``, those where the caller has played first, so a referee
+    who plays in the oldest game is still found and Discord is not asked about them all."""
+    from bot.discord.context import SERVERS_ASKED_FROM_A_DM
+    from bot.service.types import UserRef
+
+    role = table.emu.create_role(table.guild, "Referees")
+    alice = table.players[0]
+    table.emu.give_role(table.guild, alice, role)
+    table.bot.config.moderator_role = "Referees"
+    game_id = await started_game(table)  # the oldest live game: alice plays in it
+    host = table.emu.create_user("host")
+    guilds = []
+    for n in range(SERVERS_ASKED_FROM_A_DM + 5):  # newer live games, each in a server of its own
+        guild = table.emu.create_guild(f"Elsewhere {n}", channels=("table",))
+        table.emu.add_member(guild, host)
+        channel = next(iter(guild.channels.values()))
+        await service.create_game(table.db, guild_id=guild.id, channel_id=channel.id, moderator=UserRef(host.id, "host"))
+        guilds.append(guild)
+    await table.emu.wait_for(lambda: all(table.bot.get_guild(g.id) for g in guilds), what="the bot in every server")
+    mark = len(table.emu.requests)
+    await table.run(alice, "mod advance", dm=True)
+    assert await phase_of(table, game_id) == "dusk"
+    asked = {r.params["guild_id"] for r in table.emu.requests[mark:] if r.route == "GET /guilds/{guild_id}/members/{user_id}"}
+    assert len(asked) <= SERVERS_ASKED_FROM_A_DM
+    assert str(table.guild.id) in asked

@@ -198,6 +198,52 @@ async def test_0013_adds_the_scheduler_indexes_and_dm_channels_and_drops_them(em
     assert "dm_channels" not in await _tables(empty_url)
 
 
+async def test_0014_moves_the_heartbeats_into_the_processes_and_back(empty_url: str) -> None:
+    """Each host's heartbeat goes into its live process of that name, or, naming none (a
+    configured process name, a process gone), into a stopped row that keeps its last
+    connected beat for `wolfhowl health`; going back, each host and shards gets its
+    latest connected beat again."""
+    from datetime import datetime
+
+    import sqlalchemy as sa
+
+    await upgrade(empty_url, "0013")
+    engine = make_engine(empty_url)
+    t0, t1, t2 = "2026-12-01 10:00:00", "2026-12-01 11:00:00", "2026-12-01 11:00:30"
+    at = datetime.fromisoformat
+    try:
+        async with engine.begin() as conn:
+            for name, stopped in (("bot-a:0-1/4", None), ("bot-a:0-1/4", t0), ("custom-b", None)):
+                await conn.execute(
+                    sa.text("INSERT INTO processes (name, pid, started_at, heartbeat_at, stopped_at) VALUES (:n, 7, :t, :t, :s)"),
+                    {"n": name, "t": at(t0), "s": stopped and at(stopped)},
+                )
+            for host, since, beat in (("bot-a:0-1/4", t1, t2), ("bot-b", t0, t1)):
+                await conn.execute(sa.text("INSERT INTO heartbeats (host, connected_since, beat_at) VALUES (:h, :c, :b)"), {"h": host, "c": at(since), "b": at(beat)})
+        await upgrade(empty_url, "0014")
+        assert "heartbeats" not in await _tables(empty_url)
+        assert {"host", "shards", "connected_since", "connected_at"} <= await _columns(empty_url, "processes")
+
+        async def rows(sql: str) -> list[tuple[Any, ...]]:
+            async with engine.connect() as conn:
+                return [tuple(str(v)[:19] if v is not None else None for v in r) for r in (await conn.execute(sa.text(sql))).all()]
+
+        moved = "SELECT name, host, shards, connected_since, connected_at, stopped_at FROM processes ORDER BY id"
+        assert await rows(moved) == [
+            ("bot-a:0-1/4", "bot-a", "0-1/4", t1, t2, None),  # the live process of that name
+            ("bot-a:0-1/4", "", "", None, None, t0),  # an earlier run, stopped: not the heartbeat's
+            ("custom-b", "", "", None, None, None),  # a configured name: its host unknown
+            ("bot-b", "bot-b", "", t0, t1, t1),  # a heartbeat naming no live process
+        ]
+        await downgrade(empty_url, "0013")
+        assert not {"host", "connected_at"} & await _columns(empty_url, "processes")
+        assert await rows("SELECT host, connected_since, beat_at FROM heartbeats ORDER BY host") == [
+            ("bot-a:0-1/4", t1, t2), ("bot-b", t0, t1)
+        ]
+    finally:
+        await engine.dispose()
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).

@@ -142,6 +142,7 @@ class Outcome:
     delivered_while_down: int
     dm_players: dict[str, int]
     public: dict[str, list[Message]]
+    processes: list[tuple[str, str, str, bool, bool]]  # per run: name, host, shards, stopped, ever connected
 
 
 async def play_on(game: TableGame, round_no: int, phase: str) -> bool:
@@ -184,7 +185,7 @@ async def only_held_by(tavern: Tavern, name: str, timeout: float = 60.0) -> None
 async def scenario(database_url: str) -> Outcome:
     from sqlalchemy import select
 
-    from bot.db.models import OutboxMessage
+    from bot.db.models import OutboxMessage, Process
     from bot.service.export import export_finished
     from bot.service.outbox import nonce_for
     from bot.service.verify import verify_log
@@ -244,6 +245,10 @@ async def scenario(database_url: str) -> Outcome:
                     m = by_id.get(row.discord_message_id or 0)
                     if m is None or m.nonce != nonce_for(row.idempotency_key):
                         unmatched.append(row.idempotency_key)
+            runs = [
+                (p.name, p.host, p.shards, p.stopped_at is not None, p.connected_at is not None)
+                for p in (await s.execute(select(Process).order_by(Process.id))).scalars()
+            ]
         verified = {}
         for name, g in games.items():
             assert g.game_id is not None
@@ -262,6 +267,7 @@ async def scenario(database_url: str) -> Outcome:
             delivered_while_down=down,
             dm_players={name: sum(1 for p in g.players if p.in_dm) for name, g in games.items()},
             public={name: list(tavern.public(g.seating.channel)) for name, g in games.items()},
+            processes=runs,
         )
 
 
@@ -297,3 +303,15 @@ def test_the_other_process_delivered_while_one_was_down(outcome: Outcome) -> Non
 
 def test_each_game_log_replays(outcome: Outcome) -> None:
     assert outcome.verified == {"X": "ok", "Y": "ok"}
+
+
+def test_one_row_per_run_says_who_runs_which_shards(outcome: Outcome) -> None:
+    """The killed B's row was marked over by its restart under the same name; each run
+    beat while connected (what `wolfhowl health` reads) under this host and its shards."""
+    from bot.service.processes import this_host
+
+    assert sorted(outcome.processes) == [
+        ("shard-test-A", this_host(), "0-1/4", False, True),
+        ("shard-test-B", this_host(), "2-3/4", False, True),
+        ("shard-test-B", this_host(), "2-3/4", True, True),
+    ]

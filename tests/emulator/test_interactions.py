@@ -251,3 +251,17 @@ async def test_followup_after_token_expiry_is_rejected(
     await asyncio.wait_for(bot.error_event.wait(), 5)
     error = bot.errors[0]
     assert isinstance(error, discord.HTTPException) and error.status == 401 and error.code == 50027
+
+
+@pytest.mark.asyncio
+async def test_the_record_keeps_when_an_interaction_was_acknowledged_and_answered(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    result = await emu.slash(world.alice, "slowjob", guild=world.guild)
+    await emu.wait_for(lambda: result.acknowledged, 5, "the defer")
+    assert result.ack_seconds is not None and 0 <= result.ack_seconds < 3
+    assert result.answer_seconds is None  # "thinking…" is no answer yet
+    emu.clock.advance(10)
+    bot.gate.set()
+    await result.wait()
+    assert result.answer_seconds is not None and result.answer_seconds >= result.ack_seconds + 10

@@ -90,6 +90,23 @@ async def test_429_is_retried_by_discord_py(emu: Emulator, world: World, bot: Sa
 
 
 @pytest.mark.asyncio
+async def test_answers_to_interactions_are_outside_the_global_limit(
+    emu: Emulator, world: World, bot: SandboxBot
+) -> None:
+    # Discord: interaction endpoints are not bound to the global rate limit. With a limit
+    # of 0 every request a bot token makes is refused, so only the exemption lets the
+    # reply, its edit, the followups and their edit and deletion through.
+    emu.ratelimits.global_limit = 0
+    result = await emu.slash(world.bob, "countdown", guild=world.guild)
+    await result.wait()
+    await emu.wait_for_message(lambda m: m.content == "temporary" and m.deleted, kinds=("delete",))
+    answers = [r for r in emu.requests if "/interactions/" in r.route or "/webhooks/" in r.route]
+    assert len(answers) >= 6 and {r.status for r in answers} <= {200, 204}
+    status, body, _ = await _raw(emu, "GET", f"/channels/{result.message.channel_id}")
+    assert status == 429 and body["global"] is True
+
+
+@pytest.mark.asyncio
 async def test_rate_limit_headers_let_discord_py_wait_preemptively(
     emu: Emulator, world: World, bot: SandboxBot
 ) -> None:

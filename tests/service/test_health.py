@@ -1,25 +1,35 @@
-"""`wolfhowl health`: one line, exit 0 when the bot's heartbeat is recent, the database
-answers and no outbox message is overdue; exit 1 naming what is wrong otherwise (a
-stopped database, a stale heartbeat, a stuck outbox)."""
+"""`wolfhowl health`: one line, exit 0 when the bot's heartbeat while connected to
+Discord is recent, the database answers and no outbox message is overdue; exit 1 naming
+what is wrong otherwise (a stopped database, a stale heartbeat, a process running but not
+connected, a stuck outbox)."""
 
 from __future__ import annotations
 
 from argparse import Namespace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.db.models import OutboxMessage
 from bot.db.session import Database, utcnow
-from bot.service.health import beat, this_host
+from bot.service import processes
 from bot.service.health_cli import run
+from bot.service.processes import this_host
 from tests.service.helpers import within
 
 
 def health(url: str | None, **options: object) -> int:
     args = {"config": None, "url": url, "any_host": False, "stale": 120.0, "stuck": 300.0, "timeout": 10.0, **options}
     return run(Namespace(**args))
+
+
+async def beat(db: Database, connected_since: datetime | None, *, host: str | None = None, shards: str = "") -> None:
+    """A bot process on ``host`` (this one unless given) running ``shards`` beats now,
+    connected to Discord since ``connected_since`` (None: not connected)."""
+    name = f"{host or this_host()}:{shards}" if shards else (host or this_host())
+    process_id = await processes.register(db, name, host=host, shards=shards)
+    await processes.heartbeat(db, process_id, connected_since)
 
 
 def one_line(capsys: pytest.CaptureFixture[str]) -> str:
@@ -43,6 +53,24 @@ def test_no_heartbeat_or_a_stale_one_is_unhealthy(fresh: str, capsys: pytest.Cap
     assert one_line(capsys) == "unhealthy: not connected to Discord: last heartbeat 10 min ago"
     assert health(fresh, stale=3600.0) == 0  # within a looser limit
     capsys.readouterr()
+
+
+def test_a_process_running_but_not_connected_is_unhealthy(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Its beats keep its leases (bot.service.processes); they say nothing of Discord.
+    within(fresh, lambda db: beat(db, None))
+    assert health(fresh) == 1
+    assert one_line(capsys) == f"unhealthy: no heartbeat from the bot on {this_host()} (not connected to Discord since it started)"
+
+
+def test_a_cleanly_stopped_bot_goes_stale_like_a_dead_one(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
+    async def stopped(db: Database) -> None:
+        await beat(db, db.now())
+        for process_id, *_ in await processes.live_processes(db):
+            await processes.stopped(db, process_id)
+
+    within(fresh, stopped, ago=timedelta(minutes=7))
+    assert health(fresh) == 1
+    assert one_line(capsys) == "unhealthy: not connected to Discord: last heartbeat 7 min ago"
 
 
 def test_another_hosts_heartbeat_counts_only_with_any_host(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,19 +123,19 @@ def test_a_bad_configuration_is_unhealthy_in_one_line(tmp_path: Path, monkeypatc
 def test_a_sharded_process_beats_under_its_host_and_shards(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
     from sqlalchemy import select
 
-    from bot.db.models import Heartbeat
+    from bot.db.models import Process
 
-    rows: list[str] = []
+    rows: list[tuple[str, str, str]] = []
 
     async def beats(db: Database) -> None:
         await beat(db, utcnow(), shards="0-1/4")
         await beat(db, utcnow(), host=f"{this_host()}x", shards="2-3/4")  # another host, whose name begins alike
         async with db.read() as s:
-            rows.extend(sorted((await s.execute(select(Heartbeat.host))).scalars()))
+            rows.extend(sorted(tuple(r) for r in (await s.execute(select(Process.name, Process.host, Process.shards))).all()))
 
     within(fresh, beats)
-    assert rows == sorted([f"{this_host()}:0-1/4", f"{this_host()}x:2-3/4"])
-    assert health(fresh) == 0  # this host's process, known by its shards
+    assert rows == sorted([(f"{this_host()}:0-1/4", this_host(), "0-1/4"), (f"{this_host()}x:2-3/4", f"{this_host()}x", "2-3/4")])
+    assert health(fresh) == 0  # this host's process, with its shards
     capsys.readouterr()
 
 

@@ -34,6 +34,7 @@ async def test_another_process_waits_for_a_live_holder_and_takes_over_a_silent_o
     b = await processes.register(db, "host-b")
     held = await claim_due_messages(db, holder=a)
     clock.advance(processes.STALE - 1)
+    # Beats while not connected to Discord: alive all the same (delivery needs no gateway).
     assert await processes.heartbeat(db, a) and await processes.heartbeat(db, b)
     clock.advance(processes.STALE - 1)
     assert await claim_due_messages(db, holder=b) == []  # a is alive: its leases hold
@@ -53,6 +54,25 @@ async def test_a_clean_stop_frees_its_leases_and_a_failure_waits_its_backoff(db:
     taken = await claim_due_messages(db, holder=b)
     assert {m.key for m in taken} == {m.key for m in rest} - {m.key for m in rest if m.recipient_id == first.recipient_id}
     assert first.key not in {m.key for m in taken}
+
+
+async def test_a_beat_says_whether_the_process_is_connected(db: Database, clock: FakeClock) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from bot.db.models import Process
+
+    a = await processes.register(db, "host-a:0-1/4", shards="0-1/4")
+    since = db.now()
+    assert await processes.heartbeat(db, a, since)
+    clock.advance(processes.HEARTBEAT)
+    assert await processes.heartbeat(db, a, None)  # the gateway away: alive, not connected
+    async with db.read() as s:
+        row = (await s.execute(select(Process).where(Process.id == a))).scalar_one()
+    assert (row.host, row.shards) == (processes.this_host(), "0-1/4")
+    assert (row.connected_since, row.connected_at) == (since, since)
+    assert row.heartbeat_at == since + timedelta(seconds=processes.HEARTBEAT)
 
 
 async def test_a_process_marked_over_by_a_namesake_is_told_so(db: Database) -> None:
