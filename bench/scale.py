@@ -3,7 +3,7 @@
     .venv/bin/python bench/scale.py [--games 1000,10000] [--seconds 60] [--rate 100]
                                     [--players 6] [--per-server 490]
                                     [--postgres [SERVER]] [--no-global-limit]
-                                    [--profile FILE] [--json]
+                                    [--idle SECONDS] [--profile FILE] [--json]
 
 For each number of games (each in a fresh process, on a fresh database: a temporary
 SQLite file, or with ``--postgres`` a scratch PostgreSQL database dropped after) the
@@ -32,7 +32,11 @@ the burst starts), its resident memory once quiet and after the
 burst, the rate of interactions the harness achieved and its own share of a core,
 acknowledgement p50/p99 (dispatch to the emulator's receipt of the bot's first response;
 Discord shows "This interaction failed" after 3 s) and how many were never acknowledged,
-the bot's CPU milliseconds and SQL statements per interaction over the burst. When the
+the bot's CPU milliseconds and SQL statements per interaction over the burst. Under the
+row: whether the bot never became quiet (it was given two minutes), its share of a core
+over ``--idle`` seconds (default 10) once quiet, before the burst (the work an idle bot
+does, which should not grow with the live games), and the final answers' p50/p99 per
+command (a write, ``/grail``, queues on SQLite's one writer; ``/me`` and ``/orders`` read). When the
 harness fell behind (it achieved under 95% of the rate, its starts came late, or it was
 near a full core: ``Offered.fell_behind``) the run says so under its row (and in the
 JSON's ``harness_fell_behind``): its latencies are then not the bot's alone. With several
@@ -79,7 +83,15 @@ class Table:
 
 class ScaleTavern(SplitTavern):
     """The emulator with no bot yet: the world and the games are made first, then the
-    bot starts on them (:meth:`start_bot`)."""
+    bot starts on them (:meth:`start_bot`). The bot polls as deployed (the scheduler at
+    most every 30 s, the outbox every 2 s), not as the sandbox's quick tests do (every
+    half second and every second), so that an idle bot's work is what it would be."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from bot.discord.config import DiscordConfig
+
+        deployed = {name: DiscordConfig.model_fields[name].default for name in ("scheduler_max_sleep", "dispatch_interval")}
+        super().__init__(bot_options=deployed, **kwargs)
 
     async def __aenter__(self) -> ScaleTavern:
         await self.emu.start()
@@ -187,10 +199,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def quiet(pid: int, *, below: float = 0.1, timeout: float = 120.0) -> None:
+async def quiet(pid: int, *, below: float = 0.1, timeout: float = 120.0) -> bool:
     """Wait until the process uses less than ``below`` of a core over each of three
     seconds in a row (the bot's start-up work on the live games is done), or at most
-    ``timeout`` seconds."""
+    ``timeout`` seconds; whether it was quiet."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     before, calm = cpu_seconds(pid), 0
@@ -199,22 +211,37 @@ async def quiet(pid: int, *, below: float = 0.1, timeout: float = 120.0) -> None
         now = cpu_seconds(pid)
         calm = calm + 1 if now - before < below else 0
         before = now
+    return calm >= 3
 
 
-async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: float, rng: random.Random) -> tuple[Offered, list[Any]]:
+async def idle_share(pid: int, seconds: float) -> float:
+    """The process's share of a core over ``seconds`` with nothing asked of it."""
+    loop = asyncio.get_running_loop()
+    cpu0, t0 = cpu_seconds(pid), loop.time()
+    await asyncio.sleep(seconds)
+    return (cpu_seconds(pid) - cpu0) / max(loop.time() - t0, 1e-9)
+
+
+async def burst(
+    tavern: ScaleTavern, tables: list[Table], rate: float, seconds: float, rng: random.Random
+) -> tuple[Offered, list[Any], list[str]]:
     """``rate`` interactions a second for ``seconds`` seconds from players of random
     games (see the module docstring), open loop; then waits up to a minute for every
     answer. The players keep no waiter each: the emulator stamps each interaction's
-    acknowledgement and answer, read once the burst is over."""
+    acknowledgement and answer, read once the burst is over. Returns the command of
+    each interaction beside it."""
+
+    kinds: list[str] = []  # the command of each interaction, in the order started
 
     async def one(_k: int) -> Any:
         t = rng.choice(tables)
         user = rng.choice(t.users)
         where = {"dm": True} if rng.random() < 0.5 else {"channel": t.channel}
         roll = rng.random()
+        kinds.append("grail" if roll < 0.5 else "me" if roll < 0.75 else "orders")
         if roll < 0.5:
             return await tavern.emu.slash(user, "grail", {"number": rng.randint(1, 100)}, **where)
-        return await tavern.emu.slash(user, "me" if roll < 0.75 else "orders", **where)
+        return await tavern.emu.slash(user, kinds[-1], **where)
 
     with collector_off():
         offered, results = await open_loop(rate, seconds, one)
@@ -222,7 +249,7 @@ async def burst(tavern: ScaleTavern, tables: list[Table], rate: float, seconds: 
         while waiting and time.perf_counter() < give_up:
             await asyncio.sleep(0.25)
             waiting = [r for r in waiting if not (r.is_final() or r.failed)]
-    return offered, results
+    return offered, results, kinds
 
 
 def answers(results: list[Any]) -> dict[str, Any]:
@@ -245,6 +272,16 @@ def answers(results: list[Any]) -> dict[str, Any]:
         "refused": len(refusals),
         "refusals": sorted({text[:120] for text in refusals})[:5],
     }
+
+
+def answers_by_command(results: list[Any], kinds: list[str]) -> dict[str, dict[str, float]]:
+    """Per command, the final answers' p50 and p99 in ms: a write (``/grail``) waits for
+    SQLite's one writer, the reads (``/me``, ``/orders``) do not."""
+    out = {}
+    for kind in sorted(set(kinds)):
+        final = [r.answer_seconds for r, k in zip(results, kinds, strict=True) if k == kind and r.answer_seconds is not None]
+        out[kind] = {"p50_ms": pct(final, 0.50) * 1000, "p99_ms": pct(final, 0.99) * 1000}
+    return out
 
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -271,10 +308,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             started_s = time.perf_counter() - t0
             await tavern.drained(timeout=600)  # the first game's messages
             assert tavern.remote is not None
-            await quiet(tavern.remote.proc.pid)  # the start-up checks of the live games
+            was_quiet = await quiet(tavern.remote.proc.pid)  # the start-up checks of the live games
             settled_s = time.perf_counter() - t0
+            idle = await idle_share(tavern.remote.proc.pid, args.idle) if args.idle > 0 else None
             a = await tavern.bot.mark()
-            offered, results = await burst(tavern, tables, args.rate, args.seconds, rng)
+            offered, results, kinds = await burst(tavern, tables, args.rate, args.seconds, rng)
             b = await tavern.bot.mark()
         usage = tavern.bot_usage
     finally:
@@ -290,6 +328,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "ready_s": usage["ready_s"],
         "start_s": started_s,
         "settled_s": settled_s,
+        "quiet": was_quiet,
+        "idle_s": args.idle,
+        "idle_cpu_share": idle,
         "rss_ready_mb": a["rss_mb"],
         "rss_after_mb": b["rss_mb"],
         "peak_rss_mb": usage["peak_rss_mb"],
@@ -297,6 +338,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "rate": args.rate,
         "seconds": args.seconds,
         **answers(results),
+        "answer_by_command": answers_by_command(results, kinds),
         "cpu_ms_per_interaction": (b["cpu_s"] - a["cpu_s"]) * 1000 / per,
         "bot_cpu_share": (b["cpu_s"] - a["cpu_s"]) / max(b["wall_s"] - a["wall_s"], 1e-9),
         "sql_per_interaction": (b["statements"] - a["statements"]) / per,
@@ -322,6 +364,12 @@ def row(r: dict[str, Any]) -> str:
         f"{r['harness_cpu_share']:>7.0%} {ms(r['ack_p50_ms']):>8} {ms(r['ack_p99_ms']):>8} {r['not_acked']:>9} {r['refused']:>7} "
         f"{r['cpu_ms_per_interaction']:>6.1f}ms {r['bot_cpu_share']:>6.0%} {r['sql_per_interaction']:>7.1f}"
     )
+    if not r["quiet"]:
+        line += "\n  the bot never stayed below a tenth of a core for three seconds before the burst"
+    if r["idle_cpu_share"] is not None:
+        line += f"\n  the bot idle for {r['idle_s']:.0f} s after that: {r['idle_cpu_share']:.1%} of a core"
+    by = r["answer_by_command"]
+    line += "\n  answers p50/p99: " + ", ".join(f"/{k} {ms(v['p50_ms'])}/{ms(v['p99_ms'])}" for k, v in by.items())
     if r["harness_fell_behind"]:
         line += f"\n  the harness fell behind ({'; '.join(r['harness_fell_behind'])}): these latencies are not the bot's alone"
     return line
@@ -334,6 +382,7 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=100.0, help="interactions a second in the burst (default 100)")
     parser.add_argument("--players", type=int, default=6, help="players per game (default 6)")
     parser.add_argument("--per-server", type=int, default=490, help="game channels per server (at most 499; default 490)")
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of the quiet bot measured before the burst (default 10)")
     parser.add_argument("--seed", default="scale")
     parser.add_argument("--database", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -359,7 +408,7 @@ def main() -> int:
     results = []
     for k in (int(x) for x in args.games.split(",")):
         cmd = [sys.executable, __file__, "--child", "--games", str(k), "--seconds", str(args.seconds), "--rate", str(args.rate),
-               "--players", str(args.players), "--per-server", str(args.per_server), "--seed", args.seed]  # fmt: skip
+               "--players", str(args.players), "--per-server", str(args.per_server), "--seed", args.seed, "--idle", str(args.idle)]  # fmt: skip
         if args.no_global_limit:
             cmd.append("--no-global-limit")
         if args.profile:

@@ -18,6 +18,12 @@ to FILE), ``resynced`` (answer ``resynced`` once the bot's start-up check of the
 games has finished), ``stop`` (close the bot; the child then prints its own resource
 usage, with the marks, as one JSON line and exits). The child prints ``ready`` once the
 bot is connected.
+
+Two logs for finding where the time goes, each named by an environment variable:
+``WOLFHOWL_BENCH_SQL_LOG`` (every SQL statement the bot sends, one a line) and
+``WOLFHOWL_BENCH_WRITER_LOG`` (one line per writing unit of work: when it asked, how long
+it waited for SQLite's one writer, how long it held it, how long of that it waited for a
+pooled connection, how many connections were lent out then, and its callers).
 """
 
 from __future__ import annotations
@@ -194,6 +200,38 @@ def count_statements(db: Any) -> list[int]:
     return count
 
 
+def log_writers(db: Any, path: str) -> None:
+    """Write a line per writing unit of work of ``db`` to ``path``: when it asked, how long
+    it waited for the writer, how long it held it (``conn``: of which waiting for a pooled
+    connection and its BEGIN; ``pooled``: the connections lent out as it asked for one),
+    and who asked (the calling functions). The unit of work asks for its connection at
+    once, which it would have done at its first statement."""
+    import traceback
+
+    out = open(path, "w")  # noqa: SIM115
+    transaction = db.transaction
+
+    @contextlib.asynccontextmanager
+    async def timed() -> Any:
+        asked = time.perf_counter()
+        who = ">".join(f.name for f in traceback.extract_stack(limit=6)[:-2])
+        held, conn, busy = None, 0.0, -1
+        try:
+            async with transaction() as session:
+                held = time.perf_counter()
+                busy = db.engine.pool.checkedout()
+                await session.connection()
+                conn = time.perf_counter() - held
+                yield session
+        finally:
+            end = time.perf_counter()
+            wait = (held or end) - asked
+            out.write(f"{asked:.3f} wait={wait * 1000:.1f}ms hold={(end - (held or end)) * 1000:.1f}ms conn={conn * 1000:.1f}ms pooled={busy} {who}\n")
+            out.flush()
+
+    db.transaction = timed
+
+
 async def serve(args: argparse.Namespace) -> dict[str, Any]:
     from bot.db.session import Database
     from bot.discord.client import WolfBot
@@ -208,6 +246,8 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
     with seeded_games(args.seed):
         db = Database(args.database, clock=clock)
         statements = count_statements(db)
+        if os.environ.get("WOLFHOWL_BENCH_WRITER_LOG"):
+            log_writers(db, os.environ["WOLFHOWL_BENCH_WRITER_LOG"])
         bot = WolfBot(config, db=db)
         t0 = time.perf_counter()
         task = await start_until_ready(bot, config.token, timeout=900)

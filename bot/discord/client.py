@@ -239,7 +239,7 @@ class WolfBot(commands.Bot):
             await cancel_orphaned(self, [p for p in places if self.channel_gone(p)])
             held = [p.id for p in places if self.get_guild(p.guild_id) is not None]
             for start in range(0, len(held), 500):  # (a statement's parameters are limited)
-                await service.mark_effects_due(self.db, held[start : start + 500])
+                self.reconciler.rechecks.update(await service.mark_rechecks(self.db, held[start : start + 500]))
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
         self.wake_dispatcher()

@@ -10,7 +10,13 @@ from bot.service.ai_seats import seat_to_ai
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
-from bot.service.effects import games_to_reconcile, mark_effects_due, mark_reconciled
+from bot.service.effects import (
+    games_to_reconcile,
+    mark_all_reconciled,
+    mark_effects_due,
+    mark_rechecks,
+    mark_reconciled,
+)
 from bot.service.errors import ServiceError
 from bot.service.export import export_finished, export_game
 from bot.service.games import (
@@ -124,10 +130,12 @@ __all__ = [
     "live_game_places",
     "live_games",
     "locale_of",
+    "mark_all_reconciled",
     "mark_delivered",
     "mark_effects_due",
     "mark_failed",
     "mark_inbox_read",
+    "mark_rechecks",
     "mark_reconciled",
     "mark_undeliverable",
     "next_wakeup",

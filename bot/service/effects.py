@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import exists, func, select, tuple_, update
 
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
@@ -37,11 +37,41 @@ async def games_to_reconcile(db: Database, *, limit: int = 100, skip: Collection
 async def mark_reconciled(db: Database, game_id: int, changes: int) -> bool:
     """Discord's side of ``game_id`` matches its state as of ``changes``: clear the mark,
     unless the game changed again meanwhile. Whether it was cleared."""
+    return await mark_all_reconciled(db, [(game_id, changes)]) == 1
+
+
+async def mark_all_reconciled(db: Database, done: list[tuple[int, int]]) -> int:
+    """:func:`mark_reconciled` for each (game id, changes) of a reconciler's pass, in one
+    statement: one short hold of the writer for the pass, not one per game. How many
+    marks were cleared."""
+    if not done:
+        return 0
     async with db.transaction() as s:
         res = await s.execute(
-            update(Game).where(Game.id == game_id, Game.effects_due == changes).values(effects_due=None)
+            update(Game)
+            .where(tuple_(Game.id, Game.effects_due).in_(done))
+            .values(effects_due=None)
+            .execution_options(synchronize_session=False)
         )
-        return bool(getattr(res, "rowcount", 0) == 1)
+        return int(getattr(res, "rowcount", 0) or 0)
+
+
+async def mark_rechecks(db: Database, game_ids: list[int]) -> list[int]:
+    """Have Discord's side of these games checked again (as :func:`mark_effects_due`), at
+    start-up: Discord may have changed while the bot was down. The games that had no
+    change of their own waiting (their mark is now 1): for those the check is only of what
+    others can change on Discord (overwrites, channels), not of the bot's own posts, which
+    were put right when the game last changed. A change made after this mark counts it up
+    again, and the game is then brought in line in full."""
+    async with db.transaction() as s:
+        stmt = (
+            update(Game)
+            .where(Game.id.in_(game_ids))
+            .values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
+            .returning(Game.id, Game.effects_due)
+            .execution_options(synchronize_session=False)
+        )
+        return sorted(int(g) for g, n in (await s.execute(stmt)).all() if n == 1)
 
 
 async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> int:

@@ -68,7 +68,7 @@ def test_deadline_burst_bench_reports_the_bound_and_the_429s():
 
 
 def test_scale_bench_measures_a_burst_and_says_whether_the_harness_kept_up():
-    out = bench("bench/scale.py", "--games", "3", "--per-server", "2", "--seconds", "1", "--rate", "5", "--json")
+    out = bench("bench/scale.py", "--games", "3", "--per-server", "2", "--seconds", "1", "--rate", "5", "--idle", "1", "--json")
     row = json.loads(out.strip().splitlines()[-1])
     assert (row["games"], row["servers"], row["interactions"]) == (3, 2, 5)
     assert row["not_acked"] == 0 and row["not_answered"] == 0 and row["refused"] == 0
@@ -77,3 +77,6 @@ def test_scale_bench_measures_a_burst_and_says_whether_the_harness_kept_up():
     assert row["achieved_rate"] > 0 and row["harness_cpu_share"] >= 0
     assert isinstance(row["harness_fell_behind"], list)
     assert 0 < row["rss_ready_mb"] <= row["peak_rss_mb"]
+    assert row["quiet"] is True and 0 <= row["idle_cpu_share"] < 1  # three games: quiet at once
+    by = row["answer_by_command"]
+    assert set(by) <= {"grail", "me", "orders"} and all(0 < v["p50_ms"] <= v["p99_ms"] for v in by.values())

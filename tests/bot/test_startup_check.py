@@ -51,3 +51,29 @@ async def test_the_reconciler_takes_the_games_a_batch_at_a_time(table: Table) ->
     assert table.bot.reconciler.more  # a full batch: others may wait, the next pass comes soon
     assert await table.bot.reconciler.run_once() == 0
     assert not table.bot.reconciler.more
+
+
+HISTORY = "GET /channels/{channel_id}/messages"
+
+
+async def test_the_check_of_a_game_unchanged_in_its_first_phase_does_not_look_for_its_lobby_post(table: Table) -> None:
+    game_id = await started_game(table)
+    assert (await service.get_game(table.db, game_id)).version == 1  # the lobby post was closed at the start
+    table.bot.dispatcher.stop()  # the test runs the passes itself
+    await table.bot.resync()
+    mark = len(table.emu.requests)
+    assert await table.bot.reconciler.run_once() == 1
+    assert HISTORY not in [r.route for r in table.emu.requests[mark:]]
+    assert not table.bot.reconciler.rechecks
+
+
+async def test_a_game_changed_after_the_check_marked_it_is_brought_in_line_in_full(table: Table) -> None:
+    game_id = await started_game(table)
+    table.bot.dispatcher.stop()
+    await table.bot.resync()
+    assert table.bot.reconciler.rechecks == {game_id}
+    await service.mark_effects_due(table.db, [game_id])  # a change of the game meanwhile
+    mark = len(table.emu.requests)
+    assert await table.bot.reconciler.run_once() == 1
+    assert HISTORY in [r.route for r in table.emu.requests[mark:]]  # its lobby post looked at again
+    assert not table.bot.reconciler.rechecks

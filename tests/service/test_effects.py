@@ -13,7 +13,9 @@ from bot.service import (
     games_to_reconcile,
     join_game,
     leave_game,
+    mark_all_reconciled,
     mark_effects_due,
+    mark_rechecks,
     mark_reconciled,
     pause_game,
     remove_player,
@@ -100,3 +102,26 @@ async def test_the_start_up_check_marks_every_live_game(db: Database) -> None:
     await settle(db)
     assert await mark_effects_due(db) == 1
     assert set(await due(db)) == {live}
+
+
+async def test_the_start_up_check_names_the_games_with_no_change_of_their_own_waiting(db: Database) -> None:
+    quiet, changed = await started(db, 6), await started(db, 6, channel=3000, first=20)
+    await settle(db)
+    await remove_player(db, changed, 1)  # a change not yet brought in line
+    await take_due(db)
+    assert await mark_rechecks(db, [quiet, changed]) == [quiet]
+    assert set(await due(db)) == {quiet, changed}  # both are checked
+    await mark_effects_due(db, [quiet])  # a change after the check: no longer a mere recheck
+    assert await mark_rechecks(db, [quiet]) == []
+
+
+async def test_a_pass_clears_its_games_marks_at_once_but_not_those_changed_meanwhile(db: Database) -> None:
+    one, two = await started(db, 6), await started(db, 6, channel=3000, first=20)
+    await take_due(db)
+    handed = await games_to_reconcile(db)
+    assert {g for g, _ in handed} == {one, two}
+    await remove_player(db, two, 1)  # a change while the pass was under way
+    await take_due(db)
+    assert await mark_all_reconciled(db, handed) == 1
+    assert set(await due(db)) == {two}
+    assert await mark_all_reconciled(db, []) == 0
