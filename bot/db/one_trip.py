@@ -82,20 +82,19 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
     def _aenter_cursor(self, cursor: Any) -> Any:
         return cursor
 
-    async def _execute_async(self, operation: Any, parameters: Any) -> Any:
+    async def _trip(self, many: bool, operation: Any, parameters: Any) -> Any:
         async with self._adapt_connection._execute_mutex:
             begin = _BEGIN.pop(self._connection, None)
-            ran = await self._connection._execute(_run, self._connection, begin, False, operation, parameters)
+            ran = await self._connection._execute(_run, self._connection, begin, many, operation, parameters)
             self._cursor = ran
-            self._rows = collections.deque(ran.rows)
+            self._rows = collections.deque(ran.rows)  # none after executemany: sqlite3 returns no rows there
             return ran
 
+    async def _execute_async(self, operation: Any, parameters: Any) -> Any:
+        return await self._trip(False, operation, parameters)
+
     async def _executemany_async(self, operation: Any, seq_of_parameters: Any) -> Any:
-        async with self._adapt_connection._execute_mutex:
-            begin = _BEGIN.pop(self._connection, None)
-            ran = await self._connection._execute(_run, self._connection, begin, True, operation, seq_of_parameters)
-            self._cursor = ran
-            return ran
+        return await self._trip(True, operation, seq_of_parameters)
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
