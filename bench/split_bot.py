@@ -181,11 +181,21 @@ def count_statements(db: Any) -> list[int]:
     count = [0]
     log = open(os.environ["WOLFHOWL_BENCH_SQL_LOG"], "w") if os.environ.get("WOLFHOWL_BENCH_SQL_LOG") else None  # noqa: SIM115
 
-    @event.listens_for(db.engine.sync_engine, "before_cursor_execute")
-    def _counted(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    def counted(statement: str) -> None:
         count[0] += 1
         if log is not None:
             log.write(" ".join(statement.split())[:150] + "\n")
+
+    @event.listens_for(db.engine.sync_engine, "before_cursor_execute")
+    def _executed(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if not statement.startswith("BEGIN"):
+            counted(statement)
+
+    if db.dialect == "sqlite":  # its BEGIN is ours, and rides with the first statement (bot.db.one_trip)
+
+        @event.listens_for(db.engine.sync_engine, "begin")
+        def _begun(conn: Any) -> None:
+            counted(f"BEGIN {conn.get_execution_options().get('sqlite_begin', 'IMMEDIATE')}")
 
     return count
 

@@ -42,6 +42,9 @@ _UNREAD = (
     .scalar_subquery()
 )
 _LOCK_GAME = select(Game).where(Game.id == _p("game_id")).with_for_update().execution_options(populate_existing=True)
+_LOCK_GAME_WITH_UNREAD = (
+    select(Game, _UNREAD).where(Game.id == _p("game_id")).with_for_update(of=Game).execution_options(populate_existing=True)
+)
 _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
 _GAME_WITH_UNREAD = select(Game, _UNREAD).where(Game.id == _p("game_id"))
 _GAME_IN_CHANNEL_WITH_UNREAD = select(Game, _UNREAD).where(Game.active_channel_id == _p("channel_id"))
@@ -55,7 +58,7 @@ _IN_PHASE = (Submission.game_id == _p("game_id"), Submission.round == _p("round"
 _PHASE_SUBMISSIONS = select(Submission).where(*_IN_PHASE).order_by(Submission.seat, Submission.kind)
 _SEAT_SUBMISSIONS = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat")).order_by(Submission.kind)
 _SUBMISSION = select(Submission).where(*_IN_PHASE, Submission.seat == _p("seat"), Submission.kind == _p("kind"))
-_SEATS_THAT_SENT = select(Submission.seat).where(*_IN_PHASE, Submission.kind == _p("kind"))
+_SEATS_AND_KINDS = select(Submission.seat, Submission.kind).where(*_IN_PHASE)
 _PHASE_AND_PLACE = (
     select(Game.id, Game.status, Game.round, Game.phase, GamePlayer.status.label("place"))
     .outerjoin(GamePlayer, (GamePlayer.game_id == Game.id) & (GamePlayer.user_id == _p("user_id")))
@@ -67,6 +70,12 @@ _RECORDED_LOCALE = select(User.locale).where(User.id == _p("user_id"))
 async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     """The game row, locked for the rest of the transaction, freshly read."""
     return (await session.execute(_LOCK_GAME, {"game_id": game_id})).scalar_one_or_none()
+
+
+async def lock_game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
+    """:func:`lock_game` and ``user_id``'s unread inbox count, in one statement."""
+    row = (await session.execute(_LOCK_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
 
 
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -250,11 +259,10 @@ async def delete_submission(
     return bool(getattr(res, "rowcount", 0))
 
 
-async def seats_that_sent(
-    session: AsyncSession, game_id: int, round_no: int, phase: str, kind: str
-) -> set[int]:
-    params = {"game_id": game_id, "round": round_no, "phase": phase, "kind": kind}
-    return set((await session.execute(_SEATS_THAT_SENT, params)).scalars())
+async def seats_and_kinds(session: AsyncSession, game_id: int, round_no: int, phase: str) -> set[tuple[int, str]]:
+    """(seat, kind) of every submission stored in one phase."""
+    params = {"game_id": game_id, "round": round_no, "phase": phase}
+    return {(seat, kind) for seat, kind in (await session.execute(_SEATS_AND_KINDS, params)).all()}
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
@@ -290,7 +298,9 @@ def earliest(column: Any, status: str, held: Collection[int] = ()) -> Any:
 
 
 def next_times_statement(held: Collection[int] = ()) -> Any:
-    """The earliest deadline, reminder and outbox retry in one statement (see ``next_times``)."""
+    """The earliest deadline, reminder and outbox retry (the games in ``held``, waiting to
+    retry a failure, left out) in one statement; the scheduler's sleep reads them with the
+    other next times (``bot.service.deadlines.wakeup_statement``)."""
     retry = (
         select(OutboxMessage.next_attempt_at)
         .where(OutboxMessage.status == "pending")
@@ -301,30 +311,27 @@ def next_times_statement(held: Collection[int] = ()) -> Any:
     return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held), retry)
 
 
-async def next_times(session: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
-    """The earliest deadline, reminder and outbox retry, for a scheduler's sleep; the
-    games in ``held`` (waiting to retry a failure) left out."""
-    # One statement, not three: a scheduler asks this at every tick.
-    row = (await session.execute(next_times_statement(held))).one()
-    return [value for value in row if value is not None]
+# The running games whose deadline has passed and those whose reminder is due: two
+# ranges of the (status, time) indexes, in one statement, asked at every scheduler tick.
+_DUE = union_all(
+    select(Game.id, Game.phase_deadline.label("at"), literal("deadline").label("kind")).where(
+        Game.status == "running", Game.phase_deadline <= _p("now")
+    ),
+    select(Game.id, Game.reminder_due_at.label("at"), literal("reminder").label("kind")).where(
+        Game.status == "running", Game.reminder_due_at <= _p("now")
+    ),
+)
 
 
 def due_statement(now: datetime) -> Any:
-    """The running games whose deadline has passed and those whose reminder is due: two
-    ranges of the (status, time) indexes, in one statement."""
-    deadlines = select(Game.id, Game.phase_deadline.label("at"), literal("deadline").label("kind")).where(
-        Game.status == "running", Game.phase_deadline <= now
-    )
-    reminders = select(Game.id, Game.reminder_due_at.label("at"), literal("reminder").label("kind")).where(
-        Game.status == "running", Game.reminder_due_at <= now
-    )
-    return union_all(deadlines, reminders)
+    """The statement :func:`due_work` runs, with ``now`` bound (to explain it)."""
+    return _DUE.params(now=now)
 
 
 async def due_work(session: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
     """The running games whose deadline has passed and those whose reminder is due, each
     earliest first."""
-    rows = (await session.execute(due_statement(now))).all()
+    rows = (await session.execute(_DUE, {"now": now})).all()
     due = sorted((r.at, r.id) for r in rows if r.kind == "deadline")
     remind = sorted((r.at, r.id) for r in rows if r.kind == "reminder")
     return [i for _, i in due], [i for _, i in remind]

@@ -8,7 +8,8 @@ upgrade their lock. Within one process the writers also queue in order on an asy
 lock before they take a connection: SQLite's busy handler polls with sleeps of up to
 100 ms, so under load a writer waiting on it idles while the lock is free, and every
 waiter holds a pooled connection the readers then lack. The busy timeout still orders
-writers from other processes. On PostgreSQL the service locks the game row (``SELECT … FOR
+writers from other processes. A connection goes back to the pool without the pool's
+rollback when its unit of work ended (see ``_on_return``). On PostgreSQL the service locks the game row (``SELECT … FOR
 UPDATE``) at the start of each writing unit of work instead; see ``bot.service``.
 """
 
@@ -31,6 +32,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.db.effects import EffectsSession
+from bot.db.one_trip import begin_with_next_statement, use_one_trip
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
 Clock = Callable[[], datetime]
@@ -62,6 +64,7 @@ def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
     if u.get_backend_name() != "sqlite":
         return create_async_engine(u, pool_pre_ping=True, **kwargs)
     sqlite_folder(u)
+    kwargs.setdefault("pool_reset_on_return", None)  # see _on_return
     engine = create_async_engine(u, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
     _sqlite_events(engine)
     return engine
@@ -70,6 +73,7 @@ def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
 def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        use_one_trip(dbapi_connection)
         # Take transaction control away from the sqlite3 module: we emit BEGIN ourselves.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -82,7 +86,17 @@ def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        if not begin_with_next_statement(conn.connection.dbapi_connection, f"BEGIN {mode}"):
+            conn.exec_driver_sql(f"BEGIN {mode}")
+
+    @event.listens_for(engine.sync_engine, "reset")
+    def _on_return(dbapi_connection: Any, record: Any, reset_state: Any) -> None:
+        # A connection going back to the pool is rolled back only when a transaction is
+        # still open on it: after a commit (every unit of work that ended well) the
+        # pool's own rollback would be one more trip to aiosqlite's thread for nothing.
+        # sqlite3 knows whether a transaction is open without asking the database.
+        if not reset_state.terminate_only and record.driver_connection.in_transaction:
+            dbapi_connection.rollback()
 
 
 class Database:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -158,6 +158,17 @@ def decide(seed: str, seat: int, players: int, k: Knowledge, memory: dict[str, A
     return subs, {"notes": _encode(ai.notes), "last_target": ai.last_target}
 
 
+# Asked at every scheduler tick, so built once: the turns due of the running games,
+# oldest first, a range of the turns' index on (played, due), so an idle tick reads
+# nothing however many games are live.
+DUE_TURNS = (
+    select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
+    .join(Game, Game.id == AiTurn.game_id)
+    .where(AiTurn.played_at.is_(None), AiTurn.due_at <= bindparam("now"), Game.status == "running")
+    .order_by(AiTurn.due_at, AiTurn.id)
+)
+
+
 async def _memory(s: AsyncSession, game_id: int, seat: int) -> dict[str, Any] | None:
     row = await s.scalar(
         select(AiTurn.memory)
@@ -200,31 +211,11 @@ async def play_turn(db: Database, turn_id: int) -> str:
         return turn.outcome
 
 
-def due_turns_statement(now: datetime) -> Select[tuple[int, int, int]]:
-    """The turns due of the running games, oldest first: a range of the turns' index on
-    (played, due), so an idle tick reads nothing however many games are live."""
-    return (
-        select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
-        .join(Game, Game.id == AiTurn.game_id)
-        .where(AiTurn.played_at.is_(None), AiTurn.due_at <= now, Game.status == "running")
-        .order_by(AiTurn.due_at, AiTurn.id)
-    )
-
-
-def next_due_statement(held: Collection[int] = ()) -> Select[tuple[datetime]]:
-    """The moment the next turn of a running game is due (the games in ``held`` left
-    out): the first entry of the same index."""
-    stmt = select(AiTurn.due_at).join(Game, Game.id == AiTurn.game_id).where(AiTurn.played_at.is_(None), Game.status == "running")
-    if held:
-        stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
-    return stmt.order_by(AiTurn.due_at).limit(1)
-
-
 async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, int, str]]:
     """Play every turn due of the running games (the games in ``held`` wait): (game,
     seat, outcome) for each."""
     async with db.read() as s:
-        due = (await s.execute(due_turns_statement(db.now()))).all()
+        due = (await s.execute(DUE_TURNS, {"now": db.now()})).all()
     played = []
     for turn_id, game_id, seat in due:
         if game_id in held:
@@ -236,4 +227,14 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
 async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When the next AI turn of a running game is due."""
     async with db.read() as s:
-        return await s.scalar(next_due_statement(held))
+        return await s.scalar(select(next_due_time(held)))
+
+
+def next_due_time(held: Collection[int] = ()) -> Any:
+    """When the next AI turn is due (the games in ``held`` left out), as a scalar
+    subquery, for :func:`next_due` and the scheduler's sleep (``deadlines.next_wakeup``)."""
+    stmt = select(AiTurn.due_at).join(Game, Game.id == AiTurn.game_id).where(AiTurn.played_at.is_(None), Game.status == "running")
+    if held:
+        stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
+    return stmt.order_by(AiTurn.due_at).limit(1).scalar_subquery()
+

@@ -4,6 +4,7 @@ arming the phase clock, writing a step of the game log with its messages, finish
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,15 +56,21 @@ async def locked_game(session: AsyncSession, game_id: int) -> Game:
 
 
 async def seats_done(session: AsyncSession, game_id: int, round_no: int, phase: str, state: engine.GameState) -> set[int]:
-    """The seats that have sent the phase's main submission (grail number, orders, vote),
-    for the early close and the reminders. At Dusk a wounded player, who cannot give
-    orders, is done once they have sent identifications (or passed): waiting for orders
-    they cannot give would tell the table, by an early close that never comes, that
-    someone is hurt."""
-    done = await repo.seats_that_sent(session, game_id, round_no, phase, REQUIRED_KIND[phase])
-    wounded = {p.seat for p in state.players if p.wounded} - done if phase == "dusk" else set()
-    if wounded:
-        done |= wounded & await repo.seats_that_sent(session, game_id, round_no, phase, "identify")
+    """The seats that have sent the phase's main submission (see :func:`done_seats`), read
+    in one statement."""
+    return done_seats(await repo.seats_and_kinds(session, game_id, round_no, phase), phase, state)
+
+
+def done_seats(sent: Iterable[tuple[int, str]], phase: str, state: engine.GameState) -> set[int]:
+    """Of the (seat, kind) pairs stored in ``phase``, the seats that have sent its main
+    submission (grail number, orders, vote), for the early close and the reminders. At
+    Dusk a wounded player, who cannot give orders, is done once they have sent
+    identifications (or passed): waiting for orders they cannot give would tell the
+    table, by an early close that never comes, that someone is hurt."""
+    sent = set(sent)
+    done = {seat for seat, kind in sent if kind == REQUIRED_KIND[phase]}
+    if phase == "dusk":
+        done |= {p.seat for p in state.players if p.wounded and (p.seat, "identify") in sent}
     return done
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
+
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service import absence, ai_play
@@ -184,15 +186,28 @@ async def _a_few_at_a_time(
     return list(zip(games, results, strict=True))
 
 
+def wakeup_statement(held: Collection[int] = ()) -> Any:
+    """Every time the scheduler may have to wake at (a deadline, a reminder, an outbox
+    retry, a lobby's start or reminder, a seat offer's expiry, an AI seat's turn; the
+    games in ``held`` left out), as one statement of scalar subqueries, each one step
+    along its index."""
+    lobby_start, lobby_reminder = next_lobby_times(held)
+    return select(
+        *repo.next_times_statement(held).selected_columns,
+        lobby_start,
+        lobby_reminder,
+        next_offer_expiry(),
+        ai_play.next_due_time(held),
+    )
+
+
+# Asked at every tick: built once (building a statement costs more than running it).
+_WAKEUP = wakeup_statement()
+
+
 async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
-    """When something is next due (a deadline, a reminder, an outbox retry), the games in
-    ``held`` left out."""
+    """When something is next due (see :func:`wakeup_statement`), in one statement."""
     async with db.read() as s:
-        times = await repo.next_times(s, held) + await next_lobby_times(s, held)
-        offer = await next_offer_expiry(s)
-    if offer is not None:
-        times.append(offer)
-    ai_due = await ai_play.next_due(db, held)
-    if ai_due is not None:
-        times.append(ai_due)
+        row = (await s.execute(wakeup_statement(held) if held else _WAKEUP)).one()
+    times = [t for t in row if t is not None]
     return min(times) if times else None

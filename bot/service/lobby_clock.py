@@ -15,7 +15,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -71,24 +71,29 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
+# The lobbies whose start time has come, and those whose reminder is due: each a range of
+# its (status, time) index. Asked at every scheduler tick, so built once.
+_STARTS = select(Game.id).where(Game.status == "lobby", Game.start_at <= bindparam("now")).order_by(Game.start_at, Game.id)
+_REMINDERS = (
+    select(Game.id)
+    .where(Game.status == "lobby", Game.start_reminder_at <= bindparam("now"))
+    .order_by(Game.start_reminder_at, Game.id)
+)
+
+
 def lobby_due_work_statements(now: datetime) -> tuple[Any, Any]:
-    """The lobbies whose start time has come, and those whose reminder is due: each a
-    range of its (status, time) index."""
-    lobby = Game.status == "lobby"
-    starts = select(Game.id).where(lobby, Game.start_at <= now).order_by(Game.start_at, Game.id)
-    reminders = select(Game.id).where(lobby, Game.start_reminder_at <= now).order_by(Game.start_reminder_at, Game.id)
-    return starts, reminders
+    """The statements :func:`lobby_due_work` runs, with ``now`` bound (to explain them)."""
+    return _STARTS.params(now=now), _REMINDERS.params(now=now)
 
 
 async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
     """The lobbies whose start time has come and those whose reminder is due, earliest first."""
-    starts, reminders = lobby_due_work_statements(now)
-    return list((await s.execute(starts)).scalars()), list((await s.execute(reminders)).scalars())
+    at = {"now": now}
+    return list((await s.execute(_STARTS, at)).scalars()), list((await s.execute(_REMINDERS, at)).scalars())
 
 
-async def next_lobby_times(s: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
-    """The earliest lobby start time and reminder, for a scheduler's sleep; the games in
-    ``held`` (waiting to retry a failure) left out."""
-    stmt = select(repo.earliest(Game.start_at, "lobby", held), repo.earliest(Game.start_reminder_at, "lobby", held))
-    row = (await s.execute(stmt)).one()
-    return [v for v in row if v is not None]
+def next_lobby_times(held: Collection[int] = ()) -> tuple[Any, Any]:
+    """The earliest lobby start time and reminder, as scalar subqueries for a scheduler's
+    sleep (``deadlines.next_wakeup``); the games in ``held`` (waiting to retry a failure)
+    left out."""
+    return repo.earliest(Game.start_at, "lobby", held), repo.earliest(Game.start_reminder_at, "lobby", held)

@@ -20,11 +20,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import engine
-from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service.common import check_expected, check_id, state_of
 from bot.service.errors import BadArgumentError
-from bot.service.submissions import locked_seat, store, validated
+from bot.service.submissions import locked_seat, validated
 from bot.service.types import Receipt
 
 # The engine accepts "let go of the one I grapple" only as the night's first action.
@@ -150,14 +149,14 @@ async def _amend(
     now = db.now()
     async with db.transaction() as s:
         pin = "dusk" if expected_round is not None else None
-        game, seat = await locked_seat(s, user_id, game_id, expected_round, pin)
-        assert game.phase is not None
-        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, empty.kind)
+        turn = await locked_seat(s, user_id, game_id, expected_round, pin)
+        rows = await turn.phase_rows(s)
+        row = next((r for r in rows if r.seat == turn.seat and r.kind == empty.kind), None)
         current = empty
         if row is not None:
             stored = engine.submission_from_dict(row.payload)
             if isinstance(stored, type(empty)):
                 current = stored
-        state = state_of(game)
-        normal = validated(state, game, seat, build(current))
-        return await store(s, game, seat, user_id, normal, now, state, stored=row)
+        state = state_of(turn.game)
+        normal = validated(state, turn.game, turn.seat, build(current))
+        return await turn.store(s, normal, now, state, rows)

@@ -13,8 +13,9 @@ left removes the seat; a moderator's is reported back to the moderator."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repositories as repo
@@ -140,14 +141,16 @@ async def accept_offer(db: Database, offer_id: int, user: UserRef) -> StepResult
         return await hand_over_seat(s, game.id, offer.seat, user, now, reason=offer.reason)
 
 
+# Asked at every scheduler tick, so built once.
+_DUE_OFFERS = select(SeatOffer.id, SeatOffer.game_id).where(SeatOffer.status == "open", SeatOffer.expires_at <= bindparam("now"))
+
+
 async def expire_due_offers(db: Database) -> int:
     """Close every open offer whose time is up and ask the next standby (or apply the
     fallback); the number closed."""
     now = db.now()
     async with db.read() as s:
-        due = list(
-            (await s.execute(select(SeatOffer.id, SeatOffer.game_id).where(SeatOffer.status == "open", SeatOffer.expires_at <= now))).all()
-        )
+        due = list((await s.execute(_DUE_OFFERS, {"now": now})).all())
     closed = 0
     for offer_id, game_id in due:
         async with db.transaction() as s:
@@ -162,10 +165,10 @@ async def expire_due_offers(db: Database) -> int:
     return closed
 
 
-async def next_offer_expiry(s: AsyncSession) -> datetime | None:
-    """When the next open offer expires (for the scheduler's sleep)."""
-    stmt = select(SeatOffer.expires_at).where(SeatOffer.status == "open").order_by(SeatOffer.expires_at).limit(1)
-    return (await s.execute(stmt)).scalar_one_or_none()
+def next_offer_expiry() -> Any:
+    """When the next open offer expires, as a scalar subquery for the scheduler's sleep
+    (``deadlines.next_wakeup``)."""
+    return select(SeatOffer.expires_at).where(SeatOffer.status == "open").order_by(SeatOffer.expires_at).limit(1).scalar_subquery()
 
 
 async def open_offer_for(s: AsyncSession, game_id: int, seat: int) -> SeatOffer | None:

@@ -8,10 +8,17 @@ advance reads the phase's submissions (and counted), or sees the next phase and 
 refused with PhaseClosedError — never carried over. A submission can also be withdrawn
 (``withdraw_submission``); orders and identifications can be sent a piece at a time
 (``bot.service.pieces``).
+
+A submission is one unit of work from the lock to the answer: the receipt carries the
+player's own view just after it (``Receipt.view``), read in the same transaction from
+what the submission read anyway (the game with the player's unread count in one
+statement, every player row in one, the phase's submissions in one), so the bot's answer
+does not read the game again.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,29 +26,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Game, Submission
+from bot.db.models import Game, GamePlayer, Submission
 from bot.db.session import Database
 from bot.service.common import (
     check_expected,
     check_id,
-    locked_game,
+    done_seats,
     require_running,
-    seat_of,
     seats_done,
     settings_of,
     state_of,
 )
 from bot.service.errors import (
     BadArgumentError,
+    GameNotFoundError,
     NoActiveGameError,
+    NotInGameError,
     PhaseClosedError,
     RuleRefusedError,
     ServiceError,
 )
 from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
+from bot.service.views import seat_view
 from engine.errors import WrongPhaseError
-
-NOT_READ = object()  # store(): the caller has not read the stored submission
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
@@ -75,10 +82,10 @@ async def submit(
     check_expected(expected_round, expected_phase)
     now = db.now()
     async with db.transaction() as s:
-        game, seat = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
-        state = state_of(game)
-        normal = validated(state, game, seat, submission)
-        return await store(s, game, seat, user_id, normal, now, state)
+        turn = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
+        state = state_of(turn.game)
+        normal = validated(state, turn.game, turn.seat, submission)
+        return await turn.store(s, normal, now, state)
 
 
 async def withdraw_submission(
@@ -105,12 +112,52 @@ async def withdraw_submission(
         raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
     check_expected(expected_round, expected_phase)
     async with db.transaction() as s:
-        game, seat = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
+        turn = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
+        game = turn.game
         assert game.phase is not None
         if KIND_PHASE[kind] != game.phase:
             wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
             raise refusal(wrong, game, kind)
-        return await repo.delete_submission(s, game.id, game.round, game.phase, seat, kind)
+        return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)
+
+
+@dataclass(slots=True)
+class Turn:
+    """A player's writing unit of work as read at its start: the locked game, the
+    player's unread inbox count, every player row of the game and the caller's own."""
+
+    game: Game
+    unread: int
+    players: list[GamePlayer]
+    holder: GamePlayer
+
+    @property
+    def seat(self) -> int:
+        assert self.holder.seat is not None
+        return self.holder.seat
+
+    async def phase_rows(self, s: AsyncSession) -> list[Submission]:
+        """Every submission stored in the open phase, in one statement."""
+        assert self.game.phase is not None
+        return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase)
+
+    async def store(
+        self,
+        s: AsyncSession,
+        normal: engine.Submission,
+        now: datetime,
+        state: engine.GameState,
+        rows: list[Submission] | None = None,
+    ) -> Receipt:
+        """:func:`store` the caller's validated submission; the receipt carries their view
+        just after it. ``rows``: :meth:`phase_rows`, when the caller has read them."""
+        if rows is None:
+            rows = await self.phase_rows(s)
+        receipt = await store(s, self.game, self.seat, self.holder.user_id or 0, normal, now, state, rows=rows)
+        mine = {r.kind: r.payload for r in rows if r.seat == self.seat} | {receipt.kind: receipt.submission}
+        sent = dict(sorted(mine.items()))  # in kind order, as a fresh read gives them
+        view = await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
+        return replace(receipt, view=view)
 
 
 async def locked_seat(
@@ -119,26 +166,31 @@ async def locked_seat(
     game_id: int | None,
     expected_round: int | None,
     expected_phase: str | None,
-) -> tuple[Game, int]:
+) -> Turn:
     """Lock the caller's game (their one live game when ``game_id`` is None), check it is
-    running, that they hold a seat and that the open phase is the one they expect; the
-    game row and their seat."""
+    running, that they hold a seat and that the open phase is the one they expect."""
     if game_id is None:
         membership = await repo.live_membership(s, user_id)
         if membership is None:
             raise NoActiveGameError()
         game_id = membership.game_id
-    game = await locked_game(s, game_id)
+    found = await repo.lock_game_with_unread(s, check_id(game_id, "game"), user_id)
+    if found is None:
+        raise GameNotFoundError(game_id=game_id)
+    game, unread = found
     require_running(game)
-    holder = await seat_of(s, game, user_id)
-    assert holder.seat is not None and game.phase is not None
+    players = await repo.game_players(s, game.id)
+    holder = next((p for p in players if p.user_id == user_id), None)
+    if holder is None or holder.seat is None:
+        raise NotInGameError(game_id=game.id)
+    assert game.phase is not None
     expected = (
         expected_round if expected_round is not None else game.round,
         expected_phase or game.phase,
     )
     if expected != (game.round, game.phase):
         raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
-    return game, holder.seat
+    return Turn(game, unread, players, holder)
 
 
 def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
@@ -168,19 +220,18 @@ async def store(
     now: datetime,
     state: engine.GameState | None = None,
     *,
-    stored: Submission | object | None = NOT_READ,
+    rows: list[Submission] | None = None,
 ) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
     move the deadline to now when everyone has sent and early advance is on. ``state``:
-    the game's state when the caller has already decoded it; ``stored``: this phase's
-    row of the same kind when the caller has already read it (None: there is none)."""
+    the game's state when the caller has already decoded it; ``rows``: every submission
+    of the open phase when the caller has already read them (one statement serves to
+    find the row replaced and who has sent)."""
     assert game.phase is not None
     payload = normal.to_dict()
-    if stored is NOT_READ:
-        row = await repo.find_submission(s, game.id, game.round, game.phase, seat, normal.kind)
-    else:
-        assert stored is None or isinstance(stored, Submission)
-        row = stored
+    if rows is None:
+        rows = await repo.phase_submissions(s, game.id, game.round, game.phase)
+    row = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
     replaced = row is not None
     if row is None:
         row = Submission(
@@ -203,7 +254,8 @@ async def store(
         row.updated_at = now
     await s.flush()
     deadline = game.phase_deadline
-    all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game))
+    sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
+    all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game), sent)
     return Receipt(
         game_id=game.id,
         round=game.round,
@@ -219,19 +271,21 @@ async def store(
     )
 
 
-async def _everyone_sent(s: Any, game_id: int, round_no: int, phase: str, state: engine.GameState) -> bool:
-    living = {p.seat for p in state.players if p.alive}
-    return living <= await seats_done(s, game_id, round_no, phase, state)
-
-
-async def close_early_if_all_sent(s: Any, game: Game, now: datetime, state: engine.GameState) -> bool:
+async def close_early_if_all_sent(
+    s: Any, game: Game, now: datetime, state: engine.GameState, sent: set[tuple[int, str]] | None = None
+) -> bool:
     """With early advance on, once every living player has sent (a submission came in, or
     the last who had not was removed), the deadline moves to now; at Dusk to now plus a
     short grace, so the last player's further pieces still count. Durable: the scheduler
     advances at the new deadline, even after a restart. True if everyone has sent.
-    (A withdrawal later in the grace does not move the deadline back.)"""
+    (A withdrawal later in the grace does not move the deadline back.) ``sent``: the
+    (seat, kind) of every submission of the phase, when the caller knows them."""
     assert game.phase is not None
-    all_sent = await _everyone_sent(s, game.id, game.round, game.phase, state)
+    if sent is None:
+        done = await seats_done(s, game.id, game.round, game.phase, state)
+    else:
+        done = done_seats(sent, game.phase, state)
+    all_sent = {p.seat for p in state.players if p.alive} <= done
     settings = settings_of(game)
     if all_sent and settings.early_advance and game.phase_deadline:
         grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import engine
 from bot.service.errors import BadArgumentError
 from engine import lineup as lineups
+
+if TYPE_CHECKING:
+    from bot.service.views import PlayerView
 
 PHASE_ORDER = ("day", "dusk", "morning")
 # The kind each phase waits for from every living player before an early advance.
@@ -240,6 +243,9 @@ class Receipt:
     all_sent: bool
     deadline: datetime | None
     deadline_moved: bool = False
+    # The player's own view of their game just after this submission, read in its unit
+    # of work, so the answer (a receipt, a redrawn panel) needs no second read.
+    view: PlayerView | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,7 @@ async def player_view(db: Database, user_id: int, game_id: int | None = None) ->
             found = await repo.game_with_unread(s, check_id(game_id, "game"), user_id)
             if found is None:
                 raise GameNotFoundError(game_id=game_id)
-        return await _view_of(s, *found, user_id)
+        return await seat_view(s, *found, user_id)
 
 
 async def require_open_for(db: Database, user_id: int, game_id: int, round_no: int, phase: str) -> None:
@@ -112,7 +112,7 @@ async def player_view_here(db: Database, user_id: int, channel_id: int | None) -
             found = await repo.live_game_of_user_with_unread(s, user_id)
         if found is None:
             raise NoActiveGameError()
-        return await _view_of(s, *found, user_id)
+        return await seat_view(s, *found, user_id)
 
 
 async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tuple[Game, GamePlayer | None]:
@@ -132,21 +132,36 @@ async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tu
     return game, await repo.member(s, game.id, user_id)
 
 
-async def _view_of(s: AsyncSession, game: Game, unread: int, user_id: int) -> PlayerView:
+async def seat_view(
+    s: AsyncSession,
+    game: Game,
+    unread: int,
+    user_id: int,
+    *,
+    players: list[GamePlayer] | None = None,
+    state: engine.GameState | None = None,
+    sent: dict[str, dict[str, Any]] | None = None,
+) -> PlayerView:
     """The view of ``game`` for ``user_id`` (``unread``: their unread inbox count), from
-    one read of the game's players and one of the seat's submissions."""
-    players = await repo.game_players(s, game.id)
+    one read of the game's players and one of the seat's submissions. A writing unit of
+    work that has already read or decoded some of it passes it: ``players`` (every player
+    row of the game), ``state`` (the decoded state), ``sent`` (this phase's submissions of
+    the caller's seat by kind)."""
+    if players is None:
+        players = await repo.game_players(s, game.id)
     m = next((p for p in players if p.user_id == user_id), None)
     if m is None or m.status in ("replaced", "removed"):
         raise NotInGameError(game_id=game.id)
-    state = None if game.state is None else engine.GameState.from_dict(game.state)
+    if state is None and game.state is not None:
+        state = engine.GameState.from_dict(game.state)
     info = await info_of(s, game, state, players)
     if state is None or m.seat is None:
         return PlayerView(info, None, None, {})
-    sent: dict[str, dict[str, Any]] = {}
-    if game.status in ("running", "paused") and game.phase:
-        for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
-            sent[row.kind] = row.payload
+    if sent is None:
+        sent = {}
+        if game.status in ("running", "paused") and game.phase:
+            for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
+                sent[row.kind] = row.payload
     return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, unread, (m.misses_in_row, m.misses_total))
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import String, event, insert, select, text, type_coerce
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, OutboxMessage
 from bot.db.session import Database
-from bot.service.ai_play import due_turns_statement, next_due_statement
+from bot.service.ai_play import DUE_TURNS, next_due_time
 from bot.service.ai_turns import unplanned_statement
 from bot.service.lobby_clock import lobby_due_work_statements
 from bot.service.outbox import due_peek
@@ -149,8 +149,8 @@ def scans_turns(db: Database, text_plan: str) -> bool:
 async def test_the_ai_turns_due_and_the_next_are_read_from_their_index(turns: Database) -> None:
     db = turns
     # (the next one's time read as text: PostgreSQL's EXPLAIN rows are text, not a time)
-    nexts = [select(type_coerce(next_due_statement(held).scalar_subquery(), String)) for held in ((), (1, 2, 3))]
-    for stmt in (due_turns_statement(NOW), *nexts):
+    nexts = [select(type_coerce(next_due_time(held), String)) for held in ((), (1, 2, 3))]
+    for stmt in (DUE_TURNS.params(now=NOW), *nexts):
         found = await plan(db, stmt)
         assert "ix_ai_turns_due" in found, found
         assert not scans_turns(db, found) and not scans_games(db, found), found

@@ -4,6 +4,7 @@ schema itself enforces (one live game per channel and per player)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -85,3 +86,61 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
     with pytest.raises(IntegrityError):
         async with db.transaction() as s:
             s.add(GamePlayer(game_id=999, user_id=998, display_name="U", status="lobby", joined_at=NOW))
+
+
+async def test_a_pooled_sqlite_connection_comes_back_without_a_transaction(sqlite_url: str) -> None:
+    """The pool rolls a returned connection back only when a transaction is still open
+    on it (after a commit there is none): one left open behind SQLAlchemy's back is
+    still closed before the next unit of work gets the connection."""
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    try:
+        async with db.transaction() as s:
+            s.add(_game(9101, None))
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as s:
+                s.add(_game(9102, None))
+                await s.flush()
+                raise RuntimeError
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert not raw.driver_connection.in_transaction
+            await raw.driver_connection.execute("BEGIN IMMEDIATE")
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert not raw.driver_connection.in_transaction
+        async with db.read() as s:
+            found = await s.execute(text("SELECT channel_id FROM games WHERE channel_id IN (9101, 9102)"))
+            assert found.scalars().all() == [9101]
+    finally:
+        await db.dispose()
+
+
+async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """aiosqlite runs each call on its own thread, and each hand-off costs the event
+    loop a wake-up: a statement is run, fetched and closed in one call, the unit's BEGIN
+    with its first statement (``bot.db.one_trip``), with its rows and row count as
+    sqlite3 gives them."""
+    import aiosqlite.core
+
+    trips: list[str] = []
+    hand_off = aiosqlite.core.Connection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(fn, "__name__", "?"))
+        return await hand_off(self, fn, *args, **kwargs)
+
+    db = Database(sqlite_url)
+    try:
+        async with db.read() as s:  # the connection is opened outside the count
+            await s.execute(text("SELECT 1"))
+        monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
+        async with db.transaction() as s:
+            s.add(_game(9201, None))
+            await s.flush()
+            assert (await s.execute(text("SELECT channel_id FROM games WHERE channel_id = 9201"))).scalars().all() == [9201]
+            changed = await s.execute(text("UPDATE games SET round = 1 WHERE channel_id IN (9201, 9202)"))
+            assert changed.rowcount == 1  # type: ignore[attr-defined]
+        # The INSERT (with the BEGIN), the SELECT, the UPDATE: one trip each; then the commit.
+        assert len(trips) == 4 and trips[-1] == "commit"
+    finally:
+        await db.dispose()

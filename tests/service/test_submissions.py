@@ -139,3 +139,22 @@ async def test_bad_expected_phase_and_ids(db: Database) -> None:
     with pytest.raises(E.BadArgumentError):
         await player_view(db, 0)
     assert await stored(db) == 0
+
+
+async def test_the_receipt_carries_the_view_a_fresh_read_gives(db: Database) -> None:
+    """The answer to a submission is drawn from the view read in its own unit of work:
+    the same view as reading the game again afterwards (what was sent, in kind order,
+    and the deadline an early close has just moved)."""
+    game_id = await started(db, 6)
+    for i in range(1, 7):
+        receipt = await submit_grail(db, user(i).id, 10 + i, expected_round=1, expected_phase="day")
+        fresh = await player_view(db, user(i).id, game_id)
+        assert receipt.view == fresh and list(receipt.view.sent) == list(fresh.sent)
+        assert receipt.view.sent == {"grail": {"kind": "grail", "number": 10 + i}}
+    assert receipt.all_sent and receipt.deadline_moved
+    assert receipt.view.game.deadline == receipt.deadline
+    await advance_phase(db, game_id)  # Day -> Dusk
+    await submit_payload(db, user(1).id, {"kind": "orders", "actions": [], "toggles": []})
+    receipt = await submit_payload(db, user(1).id, {"kind": "identify", "guesses": []})
+    fresh = await player_view(db, user(1).id, game_id)
+    assert receipt.view == fresh and list(receipt.view.sent) == list(fresh.sent) == ["identify", "orders"]

@@ -144,7 +144,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx = await Ctx.begin(interaction)
         pv = await _view(ctx)
         if clear is None:
-            await show_panel(interaction, pv.game.id)
+            await show_panel(interaction, pv.game.id, pv=pv)
             return
         if clear.value == "pass":
             await _receipt(ctx, pv, await submit.pass_night(ctx.bot, pv, interaction.user.id))

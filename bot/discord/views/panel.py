@@ -6,6 +6,8 @@ sent this phase with the components for that phase. Each component's custom id c
 the game and the round it was drawn for (and, in the two-step menus, the skill or seat
 already chosen); anything else is read from the database when it is used. A component
 from a phase that has closed is refused by the service, never applied to the next one.
+A component that sends something redraws the panel from the view its receipt carries
+(read in the submission's own unit of work), not from a second read.
 """
 
 from __future__ import annotations
@@ -68,15 +70,17 @@ def panel_view(pv: PlayerView, locale: str) -> discord.ui.View:
     return view
 
 
-async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bool = False) -> None:
-    """Answer with (or, from a panel component, redraw) the caller's panel."""
+async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bool = False, pv: PlayerView | None = None) -> None:
+    """Answer with (or, from a panel component, redraw) the caller's panel; ``pv``: the
+    caller's view when it has just been read (a receipt's), else it is read here."""
     locale = locale_of(interaction)
     if not interaction.response.is_done():
         if edit:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
-    pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
+    if pv is None:
+        pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
     if pv.game.status in ("over", "cancelled"):
         # "My orders" on an old phase post: nothing to send, no deadline, and no panel.
         raise GameFinishedError(game_id=game_id)
@@ -90,19 +94,20 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
 
 class _Item:
     """Mixin of the panel's one-step components: acknowledge, ``act`` (one submission),
-    then redraw the panel in place, all with the one error handler."""
+    then redraw the panel in place, all with the one error handler. ``act`` returns the
+    caller's view when it has it (a receipt's), so the redraw reads nothing again."""
 
     game_id: int
     round_no: int
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             await interaction.response.defer()
-            await self.act(interaction)
-            await show_panel(interaction, self.game_id, edit=True)
+            pv = await self.act(interaction)
+            await show_panel(interaction, self.game_id, edit=True, pv=pv)
 
         await guarded(interaction, run)
 
@@ -134,7 +139,7 @@ class RefreshButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> RefreshButton:
         return cls(int(match["game"]))
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         return None
 
 
@@ -193,8 +198,8 @@ async def grail_form_submitted(interaction: discord.Interaction) -> bool:
         # through so "-1" gets the range message, as /grail -1 does.
         if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
             raise ReplyError("reply.error.not_a_number", text=text[:10])
-        await submit.send_grail(interaction.client, interaction.user.id, game_id, int(text), round_no)  # type: ignore[arg-type]
-        await show_panel(interaction, game_id, edit=interaction.message is not None)
+        receipt = await submit.send_grail(interaction.client, interaction.user.id, game_id, int(text), round_no)  # type: ignore[arg-type]
+        await show_panel(interaction, game_id, edit=interaction.message is not None, pv=receipt.view)
 
     await guarded(interaction, run)
     return True
@@ -213,8 +218,8 @@ class VoteSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> VoteSelect:
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await submit.send_vote(interaction.client, interaction.user.id, self.game_id, int(self.item.values[0]), self.round_no)  # type: ignore[arg-type]
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
+        return (await submit.send_vote(interaction.client, interaction.user.id, self.game_id, int(self.item.values[0]), self.round_no)).view  # type: ignore[arg-type]
 
 
 class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:atk:{G}:{R}"):
@@ -226,8 +231,8 @@ class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> AttackSelect:
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)  # type: ignore[arg-type]
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
+        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
@@ -242,24 +247,23 @@ class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> SkillSelect:
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         bot: Any = interaction.client
         pv = await self.player_view(interaction)
         pv.require_open(self.round_no, "dusk")
         skill_id = self.item.values[0]
         if skill_id == "release":
-            await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)
-            return
+            return (await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)).view
         assert pv.sheet is not None
         spec = class_spec(pv.sheet["class_id"]).skill(skill_id)
         if spec is None:
             raise ReplyError("reply.error.skill_unknown", skill=skill_id)
         if spec.mode == "toggle":
-            await submit.flip_toggle(bot, pv, interaction.user.id, skill_id, round_no=self.round_no)
-        elif spec.targets[1] == 0 and spec.amount is None:
-            await submit.add_action(bot, pv, interaction.user.id, skill_id, [], round_no=self.round_no)
-        else:
-            await ask_targets(interaction, pv, skill_id, self.round_no)
+            return (await submit.flip_toggle(bot, pv, interaction.user.id, skill_id, round_no=self.round_no)).view
+        if spec.targets[1] == 0 and spec.amount is None:
+            return (await submit.add_action(bot, pv, interaction.user.id, skill_id, [], round_no=self.round_no)).view
+        await ask_targets(interaction, pv, skill_id, self.round_no)
+        return pv  # nothing sent yet: the panel is redrawn as just read
 
 
 async def ask_targets(interaction: discord.Interaction, pv: PlayerView, skill_id: str, round_no: int) -> None:
@@ -307,8 +311,8 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
                 view.add_item(AmountSelect(self.game_id, self.round_no, self.skill, "-".join(map(str, targets)), locale, _amounts(spec.amount)))
                 await interaction.edit_original_response(content=t("ui.choose_amount", locale), view=view)
                 return
-            await submit.add_action(bot, pv, interaction.user.id, self.skill, targets, round_no=self.round_no)
-            await show_panel(interaction, self.game_id, edit=True)
+            receipt = await submit.add_action(bot, pv, interaction.user.id, self.skill, targets, round_no=self.round_no)
+            await show_panel(interaction, self.game_id, edit=True, pv=receipt.view)
 
         await guarded(interaction, run)
 
@@ -322,9 +326,9 @@ class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> AmountSelect:
         return cls(int(match["game"]), int(match["round"]), match["skill"], match["targets"], options=list(getattr(item, "options", [])))
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         targets = [int(x) for x in self.targets.split("-") if x]
-        await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)  # type: ignore[arg-type]
+        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
@@ -364,9 +368,9 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> GuessSelect:
         return cls(int(match["game"]), int(match["round"]), int(match["seat"]), options=list(getattr(item, "options", [])))
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         what, _, value = self.item.values[0].partition(":")
-        await submit.add_guess(interaction.client, self.game_id, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))  # type: ignore[arg-type]
+        return (await submit.add_guess(interaction.client, self.game_id, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))).view  # type: ignore[arg-type]
 
 
 class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
@@ -379,8 +383,9 @@ class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ClearButton:
         return cls(int(match["game"]), int(match["round"]), match["kind"])
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         await submit.clear(interaction.client, self.game_id, interaction.user.id, self.kind, round_no=self.round_no)  # type: ignore[arg-type]
+        return None
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
