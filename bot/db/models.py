@@ -94,6 +94,8 @@ class Game(Base):
         Index("ix_games_status_reminder", "status", "reminder_due_at"),
         Index("ix_games_status_start", "status", "start_at"),
         Index("ix_games_status_start_reminder", "status", "start_reminder_at"),
+        # A moderator's live games (a DM /mod and its autocomplete).
+        Index("ix_games_moderator", "moderator_id", "active_channel_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -244,6 +244,13 @@ async def test_0014_moves_the_heartbeats_into_the_processes_and_back(empty_url: 
         await engine.dispose()
 
 
+async def test_0015_adds_the_index_of_a_moderators_games_and_drops_it(empty_url: str) -> None:
+    await upgrade(empty_url, "0015")
+    assert "ix_games_moderator" in await _indexes(empty_url, "games")
+    await downgrade(empty_url, "0014")
+    assert "ix_games_moderator" not in await _indexes(empty_url, "games")
+
+
 async def test_concurrent_upgrades_do_not_collide(empty_pg_url: str) -> None:
     # PostgreSQL only: its advisory lock is what makes shards take turns (SQLite
     # serialises on its file lock, there is nothing to test there).
