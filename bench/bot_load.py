@@ -182,6 +182,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "players": args.players,
         "window": args.window,
         "interactions": stats.interactions,
+        "by_kind": dict(sorted(stats.by_kind.items())),
         "offered_per_s": stats.interactions / played if played else 0.0,
         "ack_p50_ms": pct(acks, 0.50) * 1000,
         "ack_p99_ms": pct(acks, 0.99) * 1000,

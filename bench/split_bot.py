@@ -13,7 +13,7 @@ The harness talks to the child over its stdin, one command a line: ``skip SECOND
 (move the bot's game clock on, then wake its scheduler), ``wake`` (wake its outbox
 dispatcher), ``mark`` (note the CPU time, SQL statements and resident memory so far and
 answer them as one JSON line: the figures between two marks are a measured stretch; with
-``--profile FILE`` the first two marks also start and stop cProfile, whose statistics go
+``--profile FILE`` each odd mark starts cProfile and each even one stops it, and the statistics of every stretch so far go
 to FILE), ``resynced`` (answer ``resynced`` once the bot's start-up check of the live
 games has finished), ``stop`` (close the bot; the child then prints its own resource
 usage, with the marks, as one JSON line and exits). The child prints ``ready`` once the
@@ -267,12 +267,13 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
             elif line[0] == "mark":
                 marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb(), "peak_rss_mb": peak_rss_mb(marks)})
                 print(json.dumps(marks[-1]), flush=True)
-                if args.profile and len(marks) == 1:
-                    import cProfile
+                if args.profile and len(marks) % 2 == 1:
+                    if profiler is None:
+                        import cProfile
 
-                    profiler = cProfile.Profile(time.thread_time)  # CPU, not waits for a core
+                        profiler = cProfile.Profile(time.thread_time)  # CPU, not waits for a core
                     profiler.enable()
-                elif profiler is not None and len(marks) == 2:
+                elif profiler is not None:
                     profiler.disable()
                     profiler.dump_stats(args.profile)
             elif line[0] == "resynced":
@@ -325,7 +326,7 @@ def main() -> int:
     parser.add_argument("--database", required=True)
     parser.add_argument("--config", required=True, help="DiscordConfig fields as JSON")
     parser.add_argument("--seed")
-    parser.add_argument("--profile", help="cProfile the stretch between the first two marks into this file")
+    parser.add_argument("--profile", help="cProfile the stretches between marks (first to second, third to fourth, ...) into this file")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     print(json.dumps(asyncio.run(serve(args))), flush=True)
