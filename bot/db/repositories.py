@@ -45,6 +45,19 @@ _LOCK_GAME = select(Game).where(Game.id == _p("game_id")).with_for_update().exec
 _LOCK_GAME_WITH_UNREAD = (
     select(Game, _UNREAD).where(Game.id == _p("game_id")).with_for_update(of=Game).execution_options(populate_existing=True)
 )
+_LOCK_GAME_IN_CHANNEL_WITH_UNREAD = (
+    select(Game, _UNREAD)
+    .where(Game.active_channel_id == _p("channel_id"))
+    .with_for_update(of=Game)
+    .execution_options(populate_existing=True)
+)
+_LOCK_GAME_OF_USER_WITH_UNREAD = (
+    select(Game, _UNREAD)
+    .join(GamePlayer, GamePlayer.game_id == Game.id)
+    .where(GamePlayer.active_user_id == _p("user_id"))
+    .with_for_update(of=Game)
+    .execution_options(populate_existing=True)
+)
 _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
 _GAME_WITH_UNREAD = select(Game, _UNREAD).where(Game.id == _p("game_id"))
 _GAME_IN_CHANNEL_WITH_UNREAD = select(Game, _UNREAD).where(Game.active_channel_id == _p("channel_id"))
@@ -75,6 +88,19 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
 async def lock_game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
     """:func:`lock_game` and ``user_id``'s unread inbox count, in one statement."""
     row = (await session.execute(_LOCK_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
+    return None if row is None else (row[0], int(row[1]))
+
+
+async def lock_game_here_with_unread(session: AsyncSession, user_id: int, channel_id: int | None) -> tuple[Game, int] | None:
+    """The game a player's command is about, locked as :func:`lock_game`, with
+    ``user_id``'s unread inbox count: the live game of ``channel_id`` (a server channel)
+    when it has one, else the user's one live game; one statement each."""
+    params = {"user_id": user_id}
+    row = None
+    if channel_id is not None:
+        row = (await session.execute(_LOCK_GAME_IN_CHANNEL_WITH_UNREAD, params | {"channel_id": channel_id})).first()
+    if row is None:
+        row = (await session.execute(_LOCK_GAME_OF_USER_WITH_UNREAD, params)).first()
     return None if row is None else (row[0], int(row[1]))
 
 
@@ -298,17 +324,11 @@ def earliest(column: Any, status: str, held: Collection[int] = ()) -> Any:
 
 
 def next_times_statement(held: Collection[int] = ()) -> Any:
-    """The earliest deadline, reminder and outbox retry (the games in ``held``, waiting to
-    retry a failure, left out) in one statement; the scheduler's sleep reads them with the
-    other next times (``bot.service.deadlines.wakeup_statement``)."""
-    retry = (
-        select(OutboxMessage.next_attempt_at)
-        .where(OutboxMessage.status == "pending")
-        .order_by(OutboxMessage.next_attempt_at)
-        .limit(1)
-        .scalar_subquery()
-    )
-    return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held), retry)
+    """The earliest deadline and reminder (the games in ``held``, waiting to retry a
+    failure, left out) in one statement; the scheduler's sleep reads them with the other
+    next times (``bot.service.deadlines.wakeup_statement``). The outbox's retries are not
+    among them: the dispatcher polls for its own."""
+    return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held))
 
 
 # The running games whose deadline has passed and those whose reminder is due: two

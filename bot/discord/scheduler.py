@@ -1,11 +1,13 @@
 """Phase deadlines and reminders, rebuilt from the database at every tick.
 
-There are no in-memory timers: each tick asks the service to advance every game whose
-deadline has passed and to send the reminders that are due (``service.run_due``, which
-decides under each game's lock, so a restart or a second bot process changes nothing),
-and starts (or cancels) the lobbies whose start time has come, then sleeps until the
-next thing due (``service.next_wakeup``), never longer than
-``max_sleep`` and never shorter than ``min_sleep``. A submission that completes a phase
+There are no in-memory timers: each pass reads when the next thing is due
+(``service.next_wakeup``, one statement). When that time has come, it ticks: it asks the
+service to advance every game whose deadline has passed and to send the reminders that
+are due (``service.run_due``, which decides under each game's lock, so a restart or a
+second bot process changes nothing), and starts (or cancels) the lobbies whose start
+time has come. Then it sleeps until the next thing due, never longer than ``max_sleep``
+and never shorter than ``min_sleep``: an idle pass costs one statement however many
+games are live. A submission that completes a phase
 with early advance on moves the deadline to now in the database and wakes the loop (a
 wake during a tick brings another at once). The due games are found through the indexes
 on (status, time), never by reading every live game. The dispatcher is woken after each
@@ -112,16 +114,32 @@ class Scheduler(BackgroundLoop):
                     log.warning("could not close the lobby post of game %s", game_id, exc_info=True)
         return report
 
-    async def delay(self) -> float:
-        now = self.db.now()
+    async def next_due(self, now: datetime) -> datetime | None:
+        """When the next thing is due: the database's next time (the failing games whose
+        retry is not yet due left out) or the next retry, whichever comes first."""
         wakeup = await service.next_wakeup(self.db, self.backoff.held(now))
         retry = self.backoff.next_retry()
         if retry is not None and (wakeup is None or retry < wakeup):
             wakeup = retry
+        return wakeup
+
+    async def delay(self) -> float:
+        now = self.db.now()
+        return sleep_for(now, await self.next_due(now), max_sleep=self.max_sleep, min_sleep=self.min_sleep)
+
+    async def step(self) -> float:
+        """One pass: tick when something is due, then how long to pause. A pass with
+        nothing due is one statement (``next_due``), not a tick's several."""
+        now = self.db.now()
+        wakeup = await self.next_due(now)
+        if wakeup is not None and wakeup <= now:
+            await self.tick()
+            now = self.db.now()
+            wakeup = await self.next_due(now)
         return sleep_for(now, wakeup, max_sleep=self.max_sleep, min_sleep=self.min_sleep)
 
     async def run_forever(self) -> None:
-        """Tick, then pause until the next thing is due or a wake; ends after ``stop()``.
+        """A pass (``step``), then pause until the next thing is due or a wake; ends after ``stop()``.
         First, once, the AI turns an older version left unplanned (``plan_missing_ai_turns``:
         every phase opened since plans its own)."""
         try:
@@ -132,8 +150,7 @@ class Scheduler(BackgroundLoop):
             log.exception("planning the AI turns left unplanned failed")
         while self.running:
             try:
-                await self.tick()
-                delay = await self.delay()
+                delay = await self.step()
             except asyncio.CancelledError:
                 raise
             except Exception:

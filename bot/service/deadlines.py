@@ -187,10 +187,10 @@ async def _a_few_at_a_time(
 
 
 def wakeup_statement(held: Collection[int] = ()) -> Any:
-    """Every time the scheduler may have to wake at (a deadline, a reminder, an outbox
-    retry, a lobby's start or reminder, a seat offer's expiry, an AI seat's turn; the
-    games in ``held`` left out), as one statement of scalar subqueries, each one step
-    along its index."""
+    """Every time the scheduler may have to wake at (a deadline, a reminder, a lobby's
+    start or reminder, a seat offer's expiry, an AI seat's turn; the games in ``held``
+    left out), as one statement of scalar subqueries, each one step along its index:
+    the work of a tick is due exactly when the earliest of them has come."""
     lobby_start, lobby_reminder = next_lobby_times(held)
     return select(
         *repo.next_times_statement(held).selected_columns,

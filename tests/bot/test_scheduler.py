@@ -107,12 +107,46 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
     assert [s.game_id for s in finished[0].advanced] == [game_id]
     assert len(finished) == 1  # no tick after the stop
 
+    asked: list[object] = []
+    real_next_wakeup = service.next_wakeup
+
+    async def counted_next_wakeup(database: Database, held=()):
+        asked.append(await real_next_wakeup(database, held))
+        return asked[-1]
+
+    monkeypatch.setattr(service, "next_wakeup", counted_next_wakeup)
     idle = Scheduler(db, max_sleep=3600)
     idle_loop = asyncio.create_task(idle.run_forever())
-    while len(finished) < 2:  # its first tick is done: it now sleeps for an hour
+    while not asked:  # its first pass is done: it now sleeps for an hour
         await asyncio.sleep(0)
     idle.stop()
     await asyncio.wait_for(idle_loop, 10)
+    assert len(finished) == 1  # nothing was due: that pass did not tick
+
+
+async def test_a_pass_with_nothing_due_is_one_statement_and_ticks_when_something_is(db: Database, clock, monkeypatch):
+    """The scheduler reads when the next thing is due and ticks only once it has come:
+    an idle pass is one statement however many games are live."""
+    from tests.service.test_ai_turns import counting
+
+    first = await started(db, 6, day_seconds=600)
+    await started(db, 6, day_seconds=900, channel=2001, first=20)
+    scheduler = Scheduler(db, max_sleep=30)
+    ticks: list[object] = []
+    real_tick = scheduler.tick
+
+    async def counted_tick():
+        ticks.append(await real_tick())
+        return ticks[-1]
+
+    monkeypatch.setattr(scheduler, "tick", counted_tick)
+    await scheduler.step()
+    with counting(db) as idle:
+        assert await scheduler.step() == 30
+    assert len(idle) == 1 and ticks == []
+    clock.advance(601)
+    assert await scheduler.step() == 30
+    assert len(ticks) == 1 and [s.game_id for s in ticks[0].advanced] == [first]
 
 
 async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_others(db: Database, clock, monkeypatch):
@@ -162,31 +196,36 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     assert (await service.get_game(db, broken)).phase == "dusk"
 
 
-async def test_a_wakeup_during_a_tick_brings_another_tick_at_once(db: Database, clock, monkeypatch):
+async def test_a_wakeup_during_a_tick_brings_another_pass_at_once(db: Database, clock, monkeypatch):
     """A wake that arrives while a tick runs (a submission moving a deadline to now while
-    the tick read the old one) is not lost: the loop ticks again without sleeping its
-    full ``max_sleep``."""
-    ticks: list[int] = []
-    second = asyncio.Event()
+    the tick read the old one) is not lost: the loop makes another pass (reads when the
+    next thing is due, and ticks if it has come) without sleeping its full ``max_sleep``."""
+    await started(db, 6, day_seconds=600)
+    clock.advance(601)
+    passes: list[object] = []
+    third = asyncio.Event()
     scheduler = Scheduler(db, max_sleep=3600)
-    real_run_due = service.run_due
+    real_run_due, real_next_wakeup = service.run_due, service.next_wakeup
 
     async def run_due_and_wake(database: Database, held=(), **kw):
-        ticks.append(1)
-        if len(ticks) == 1:
-            scheduler.wake()  # arrives in the middle of the first tick
-        else:
-            second.set()
+        scheduler.wake()  # arrives in the middle of the tick
         return await real_run_due(database, held, **kw)
 
+    async def counted_next_wakeup(database: Database, held=()):
+        passes.append(await real_next_wakeup(database, held))
+        if len(passes) == 3:  # before the tick, after it, and the next pass
+            third.set()
+        return passes[-1]
+
     monkeypatch.setattr(service, "run_due", run_due_and_wake)
+    monkeypatch.setattr(service, "next_wakeup", counted_next_wakeup)
     loop = asyncio.create_task(scheduler.run_forever())
     try:
-        await asyncio.wait_for(second.wait(), 10)  # a guard against hanging: an hour's sleep would time out
+        await asyncio.wait_for(third.wait(), 10)  # a guard against hanging: an hour's sleep would time out
     finally:
         scheduler.stop()
         await asyncio.wait_for(loop, 10)
-    assert len(ticks) >= 2
+    assert len(passes) >= 3
 
 
 async def test_the_dispatcher_is_woken_as_each_game_closes_not_after_the_whole_tick(db: Database, clock):

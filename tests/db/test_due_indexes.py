@@ -96,7 +96,6 @@ async def test_the_next_wakeup_is_read_from_the_indexes(games: Database) -> None
     for held in ((), (1, 2, 3)):
         found = await plan(db, repo.next_times_statement(held))
         assert "ix_games_status_deadline" in found and "ix_games_status_reminder" in found, found
-        assert "ix_outbox_due" in found, found
         assert not scans_games(db, found), found
 
 

@@ -31,7 +31,9 @@ LEAD = 120
 async def test_deadline_advances_and_reminds_the_missing(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
     start = clock.now
-    assert await next_wakeup(db) == start  # the start's messages are due now
+    # The start's messages are due now, but they are the dispatcher's: the scheduler's
+    # next time is the reminder's.
+    assert await next_wakeup(db) == start + timedelta(seconds=DAY - LEAD)
     await Dispatcher(db, MemorySender()).drain()
     assert await next_wakeup(db) == start + timedelta(seconds=DAY - LEAD)
     await submit_grail(db, user(1).id, 50)
