@@ -11,6 +11,7 @@ next one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import bot.service as service
@@ -18,7 +19,7 @@ import engine
 from bot.discord.errors import ReplyError
 from bot.render import words
 from bot.render.sheet import identify_rule
-from bot.service.errors import RuleRefusedError
+from bot.service.errors import GameNotStartedError, RuleRefusedError
 from bot.service.types import Receipt
 from bot.service.views import PlayerView
 
@@ -67,6 +68,38 @@ async def send_vote(bot: WolfBot, user_id: int, game_id: int, seat: int, round_n
     return await _submit(bot, user_id, game_id, {"kind": "vote", "target": seat}, round_no, "morning")
 
 
+def refused_guess(exc: RuleRefusedError, sheet: dict[str, Any] | None, locale: str) -> Exception:
+    """A guess outside the class's rule is refused with the rule itself, in ``locale``
+    (when the caller's ``sheet`` is known); any other refusal as it is."""
+    if exc.params.get("reason") != "reason.identify_rule" or sheet is None:
+        return exc
+    rule = words.clauses(identify_rule(sheet, locale).splitlines(), locale)
+    return ReplyError("reply.error.identify_rule", rule=rule)
+
+
+async def command(
+    bot: WolfBot, user_id: int, channel_id: int | None, ask: Callable[[PlayerView], service.Asked], *, locale: str
+) -> Receipt:
+    """A command's submission in one unit of work (``service.submit_here``): the game of
+    ``channel_id`` (a server channel; None in a DM) or the caller's one live game,
+    locked; ``ask`` turns the command's arguments into what to send against the caller's
+    view (a ReplyError from it refuses the command and nothing is stored). The receipt
+    carries the view after it."""
+    seen: list[PlayerView] = []
+
+    def asking(pv: PlayerView) -> service.Asked:
+        seen.append(pv)
+        return ask(pv)
+
+    try:
+        receipt = await service.submit_here(bot.db, user_id, channel_id, asking)
+    except RuleRefusedError as exc:
+        raise refused_guess(exc, seen[-1].sheet if seen else None, locale) from None
+    except GameNotStartedError:  # a player is told it has not started, not how to start it
+        raise ReplyError("reply.error.not_started") from None
+    return _sent(bot, receipt)
+
+
 async def add_guess(
     bot: WolfBot,
     view: PlayerView | int,
@@ -88,10 +121,7 @@ async def add_guess(
             raise
         if isinstance(view, int):  # the sheet, for the rule, only when it is needed
             view = await view_of(bot, user_id, view)
-        if view.sheet is None:
-            raise
-        rule = words.clauses(identify_rule(view.sheet, locale).splitlines(), locale)
-        raise ReplyError("reply.error.identify_rule", rule=rule) from None
+        raise refused_guess(exc, view.sheet, locale) from None
     return _sent(bot, receipt)
 
 

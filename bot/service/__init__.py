@@ -8,6 +8,7 @@ nothing. No Discord code here; outgoing messages go through the outbox.
 from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
 from bot.service.ai_turns import plan_missing as plan_missing_ai_turns
+from bot.service.commands import Asked, submit_here
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
@@ -59,7 +60,14 @@ from bot.service.outbox import (
     release,
     retry_held_now,
 )
-from bot.service.pieces import add_action, add_guess, toggle_skill
+from bot.service.pieces import (
+    action_piece,
+    add_action,
+    add_guess,
+    guess_piece,
+    toggle_piece,
+    toggle_skill,
+)
 from bot.service.recap import seat_recap
 from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat
 from bot.service.submissions import (
@@ -88,6 +96,7 @@ from bot.service.views import (
 )
 
 __all__ = [
+    "Asked",
     "Dispatcher",
     "GameInfo",
     "GamePlace",
@@ -104,6 +113,7 @@ __all__ = [
     "UserRef",
     "VerifyReport",
     "accept_offer",
+    "action_piece",
     "active_game_of",
     "add_action",
     "add_guess",
@@ -123,6 +133,7 @@ __all__ = [
     "games_moderated_by",
     "games_to_reconcile",
     "get_game",
+    "guess_piece",
     "join_game",
     "join_standby",
     "kick_from_lobby",
@@ -168,8 +179,10 @@ __all__ = [
     "stored_odds_keys",
     "submit",
     "submit_grail",
+    "submit_here",
     "submit_payload",
     "submit_vote",
+    "toggle_piece",
     "toggle_skill",
     "update_settings",
     "verify_log",

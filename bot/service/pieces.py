@@ -17,9 +17,11 @@ closed" right after the Dusk closed).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 import engine
+from bot.db.models import Submission
 from bot.db.session import Database
 from bot.service.common import check_expected, check_id, state_of
 from bot.service.errors import BadArgumentError
@@ -28,9 +30,6 @@ from bot.service.types import Receipt
 
 # The engine accepts "let go of the one I grapple" only as the night's first action.
 RELEASE = "release"
-
-S = TypeVar("S", engine.Orders, engine.Identification)
-
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -59,17 +58,30 @@ def _checked_guess(guess: Any) -> engine.Guess:
     return guess
 
 
-async def add_action(
-    db: Database,
-    user_id: int,
-    action: engine.Action,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Add one action to the caller's orders for tonight. Ordering a skill already in the
-    orders replaces that action in its place; a new one goes last (``release``, which
-    the rules accept only first, goes first). Toggles are kept."""
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One piece of a Dusk's submission: ``build`` makes the whole from what is stored
+    of ``empty``'s kind (``empty`` when nothing is)."""
+
+    empty: engine.Orders | engine.Identification
+    build: Callable[[Any], engine.Orders | engine.Identification]
+
+    def whole(self, stored: list[Submission], seat: int) -> engine.Submission:
+        """The submission ``seat`` sends with this piece added, from the phase's
+        ``stored`` submissions."""
+        row = next((r for r in stored if r.seat == seat and r.kind == self.empty.kind), None)
+        current: Any = self.empty
+        if row is not None:
+            found = engine.submission_from_dict(row.payload)
+            if isinstance(found, type(self.empty)):
+                current = found
+        return self.build(current)
+
+
+def action_piece(action: engine.Action) -> Piece:
+    """One action added to tonight's orders. Ordering a skill already in the orders
+    replaces that action in its place; a new one goes last (``release``, which the rules
+    accept only first, goes first). Toggles are kept."""
     piece = _checked_action(action)
 
     def build(current: engine.Orders) -> engine.Orders:
@@ -83,20 +95,12 @@ async def add_action(
             actions.append(piece)
         return engine.Orders(tuple(actions), current.toggles)
 
-    return await _amend(db, user_id, engine.Orders(), build, game_id, expected_round)
+    return Piece(engine.Orders(), build)
 
 
-async def toggle_skill(
-    db: Database,
-    user_id: int,
-    skill: str,
-    *,
-    on: bool | None = None,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Switch a toggle skill on (``on=True``) or off (``on=False``) for tonight, or flip
-    it (``on=None``). The actions are kept."""
+def toggle_piece(skill: str, on: bool | None = None) -> Piece:
+    """A toggle skill switched on (``on=True``) or off (``on=False``) for tonight, or
+    flipped (``on=None``). The actions are kept."""
     if not isinstance(skill, str) or not 1 <= len(skill) <= 64:
         raise BadArgumentError(field="skill", reason="a skill id")
     if on is not None and not isinstance(on, bool):
@@ -107,19 +111,12 @@ async def toggle_skill(
         toggles = current.toggles | {skill} if want else current.toggles - {skill}
         return engine.Orders(current.actions, frozenset(toggles))
 
-    return await _amend(db, user_id, engine.Orders(), build, game_id, expected_round)
+    return Piece(engine.Orders(), build)
 
 
-async def add_guess(
-    db: Database,
-    user_id: int,
-    guess: engine.Guess,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Add one guess ("seat ``target`` is ``value``") to the caller's identifications for
-    this Dusk. A guess of the same kind about the same seat is replaced in its place."""
+def guess_piece(guess: engine.Guess) -> Piece:
+    """One guess ("seat ``target`` is ``value``") added to this Dusk's identifications;
+    a guess of the same kind about the same seat is replaced in its place."""
     piece = _checked_guess(guess)
 
     def build(current: engine.Identification) -> engine.Identification:
@@ -131,19 +128,49 @@ async def add_guess(
             guesses.append(piece)
         return engine.Identification(tuple(guesses))
 
-    return await _amend(db, user_id, engine.Identification(()), build, game_id, expected_round)
+    return Piece(engine.Identification(()), build)
 
 
-async def _amend(
+async def add_action(
     db: Database,
     user_id: int,
-    empty: S,
-    build: Callable[[S], S],
-    game_id: int | None,
-    expected_round: int | None,
+    action: engine.Action,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
 ) -> Receipt:
-    """Under the game's lock: the stored submission of ``empty``'s kind (or ``empty``),
-    changed by ``build``, validated whole and stored."""
+    """Add one action to the caller's orders for tonight (:func:`action_piece`)."""
+    return await _amend(db, user_id, action_piece(action), game_id, expected_round)
+
+
+async def toggle_skill(
+    db: Database,
+    user_id: int,
+    skill: str,
+    *,
+    on: bool | None = None,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+) -> Receipt:
+    """Switch a toggle skill for tonight (:func:`toggle_piece`). The actions are kept."""
+    return await _amend(db, user_id, toggle_piece(skill, on), game_id, expected_round)
+
+
+async def add_guess(
+    db: Database,
+    user_id: int,
+    guess: engine.Guess,
+    *,
+    game_id: int | None = None,
+    expected_round: int | None = None,
+) -> Receipt:
+    """Add one guess to the caller's identifications for this Dusk (:func:`guess_piece`)."""
+    return await _amend(db, user_id, guess_piece(guess), game_id, expected_round)
+
+
+async def _amend(db: Database, user_id: int, piece: Piece, game_id: int | None, expected_round: int | None) -> Receipt:
+    """Under the game's lock: the stored submission of the piece's kind with the piece
+    added, validated whole and stored."""
     check_id(user_id, "user")
     check_expected(expected_round, None)
     now = db.now()
@@ -151,12 +178,6 @@ async def _amend(
         pin = "dusk" if expected_round is not None else None
         turn = await locked_seat(s, user_id, game_id, expected_round, pin)
         rows = await turn.phase_rows(s)
-        row = next((r for r in rows if r.seat == turn.seat and r.kind == empty.kind), None)
-        current = empty
-        if row is not None:
-            stored = engine.submission_from_dict(row.payload)
-            if isinstance(stored, type(empty)):
-                current = stored
         state = state_of(turn.game)
-        normal = validated(state, turn.game, turn.seat, build(current))
+        normal = validated(state, turn.game, turn.seat, piece.whole(rows, turn.seat))
         return await turn.store(s, normal, now, state, rows)

@@ -47,7 +47,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
-from bot.service.views import seat_view
+from bot.service.views import PlayerView, seat_view
 from engine.errors import WrongPhaseError
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
@@ -141,6 +141,11 @@ class Turn:
         assert self.game.phase is not None
         return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase)
 
+    async def view(self, s: AsyncSession, state: engine.GameState, rows: list[Submission]) -> PlayerView:
+        """The caller's own view as read at the start of the unit (``rows``: :meth:`phase_rows`)."""
+        sent = dict(sorted((r.kind, r.payload) for r in rows if r.seat == self.seat))
+        return await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
+
     async def store(
         self,
         s: AsyncSession,
@@ -166,17 +171,20 @@ async def locked_seat(
     game_id: int | None,
     expected_round: int | None,
     expected_phase: str | None,
+    *,
+    channel_id: int | None = None,
 ) -> Turn:
-    """Lock the caller's game (their one live game when ``game_id`` is None), check it is
-    running, that they hold a seat and that the open phase is the one they expect."""
+    """Lock the caller's game, check it is running, that they hold a seat and that the
+    open phase is the one they expect. Without ``game_id``: the live game of
+    ``channel_id`` (a server channel) when it has one, else the caller's one live game."""
     if game_id is None:
-        membership = await repo.live_membership(s, user_id)
-        if membership is None:
+        found = await repo.lock_game_here_with_unread(s, user_id, channel_id)
+        if found is None:
             raise NoActiveGameError()
-        game_id = membership.game_id
-    found = await repo.lock_game_with_unread(s, check_id(game_id, "game"), user_id)
-    if found is None:
-        raise GameNotFoundError(game_id=game_id)
+    else:
+        found = await repo.lock_game_with_unread(s, check_id(game_id, "game"), user_id)
+        if found is None:
+            raise GameNotFoundError(game_id=game_id)
     game, unread = found
     require_running(game)
     players = await repo.game_players(s, game.id)

@@ -11,6 +11,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.service as service
+import engine
 from bot.discord import submit
 from bot.discord.choices import guess_choices, parse_guess, parse_skill, skill_choices
 from bot.discord.cogs import Groups, top_level
@@ -37,7 +39,21 @@ async def _view(ctx: Ctx) -> PlayerView:
     return await ctx.view()
 
 
-async def _receipt(ctx: Ctx, pv: PlayerView, receipt: Receipt) -> None:
+def _here(interaction: discord.Interaction) -> int | None:
+    """The channel a command names its game by: a server channel's; None in a DM."""
+    return interaction.channel_id if interaction.guild_id is not None else None
+
+
+async def _send(ctx: Ctx, ask: Any) -> None:
+    """Send what ``ask`` makes of the caller's view, in one unit of work, and show the
+    receipt (drawn from the view just after it)."""
+    receipt = await submit.command(ctx.bot, ctx.interaction.user.id, _here(ctx.interaction), ask, locale=ctx.locale)
+    await _receipt(ctx, receipt)
+
+
+async def _receipt(ctx: Ctx, receipt: Receipt) -> None:
+    pv = receipt.view
+    assert pv is not None  # (a submission's receipt carries the view after it)
     class_id = pv.sheet["class_id"] if pv.sheet else None
     await ctx.send(embed=receipt_embed(receipt, names_of(pv.game), class_id, ctx.locale))
 
@@ -72,8 +88,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(number=L("cmd.param.number"))
     async def grail(interaction: discord.Interaction, number: int) -> None:
         ctx = await Ctx.begin(interaction)
-        pv = await _view(ctx)
-        await _receipt(ctx, pv, await submit.send_grail(ctx.bot, interaction.user.id, pv.game.id, number))
+        await _send(ctx, lambda pv: engine.GrailNumber(number))
 
     @top_level("identify")
     @app_commands.rename(player=L("cmd.name.player"), guess=L("cmd.name.guess"))
@@ -81,10 +96,13 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.autocomplete(player=player_autocomplete, guess=guess_autocomplete)
     async def identify(interaction: discord.Interaction, player: str, guess: str) -> None:
         ctx = await Ctx.begin(interaction)
-        pv = await _view(ctx)
-        seat = _seat(player, pv)
-        what, value = parse_guess(guess, pv.sheet)
-        await _receipt(ctx, pv, await submit.add_guess(ctx.bot, pv, interaction.user.id, seat, what, value, locale=ctx.locale))
+
+        def ask(pv: PlayerView) -> service.Asked:
+            seat = _seat(player, pv)
+            what, value = parse_guess(guess, pv.sheet)
+            return service.guess_piece(engine.Guess(seat, what, value))  # type: ignore[arg-type]  # the engine checks ``what``
+
+        await _send(ctx, ask)
 
     @groups.act.command(name=L("cmd.name.attack"), description=L("cmd.desc.act_attack"))
     @app_commands.rename(player=L("cmd.name.player"))
@@ -92,9 +110,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.autocomplete(player=player_autocomplete)
     async def attack(interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
-        pv = await _view(ctx)
-        seat = _seat(player, pv)
-        await _receipt(ctx, pv, await submit.add_action(ctx.bot, pv, interaction.user.id, "attack", [seat]))
+        await _send(ctx, lambda pv: service.action_piece(engine.Action("attack", (_seat(player, pv),))))
 
     @groups.act.command(name=L("cmd.name.skill"), description=L("cmd.desc.act_skill"))
     @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"), switch=L("cmd.name.switch"))
@@ -110,21 +126,22 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         switch: bool | None = None,
     ) -> None:
         ctx = await Ctx.begin(interaction)
-        pv = await _view(ctx)
-        if pv.sheet is None:
-            raise ReplyError("reply.error.not_started")
-        chosen = parse_skill(skill, pv.sheet)
-        targets = [_seat(x, pv) for x in (target, target2, target3) if x]
-        if chosen == "release":
-            receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, "release", targets, amount)
-        elif not isinstance(chosen, str) and chosen.mode == "toggle":
-            receipt = await submit.flip_toggle(ctx.bot, pv, interaction.user.id, chosen.id, on=switch)
-        elif switch is not None:  # only a toggle is switched on or off
-            raise ReplyError("reply.error.switch_not_toggle", skill=skill_label(pv.sheet["class_id"], chosen if isinstance(chosen, str) else chosen.id, ctx.locale))
-        else:
+
+        def ask(pv: PlayerView) -> service.Asked:
+            if pv.sheet is None:
+                raise ReplyError("reply.error.not_started")
+            chosen = parse_skill(skill, pv.sheet)
+            targets = tuple(_seat(x, pv) for x in (target, target2, target3) if x)
+            if chosen == "release":
+                return service.action_piece(engine.Action("release", targets, amount))
+            if not isinstance(chosen, str) and chosen.mode == "toggle":
+                return service.toggle_piece(chosen.id, switch)
+            if switch is not None:  # only a toggle is switched on or off
+                raise ReplyError("reply.error.switch_not_toggle", skill=skill_label(pv.sheet["class_id"], chosen if isinstance(chosen, str) else chosen.id, ctx.locale))
             assert not isinstance(chosen, str)
-            receipt = await submit.add_action(ctx.bot, pv, interaction.user.id, chosen.id, targets, amount)
-        await _receipt(ctx, pv, receipt)
+            return service.action_piece(engine.Action(chosen.id, targets, amount))
+
+        await _send(ctx, ask)
 
     @top_level("vote")
     @app_commands.rename(player=L("cmd.name.player"))
@@ -132,9 +149,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.autocomplete(player=player_autocomplete)
     async def vote(interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
-        pv = await _view(ctx)
-        seat = _seat(player, pv)
-        await _receipt(ctx, pv, await submit.send_vote(ctx.bot, interaction.user.id, pv.game.id, seat))
+        await _send(ctx, lambda pv: engine.Vote(_seat(player, pv)))
 
     @top_level("orders")
     @app_commands.rename(clear=L("cmd.name.clear"))
@@ -147,7 +162,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             await show_panel(interaction, pv.game.id, pv=pv)
             return
         if clear.value == "pass":
-            await _receipt(ctx, pv, await submit.pass_night(ctx.bot, pv, interaction.user.id))
+            await _receipt(ctx, await submit.pass_night(ctx.bot, pv, interaction.user.id))
             return
         withdrawn = await submit.clear(ctx.bot, pv, interaction.user.id, clear.value)
         key = "reply.orders.cleared" if withdrawn else "reply.orders.nothing_to_clear"
