@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bot_load.py [--games 1,10,100] [--players 6] [--window 60]
                                        [--rounds 1] [--database URL | --postgres [SERVER]]
-                                       [--split-process] [--json]
+                                       [--split-process] [--deployed-intervals] [--json]
 
 For each K (each in a fresh process, so the memory figures are its own) the real bot
 runs on a temporary SQLite database (or ``--database``) against the emulator, with K
@@ -17,6 +17,10 @@ the bot's first response: what decides "This interaction failed" after 3 s) and 
 latency (to the final reply), p50 and p99; unanswered interactions; the time from the
 deadline to the last message delivered (worst phase), and how many messages that was;
 peak resident memory of the process (bot, emulator and players together) and CPU time.
+
+The bot polls as in the sandbox (its scheduler every 0.25 s, its outbox every 1 s), and
+those background passes count in the CPU per interaction; ``--deployed-intervals`` runs it
+at a deployed bot's defaults, so the figure is the interactions' own.
 
 By default everything shares one process and one event loop: the figures are for the
 bot *and* the emulator *and* the players on one core, so they overstate the bot's own
@@ -81,6 +85,16 @@ async def open_all(tables: list[TableGame], at_once: int = 8) -> None:
     await asyncio.gather(*(join_and_start(g) for g in tables))
 
 
+def intervals(args: argparse.Namespace) -> dict[str, Any]:
+    """The bot's polling: the sandbox's (scheduler every 0.25 s, outbox every 1 s), or
+    with ``--deployed-intervals`` the defaults a deployed bot runs with."""
+    if not args.deployed_intervals:
+        return {}
+    from bot.discord.config import DiscordConfig
+
+    return {name: DiscordConfig.model_fields[name].default for name in ("scheduler_max_sleep", "dispatch_interval")}
+
+
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     logging.basicConfig(level=logging.ERROR)
     rng = random.Random(args.seed)
@@ -89,9 +103,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     if args.split_process:
         from split_bot import SplitTavern
 
-        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed, profile=args.profile)
+        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed, profile=args.profile, bot_options=intervals(args))
     else:
-        venue = Tavern(database_url=args.database, clock=clock, seed=args.seed)
+        venue = Tavern(database_url=args.database, clock=clock, seed=args.seed, bot_options=intervals(args))
     async with venue as tavern:
         setup = Stats()
         options = GameOptions(
@@ -204,6 +218,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "sql_per_interaction": turn_sql / per if spans else None,
         "bot_marks": marks,
         "split_process": bool(args.split_process),
+        "intervals": intervals(args) or "sandbox",
         "harness_cpu_s": own["cpu_s"] if args.split_process else None,
         "harness_peak_rss_mb": own["peak_rss_mb"] if args.split_process else None,
         "wall_s": time.perf_counter() - wall0,
@@ -291,6 +306,11 @@ def main() -> int:
         metavar="FILE",
         help="with --split-process: cProfile the bot during the first round's turns into FILE",
     )
+    parser.add_argument(
+        "--deployed-intervals",
+        action="store_true",
+        help="the bot polls at its deployed defaults (scheduler_max_sleep, dispatch_interval), not the sandbox's 0.25 s and 1 s",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -304,6 +324,8 @@ def main() -> int:
                "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
         if args.split_process:
             cmd.append("--split-process")
+        if args.deployed_intervals:
+            cmd.append("--deployed-intervals")
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
         scratch = None

@@ -59,10 +59,27 @@ _LOCK_GAME_OF_USER_WITH_UNREAD = (
     .execution_options(populate_existing=True)
 )
 _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
-_GAME_WITH_UNREAD = select(Game, _UNREAD).where(Game.id == _p("game_id"))
-_GAME_IN_CHANNEL_WITH_UNREAD = select(Game, _UNREAD).where(Game.active_channel_id == _p("channel_id"))
+# Reads that change nothing may take rows instead of entities: a row of a table read
+# through Core has the entity's attribute names (every mapped attribute is its column's
+# name) and costs a fraction of an entity (no identity map, no per-row bookkeeping). The
+# hot reads of a player's interaction use them; what a unit of work changes is an entity.
+_GAMES, _PLAYERS, _SUBMISSIONS = Game.__table__, GamePlayer.__table__, Submission.__table__
+_GAME_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.id == _p("game_id"))
+_GAME_IN_CHANNEL_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.active_channel_id == _p("channel_id"))
 _GAME_OF_USER_WITH_UNREAD = (
-    select(Game, _UNREAD).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.active_user_id == _p("user_id"))
+    select(_GAMES, _UNREAD.label("unread"))
+    .join(_PLAYERS, _PLAYERS.c.game_id == _GAMES.c.id)
+    .where(_PLAYERS.c.active_user_id == _p("user_id"))
+)
+_PLAYER_ROWS = select(_PLAYERS).where(_PLAYERS.c.game_id == _p("game_id")).order_by(_PLAYERS.c.id)
+_IN_PHASE_ROWS = (
+    _SUBMISSIONS.c.game_id == _p("game_id"),
+    _SUBMISSIONS.c.round == _p("round"),
+    _SUBMISSIONS.c.phase == _p("phase"),
+)
+_PHASE_SUBMISSION_ROWS = select(_SUBMISSIONS).where(*_IN_PHASE_ROWS).order_by(_SUBMISSIONS.c.seat, _SUBMISSIONS.c.kind)
+_SEAT_SUBMISSION_ROWS = (
+    select(_SUBMISSIONS).where(*_IN_PHASE_ROWS, _SUBMISSIONS.c.seat == _p("seat")).order_by(_SUBMISSIONS.c.kind)
 )
 _GAME_PLAYERS = select(GamePlayer).where(GamePlayer.game_id == _p("game_id")).order_by(GamePlayer.id)
 _MEMBERSHIP = select(GamePlayer).where(GamePlayer.active_user_id == _p("user_id"))
@@ -135,26 +152,27 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
     return list((await session.execute(stmt.order_by(Game.id))).scalars())
 
 
-async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Game, int] | None:
-    """The channel's live game and ``user_id``'s unread inbox count, in one statement."""
+async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Any, int] | None:
+    """The channel's live game (a read-only row) and ``user_id``'s unread inbox count,
+    in one statement."""
     row = (await session.execute(_GAME_IN_CHANNEL_WITH_UNREAD, {"channel_id": channel_id, "user_id": user_id})).first()
-    return None if row is None else (row[0], int(row[1]))
+    return None if row is None else (row, int(row.unread))
 
 
-async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
-    """A game (None also for an id no game can have, as :func:`get_game`) and
-    ``user_id``'s unread inbox count, in one statement."""
+async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Any, int] | None:
+    """A game as a read-only row (None also for an id no game can have, as
+    :func:`get_game`) and ``user_id``'s unread inbox count, in one statement."""
     if not 0 < game_id <= MAX_ROW_ID:
         return None
     row = (await session.execute(_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
-    return None if row is None else (row[0], int(row[1]))
+    return None if row is None else (row, int(row.unread))
 
 
-async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Game, int] | None:
-    """The live game where the user holds a lobby place or seat, and their unread inbox
-    count, in one statement."""
+async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Any, int] | None:
+    """The live game where the user holds a lobby place or seat (a read-only row), and
+    their unread inbox count, in one statement."""
     row = (await session.execute(_GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
-    return None if row is None else (row[0], int(row[1]))
+    return None if row is None else (row, int(row.unread))
 
 
 async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> Any:
@@ -163,6 +181,21 @@ async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> 
     if not 0 < game_id <= MAX_ROW_ID:
         return None
     return (await session.execute(_PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
+
+
+async def player_rows(session: AsyncSession, game_id: int) -> list[Any]:
+    """:func:`game_players` as read-only rows (see ``_GAMES`` above)."""
+    return list((await session.execute(_PLAYER_ROWS, {"game_id": game_id})).all())
+
+
+async def phase_submission_rows(
+    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None
+) -> list[Any]:
+    """:func:`phase_submissions` as read-only rows (see ``_GAMES`` above)."""
+    params: dict[str, Any] = {"game_id": game_id, "round": round_no, "phase": phase}
+    if seat is None:
+        return list((await session.execute(_PHASE_SUBMISSION_ROWS, params)).all())
+    return list((await session.execute(_SEAT_SUBMISSION_ROWS, params | {"seat": seat})).all())
 
 
 async def game_players(session: AsyncSession, game_id: int) -> list[GamePlayer]:

@@ -22,11 +22,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Game, GamePlayer, Submission
+from bot.db.models import Game, Submission
 from bot.db.session import Database
 from bot.service.common import (
     check_expected,
@@ -124,22 +125,23 @@ async def withdraw_submission(
 @dataclass(slots=True)
 class Turn:
     """A player's writing unit of work as read at its start: the locked game, the
-    player's unread inbox count, every player row of the game and the caller's own."""
+    player's unread inbox count, every player row of the game and the caller's own
+    (read-only rows: the unit changes the game and the submissions, not the players)."""
 
     game: Game
     unread: int
-    players: list[GamePlayer]
-    holder: GamePlayer
+    players: list[Any]
+    holder: Any
 
     @property
     def seat(self) -> int:
         assert self.holder.seat is not None
         return self.holder.seat
 
-    async def phase_rows(self, s: AsyncSession) -> list[Submission]:
-        """Every submission stored in the open phase, in one statement."""
+    async def phase_rows(self, s: AsyncSession) -> list[Any]:
+        """Every submission stored in the open phase (read-only rows), in one statement."""
         assert self.game.phase is not None
-        return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase)
+        return await repo.phase_submission_rows(s, self.game.id, self.game.round, self.game.phase)
 
     async def view(self, s: AsyncSession, state: engine.GameState, rows: list[Submission]) -> PlayerView:
         """The caller's own view as read at the start of the unit (``rows``: :meth:`phase_rows`)."""
@@ -187,7 +189,7 @@ async def locked_seat(
             raise GameNotFoundError(game_id=game_id)
     game, unread = found
     require_running(game)
-    players = await repo.game_players(s, game.id)
+    players = await repo.player_rows(s, game.id)
     holder = next((p for p in players if p.user_id == user_id), None)
     if holder is None or holder.seat is None:
         raise NotInGameError(game_id=game.id)
@@ -219,6 +221,21 @@ def validated(state: engine.GameState, game: Game, seat: int, submission: engine
         raise refusal(exc, game, submission.kind) from None
 
 
+_SUBMISSIONS = Submission.__table__
+# A submission replaced by a newer one of the same kind (built once: building a
+# statement costs more than running it).
+_REPLACE = (
+    update(_SUBMISSIONS)
+    .where(_SUBMISSIONS.c.id == bindparam("row_id"))
+    .values(
+        payload=bindparam("new_payload"),
+        user_id=bindparam("new_user_id"),
+        revision=bindparam("new_revision"),
+        updated_at=bindparam("new_updated_at"),
+    )
+)
+
+
 async def store(
     s: AsyncSession,
     game: Game,
@@ -228,39 +245,40 @@ async def store(
     now: datetime,
     state: engine.GameState | None = None,
     *,
-    rows: list[Submission] | None = None,
+    rows: list[Any] | None = None,
 ) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
     move the deadline to now when everyone has sent and early advance is on. ``state``:
     the game's state when the caller has already decoded it; ``rows``: every submission
     of the open phase when the caller has already read them (one statement serves to
-    find the row replaced and who has sent)."""
+    find the row replaced and who has sent; rows or entities, only read)."""
     assert game.phase is not None
     payload = normal.to_dict()
     if rows is None:
-        rows = await repo.phase_submissions(s, game.id, game.round, game.phase)
-    row = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
-    replaced = row is not None
-    if row is None:
-        row = Submission(
-            game_id=game.id,
-            round=game.round,
-            phase=game.phase,
-            seat=seat,
-            kind=normal.kind,
-            user_id=user_id,
-            payload=payload,
-            revision=1,
-            created_at=now,
-            updated_at=now,
+        rows = await repo.phase_submission_rows(s, game.id, game.round, game.phase)
+    old = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
+    replaced = old is not None
+    revision = 1 if old is None else old.revision + 1
+    if old is None:
+        s.add(
+            Submission(
+                game_id=game.id,
+                round=game.round,
+                phase=game.phase,
+                seat=seat,
+                kind=normal.kind,
+                user_id=user_id,
+                payload=payload,
+                revision=revision,
+                created_at=now,
+                updated_at=now,
+            )
         )
-        s.add(row)
-    else:
-        row.payload = payload
-        row.user_id = user_id
-        row.revision += 1
-        row.updated_at = now
-    await s.flush()
+        await s.flush()
+    else:  # (on the table: nothing in this unit holds the row as an entity)
+        await s.execute(
+            _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
+        )
     deadline = game.phase_deadline
     sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
     all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game), sent)
@@ -272,7 +290,7 @@ async def store(
         kind=normal.kind,
         submission=payload,
         replaced=replaced,
-        revision=row.revision,
+        revision=revision,
         all_sent=all_sent,
         deadline=game.phase_deadline,
         deadline_moved=game.phase_deadline != deadline,

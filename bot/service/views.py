@@ -134,21 +134,21 @@ async def game_here(s: AsyncSession, user_id: int, channel_id: int | None) -> tu
 
 async def seat_view(
     s: AsyncSession,
-    game: Game,
+    game: Game | Any,
     unread: int,
     user_id: int,
     *,
-    players: list[GamePlayer] | None = None,
+    players: list[GamePlayer] | list[Any] | None = None,
     state: engine.GameState | None = None,
     sent: dict[str, dict[str, Any]] | None = None,
 ) -> PlayerView:
-    """The view of ``game`` for ``user_id`` (``unread``: their unread inbox count), from
-    one read of the game's players and one of the seat's submissions. A writing unit of
-    work that has already read or decoded some of it passes it: ``players`` (every player
-    row of the game), ``state`` (the decoded state), ``sent`` (this phase's submissions of
-    the caller's seat by kind)."""
+    """The view of ``game`` (an entity or a read-only row) for ``user_id`` (``unread``:
+    their unread inbox count), from one read of the game's players and one of the seat's
+    submissions (read-only rows). A writing unit of work that has already read or decoded
+    some of it passes it: ``players`` (every player row of the game), ``state`` (the
+    decoded state), ``sent`` (this phase's submissions of the caller's seat by kind)."""
     if players is None:
-        players = await repo.game_players(s, game.id)
+        players = await repo.player_rows(s, game.id)
     m = next((p for p in players if p.user_id == user_id), None)
     if m is None or m.status in ("replaced", "removed"):
         raise NotInGameError(game_id=game.id)
@@ -160,7 +160,7 @@ async def seat_view(
     if sent is None:
         sent = {}
         if game.status in ("running", "paused") and game.phase:
-            for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat):
+            for row in await repo.phase_submission_rows(s, game.id, game.round, game.phase, seat=m.seat):
                 sent[row.kind] = row.payload
     return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, unread, (m.misses_in_row, m.misses_total))
 
