@@ -183,23 +183,11 @@ async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> 
     return (await session.execute(_PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
 
 
-async def player_rows(session: AsyncSession, game_id: int) -> list[Any]:
-    """:func:`game_players` as read-only rows (see ``_GAMES`` above)."""
-    return list((await session.execute(_PLAYER_ROWS, {"game_id": game_id})).all())
-
-
-async def phase_submission_rows(
-    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None
-) -> list[Any]:
-    """:func:`phase_submissions` as read-only rows (see ``_GAMES`` above)."""
-    params: dict[str, Any] = {"game_id": game_id, "round": round_no, "phase": phase}
-    if seat is None:
-        return list((await session.execute(_PHASE_SUBMISSION_ROWS, params)).all())
-    return list((await session.execute(_SEAT_SUBMISSION_ROWS, params | {"seat": seat})).all())
-
-
-async def game_players(session: AsyncSession, game_id: int) -> list[GamePlayer]:
-    """Every player row of a game (lobby, seated, replaced, removed…), in id order."""
+async def game_players(session: AsyncSession, game_id: int, *, rows: bool = False) -> list[Any]:
+    """Every player row of a game (lobby, seated, replaced, removed…), in id order: the
+    entities, or with ``rows`` read-only rows (see ``_GAMES`` above)."""
+    if rows:
+        return list((await session.execute(_PLAYER_ROWS, {"game_id": game_id})).all())
     return list((await session.execute(_GAME_PLAYERS, {"game_id": game_id})).scalars())
 
 
@@ -286,13 +274,17 @@ async def free_players(session: AsyncSession, game_id: int) -> None:
 
 
 async def phase_submissions(
-    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None
-) -> list[Submission]:
-    """The stored submissions of one phase, in seat then kind order."""
+    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int | None = None, *, rows: bool = False
+) -> list[Any]:
+    """The stored submissions of one phase (of one ``seat``), in seat then kind order: the
+    entities, or with ``rows`` read-only rows (see ``_GAMES`` above)."""
     params: dict[str, Any] = {"game_id": game_id, "round": round_no, "phase": phase}
     if seat is None:
-        return list((await session.execute(_PHASE_SUBMISSIONS, params)).scalars())
-    return list((await session.execute(_SEAT_SUBMISSIONS, params | {"seat": seat})).scalars())
+        stmt = _PHASE_SUBMISSION_ROWS if rows else _PHASE_SUBMISSIONS
+    else:
+        stmt, params = (_SEAT_SUBMISSION_ROWS if rows else _SEAT_SUBMISSIONS), params | {"seat": seat}
+    result = await session.execute(stmt, params)
+    return list(result.all() if rows else result.scalars())
 
 
 async def find_submission(

@@ -3,10 +3,12 @@
 A night's orders and a Dusk's identifications are each one submission, but players send
 them a piece at a time (``/act attack``, then ``/act skill``). The service adds each piece
 to what is stored, under the game's lock (``service.add_action``, ``add_guess``,
-``toggle_skill``), so two pieces sent at once are both kept, and the engine accepts or
-refuses the whole: no rule is decided here. Every piece is pinned to the Dusk it was meant
-for, so one that arrives after the phase closed is refused rather than carried into the
-next one.
+``toggle_skill``; a command's ``service.action_piece`` and the like), so two pieces sent
+at once are both kept, and the engine accepts or refuses the whole: no rule is decided
+here. A panel's piece is pinned to the Dusk the panel was drawn for, so one that arrives
+after the phase closed is refused rather than carried into the next one; a command reads
+the caller's view and sends in one unit of work (:func:`command`), so what it resolved
+its arguments against is the phase it sends in.
 """
 
 from __future__ import annotations

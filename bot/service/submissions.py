@@ -141,7 +141,7 @@ class Turn:
     async def phase_rows(self, s: AsyncSession) -> list[Any]:
         """Every submission stored in the open phase (read-only rows), in one statement."""
         assert self.game.phase is not None
-        return await repo.phase_submission_rows(s, self.game.id, self.game.round, self.game.phase)
+        return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase, rows=True)
 
     async def view(self, s: AsyncSession, state: engine.GameState, rows: list[Submission]) -> PlayerView:
         """The caller's own view as read at the start of the unit (``rows``: :meth:`phase_rows`)."""
@@ -189,7 +189,7 @@ async def locked_seat(
             raise GameNotFoundError(game_id=game_id)
     game, unread = found
     require_running(game)
-    players = await repo.player_rows(s, game.id)
+    players = await repo.game_players(s, game.id, rows=True)
     holder = next((p for p in players if p.user_id == user_id), None)
     if holder is None or holder.seat is None:
         raise NotInGameError(game_id=game.id)
@@ -255,7 +255,7 @@ async def store(
     assert game.phase is not None
     payload = normal.to_dict()
     if rows is None:
-        rows = await repo.phase_submission_rows(s, game.id, game.round, game.phase)
+        rows = await repo.phase_submissions(s, game.id, game.round, game.phase, rows=True)
     old = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
     replaced = old is not None
     revision = 1 if old is None else old.revision + 1

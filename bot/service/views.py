@@ -148,7 +148,7 @@ async def seat_view(
     some of it passes it: ``players`` (every player row of the game), ``state`` (the
     decoded state), ``sent`` (this phase's submissions of the caller's seat by kind)."""
     if players is None:
-        players = await repo.player_rows(s, game.id)
+        players = await repo.game_players(s, game.id, rows=True)
     m = next((p for p in players if p.user_id == user_id), None)
     if m is None or m.status in ("replaced", "removed"):
         raise NotInGameError(game_id=game.id)
@@ -160,7 +160,7 @@ async def seat_view(
     if sent is None:
         sent = {}
         if game.status in ("running", "paused") and game.phase:
-            for row in await repo.phase_submission_rows(s, game.id, game.round, game.phase, seat=m.seat):
+            for row in await repo.phase_submissions(s, game.id, game.round, game.phase, seat=m.seat, rows=True):
                 sent[row.kind] = row.payload
     return PlayerView(info, m.seat, engine.view.sheet(state, m.seat), sent, unread, (m.misses_in_row, m.misses_total))
 

@@ -1,8 +1,9 @@
 """What players send: ``/grail``, ``/identify``, ``/act attack``, ``/act skill``,
 ``/vote``, and ``/orders`` to see, change or clear it (with the order panel).
 
-Each handler parses its arguments against the caller's own game and sheet, hands one
-submission to the service and shows the receipt; the engine decides what is allowed."""
+Each handler that sends something resolves its arguments (players, skills, guesses)
+against the caller's own view inside the unit of work that stores the submission
+(``submit.command``), and shows the receipt; the engine decides what is allowed."""
 
 from __future__ import annotations
 
