@@ -143,9 +143,13 @@ class Turn:
         assert self.game.phase is not None
         return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase, rows=True)
 
-    async def view(self, s: AsyncSession, state: engine.GameState, rows: list[Submission]) -> PlayerView:
-        """The caller's own view as read at the start of the unit (``rows``: :meth:`phase_rows`)."""
-        sent = dict(sorted((r.kind, r.payload) for r in rows if r.seat == self.seat))
+    async def view(
+        self, s: AsyncSession, state: engine.GameState, rows: list[Any], stored: dict[str, dict[str, Any]] | None = None
+    ) -> PlayerView:
+        """The caller's own view from the phase's ``rows`` (:meth:`phase_rows`, as read at
+        the start of the unit) and what this unit has ``stored`` since, by kind."""
+        mine = {r.kind: r.payload for r in rows if r.seat == self.seat} | (stored or {})
+        sent = dict(sorted(mine.items()))  # in kind order, as a fresh read gives them
         return await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
 
     async def store(
@@ -154,17 +158,14 @@ class Turn:
         normal: engine.Submission,
         now: datetime,
         state: engine.GameState,
-        rows: list[Submission] | None = None,
+        rows: list[Any] | None = None,
     ) -> Receipt:
         """:func:`store` the caller's validated submission; the receipt carries their view
         just after it. ``rows``: :meth:`phase_rows`, when the caller has read them."""
         if rows is None:
             rows = await self.phase_rows(s)
         receipt = await store(s, self.game, self.seat, self.holder.user_id or 0, normal, now, state, rows=rows)
-        mine = {r.kind: r.payload for r in rows if r.seat == self.seat} | {receipt.kind: receipt.submission}
-        sent = dict(sorted(mine.items()))  # in kind order, as a fresh read gives them
-        view = await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
-        return replace(receipt, view=view)
+        return replace(receipt, view=await self.view(s, state, rows, {receipt.kind: receipt.submission}))
 
 
 async def locked_seat(
