@@ -17,6 +17,8 @@ the bot's first response: what decides "This interaction failed" after 3 s) and 
 latency (to the final reply), p50 and p99; unanswered interactions; the time from the
 deadline to the last message delivered (worst phase), and how many messages that was;
 peak resident memory of the process (bot, emulator and players together) and CPU time.
+The JSON adds, over the players' turns, the bot's CPU, SQL statements and requests to
+Discord per interaction.
 
 The bot polls as in the sandbox (its scheduler every 0.25 s, its outbox every 1 s), and
 those background passes count in the CPU per interaction; ``--deployed-intervals`` runs it
@@ -125,6 +127,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 p.stats = stats
                 p.answer_timeout = 300.0  # measure every answer, however late
         deadlines: list[dict[str, float]] = []
+        turn_requests = 0  # requests the bot made to Discord during the players' turns
         round_no, phase = 1, "day"
         phase_started = time.perf_counter()
         while live and round_no <= args.rounds:
@@ -135,6 +138,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
 
             if args.split_process:
                 await tavern.bot.mark()
+            requests_before = len(tavern.emu.requests)
             await asyncio.gather(
                 *(
                     turn(p, rng.uniform(0, args.window))
@@ -143,6 +147,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     if p.alive and not p.over
                 )
             )
+            turn_requests += len(tavern.emu.requests) - requests_before
             if args.split_process:
                 await tavern.bot.mark()
             # The deadline of every live game passes at once.
@@ -216,6 +221,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s": bot_usage["cpu_s"],
         "cpu_ms_per_interaction": turn_cpu * 1000 / per if spans else None,
         "sql_per_interaction": turn_sql / per if spans else None,
+        "requests_per_interaction": turn_requests / per,
         "bot_marks": marks,
         "split_process": bool(args.split_process),
         "intervals": intervals(args) or "sandbox",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import bot.service as service
+from bot.discord import first_response
 from bot.discord.checks import member_in, member_is_moderator
 from bot.discord.errors import ReplyError
 from bot.i18n import normalize_locale
@@ -165,7 +166,8 @@ class ViewCache:
 
 
 class Ctx:
-    """One interaction being answered: deferred at once, answered ephemerally."""
+    """One interaction being answered, ephemerally unless told otherwise
+    (:mod:`bot.discord.first_response`)."""
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
@@ -173,11 +175,12 @@ class Ctx:
         self.locale = locale_of(interaction)
 
     @classmethod
-    async def begin(cls, interaction: discord.Interaction, *, ephemeral: bool = True) -> Ctx:
-        """Acknowledge now (Discord allows 3 seconds); the answer follows."""
+    async def begin(cls, interaction: discord.Interaction, *, ephemeral: bool = True, idempotent: bool = False) -> Ctx:
+        """Start answering: the interaction is acknowledged ("thinking…", public unless
+        ``ephemeral``) now, or for an ``idempotent`` command (one whose work is the same
+        done twice: see :mod:`bot.discord.first_response`) only if its answer is slow."""
         ctx = cls(interaction)
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await first_response.begin(interaction, idempotent=idempotent, ephemeral=ephemeral)
         await note_locale(ctx.bot, interaction.user.id, ctx.locale)
         return ctx
 
@@ -217,7 +220,4 @@ class Ctx:
             kwargs["view"] = view
         if file is not None:
             kwargs["file"] = file
-        if self.interaction.response.is_done():
-            await self.interaction.followup.send(**kwargs)
-        else:
-            await self.interaction.response.send_message(**kwargs)
+        await first_response.reply(self.interaction, **kwargs)

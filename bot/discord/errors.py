@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import answering
+from bot.discord import answering, first_response
 from bot.discord.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, t
 from bot.render import words
@@ -29,7 +29,6 @@ from engine.classes import skill_names
 log = logging.getLogger("wolfhowl.discord.errors")
 
 ERROR_COLOUR = 0xB91C1C
-ALREADY_ACKNOWLEDGED = 40060  # Discord: "Interaction has already been acknowledged."
 
 
 class ReplyError(app_commands.AppCommandError):
@@ -150,10 +149,7 @@ def describe(interaction: discord.Interaction) -> str:
 
 async def send_ephemeral(interaction: discord.Interaction, embed: discord.Embed) -> None:
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(embed=embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+        await first_response.reply(interaction, embed=embed, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error reply (%s)", describe(interaction), exc_info=True)
 
@@ -166,7 +162,7 @@ def answered_elsewhere(interaction: discord.Interaction, error: BaseException) -
     original = unwrap(error)
     return (
         isinstance(original, discord.HTTPException)
-        and original.code == ALREADY_ACKNOWLEDGED
+        and original.code == first_response.ALREADY_ACKNOWLEDGED
         and not interaction.response.is_done()
     )
 

@@ -47,7 +47,7 @@ def interaction(locale: str, done: bool = False) -> Any:
     return SimpleNamespace(
         id=1, type=discord.InteractionType.application_command, locale=discord.Locale(locale),
         command=SimpleNamespace(qualified_name="act attack"), data={}, user=SimpleNamespace(id=42),
-        guild_id=7, channel_id=8, response=Response(done), followup=Followup(),
+        guild_id=7, channel_id=8, response=Response(done), followup=Followup(), extras={},
     )  # fmt: skip
 
 

@@ -103,13 +103,13 @@ def embed_chunks(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @top_level("me")
     async def me(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         pv = await ctx.view()
         await ctx.send(embeds=me_embeds(pv, ctx.locale))
 
     @top_level("inbox")
     async def inbox(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         messages = await service.read_inbox(ctx.db, interaction.user.id, mark_read=False)
         if not messages:
             await ctx.send(embed=discord.Embed(description=t("reply.inbox.empty", ctx.locale), colour=INFO_COLOUR))

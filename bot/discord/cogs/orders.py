@@ -88,7 +88,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(number=L("cmd.name.number"))
     @app_commands.describe(number=L("cmd.param.number"))
     async def grail(interaction: discord.Interaction, number: int) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: engine.GrailNumber(number))
 
     @top_level("identify")
@@ -96,7 +96,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(player=L("cmd.param.player_identify"), guess=L("cmd.param.guess"))
     @app_commands.autocomplete(player=player_autocomplete, guess=guess_autocomplete)
     async def identify(interaction: discord.Interaction, player: str, guess: str) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
 
         def ask(pv: PlayerView) -> service.Asked:
             seat = _seat(player, pv)
@@ -110,7 +110,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(player=L("cmd.param.player_attack"))
     @app_commands.autocomplete(player=player_autocomplete)
     async def attack(interaction: discord.Interaction, player: str) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: service.action_piece(engine.Action("attack", (_seat(player, pv),))))
 
     @groups.act.command(name=L("cmd.name.skill"), description=L("cmd.desc.act_skill"))
@@ -149,7 +149,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(player=L("cmd.param.player_vote"))
     @app_commands.autocomplete(player=player_autocomplete)
     async def vote(interaction: discord.Interaction, player: str) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: engine.Vote(_seat(player, pv)))
 
     @top_level("orders")
@@ -157,7 +157,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(clear=L("cmd.param.clear"))
     @app_commands.choices(clear=CLEAR_CHOICES)
     async def orders(interaction: discord.Interaction, clear: app_commands.Choice[str] | None = None) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         pv = await _view(ctx)
         if clear is None:
             await show_panel(interaction, pv.game.id, pv=pv)

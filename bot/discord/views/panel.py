@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 import bot.service as service
-from bot.discord import submit
+from bot.discord import first_response, submit
 from bot.discord.choices import guess_label, guess_options, orderable_skills, skill_label
 from bot.discord.context import locale_of
 from bot.discord.errors import ReplyError, guarded
@@ -74,11 +74,7 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
     """Answer with (or, from a panel component, redraw) the caller's panel; ``pv``: the
     caller's view when it has just been read (a receipt's), else it is read here."""
     locale = locale_of(interaction)
-    if not interaction.response.is_done():
-        if edit:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+    await first_response.begin(interaction, idempotent=True, update=edit)
     if pv is None:
         pv = await submit.view_of(interaction.client, interaction.user.id, game_id)  # type: ignore[arg-type]
     if pv.game.status in ("over", "cancelled"):
@@ -87,25 +83,29 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
     class_id = pv.sheet["class_id"] if pv.sheet else None
     embed = sent_embed(pv.sent, pv.game, class_id, locale, unread=pv.unread)
     if edit:
-        await interaction.edit_original_response(embed=embed, view=panel_view(pv, locale))
+        await first_response.update(interaction, embed=embed, view=panel_view(pv, locale))
     else:
-        await interaction.followup.send(embed=embed, view=panel_view(pv, locale), ephemeral=True)
+        await first_response.reply(interaction, embed=embed, view=panel_view(pv, locale), ephemeral=True)
 
 
 class _Item:
-    """Mixin of the panel's one-step components: acknowledge, ``act`` (one submission),
-    then redraw the panel in place, all with the one error handler. ``act`` returns the
+    """Mixin of the panel's one-step components: ``act`` (one submission), then redraw
+    the panel in place, all with the one error handler; acknowledged first only when that
+    takes a while, unless the submission is not ``idempotent``. ``act`` returns the
     caller's view when it has it (a receipt's), so the redraw reads nothing again."""
 
     game_id: int
     round_no: int
+    # Its submission is the same made twice (bot.discord.first_response): answered at
+    # once when quick.
+    idempotent = True
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            await interaction.response.defer()
+            await first_response.begin(interaction, idempotent=self.idempotent, update=True)
             pv = await self.act(interaction)
             await show_panel(interaction, self.game_id, edit=True, pv=pv)
 
@@ -192,14 +192,15 @@ async def grail_form_submitted(interaction: discord.Interaction) -> bool:
     text = str(fields[0].get("value") or "").strip() if fields else ""
 
     async def run() -> None:
-        await interaction.response.defer()
+        edit = interaction.message is not None  # a form opened from the panel redraws it
+        await first_response.begin(interaction, idempotent=True, update=edit)
         # isdecimal, not isdigit: "²" and "①" are digits int() cannot read. Full-width
         # digits from a Chinese keyboard are decimals and read fine; a sign is let
         # through so "-1" gets the range message, as /grail -1 does.
         if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
             raise ReplyError("reply.error.not_a_number", text=text[:10])
         receipt = await submit.send_grail(interaction.client, interaction.user.id, game_id, int(text), round_no)  # type: ignore[arg-type]
-        await show_panel(interaction, game_id, edit=interaction.message is not None, pv=receipt.view)
+        await show_panel(interaction, game_id, edit=edit, pv=receipt.view)
 
     await guarded(interaction, run)
     return True
@@ -238,6 +239,8 @@ class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
     """Choose a skill: a toggle flips, a skill without targets is ordered at once, one
     with targets (or an amount) asks for them in a second, private message."""
+
+    idempotent = False  # a toggle flipped twice is not flipped
 
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:skill:{game_id}:{round_no}", t("ui.skill", locale), options or []))
@@ -278,7 +281,9 @@ async def ask_targets(interaction: discord.Interaction, pv: PlayerView, skill_id
     else:
         view.add_item(AmountSelect(pv.game.id, round_no, skill_id, "", locale, _amounts(spec.amount)))
     name = skill_label(pv.sheet["class_id"], spec, locale)
-    await interaction.followup.send(content=t("ui.choose_targets", locale, skill=name), view=view, ephemeral=True)
+    # The question is a message of its own: the panel it came from is redrawn after it.
+    await first_response.acknowledge(interaction, update=True)
+    await first_response.reply(interaction, content=t("ui.choose_targets", locale, skill=name), view=view, ephemeral=True)
 
 
 def _amounts(span: tuple[int, int] | None) -> list[discord.SelectOption]:
@@ -298,7 +303,7 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            await interaction.response.defer()
+            await first_response.begin(interaction, idempotent=True, update=True)
             bot: Any = interaction.client
             pv = await submit.view_of(bot, interaction.user.id, self.game_id)
             pv.require_open(self.round_no, "dusk")
@@ -309,7 +314,7 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
                 view = discord.ui.View(timeout=None)
                 locale = locale_of(interaction)
                 view.add_item(AmountSelect(self.game_id, self.round_no, self.skill, "-".join(map(str, targets)), locale, _amounts(spec.amount)))
-                await interaction.edit_original_response(content=t("ui.choose_amount", locale), view=view)
+                await first_response.update(interaction, content=t("ui.choose_amount", locale), view=view)
                 return
             receipt = await submit.add_action(bot, pv, interaction.user.id, self.skill, targets, round_no=self.round_no)
             await show_panel(interaction, self.game_id, edit=True, pv=receipt.view)
@@ -344,7 +349,7 @@ class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await first_response.begin(interaction, idempotent=True)
             locale = locale_of(interaction)
             pv = await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
             pv.require_open(self.round_no, "dusk")
@@ -354,7 +359,7 @@ class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
             view = discord.ui.View(timeout=None)
             view.add_item(GuessSelect(self.game_id, self.round_no, seat, locale, options))
             who = names_of(pv.game).get(seat, "?")
-            await interaction.followup.send(content=t("ui.choose_guess", locale, player=f"#{seat} {who}"), view=view, ephemeral=True)
+            await first_response.reply(interaction, content=t("ui.choose_guess", locale, player=f"#{seat} {who}"), view=view, ephemeral=True)
 
         await guarded(interaction, run)
 
