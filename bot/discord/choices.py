@@ -8,6 +8,7 @@ engine still has the last word on whether it is allowed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -72,6 +73,24 @@ def parse_skill(text: str, sheet: dict[str, Any]) -> SkillSpec | str:
         if want in names:
             return s
     raise ReplyError("reply.error.skill_unknown", skill=(text or "")[:50])
+
+
+@functools.cache
+def _toggle_names() -> frozenset[str]:
+    return frozenset(
+        name
+        for spec in catalogue().values()
+        for s in spec.skills
+        if s.mode == "toggle"
+        for name in {_fold(s.id)} | {_fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
+    )
+
+
+def may_flip(text: str) -> bool:
+    """Whether ``text`` may name a toggle skill of some class (by id, or name in either
+    language), read without the caller's sheet: ordered without a switch such a skill is
+    flipped, which done twice is not done (``bot.discord.first_response``)."""
+    return _fold(text or "") in _toggle_names()
 
 
 def guess_options(sheet: dict[str, Any]) -> list[tuple[str, str]]:

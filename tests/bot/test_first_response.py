@@ -110,3 +110,23 @@ async def test_an_answer_ready_while_the_acknowledgement_is_in_flight_follows_it
     response.let_through.set()
     await answer
     assert response.calls == ["defer", "followup"]  # one first response, then the answer after it
+
+
+def test_a_skill_that_may_be_a_toggle_is_known_without_the_sheet() -> None:
+    from bot.discord.choices import may_flip
+
+    assert may_flip("rage") and may_flip("狂暴") and may_flip(" Mage Armor ")
+    assert not may_flip("attack") and not may_flip("release") and not may_flip("")
+
+
+async def test_a_skill_order_is_claimed_first_only_when_it_may_flip_a_toggle(table: Table) -> None:
+    """Sent without a switch, a toggle skill is flipped: that one is acknowledged before
+    its work; any other skill order is answered at once (each is refused here: it is Day,
+    or the player has no such skill)."""
+    await started_game(table)
+    flip = await table.run(table.players[1], "act skill", {"skill": "rage"})
+    switched = await table.run(table.players[1], "act skill", {"skill": "rage", "switch": True})
+    other = await table.run(table.players[1], "act skill", {"skill": "heal"})
+    assert flip.response_type == DEFERRED_CHANNEL_MESSAGE
+    assert switched.response_type == other.response_type == CHANNEL_MESSAGE
+    assert all(reply_text(r).startswith("⚠️") for r in (flip, switched, other))

@@ -15,7 +15,7 @@ from discord import app_commands
 import bot.service as service
 import engine
 from bot.discord import submit
-from bot.discord.choices import guess_choices, parse_guess, parse_skill, skill_choices
+from bot.discord.choices import guess_choices, may_flip, parse_guess, parse_skill, skill_choices
 from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
@@ -126,7 +126,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         amount: int | None = None,
         switch: bool | None = None,
     ) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=switch is not None or not may_flip(skill))
 
         def ask(pv: PlayerView) -> service.Asked:
             if pv.sheet is None:

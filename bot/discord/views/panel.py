@@ -19,7 +19,7 @@ import discord
 
 import bot.service as service
 from bot.discord import first_response, submit
-from bot.discord.choices import guess_label, guess_options, orderable_skills, skill_label
+from bot.discord.choices import guess_label, guess_options, may_flip, orderable_skills, skill_label
 from bot.discord.context import locale_of
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.replies import names_of, sent_embed
@@ -240,7 +240,9 @@ class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     """Choose a skill: a toggle flips, a skill without targets is ordered at once, one
     with targets (or an amount) asks for them in a second, private message."""
 
-    idempotent = False  # a toggle flipped twice is not flipped
+    @property
+    def idempotent(self) -> bool:  # type: ignore[override]
+        return not may_flip(self.item.values[0])  # a toggle flipped twice is not flipped
 
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:skill:{game_id}:{round_no}", t("ui.skill", locale), options or []))
