@@ -12,6 +12,7 @@ import pytest
 
 from bot.db import repositories as repo
 from bot.db.session import Database
+from bot.discord import first_response
 from bot.discord.client import WolfBot
 from tests.bot.conftest import Table, reply_text, start_bot, started_game
 from tests.conftest import FakeClock
@@ -50,11 +51,12 @@ async def test_an_interaction_both_processes_receive_is_answered_once_and_logs_n
 
 
 async def test_a_submission_both_processes_answer_at_once_is_stored_once_and_answered_once(
-    table: Table, sqlite_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    table: Table, sqlite_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A grail number is sent with no acknowledgement first (bot.discord.first_response):
     both processes store it before Discord takes one answer, which is harmless because the
     same number stored twice is the number stored once."""
+    monkeypatch.setattr(first_response, "PROMPT_S", 60.0)  # each answer quick, however busy the machine
     game_id = await started_game(table)
     second = WolfBot(table.bot.config, db=Database(sqlite_url, clock=clock))
     task = await start_bot(second, table.emu.token)
