@@ -9,13 +9,21 @@ lock before they take a connection: SQLite's busy handler polls with sleeps of u
 100 ms, so under load a writer waiting on it idles while the lock is free, and every
 waiter holds a pooled connection the readers then lack. The busy timeout still orders
 writers from other processes. A connection goes back to the pool without the pool's
-rollback when its unit of work ended (see ``_on_return``). On PostgreSQL the service locks the game row (``SELECT … FOR
-UPDATE``) at the start of each writing unit of work instead; see ``bot.service``.
+rollback when its unit of work ended (see ``_on_return``).
+
+On PostgreSQL the service locks the game row (``SELECT … FOR UPDATE``) at the start of
+each writing unit of work instead; see ``bot.service``. A reading unit of work runs in
+autocommit: at PostgreSQL's READ COMMITTED each statement reads its own snapshot whether
+or not a transaction is open, so ``BEGIN`` and ``COMMIT`` around reads are two trips to
+the server that change nothing. A pooled connection is checked before it is handed out
+without a trip (``_postgres_events``), and pinged only when it has been idle long enough
+for something between here and the server to have dropped it silently.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -38,6 +47,10 @@ from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 Clock = Callable[[], datetime]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# A PostgreSQL connection idle in the pool for longer than this is pinged before use (a
+# NAT or proxy may have dropped it without a word); a busier one is only checked for a
+# closed socket, which costs no trip (a server that restarted closed it).
+PING_AFTER_IDLE_S = 10.0
 
 
 def utcnow() -> datetime:
@@ -62,7 +75,9 @@ def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
     must exist (only the default data folder is made: ``where.sqlite_folder``)."""
     u = normalise_url(url)
     if u.get_backend_name() != "sqlite":
-        return create_async_engine(u, pool_pre_ping=True, **kwargs)
+        engine = create_async_engine(u, **kwargs)
+        _postgres_events(engine)
+        return engine
     sqlite_folder(u)
     kwargs.setdefault("pool_reset_on_return", None)  # see _on_return
     engine = create_async_engine(u, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
@@ -99,6 +114,25 @@ def _sqlite_events(engine: AsyncEngine) -> None:
             dbapi_connection.rollback()
 
 
+def _postgres_events(engine: AsyncEngine) -> None:
+    # SQLAlchemy's pool_pre_ping would cost three trips per checkout on asyncpg (BEGIN,
+    # the ping, ROLLBACK): more than most units of work spend on their own statements.
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.driver_connection.is_closed():
+            raise sa_exc.DisconnectionError("the server closed this connection")
+        if time.monotonic() - record.info["checked_in"] > PING_AFTER_IDLE_S:
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except Exception as error:
+                raise sa_exc.DisconnectionError(f"ping failed: {error}") from error
+
+    @event.listens_for(engine.sync_engine, "connect")
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in"] = time.monotonic()
+
+
 class Database:
     """One engine, its session factories and the clock the service reads the time from
     (injectable, so deadline tests need no sleeping)."""
@@ -108,9 +142,8 @@ class Database:
         self.engine = make_engine(self.url, **engine_kwargs)
         self.clock: Clock = clock or utcnow
         self._writer = async_sessionmaker(self.engine, expire_on_commit=False, sync_session_class=EffectsSession)
-        self._reader = async_sessionmaker(
-            self.engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False
-        )
+        reading = {"sqlite_begin": "DEFERRED"} if self.dialect == "sqlite" else {"isolation_level": "AUTOCOMMIT"}
+        self._reader = async_sessionmaker(self.engine.execution_options(**reading), expire_on_commit=False)
         # One writer queue per event loop (a handle may outlive a test's loop).
         self._writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary()
@@ -154,7 +187,8 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A reading unit of work (on SQLite it does not take the write lock)."""
+        """A reading unit of work (on SQLite it does not take the write lock; on
+        PostgreSQL it is in autocommit: see the module docstring). Nothing in it writes."""
         async with self._reader() as session, session.begin():
             yield session
 

@@ -144,3 +144,77 @@ async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: s
         assert len(trips) == 4 and trips[-1] == "commit"
     finally:
         await db.dispose()
+
+
+async def test_a_postgresql_unit_of_work_sends_its_own_statements_only(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On asyncpg each BEGIN, COMMIT and ping is a trip to the server: a read (in
+    autocommit) sends its statements alone, a write adds only its BEGIN and COMMIT, and
+    a connection in use is not pinged before it is handed out."""
+    import asyncpg
+    from asyncpg.prepared_stmt import PreparedStatement
+    from asyncpg.transaction import Transaction
+
+    sent: list[str] = []
+
+    def counted(cls: Any, name: str, trip: str) -> None:
+        original = getattr(cls, name)
+
+        async def recorded(self: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append(trip)
+            return await original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, recorded)
+
+    db = Database(pg_url, pool_size=1, max_overflow=0)
+    try:
+        async with db.read() as s:  # the connection is opened outside the count
+            await s.execute(text("SELECT 1"))
+        for cls, name, trip in [
+            (Transaction, "start", "BEGIN"),
+            (Transaction, "commit", "COMMIT"),
+            (Transaction, "rollback", "ROLLBACK"),
+            (PreparedStatement, "fetch", "statement"),
+            (asyncpg.Connection, "fetchrow", "ping"),
+        ]:
+            counted(cls, name, trip)
+        async with db.read() as s:
+            await s.execute(text("SELECT 2"))
+            await s.execute(text("SELECT 3"))
+        assert sent == ["statement", "statement"]
+        sent.clear()
+        async with db.transaction() as s:
+            await s.execute(text("SELECT 4"))
+        assert sent == ["BEGIN", "statement", "COMMIT"]
+    finally:
+        await db.dispose()
+
+
+@pytest.mark.parametrize("idle", [True, False], ids=["idle, pinged", "busy, seen closed"])
+async def test_a_postgresql_connection_the_server_dropped_is_replaced(pg_url: str, monkeypatch: pytest.MonkeyPatch, idle: bool) -> None:
+    """A pooled connection the server has closed (a restart, an administrator) is not
+    handed out: one idle for long is pinged first, one in use is seen closed without a
+    trip. The next unit of work gets a fresh connection and goes through."""
+    import asyncio
+
+    from bot.db import session
+
+    monkeypatch.setattr(session, "PING_AFTER_IDLE_S", -1.0 if idle else 3600.0)
+    db = Database(pg_url, pool_size=1, max_overflow=0)
+    admin = Database(pg_url)
+    try:
+        async with db.read() as s:
+            pid = (await s.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+            driver = (await (await s.connection()).get_raw_connection()).driver_connection
+        async with admin.transaction() as s:
+            assert (await s.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})).scalar_one()
+        if not idle:  # wait for the server's close to reach this event loop
+            for _ in range(1000):
+                if driver.is_closed():
+                    break
+                await asyncio.sleep(0.005)
+            assert driver.is_closed()
+        async with db.read() as s:
+            assert (await s.execute(text("SELECT pg_backend_pid()"))).scalar_one() != pid
+    finally:
+        await db.dispose()
+        await admin.dispose()
