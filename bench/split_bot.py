@@ -195,7 +195,9 @@ def count_statements(db: Any) -> list[int]:
 
         @event.listens_for(db.engine.sync_engine, "begin")
         def _begun(conn: Any) -> None:
-            counted(f"BEGIN {conn.get_execution_options().get('sqlite_begin', 'IMMEDIATE')}")
+            mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+            if mode is not None:  # None: a read, in autocommit
+                counted(f"BEGIN {mode}")
 
     return count
 

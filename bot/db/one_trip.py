@@ -104,12 +104,20 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
     _cursor_cls = OneTripCursor
 
     def commit(self) -> None:
-        if _BEGIN.pop(self._connection, None) is None:  # else nothing was run: nothing to commit
+        if self._transaction_open():
             super().commit()
 
     def rollback(self) -> None:
-        if _BEGIN.pop(self._connection, None) is None:
+        if self._transaction_open():
             super().rollback()
+
+    def _transaction_open(self) -> bool:
+        """Whether ending the unit of work needs a trip: not when its BEGIN is still held
+        back (nothing was run) nor when none is open (a read in autocommit: sqlite3
+        knows without asking the database)."""
+        if _BEGIN.pop(self._connection, None) is not None:
+            return False
+        return bool(self._connection.in_transaction)
 
 
 def begin_with_next_statement(dbapi_connection: Any, begin: str) -> bool:

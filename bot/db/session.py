@@ -12,12 +12,16 @@ writers from other processes. A connection goes back to the pool without the poo
 rollback when its unit of work ended (see ``_on_return``).
 
 On PostgreSQL the service locks the game row (``SELECT … FOR UPDATE``) at the start of
-each writing unit of work instead; see ``bot.service``. A reading unit of work runs in
-autocommit: at PostgreSQL's READ COMMITTED each statement reads its own snapshot whether
-or not a transaction is open, so ``BEGIN`` and ``COMMIT`` around reads are two trips to
-the server that change nothing. A pooled connection is checked before it is handed out
-without a trip (``_postgres_events``), and pinged only when it has been idle long enough
-for something between here and the server to have dropped it silently.
+each writing unit of work instead; see ``bot.service``. A pooled PostgreSQL connection
+is checked before it is handed out without a trip to the server (``_postgres_events``),
+and pinged only when it has been idle long enough for something between here and the
+server to have dropped it silently.
+
+A reading unit of work runs in autocommit on both: no ``BEGIN`` and no ``COMMIT``, each
+a trip to the server or to aiosqlite's thread. The service already reads as PostgreSQL
+runs it at READ COMMITTED, where each statement of a transaction reads its own snapshot;
+a SQLite statement in autocommit does the same. A unit that needs several statements to
+agree writes (its lock decides), or reads them in one statement.
 """
 
 from __future__ import annotations
@@ -101,6 +105,8 @@ def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        if mode is None:  # a read: in autocommit (see the module docstring)
+            return
         if not begin_with_next_statement(conn.connection.dbapi_connection, f"BEGIN {mode}"):
             conn.exec_driver_sql(f"BEGIN {mode}")
 
@@ -142,7 +148,7 @@ class Database:
         self.engine = make_engine(self.url, **engine_kwargs)
         self.clock: Clock = clock or utcnow
         self._writer = async_sessionmaker(self.engine, expire_on_commit=False, sync_session_class=EffectsSession)
-        reading = {"sqlite_begin": "DEFERRED"} if self.dialect == "sqlite" else {"isolation_level": "AUTOCOMMIT"}
+        reading = {"sqlite_begin": None} if self.dialect == "sqlite" else {"isolation_level": "AUTOCOMMIT"}
         self._reader = async_sessionmaker(self.engine.execution_options(**reading), expire_on_commit=False)
         # One writer queue per event loop (a handle may outlive a test's loop).
         self._writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
@@ -187,8 +193,8 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A reading unit of work (on SQLite it does not take the write lock; on
-        PostgreSQL it is in autocommit: see the module docstring). Nothing in it writes."""
+        """A reading unit of work, in autocommit (see the module docstring): it takes no
+        lock and nothing in it writes."""
         async with self._reader() as session, session.begin():
             yield session
 

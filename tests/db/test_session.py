@@ -119,7 +119,7 @@ async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: s
     """aiosqlite runs each call on its own thread, and each hand-off costs the event
     loop a wake-up: a statement is run, fetched and closed in one call, the unit's BEGIN
     with its first statement (``bot.db.one_trip``), with its rows and row count as
-    sqlite3 gives them."""
+    sqlite3 gives them; a read, in autocommit, is its statements' trips alone."""
     import aiosqlite.core
 
     trips: list[str] = []
@@ -142,6 +142,11 @@ async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: s
             assert changed.rowcount == 1  # type: ignore[attr-defined]
         # The INSERT (with the BEGIN), the SELECT, the UPDATE: one trip each; then the commit.
         assert len(trips) == 4 and trips[-1] == "commit"
+        trips.clear()
+        async with db.read() as s:  # in autocommit: no BEGIN, nothing to commit
+            assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9201"))).scalar_one() == 1
+            await s.execute(text("SELECT 2"))
+        assert trips == ["_run", "_run"]
     finally:
         await db.dispose()
 
