@@ -71,6 +71,8 @@ _GAME_OF_USER_WITH_UNREAD = (
     .join(_PLAYERS, _PLAYERS.c.game_id == _GAMES.c.id)
     .where(_PLAYERS.c.active_user_id == _p("user_id"))
 )
+_GAME_ROW = select(_GAMES).where(_GAMES.c.id == _p("game_id"))
+_GAME_ROW_IN_CHANNEL = select(_GAMES).where(_GAMES.c.active_channel_id == _p("channel_id"))
 _PLAYER_ROWS = select(_PLAYERS).where(_PLAYERS.c.game_id == _p("game_id")).order_by(_PLAYERS.c.id)
 _IN_PHASE_ROWS = (
     _SUBMISSIONS.c.game_id == _p("game_id"),
@@ -127,6 +129,18 @@ async def get_game(session: AsyncSession, game_id: int) -> Game | None:
     if not 0 < game_id <= MAX_ROW_ID:
         return None
     return await session.get(Game, game_id)
+
+
+async def game_row(session: AsyncSession, game_id: int) -> Any | None:
+    """A game as a read-only row (see ``_GAMES`` above); None as for :func:`get_game`."""
+    if not 0 < game_id <= MAX_ROW_ID:
+        return None
+    return (await session.execute(_GAME_ROW, {"game_id": game_id})).first()
+
+
+async def live_game_row_in_channel(session: AsyncSession, channel_id: int) -> Any | None:
+    """The channel's live game as a read-only row, if any."""
+    return (await session.execute(_GAME_ROW_IN_CHANNEL, {"channel_id": channel_id})).first()
 
 
 async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:

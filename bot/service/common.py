@@ -249,6 +249,12 @@ def mail_seed_reveal(mail: Mail, game: Game) -> None:
     mail.public({"type": "seed_revealed", "seed": game.secret_seed, "seed_sha256": game.seed_sha256})
 
 
+async def info_of_row(session: AsyncSession, game: Any) -> GameInfo:
+    """:func:`info_of` a game read as a row, from its players read as rows: a read that
+    changes nothing needs no entities (see ``bot.db.repositories``)."""
+    return await info_of(session, game, players=await repo.game_players(session, game.id, rows=True))
+
+
 async def info_of(
     session: AsyncSession,
     game: Game,

@@ -25,6 +25,7 @@ from bot.service.common import (
     arm_clock,
     check_id,
     info_of,
+    info_of_row,
     locked_game,
     mail_for,
     mail_holder,
@@ -247,10 +248,10 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
 async def get_game(db: Database, game_id: int) -> GameInfo:
     """The public view of a game."""
     async with db.read() as s:
-        game = await repo.get_game(s, check_id(game_id, "game"))
+        game = await repo.game_row(s, check_id(game_id, "game"))
         if game is None:
             raise GameNotFoundError(game_id=game_id)
-        return await info_of(s, game)
+        return await info_of_row(s, game)
 
 
 async def removed_players(db: Database, game_id: int) -> list[int]:
@@ -263,8 +264,8 @@ async def removed_players(db: Database, game_id: int) -> list[int]:
 async def game_in_channel(db: Database, channel_id: int) -> GameInfo | None:
     """The live game of a channel, if any."""
     async with db.read() as s:
-        game = await repo.live_game_in_channel(s, check_id(channel_id, "channel"))
-        return None if game is None else await info_of(s, game)
+        game = await repo.live_game_row_in_channel(s, check_id(channel_id, "channel"))
+        return None if game is None else await info_of_row(s, game)
 
 
 async def active_game_of(db: Database, user_id: int) -> GameInfo:
@@ -273,9 +274,9 @@ async def active_game_of(db: Database, user_id: int) -> GameInfo:
         m = await repo.live_membership(s, check_id(user_id, "user"))
         if m is None:
             raise NoActiveGameError()
-        game = await repo.get_game(s, m.game_id)
+        game = await repo.game_row(s, m.game_id)
         assert game is not None
-        return await info_of(s, game)
+        return await info_of_row(s, game)
 
 
 async def latest_game_in_channel(db: Database, channel_id: int, *, finished_first: bool = False) -> GameInfo | None:
