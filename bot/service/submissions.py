@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -223,8 +223,10 @@ def validated(state: engine.GameState, game: Game, seat: int, submission: engine
 
 
 _SUBMISSIONS = Submission.__table__
-# A submission replaced by a newer one of the same kind (built once: building a
-# statement costs more than running it).
+# A submission's first and later versions, on the table (built once: building a
+# statement costs more than running it; nothing in a unit of work holds a submission as
+# an entity, so the ORM's unit of work has nothing to track).
+_INSERT = insert(_SUBMISSIONS)
 _REPLACE = (
     update(_SUBMISSIONS)
     .where(_SUBMISSIONS.c.id == bindparam("row_id"))
@@ -261,22 +263,22 @@ async def store(
     replaced = old is not None
     revision = 1 if old is None else old.revision + 1
     if old is None:
-        s.add(
-            Submission(
-                game_id=game.id,
-                round=game.round,
-                phase=game.phase,
-                seat=seat,
-                kind=normal.kind,
-                user_id=user_id,
-                payload=payload,
-                revision=revision,
-                created_at=now,
-                updated_at=now,
-            )
+        await s.execute(
+            _INSERT,
+            {
+                "game_id": game.id,
+                "round": game.round,
+                "phase": game.phase,
+                "seat": seat,
+                "kind": normal.kind,
+                "user_id": user_id,
+                "payload": payload,
+                "revision": revision,
+                "created_at": now,
+                "updated_at": now,
+            },
         )
-        await s.flush()
-    else:  # (on the table: nothing in this unit holds the row as an entity)
+    else:
         await s.execute(
             _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
         )
