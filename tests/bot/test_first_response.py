@@ -33,6 +33,22 @@ async def test_a_quick_answer_of_an_idempotent_command_is_the_first_response(tab
     assert "42" in reply_text(sent)
 
 
+async def test_the_read_only_commands_answer_at_once(table: Table, patient: None) -> None:
+    """Help, rules, a history, a recap, stats and the leaderboard read and change nothing."""
+    await started_game(table)
+    for user, command, options in [
+        (table.players[1], "help", {}),
+        (table.players[1], "rules", {}),
+        (table.players[1], "game history", {}),
+        (table.players[1], "recap", {}),
+        (table.players[1], "stats view", {}),
+        (table.players[1], "leaderboard", {}),
+    ]:
+        result = await table.run(user, command, options)
+        assert (command, result.response_type, result.followups) == (command, CHANNEL_MESSAGE, [])
+        assert reply_text(result)
+
+
 async def test_a_panel_redrawn_at_once_is_the_first_response(table: Table, patient: None) -> None:
     await started_game(table)
     panel = await table.run(table.players[1], "orders")

@@ -78,7 +78,7 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @groups.game.command(name=L("cmd.name.history"), description=L("cmd.desc.game_history"))
     async def history(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         if interaction.guild_id is None:
             raise ReplyError("history.guild_only")
         page = await game_history(ctx.db, interaction.guild_id)

@@ -113,7 +113,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(topic=L("cmd.name.topic"))
     @app_commands.describe(topic=L("cmd.param.topic"))
     async def rules(interaction: discord.Interaction, topic: str | None = None) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         chosen = parse_topic(topic)
         embed = topic_embed(chosen, ctx.locale)
         if chosen in ("overview", "house"):
@@ -126,7 +126,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @top_level("help")
     async def help_(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         await ctx.send(embed=help_embed(ctx.locale))
 
     for command in (rules, help_):

@@ -37,7 +37,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(since_round=L("cmd.name.since_round"))
     @app_commands.describe(since_round=L("cmd.param.since_round"))
     async def recap_command(interaction: discord.Interaction, since_round: app_commands.Range[int, 1, 1000] | None = None) -> None:
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         here = interaction.channel_id if interaction.guild_id is not None else None
         rc = await service.seat_recap(ctx.db, interaction.user.id, here, since_round)
         key = "recap.title_default" if rc.default_since else "recap.title"

@@ -46,7 +46,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         found = await player_stats(
             interaction.client.db, interaction.user.id, target.id, guild, name=target.display_name  # type: ignore[attr-defined]
         )
-        ctx = await Ctx.begin(interaction, ephemeral=not public)
+        ctx = await Ctx.begin(interaction, ephemeral=not public, idempotent=True)
         # Drawn in a worker thread: the bot keeps answering meanwhile.
         png = await asyncio.to_thread(chart_png, found, ctx.locale)
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
@@ -83,7 +83,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     ) -> None:
         if interaction.guild_id is None:
             raise ReplyError("reply.error.guild_only")
-        ctx = await Ctx.begin(interaction)
+        ctx = await Ctx.begin(interaction, idempotent=True)
         found = await leaderboard(
             ctx.db, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games, viewer_id=interaction.user.id
         )
