@@ -42,13 +42,13 @@ STOP_GRACE = 5.0
 
 
 def intents() -> discord.Intents:
-    """Guilds, DMs and the like; none of the privileged three (members, presences,
-    message content): every input arrives as an interaction."""
-    wanted = discord.Intents.default()
-    wanted.message_content = False
-    wanted.members = False
-    wanted.presences = False
-    return wanted
+    """The events the bot uses and no others: servers (their channels, roles and
+    overwrites), and messages in channels and DMs (a departed player writing in a game
+    channel: ``quiet_return``). None of the privileged three (members, presences, message
+    content): every input arrives as an interaction. Each event Discord sends is work
+    for the process holding its shard, and the default set adds many the bot never
+    reads (someone typing, a reaction, a voice state, an invite, an emoji…)."""
+    return discord.Intents(guilds=True, guild_messages=True, dm_messages=True)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

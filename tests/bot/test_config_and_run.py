@@ -48,6 +48,8 @@ def test_no_privileged_intents():
     assert wanted.guilds and wanted.dm_messages
     privileged = discord.Intents(members=True, presences=True, message_content=True)
     assert wanted.value & privileged.value == 0
+    # nor the events it never reads (each one is work for its shard's process)
+    assert not (wanted.typing or wanted.reactions or wanted.voice_states or wanted.invites or wanted.emojis_and_stickers)
 
 
 def test_no_token_is_a_clear_error(tmp_path, monkeypatch, capsys):
