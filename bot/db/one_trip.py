@@ -104,20 +104,18 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
     _cursor_cls = OneTripCursor
 
     def commit(self) -> None:
-        if self._transaction_open():
+        # Not when the unit's BEGIN is still held back (nothing was run), nor when no
+        # transaction is open (a read in autocommit: sqlite3 knows without asking the
+        # database). A commit follows the unit's last statement, so no trip is in flight.
+        if _BEGIN.pop(self._connection, None) is None and self._connection.in_transaction:
             super().commit()
 
     def rollback(self) -> None:
-        if self._transaction_open():
+        # Always a trip, unless nothing was run: a unit cancelled while its first
+        # statement is on aiosqlite's thread has no transaction open *yet*, and its
+        # rollback must queue behind that statement, not skip it.
+        if _BEGIN.pop(self._connection, None) is None:
             super().rollback()
-
-    def _transaction_open(self) -> bool:
-        """Whether ending the unit of work needs a trip: not when its BEGIN is still held
-        back (nothing was run) nor when none is open (a read in autocommit: sqlite3
-        knows without asking the database)."""
-        if _BEGIN.pop(self._connection, None) is not None:
-            return False
-        return bool(self._connection.in_transaction)
 
 
 def begin_with_next_statement(dbapi_connection: Any, begin: str) -> bool:

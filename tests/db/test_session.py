@@ -223,3 +223,52 @@ async def test_a_postgresql_connection_the_server_dropped_is_replaced(pg_url: st
     finally:
         await db.dispose()
         await admin.dispose()
+
+
+async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_after_it(sqlite_url: str) -> None:
+    """A unit of work cancelled (a crash, a stop) while its first statement, its BEGIN
+    with it, still waits on aiosqlite's thread has no transaction open yet: the
+    statement runs after the cancel, and its change must still never be committed (the
+    rollback queues behind it, and SQLAlchemy closes a connection whose unit was
+    cancelled mid-statement rather than pool it)."""
+    import asyncio
+    import threading
+
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    gate, holding = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        holding.set()
+        gate.wait(10)
+
+    try:
+        async with db.transaction() as s:
+            s.add(_game(9301, None))
+        async with db.engine.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+        blocker = asyncio.ensure_future(driver._execute(hold))  # holds the connection's thread
+        assert await asyncio.to_thread(holding.wait, 10)
+
+        async def unit() -> None:
+            async with db.transaction() as s:
+                await s.execute(text("UPDATE games SET round = 7 WHERE channel_id = 9301"))
+
+        task = asyncio.create_task(unit())
+        for _ in range(2000):  # until the unit's first statement waits behind the blocker
+            if driver._tx.qsize():
+                break
+            await asyncio.sleep(0.001)
+        assert driver._tx.qsize() == 1
+        task.cancel()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await blocker
+        async with db.read() as s:
+            assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9301"))).scalar_one() == 0
+        assert driver._connection is None or not driver.in_transaction  # closed, or nothing left open
+    finally:
+        gate.set()
+        await db.dispose()
