@@ -49,6 +49,7 @@ class Recorder:
         self.events: list[MessageEvent] = []
         self.requests: list[RequestRecord] = []
         self.server_errors: list[BaseException] = []  # emulator bugs (handler crashes)
+        self.in_flight = 0  # REST requests received and not yet answered
 
     # -- recording -----------------------------------------------------
     def record(self, kind: MessageEventKind, message: Message) -> None:
@@ -59,6 +60,11 @@ class Recorder:
 
     def log_request(self, record: RequestRecord) -> None:
         self.requests.append(record)
+        self._notifier.notify()
+
+    def request_done(self) -> None:
+        """A REST request was answered (or its handling ended): see ``in_flight``."""
+        self.in_flight -= 1
         self._notifier.notify()
 
     # -- queries -------------------------------------------------------

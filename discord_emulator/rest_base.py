@@ -137,6 +137,22 @@ async def sandbox_middleware(request: web.Request, handler: Handler) -> web.Stre
         record.audit_reason = unquote(request.headers["X-Audit-Log-Reason"])
     request[RECORD_KEY] = record
     headers: dict[str, str] = {"Via": "1.1 google"}
+    ctx.recorder.in_flight += 1
+    try:
+        return await _answered(request, handler, ctx, route, params, record, headers)
+    finally:
+        ctx.recorder.request_done()
+
+
+async def _answered(
+    request: web.Request,
+    handler: Handler,
+    ctx: SandboxContext,
+    route: str,
+    params: dict[str, str],
+    record: RequestRecord,
+    headers: dict[str, str],
+) -> web.StreamResponse:
     try:
         response = await _guarded(request, handler, ctx, route, params, record, headers)
     except ApiError as exc:

@@ -390,6 +390,11 @@ class Tavern:
                     await asyncio.wait_for(task, 10)
             if crash:
                 await _as_if_dead(connections)
+                # What the dead process had sent, Discord has answered long before another
+                # process takes over its leases (a restart takes seconds): in one process
+                # the emulator may still be handling it, so let it finish first.
+                with contextlib.suppress(TimeoutError):
+                    await self.emu.wait_for(lambda: self.emu.ctx.recorder.in_flight == 0 or None, 10, "the dead bot's requests answered")
             await asyncio.sleep(0)
         finally:
             pool_log.setLevel(level)
