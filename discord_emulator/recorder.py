@@ -7,7 +7,8 @@ logged as events so a waiter can react to "the bot edited its reply".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -62,10 +63,16 @@ class Recorder:
         self.requests.append(record)
         self._notifier.notify()
 
-    def request_done(self) -> None:
-        """A REST request was answered (or its handling ended): see ``in_flight``."""
-        self.in_flight -= 1
-        self._notifier.notify()
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """Around the handling of one REST request: counted in ``in_flight`` until it
+        is answered (or its handling ends otherwise)."""
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+            self._notifier.notify()
 
     # -- queries -------------------------------------------------------
     def channel_messages(

@@ -137,36 +137,21 @@ async def sandbox_middleware(request: web.Request, handler: Handler) -> web.Stre
         record.audit_reason = unquote(request.headers["X-Audit-Log-Reason"])
     request[RECORD_KEY] = record
     headers: dict[str, str] = {"Via": "1.1 google"}
-    ctx.recorder.in_flight += 1
-    try:
-        return await _answered(request, handler, ctx, route, params, record, headers)
-    finally:
-        ctx.recorder.request_done()
-
-
-async def _answered(
-    request: web.Request,
-    handler: Handler,
-    ctx: SandboxContext,
-    route: str,
-    params: dict[str, str],
-    record: RequestRecord,
-    headers: dict[str, str],
-) -> web.StreamResponse:
-    try:
-        response = await _guarded(request, handler, ctx, route, params, record, headers)
-    except ApiError as exc:
-        response = _error_response(exc, record)
-    except web.HTTPException as exc:  # e.g. body too large while reading
-        code = 40005 if exc.status == 413 else 0
-        response = _error_response(
-            ApiError(exc.status, code, f"{exc.status}: {exc.reason}"), record
-        )
-    except Exception as exc:
-        # An emulator bug: make it loud for tests instead of a silent retry storm.
-        _log.exception("sandbox handler crashed on %s %s", request.method, request.path)
-        ctx.recorder.server_errors.append(exc)
-        response = _error_response(ApiError(500, 0, "500: Internal Server Error"), record)
+    with ctx.recorder.answering():
+        try:
+            response = await _guarded(request, handler, ctx, route, params, record, headers)
+        except ApiError as exc:
+            response = _error_response(exc, record)
+        except web.HTTPException as exc:  # e.g. body too large while reading
+            code = 40005 if exc.status == 413 else 0
+            response = _error_response(
+                ApiError(exc.status, code, f"{exc.status}: {exc.reason}"), record
+            )
+        except Exception as exc:
+            # An emulator bug: make it loud for tests instead of a silent retry storm.
+            _log.exception("sandbox handler crashed on %s %s", request.method, request.path)
+            ctx.recorder.server_errors.append(exc)
+            response = _error_response(ApiError(500, 0, "500: Internal Server Error"), record)
     for key, value in headers.items():
         response.headers[key] = value
     record.status = response.status
