@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, case, delete, func, literal, select, union_all
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.db import core
 from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User
 
 LIVE_STATUSES = ("lobby", "running", "paused")
@@ -61,8 +62,9 @@ _LOCK_GAME_OF_USER_WITH_UNREAD = (
 _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id"))
 # Reads that change nothing may take rows instead of entities: a row of a table read
 # through Core has the entity's attribute names (every mapped attribute is its column's
-# name) and costs a fraction of an entity (no identity map, no per-row bookkeeping). The
-# hot reads of a player's interaction use them; what a unit of work changes is an entity.
+# name) and costs a fraction of an entity (no identity map, no per-row bookkeeping), the
+# more so run on the connection (``bot.db.core``). The hot reads of a player's interaction
+# use them; what a unit of work changes is an entity.
 _GAMES, _PLAYERS, _SUBMISSIONS = Game.__table__, GamePlayer.__table__, Submission.__table__
 _GAME_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.id == _p("game_id"))
 _GAME_IN_CHANNEL_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.active_channel_id == _p("channel_id"))
@@ -135,12 +137,12 @@ async def game_row(session: AsyncSession, game_id: int) -> Any | None:
     """A game as a read-only row (see ``_GAMES`` above); None as for :func:`get_game`."""
     if not 0 < game_id <= MAX_ROW_ID:
         return None
-    return (await session.execute(_GAME_ROW, {"game_id": game_id})).first()
+    return (await core.execute(session, _GAME_ROW, {"game_id": game_id})).first()
 
 
 async def live_game_row_in_channel(session: AsyncSession, channel_id: int) -> Any | None:
     """The channel's live game as a read-only row, if any."""
-    return (await session.execute(_GAME_ROW_IN_CHANNEL, {"channel_id": channel_id})).first()
+    return (await core.execute(session, _GAME_ROW_IN_CHANNEL, {"channel_id": channel_id})).first()
 
 
 async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
@@ -169,7 +171,7 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
 async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Any, int] | None:
     """The channel's live game (a read-only row) and ``user_id``'s unread inbox count,
     in one statement."""
-    row = (await session.execute(_GAME_IN_CHANNEL_WITH_UNREAD, {"channel_id": channel_id, "user_id": user_id})).first()
+    row = (await core.execute(session, _GAME_IN_CHANNEL_WITH_UNREAD, {"channel_id": channel_id, "user_id": user_id})).first()
     return None if row is None else (row, int(row.unread))
 
 
@@ -178,14 +180,14 @@ async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) ->
     :func:`get_game`) and ``user_id``'s unread inbox count, in one statement."""
     if not 0 < game_id <= MAX_ROW_ID:
         return None
-    row = (await session.execute(_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
+    row = (await core.execute(session, _GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
     return None if row is None else (row, int(row.unread))
 
 
 async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Any, int] | None:
     """The live game where the user holds a lobby place or seat (a read-only row), and
     their unread inbox count, in one statement."""
-    row = (await session.execute(_GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
+    row = (await core.execute(session, _GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
     return None if row is None else (row, int(row.unread))
 
 
@@ -194,14 +196,14 @@ async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> 
     (None when they have none), in one statement; None when there is no such game."""
     if not 0 < game_id <= MAX_ROW_ID:
         return None
-    return (await session.execute(_PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
+    return (await core.execute(session, _PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
 
 
 async def game_players(session: AsyncSession, game_id: int, *, rows: bool = False) -> list[Any]:
     """Every player row of a game (lobby, seated, replaced, removed…), in id order: the
     entities, or with ``rows`` read-only rows (see ``_GAMES`` above)."""
     if rows:
-        return list((await session.execute(_PLAYER_ROWS, {"game_id": game_id})).all())
+        return list((await core.execute(session, _PLAYER_ROWS, {"game_id": game_id})).all())
     return list((await session.execute(_GAME_PLAYERS, {"game_id": game_id})).scalars())
 
 
@@ -237,7 +239,7 @@ async def upsert_user(
 
 async def recorded_locale(session: AsyncSession, user_id: int) -> tuple[bool, str | None]:
     """Whether the user is recorded, and the language recorded for them (may be None)."""
-    row = (await session.execute(_RECORDED_LOCALE, {"user_id": user_id})).first()
+    row = (await core.execute(session, _RECORDED_LOCALE, {"user_id": user_id})).first()
     return (row is not None, row.locale if row is not None else None)
 
 
@@ -297,8 +299,9 @@ async def phase_submissions(
         stmt = _PHASE_SUBMISSION_ROWS if rows else _PHASE_SUBMISSIONS
     else:
         stmt, params = (_SEAT_SUBMISSION_ROWS if rows else _SEAT_SUBMISSIONS), params | {"seat": seat}
-    result = await session.execute(stmt, params)
-    return list(result.all() if rows else result.scalars())
+    if rows:
+        return list((await core.execute(session, stmt, params)).all())
+    return list((await session.execute(stmt, params)).scalars())
 
 
 async def find_submission(
@@ -327,7 +330,7 @@ async def delete_submission(
 async def seats_and_kinds(session: AsyncSession, game_id: int, round_no: int, phase: str) -> set[tuple[int, str]]:
     """(seat, kind) of every submission stored in one phase."""
     params = {"game_id": game_id, "round": round_no, "phase": phase}
-    return {(seat, kind) for seat, kind in (await session.execute(_SEATS_AND_KINDS, params)).all()}
+    return {(seat, kind) for seat, kind in (await core.execute(session, _SEATS_AND_KINDS, params)).all()}
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
@@ -390,7 +393,7 @@ def due_statement(now: datetime) -> Any:
 async def due_work(session: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
     """The running games whose deadline has passed and those whose reminder is due, each
     earliest first."""
-    rows = (await session.execute(_DUE, {"now": now})).all()
+    rows = (await core.execute(session, _DUE, {"now": now})).all()
     due = sorted((r.at, r.id) for r in rows if r.kind == "deadline")
     remind = sorted((r.at, r.id) for r in rows if r.kind == "reminder")
     return [i for _, i in due], [i for _, i in remind]

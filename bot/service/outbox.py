@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from bot.db import core
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
@@ -253,7 +254,7 @@ async def mark_delivered(db: Database, key: str, message_id: int | None = None) 
     if message_id is not None and not is_id(message_id):
         raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
-        res = await s.execute(_MARK_DELIVERED, {"delivered_key": key, "delivered_at": db.now(), "delivered_as": message_id})
+        res = await core.execute(s, _MARK_DELIVERED, {"delivered_key": key, "delivered_at": db.now(), "delivered_as": message_id})
         return bool(getattr(res, "rowcount", 0) == 1)
 
 

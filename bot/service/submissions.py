@@ -26,6 +26,7 @@ from sqlalchemy import bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
+from bot.db import core
 from bot.db import repositories as repo
 from bot.db.models import Game, Submission
 from bot.db.session import Database
@@ -263,7 +264,8 @@ async def store(
     replaced = old is not None
     revision = 1 if old is None else old.revision + 1
     if old is None:
-        await s.execute(
+        await core.execute(
+            s,
             _INSERT,
             {
                 "game_id": game.id,
@@ -279,8 +281,8 @@ async def store(
             },
         )
     else:
-        await s.execute(
-            _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
+        await core.execute(
+            s, _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
         )
     deadline = game.phase_deadline
     sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
