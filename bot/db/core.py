@@ -23,12 +23,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 
-def _on_connection(session: Session, statement: Any, params: dict[str, Any] | None) -> CursorResult[Any]:
+def _on_connection(session: Session, statement: Any, params: dict[str, Any] | None) -> CursorResult[*tuple[Any, ...]]:
     session.flush()  # what the ORM's autoflush would do first (nothing when clean)
     return session.connection().execute(statement, params)
 
 
-async def execute(session: AsyncSession, statement: Any, params: dict[str, Any] | None = None) -> CursorResult[Any]:
+async def execute(session: AsyncSession, statement: Any, params: dict[str, Any] | None = None) -> CursorResult[*tuple[Any, ...]]:
     """Run ``statement`` with ``params`` on ``session``'s connection, in its transaction;
     the result's rows are already fetched (neither driver streams unless asked)."""
     return await session.run_sync(_on_connection, statement, params)
