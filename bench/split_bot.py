@@ -321,6 +321,16 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 
 
+def run_as_deployed(main: Any, kind: str) -> Any:
+    """Run the bot on the event loop ``wolfhowl run`` would (``bot.event_loop``), or on
+    asyncio's in a revision from before that module, as such a revision ran."""
+    try:
+        from bot import event_loop
+    except ImportError:
+        return asyncio.run(main)
+    return event_loop.run(main, kind)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--api", required=True)
@@ -331,7 +341,7 @@ def main() -> int:
     parser.add_argument("--profile", help="cProfile the stretches between marks (first to second, third to fourth, ...) into this file")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    print(json.dumps(asyncio.run(serve(args))), flush=True)
+    print(json.dumps(run_as_deployed(serve(args), json.loads(args.config).get("event_loop", "auto"))), flush=True)
     return 0
 
 

@@ -38,6 +38,9 @@ class DiscordConfig(Config):
     rest_rate_limit: int = Field(default=50, ge=1, le=50)
     dispatch_concurrency: int = Field(default=50, ge=1, le=500)
     log_level: str = "INFO"
+    # The event loop (bot.event_loop): "auto" (uvloop where installed, else asyncio's),
+    # "uvloop" (refuse to start without it) or "asyncio".
+    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
     # Games the baseline AI plays, in a worker process, to estimate a lobby's odds for
     # its line-up (bot.discord.lineup_odds); 0: no estimate (the lobby shows none).
     lineup_odds_games: int = Field(default=1000, ge=0, le=100000)

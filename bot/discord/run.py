@@ -145,13 +145,17 @@ def _start(args: argparse.Namespace) -> int:
     import discord
     from sqlalchemy.exc import SQLAlchemyError
 
+    from bot import event_loop
     from bot.db.where import problem
     from bot.discord.client import WolfBot
 
     log = logging.getLogger("wolfhowl")
     try:
         bot = WolfBot(config)
-        asyncio.run(serve(bot, config.token))
+        event_loop.run(serve(bot, config.token), config.event_loop)
+    except event_loop.EventLoopUnavailable as exc:
+        log.error("%s", exc)
+        return 2
     except discord.LoginFailure:
         log.error("Discord refused the token (check WOLFHOWL_TOKEN)")
         return 1

@@ -14,7 +14,6 @@ deadline, two players quiet, a standby who takes one seat.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import re
 import secrets
@@ -28,6 +27,7 @@ from typing import Any
 from rich.markup import escape
 from rich.text import Text
 
+from bot import event_loop
 from bot.i18n import t
 from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed"
     try:
-        return asyncio.run(demo(args))
+        return event_loop.run(demo(args))
     except KeyboardInterrupt:
         return 130
 
