@@ -9,6 +9,7 @@ from typing import Any, Literal, cast
 from pydantic import Field, ValidationInfo, field_validator
 
 from bot.config import Config, read_config
+from bot.event_loop import EventLoopKind
 
 
 class DiscordConfig(Config):
@@ -40,7 +41,7 @@ class DiscordConfig(Config):
     log_level: str = "INFO"
     # The event loop (bot.event_loop): "auto" (uvloop where installed, else asyncio's),
     # "uvloop" (refuse to start without it) or "asyncio".
-    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
+    event_loop: EventLoopKind = "auto"
     # Games the baseline AI plays, in a worker process, to estimate a lobby's odds for
     # its line-up (bot.discord.lineup_odds); 0: no estimate (the lobby shows none).
     lineup_odds_games: int = Field(default=1000, ge=0, le=100000)

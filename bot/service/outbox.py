@@ -255,7 +255,7 @@ async def mark_delivered(db: Database, key: str, message_id: int | None = None) 
         raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
         res = await core.execute(s, _MARK_DELIVERED, {"delivered_key": key, "delivered_at": db.now(), "delivered_as": message_id})
-        return bool(getattr(res, "rowcount", 0) == 1)
+        return res.rowcount == 1
 
 
 async def delivered_message_id(db: Database, key: str) -> int | None:
