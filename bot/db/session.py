@@ -17,6 +17,13 @@ is checked before it is handed out without a trip to the server (``_postgres_eve
 and pinged only when it has been idle long enough for something between here and the
 server to have dropped it silently.
 
+A unit of work ends in one step on a task of its own: commit (or roll back) and close in
+one pass to SQLAlchemy's synchronous side, where ``async with session, session.begin()``
+makes three (begin, end of the transaction, close) and runs only the close shielded. The
+session begins by itself at its first statement; the end is shielded from the caller's
+cancellation whole, so a commit under way is never abandoned halfway and the connection
+always goes back to the pool.
+
 A reading unit of work runs in autocommit on both: no ``BEGIN`` and no ``COMMIT``, each
 a trip to the server or to aiosqlite's thread. The service already reads as PostgreSQL
 runs it at READ COMMITTED, where each statement of a transaction reads its own snapshot;
@@ -43,6 +50,9 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.ext.asyncio.base import _run_to_completion
+from sqlalchemy.orm import Session
+from sqlalchemy.util.concurrency import greenlet_spawn
 
 from bot.db.effects import EffectsSession
 from bot.db.one_trip import begin_with_next_statement, use_one_trip
@@ -139,6 +149,29 @@ def _postgres_events(engine: AsyncEngine) -> None:
         record.info["checked_in"] = time.monotonic()
 
 
+@asynccontextmanager
+async def _unit(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """A session that commits when the block ends and rolls back on any error, closed
+    either way (see the module docstring)."""
+    session = maker()
+    try:
+        yield session
+    except BaseException:
+        await _run_to_completion(greenlet_spawn(_end, session.sync_session, False))
+        raise
+    await _run_to_completion(greenlet_spawn(_end, session.sync_session, True))
+
+
+def _end(session: Session, commit: bool) -> None:
+    """On SQLAlchemy's synchronous side: commit if asked (a failed commit rolls back),
+    then close, which gives the connection back (rolling back whatever is still open)."""
+    try:
+        if commit:
+            session.commit()
+    finally:
+        session.close()
+
+
 class Database:
     """One engine, its session factories and the clock the service reads the time from
     (injectable, so deadline tests need no sleeping)."""
@@ -167,7 +200,7 @@ class Database:
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A writing unit of work: commits when the block ends, rolls back on any error."""
         if self.dialect != "sqlite":
-            async with self._writer() as session, session.begin():
+            async with _unit(self._writer) as session:
                 yield session
             return
         loop = asyncio.get_running_loop()
@@ -185,7 +218,7 @@ class Database:
         else:
             await queue.acquire()
         try:
-            async with self._writer() as session, session.begin():
+            async with _unit(self._writer) as session:
                 yield session
         finally:
             if held:
@@ -195,7 +228,7 @@ class Database:
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A reading unit of work, in autocommit (see the module docstring): it takes no
         lock and nothing in it writes."""
-        async with self._reader() as session, session.begin():
+        async with _unit(self._reader) as session:
             yield session
 
     async def dispose(self) -> None:

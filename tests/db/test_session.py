@@ -272,3 +272,52 @@ async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_af
     finally:
         gate.set()
         await db.dispose()
+
+
+async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_connection_back(sqlite_url: str) -> None:
+    """The end of a unit of work (commit, then close) is shielded from its caller's
+    cancellation: a stop that arrives while the COMMIT waits on aiosqlite's thread is
+    raised only once the commit is done and the connection is back in the pool."""
+    import asyncio
+    import threading
+
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    gate, holding = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        holding.set()
+        gate.wait(10)
+
+    try:
+        async with db.transaction() as s:
+            s.add(_game(9302, None))
+        blocker: list[asyncio.Future[Any]] = []
+        drivers: list[Any] = []
+
+        async def unit() -> None:
+            async with db.transaction() as s:
+                await s.execute(text("UPDATE games SET round = 7 WHERE channel_id = 9302"))
+                drivers.append((await (await s.connection()).get_raw_connection()).driver_connection)
+                blocker.append(asyncio.ensure_future(drivers[0]._execute(hold)))  # the COMMIT queues behind it
+                assert await asyncio.to_thread(holding.wait, 10)
+
+        task = asyncio.create_task(unit())
+        for _ in range(2000):  # until the unit's COMMIT waits behind the blocker
+            if drivers and holding.is_set() and drivers[0]._tx.qsize():
+                break
+            await asyncio.sleep(0.001)
+        assert drivers[0]._tx.qsize() == 1
+        task.cancel()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not task.done()  # the end goes on under the cancellation
+        gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await blocker[0]
+        assert db.engine.sync_engine.pool.checkedout() == 0
+        async with db.read() as s:
+            assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9302"))).scalar_one() == 7
+    finally:
+        gate.set()
+        await db.dispose()
