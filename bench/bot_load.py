@@ -17,8 +17,8 @@ the bot's first response: what decides "This interaction failed" after 3 s) and 
 latency (to the final reply), p50 and p99; unanswered interactions; the time from the
 deadline to the last message delivered (worst phase), and how many messages that was;
 peak resident memory of the process (bot, emulator and players together) and CPU time.
-The JSON adds, over the players' turns, the bot's CPU, SQL statements and requests to
-Discord per interaction.
+The JSON adds, over the players' turns, the bot's CPU, SQL statements, units of work
+(writing and reading) and requests to Discord per interaction.
 
 The bot polls as in the sandbox (its scheduler every 0.25 s, its outbox every 1 s), and
 those background passes count in the CPU per interaction; ``--deployed-intervals`` runs it
@@ -195,6 +195,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     spans = list(zip(marks[::2], marks[1::2], strict=False))
     turn_cpu = sum(b["cpu_s"] - a["cpu_s"] for a, b in spans)
     turn_sql = sum(b["statements"] - a["statements"] for a, b in spans)
+    turn_units = {kind: sum(b.get(kind, 0) - a.get(kind, 0) for a, b in spans) for kind in ("writing_units", "reading_units")}
     per = max(stats.interactions, 1)
     return {
         "games": args.games,
@@ -221,6 +222,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s": bot_usage["cpu_s"],
         "cpu_ms_per_interaction": turn_cpu * 1000 / per if spans else None,
         "sql_per_interaction": turn_sql / per if spans else None,
+        "writing_units_per_interaction": turn_units["writing_units"] / per if spans else None,
+        "reading_units_per_interaction": turn_units["reading_units"] / per if spans else None,
         "requests_per_interaction": turn_requests / per,
         "bot_marks": marks,
         "split_process": bool(args.split_process),

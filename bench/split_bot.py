@@ -11,7 +11,7 @@ bot's own, and the bot never waits behind the harness for an event loop.
 
 The harness talks to the child over its stdin, one command a line: ``skip SECONDS``
 (move the bot's game clock on, then wake its scheduler), ``wake`` (wake its outbox
-dispatcher), ``mark`` (note the CPU time, SQL statements and resident memory so far and
+dispatcher), ``mark`` (note the CPU time, SQL statements, units of work and resident memory so far and
 answer them as one JSON line: the figures between two marks are a measured stretch; with
 ``--profile FILE`` each odd mark starts cProfile and each even one stops it, and the statistics of every stretch so far go
 to FILE), ``resynced`` (answer ``resynced`` once the bot's start-up check of the live
@@ -20,7 +20,8 @@ usage, with the marks, as one JSON line and exits). The child prints ``ready`` o
 bot is connected.
 
 Two logs for finding where the time goes, each named by an environment variable:
-``WOLFHOWL_BENCH_SQL_LOG`` (every SQL statement the bot sends, one a line) and
+``WOLFHOWL_BENCH_SQL_LOG`` (every SQL statement the bot sends, one a line, and a
+comment line where each unit of work begins, reading or writing, and ends) and
 ``WOLFHOWL_BENCH_WRITER_LOG`` (one line per writing unit of work: when it asked, how long
 it waited for SQLite's one writer, how long it held it, how long of that it waited for a
 pooled connection, how many connections were lent out then, and its callers).
@@ -175,10 +176,11 @@ class SplitTavern(Tavern):
 
 
 def count_statements(db: Any) -> list[int]:
-    """A one-item list counting the SQL statements ``db`` sends from now on (BEGIN too)."""
+    """A three-item list counting from now on: the SQL statements ``db`` sends (BEGIN
+    too), and the writing and the reading units of work begun."""
     from sqlalchemy import event
 
-    count = [0]
+    count = [0, 0, 0]
     log = open(os.environ["WOLFHOWL_BENCH_SQL_LOG"], "w") if os.environ.get("WOLFHOWL_BENCH_SQL_LOG") else None  # noqa: SIM115
 
     def counted(statement: str) -> None:
@@ -190,6 +192,21 @@ def count_statements(db: Any) -> list[int]:
     def _executed(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if not statement.startswith("BEGIN"):
             counted(statement)
+
+    @event.listens_for(db.engine.sync_engine, "begin")
+    def _unit_begins(conn: Any) -> None:
+        options = conn.get_execution_options()  # a read: in autocommit (bot.db.session)
+        reading = options.get("sqlite_begin", "IMMEDIATE") is None or options.get("isolation_level") == "AUTOCOMMIT"
+        count[2 if reading else 1] += 1
+        if log is not None:
+            log.write(f"-- a {'reading' if reading else 'writing'} unit begins\n")
+
+    if log is not None:
+
+        @event.listens_for(db.engine.sync_engine, "commit")
+        @event.listens_for(db.engine.sync_engine, "rollback")
+        def _unit_ends(conn: Any) -> None:
+            log.write("-- it ends\n")
 
     if db.dialect == "sqlite":  # its BEGIN is ours, and rides with the first statement (bot.db.one_trip)
 
@@ -267,7 +284,7 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
             elif line[0] == "wake":
                 bot.wake_dispatcher()
             elif line[0] == "mark":
-                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "wall_s": time.perf_counter(), "rss_mb": rss_mb(), "peak_rss_mb": peak_rss_mb(marks)})
+                marks.append({"cpu_s": time.process_time(), "main_thread_cpu_s": time.thread_time(), "threads": [t.name for t in threading.enumerate()], "statements": statements[0], "writing_units": statements[1], "reading_units": statements[2], "wall_s": time.perf_counter(), "rss_mb": rss_mb(), "peak_rss_mb": peak_rss_mb(marks)})
                 print(json.dumps(marks[-1]), flush=True)
                 if args.profile and len(marks) % 2 == 1:
                     if profiler is None:

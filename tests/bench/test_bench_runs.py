@@ -42,6 +42,7 @@ def test_bot_load_bench_plays_a_game_and_reports_every_column(split: bool):
         assert row[key] >= 0
     if split:
         assert row["harness_cpu_s"] is not None
+        assert row["writing_units_per_interaction"] > 0 and row["reading_units_per_interaction"] > 0
 
 
 def test_stats_bench_prints_the_percentiles_on_sqlite():
@@ -80,3 +81,11 @@ def test_scale_bench_measures_a_burst_and_says_whether_the_harness_kept_up():
     assert row["quiet"] is True and 0 <= row["idle_cpu_share"] < 1  # three games: quiet at once
     by = row["answer_by_command"]
     assert set(by) <= {"grail", "me", "orders"} and all(0 < v["p50_ms"] <= v["p99_ms"] for v in by.values())
+
+
+def test_unit_costs_bench_prints_each_case_on_sqlite():
+    out = bench("bench/unit_costs.py", "--n", "20", "--runs", "2", "--json")
+    row = json.loads(out.strip().splitlines()[-1])
+    cases = row["us_per_repetition"]
+    assert set(cases) == {"read unit", "write unit", "statement, SQLAlchemy", "statement, driver"}
+    assert all(len(v) == 2 and all(x > 0 for x in v) for v in cases.values())
