@@ -3,6 +3,8 @@ schema itself enforces (one live game per channel and per player)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -199,8 +201,6 @@ async def test_a_postgresql_connection_the_server_dropped_is_replaced(pg_url: st
     """A pooled connection the server has closed (a restart, an administrator) is not
     handed out: one idle for long is pinged first, one in use is seen closed without a
     trip. The next unit of work gets a fresh connection and goes through."""
-    import asyncio
-
     from bot.db import session
 
     monkeypatch.setattr(session, "PING_AFTER_IDLE_S", -1.0 if idle else 3600.0)
@@ -225,29 +225,41 @@ async def test_a_postgresql_connection_the_server_dropped_is_replaced(pg_url: st
         await admin.dispose()
 
 
+class _Hold:
+    """Run on aiosqlite's thread, it holds the connection's thread until released: what
+    the connection is given next waits behind it."""
+
+    def __init__(self) -> None:
+        self.gate, self.holding = threading.Event(), threading.Event()
+
+    def __call__(self) -> None:
+        self.holding.set()
+        self.gate.wait(10)
+
+    def release(self) -> None:
+        self.gate.set()
+
+
+async def _one_connection_with_a_game(sqlite_url: str, channel: int) -> Database:
+    """A handle whose pool lends one connection, and a game in ``channel`` at round 0."""
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
+    async with db.transaction() as s:
+        s.add(_game(channel, None))
+    return db
+
+
 async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_after_it(sqlite_url: str) -> None:
     """A unit of work cancelled (a crash, a stop) while its first statement, its BEGIN
     with it, still waits on aiosqlite's thread has no transaction open yet: the
     statement runs after the cancel, and its change must still never be committed (the
     rollback queues behind it, and SQLAlchemy closes a connection whose unit was
     cancelled mid-statement rather than pool it)."""
-    import asyncio
-    import threading
-
-    db = Database(sqlite_url, pool_size=1, max_overflow=0)
-    gate, holding = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        holding.set()
-        gate.wait(10)
-
+    db, hold = await _one_connection_with_a_game(sqlite_url, 9301), _Hold()
     try:
-        async with db.transaction() as s:
-            s.add(_game(9301, None))
         async with db.engine.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
         blocker = asyncio.ensure_future(driver._execute(hold))  # holds the connection's thread
-        assert await asyncio.to_thread(holding.wait, 10)
+        assert await asyncio.to_thread(hold.holding.wait, 10)
 
         async def unit() -> None:
             async with db.transaction() as s:
@@ -262,7 +274,7 @@ async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_af
         task.cancel()
         for _ in range(20):
             await asyncio.sleep(0)
-        gate.set()
+        hold.release()
         with pytest.raises(asyncio.CancelledError):
             await task
         await blocker
@@ -270,7 +282,7 @@ async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_af
             assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9301"))).scalar_one() == 0
         assert driver._connection is None or not driver.in_transaction  # closed, or nothing left open
     finally:
-        gate.set()
+        hold.release()
         await db.dispose()
 
 
@@ -278,19 +290,8 @@ async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_con
     """The end of a unit of work (commit, then close) is shielded from its caller's
     cancellation: a stop that arrives while the COMMIT waits on aiosqlite's thread is
     raised only once the commit is done and the connection is back in the pool."""
-    import asyncio
-    import threading
-
-    db = Database(sqlite_url, pool_size=1, max_overflow=0)
-    gate, holding = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        holding.set()
-        gate.wait(10)
-
+    db, hold = await _one_connection_with_a_game(sqlite_url, 9302), _Hold()
     try:
-        async with db.transaction() as s:
-            s.add(_game(9302, None))
         blocker: list[asyncio.Future[Any]] = []
         drivers: list[Any] = []
 
@@ -299,11 +300,11 @@ async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_con
                 await s.execute(text("UPDATE games SET round = 7 WHERE channel_id = 9302"))
                 drivers.append((await (await s.connection()).get_raw_connection()).driver_connection)
                 blocker.append(asyncio.ensure_future(drivers[0]._execute(hold)))  # the COMMIT queues behind it
-                assert await asyncio.to_thread(holding.wait, 10)
+                assert await asyncio.to_thread(hold.holding.wait, 10)
 
         task = asyncio.create_task(unit())
         for _ in range(2000):  # until the unit's COMMIT waits behind the blocker
-            if drivers and holding.is_set() and drivers[0]._tx.qsize():
+            if drivers and hold.holding.is_set() and drivers[0]._tx.qsize():
                 break
             await asyncio.sleep(0.001)
         assert drivers[0]._tx.qsize() == 1
@@ -311,7 +312,7 @@ async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_con
         for _ in range(20):
             await asyncio.sleep(0)
         assert not task.done()  # the end goes on under the cancellation
-        gate.set()
+        hold.release()
         with pytest.raises(asyncio.CancelledError):
             await task
         await blocker[0]
@@ -319,5 +320,5 @@ async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_con
         async with db.read() as s:
             assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9302"))).scalar_one() == 7
     finally:
-        gate.set()
+        hold.release()
         await db.dispose()
