@@ -196,10 +196,13 @@ def count_statements(db: Any) -> list[int]:
     @event.listens_for(db.engine.sync_engine, "begin")
     def _unit_begins(conn: Any) -> None:
         options = conn.get_execution_options()  # a read: in autocommit (bot.db.session)
-        reading = options.get("sqlite_begin", "IMMEDIATE") is None or options.get("isolation_level") == "AUTOCOMMIT"
+        mode = options.get("sqlite_begin", "IMMEDIATE")
+        reading = mode is None or options.get("isolation_level") == "AUTOCOMMIT"
         count[2 if reading else 1] += 1
         if log is not None:
             log.write(f"-- a {'reading' if reading else 'writing'} unit begins\n")
+        if db.dialect == "sqlite" and not reading:  # its BEGIN is ours, and rides with the first statement (bot.db.one_trip)
+            counted(f"BEGIN {mode}")
 
     if log is not None:
 
@@ -207,14 +210,6 @@ def count_statements(db: Any) -> list[int]:
         @event.listens_for(db.engine.sync_engine, "rollback")
         def _unit_ends(conn: Any) -> None:
             log.write("-- it ends\n")
-
-    if db.dialect == "sqlite":  # its BEGIN is ours, and rides with the first statement (bot.db.one_trip)
-
-        @event.listens_for(db.engine.sync_engine, "begin")
-        def _begun(conn: Any) -> None:
-            mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-            if mode is not None:  # None: a read, in autocommit
-                counted(f"BEGIN {mode}")
 
     return count
 

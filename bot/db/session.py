@@ -22,7 +22,8 @@ one pass to SQLAlchemy's synchronous side, where ``async with session, session.b
 makes three (begin, end of the transaction, close) and runs only the close shielded. The
 session begins by itself at its first statement; the end is shielded from the caller's
 cancellation whole, so a commit under way is never abandoned halfway and the connection
-always goes back to the pool.
+always goes back to the pool (with SQLAlchemy's own ``_run_to_completion``, the private
+helper its ``AsyncSession.__aexit__`` shields the close with).
 
 A reading unit of work runs in autocommit on both: no ``BEGIN`` and no ``COMMIT``, each
 a trip to the server or to aiosqlite's thread. The service already reads as PostgreSQL
