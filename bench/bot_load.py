@@ -3,6 +3,7 @@
     .venv/bin/python bench/bot_load.py [--games 1,10,100] [--players 6] [--window 60]
                                        [--rounds 1] [--database URL | --postgres [SERVER]]
                                        [--split-process] [--deployed-intervals] [--json]
+                                       [--command NAME]
 
 For each K (each in a fresh process, so the memory figures are its own) the real bot
 runs on a temporary SQLite database (or ``--database``) against the emulator, with K
@@ -30,6 +31,11 @@ cost. With ``--split-process`` the bot runs in a process of its own (``split_bot
 and talks to the emulator over its ports: peak RSS and CPU are then the bot process's
 alone (the harness's CPU is in the JSON as ``harness_cpu_s``), and the bot no longer
 waits behind the players for the event loop.
+
+``--command help`` replaces each player's turn with three ``/help`` (any command the
+player may send with no options): an interaction that asks nothing of the game, so its
+CPU is the floor under every turn's, what discord.py, the transport and the bot's
+answering cost before a game is read (the games are opened and closed as usual).
 """
 
 from __future__ import annotations
@@ -134,7 +140,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
 
             async def turn(p: Any, delay: float, r: int = round_no, ph: str = phase) -> None:
                 await asyncio.sleep(delay)
-                await p.turn(ph, r)
+                if args.command:
+                    for _ in range(3):
+                        await p.command(args.command)
+                else:
+                    await p.turn(ph, r)
 
             if args.split_process:
                 await tavern.bot.mark()
@@ -202,6 +212,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "players": args.players,
         "window": args.window,
         "interactions": stats.interactions,
+        "command": args.command,
         "by_kind": dict(sorted(stats.by_kind.items())),
         "offered_per_s": stats.interactions / played if played else 0.0,
         "ack_p50_ms": pct(acks, 0.50) * 1000,
@@ -320,6 +331,11 @@ def main() -> int:
         action="store_true",
         help="the bot polls at its deployed defaults (scheduler_max_sleep, dispatch_interval), not the sandbox's 0.25 s and 1 s",
     )
+    parser.add_argument(
+        "--command",
+        metavar="NAME",
+        help="each player sends /NAME three times instead of their turn (the floor: --command help)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -337,6 +353,8 @@ def main() -> int:
             cmd.append("--deployed-intervals")
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
+        if args.command:
+            cmd += ["--command", args.command]
         scratch = None
         if args.postgres:
             scratch = asyncio.run(pg_scratch(args.postgres))

@@ -45,6 +45,15 @@ def test_bot_load_bench_plays_a_game_and_reports_every_column(split: bool):
         assert row["writing_units_per_interaction"] > 0 and row["reading_units_per_interaction"] > 0
 
 
+def test_bot_load_bench_measures_the_floor_with_a_command_instead_of_the_turns():
+    out = bench("bench/bot_load.py", "--games", "1", "--window", "2", "--json", "--split-process", "--command", "help")
+    row = json.loads(out.strip().splitlines()[-1])
+    assert row["command"] == "help" and set(row["by_kind"]) == {"/help"}
+    assert row["interactions"] >= 18 and row["interactions"] % 3 == 0  # three per living player and phase
+    assert row["refused"] == 0 and row["unanswered"] == 0
+    assert row["cpu_ms_per_interaction"] > 0 and row["requests_per_interaction"] >= 1
+
+
 def test_stats_bench_prints_the_percentiles_on_sqlite():
     out = bench("bench/stats.py", "--games", "40", "--players", "30", "--queries", "5", "--sqlite", "--no-chart", "--json")
     row = json.loads(out.strip().splitlines()[-1])
