@@ -57,7 +57,8 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
             return 0  # the start itself is due: no point in a reminder now
         members = await repo.lobby(s, game.id)
         mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
-        mail.locales.update(await repo.user_locales(s, [m.user_id for m in members]))
+        humans = [m.user_id for m in members if m.user_id is not None]  # (an AI seat has no DMs)
+        mail.locales.update(await repo.user_locales(s, humans))
         note = {
             "type": "lobby_reminder",
             "start_at": game.start_at.isoformat(),
@@ -65,8 +66,8 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
             "min": engine.MIN_PLAYERS,
             "channel_id": game.channel_id,
         }
-        for m in members:
-            mail.private(m.user_id, note)
+        for user_id in humans:
+            mail.private(user_id, note)
         await s.flush()
         return mail.count
 

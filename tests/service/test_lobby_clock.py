@@ -110,3 +110,14 @@ async def test_start_time_in_the_settings_and_its_refusals(db: Database, clock):
     async with db.read() as s:
         cancelled = (await s.execute(select(OutboxMessage).where(OutboxMessage.payload["type"].as_string() == "game_cancelled"))).scalars().all()
     assert cancelled == []
+
+
+async def test_the_reminder_goes_to_the_humans_of_a_lobby_with_ai_seats(db: Database, clock):
+    game_id = await _lobby_starting_in(db, 7200, 4, reminder_lead_seconds=1800, ai_seats=2)
+    clock.advance(90 * 60)
+    assert (await service.run_due(db)).reminded == [game_id]
+    sent = await take_due(db)
+    assert sorted(m.recipient_id for m in sent) == sorted(user(i).id for i in range(1, 5))
+    assert {m.recipient_kind for m in sent} == {"user"}
+    assert sent[0].payload["count"] == 6  # the AI seats count toward the table
+    assert (await service.run_due(db)).reminded == []  # once
