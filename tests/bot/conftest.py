@@ -79,6 +79,13 @@ class Table:
             )
             return int((await session.execute(stmt)).scalar_one())
 
+    async def stop_dispatcher(self) -> None:
+        """Stop the bot's outbox loop, for a test that runs the passes itself, and wait
+        until it has ended: a pass under way, and the reconciler's after it, would
+        otherwise still run alongside the test's own steps."""
+        self.bot.dispatcher.stop()
+        await next(t for t in asyncio.all_tasks() if t.get_name() == "wolfhowl-dispatcher")
+
     async def delivered(self) -> None:
         """Let the dispatcher deliver everything due now, and the reconciler bring
         Discord's side in line. Waits as long as a loaded machine needs (a bound, not a

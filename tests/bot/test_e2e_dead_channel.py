@@ -87,7 +87,7 @@ async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(tab
 
     game_id = await started_game(table)
     bob = table.players[1]
-    table.bot.dispatcher.stop()  # as if the bot had just started and sent nothing yet
+    await table.stop_dispatcher()  # as if the bot had just started and sent nothing yet
     async with table.db.transaction() as s:
         game = await repo.get_game(s, game_id)
         state = state_of(game)

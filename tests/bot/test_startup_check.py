@@ -44,7 +44,7 @@ async def test_the_reconciler_takes_the_games_a_batch_at_a_time(table: Table) ->
     game_id = await started_game(table)
     await table.delivered()
     table.bot.reconciler.batch = 1
-    table.bot.dispatcher.stop()  # the test runs the passes itself
+    await table.stop_dispatcher()  # the test runs the passes itself
     other = await service.mark_effects_due(table.db, [game_id])
     assert other == 1
     assert await table.bot.reconciler.run_once() == 1
@@ -59,7 +59,7 @@ HISTORY = "GET /channels/{channel_id}/messages"
 async def test_the_check_of_a_game_unchanged_in_its_first_phase_does_not_look_for_its_lobby_post(table: Table) -> None:
     game_id = await started_game(table)
     assert (await service.get_game(table.db, game_id)).version == 1  # the lobby post was closed at the start
-    table.bot.dispatcher.stop()  # the test runs the passes itself
+    await table.stop_dispatcher()  # the test runs the passes itself
     await table.bot.resync()
     mark = len(table.emu.requests)
     assert await table.bot.reconciler.run_once() == 1
@@ -69,7 +69,7 @@ async def test_the_check_of_a_game_unchanged_in_its_first_phase_does_not_look_fo
 
 async def test_a_game_changed_after_the_check_marked_it_is_brought_in_line_in_full(table: Table) -> None:
     game_id = await started_game(table)
-    table.bot.dispatcher.stop()
+    await table.stop_dispatcher()
     await table.bot.resync()
     assert table.bot.reconciler.rechecks == {game_id}
     await service.mark_effects_due(table.db, [game_id])  # a change of the game meanwhile
