@@ -107,8 +107,8 @@ def test(extra: list[str]) -> None:
     ensure_browser()
     print("== ruff", flush=True)
     run([str(BIN / "ruff"), "check", *(p for p in LINTED if (ROOT / p).exists())])
-    print("== mypy engine (strict), discord_emulator", flush=True)
-    run([str(BIN / "mypy"), "engine", "discord_emulator"])
+    print("== mypy engine (strict), bot, discord_emulator", flush=True)
+    run([str(BIN / "mypy"), "engine", "bot", "discord_emulator"])
     print("== pytest", flush=True)
     run([str(BIN / "python"), "-m", "pytest", *PARALLEL, *extra])
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     TypeDecorator,
     UniqueConstraint,
@@ -65,6 +66,14 @@ class UTCDateTime(TypeDecorator[datetime]):
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: UTCDateTime}  # noqa: RUF012
+
+
+def table_of(model: type[Base]) -> Table:
+    """A model's table, for the statements built on it past the ORM (``__table__`` is
+    typed as any FROM clause, which an INSERT or UPDATE does not take)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 class User(Base):

@@ -20,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import core
-from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User
+from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User, table_of
 
 LIVE_STATUSES = ("lobby", "running", "paused")
 MAX_ROW_ID = 2**31 - 1  # the tables' Integer primary keys
@@ -65,7 +65,7 @@ _GAME_IN_CHANNEL = select(Game).where(Game.active_channel_id == _p("channel_id")
 # name) and costs a fraction of an entity (no identity map, no per-row bookkeeping), the
 # more so run on the connection (``bot.db.core``). The hot reads of a player's interaction
 # use them; what a unit of work changes is an entity.
-_GAMES, _PLAYERS, _SUBMISSIONS = Game.__table__, GamePlayer.__table__, Submission.__table__
+_GAMES, _PLAYERS, _SUBMISSIONS = table_of(Game), table_of(GamePlayer), table_of(Submission)
 _GAME_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.id == _p("game_id"))
 _GAME_IN_CHANNEL_WITH_UNREAD = select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.active_channel_id == _p("channel_id"))
 _GAME_OF_USER_WITH_UNREAD = (

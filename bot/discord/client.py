@@ -282,9 +282,9 @@ class WolfBot(commands.Bot):
         self._tasks = []
         await self.odds.close()
         await self.heartbeat.stopped()
-        busy = await self.answering.settle(max(0.0, until - loop.time()))
-        if busy and self.stop_grace:
-            log.warning("%d interactions still unanswered after %.0f s: closing", busy, self.stop_grace)
+        unanswered = await self.answering.settle(max(0.0, until - loop.time()))
+        if unanswered and self.stop_grace:
+            log.warning("%d interactions still unanswered after %.0f s: closing", unanswered, self.stop_grace)
         await super().close()
         await self.db.dispose()
 

@@ -85,7 +85,7 @@ def backoff(attempt: int, retry_after: float | None = None, *, base: float = 1.0
     one, else exponential from ``base``, capped, with a little jitter."""
     if retry_after is not None and retry_after > 0:
         return min(retry_after, MAX_BACKOFF * 4)
-    delay = min(MAX_BACKOFF, base * 2**attempt)
+    delay = min(MAX_BACKOFF, base * 2.0**attempt)
     return delay + random.uniform(0, jitter * delay)
 
 

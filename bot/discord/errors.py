@@ -60,8 +60,9 @@ def service_text(error: ServiceError, locale: str) -> str:
     key = "svc." + error.key.removeprefix("error.")
     if has_key(key):
         params = dict(error.params)
-        option = SETTING_OPTIONS.get(params.get("field"), params.get("field"))
-        if has_key(f"cmd.name.{option}"):  # a setting: shown as its command option
+        field = params.get("field")
+        option = SETTING_OPTIONS.get(field, field) if isinstance(field, str) else None
+        if option is not None and has_key(f"cmd.name.{option}"):  # a setting: shown as its command option
             params["field"] = t(f"cmd.name.{option}", locale)
         return t(key, locale, **params)
     return error.text(locale)
@@ -140,7 +141,8 @@ def describe(interaction: discord.Interaction) -> str:
     """Who did what where, for the log (ids only: no message content, no tokens)."""
     what = interaction.command.qualified_name if interaction.command else None
     if what is None and isinstance(interaction.data, dict):
-        what = interaction.data.get("custom_id") or interaction.data.get("name")
+        found = interaction.data.get("custom_id") or interaction.data.get("name")
+        what = str(found) if found else None
     return (
         f"interaction={interaction.id} type={interaction.type.name} what={what!r} "
         f"user={interaction.user.id} guild={interaction.guild_id} channel={interaction.channel_id}"

@@ -23,7 +23,10 @@ async def dm_moderator(bot: WolfBot, info: GameInfo, text: str, nonce: str | Non
     ``nonce``: Discord drops a repeat sent with the same one within minutes."""
     try:
         moderator = bot.get_user(info.moderator_id) or await bot.fetch_user(info.moderator_id)
-        await moderator.send(embed=error_embed(text), nonce=nonce)
+        if nonce is None:  # (discord.py then makes one of its own)
+            await moderator.send(embed=error_embed(text))
+        else:
+            await moderator.send(embed=error_embed(text), nonce=nonce)
     except discord.HTTPException:
         log.warning("could not tell the moderator of game %s", info.id, exc_info=True)
 

@@ -215,7 +215,7 @@ def _lobby_kicked(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None
 
 
 def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    names = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name") if k in p}
+    names: dict[str, str] = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name") if k in p}
     key = "reply.post.seat_handed_over" if p.get("type") == "seat_handed_over" else "reply.post.replaced"
     return _simple(key)({**p, **names}, msg, info, loc)
 

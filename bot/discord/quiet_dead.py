@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -102,7 +102,7 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     if switched_off is not None and switched_off.topic:  # on again: the same channel
         topic = switched_off.topic.replace(marker(game_channel.id, off=True), marker(game_channel.id))
         return await switched_off.edit(topic=topic, reason=audit_reason(guild, "quiet_dead"))
-    overwrites: dict[discord.Role | discord.Member, discord.PermissionOverwrite] = {
+    overwrites: dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite] = {
         guild.default_role: discord.PermissionOverwrite(view_channel=False),
         guild.me: discord.PermissionOverwrite(view_channel=True, send_messages=True, embed_links=True, read_message_history=True),
     }
@@ -141,14 +141,21 @@ async def dead_channel_deleted(bot: WolfBot, channel: discord.abc.GuildChannel) 
         await sync_quiet_dead(bot, info, dead_channel=dead)
 
 
-async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, member: discord.Member) -> None:
+def _target(who: discord.Member | discord.User) -> discord.Member:
+    """Someone an overwrite is set for: discord.py sets a member's for any ``User`` (one
+    who left the server is no longer a ``Member``), though its types name only members
+    and roles."""
+    return cast(discord.Member, who)
+
+
+async def silence(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, member: discord.Member | discord.User) -> None:
     current = game_channel.overwrites_for(member)
     if current.send_messages is not False:
         current.update(**QUIET_DENY)
-        await game_channel.set_permissions(member, overwrite=current, reason=audit_reason(game_channel.guild, "left"))
+        await game_channel.set_permissions(_target(member), overwrite=current, reason=audit_reason(game_channel.guild, "left"))
     if dead_channel is not None and dead_channel.overwrites_for(member).view_channel is not True:
         await dead_channel.set_permissions(
-            member, view_channel=True, send_messages=True, read_message_history=True, reason=audit_reason(game_channel.guild, "left")
+            _target(member), view_channel=True, send_messages=True, read_message_history=True, reason=audit_reason(game_channel.guild, "left")
         )
 
 
@@ -156,7 +163,7 @@ async def close_dead_channel(dead_channel: discord.TextChannel, member: discord.
     """Take back the dead channel from someone who is playing (alive) or whose game is
     over: what the dead say there is for the dead of a running game only."""
     if dead_channel.overwrites_for(member).view_channel is True:
-        await dead_channel.set_permissions(member, overwrite=None, reason=audit_reason(dead_channel.guild, "dead_closed"))
+        await dead_channel.set_permissions(_target(member), overwrite=None, reason=audit_reason(dead_channel.guild, "dead_closed"))
 
 
 async def unsilence(game_channel: discord.TextChannel, member: discord.Member | discord.User) -> None:
@@ -165,7 +172,7 @@ async def unsilence(game_channel: discord.TextChannel, member: discord.Member | 
     if _ours(current):
         current.update(**{k: None for k in QUIET_DENY})
         await game_channel.set_permissions(
-            member, overwrite=None if current.is_empty() else current, reason=audit_reason(game_channel.guild, "voice_back")
+            _target(member), overwrite=None if current.is_empty() else current, reason=audit_reason(game_channel.guild, "voice_back")
         )
 
 

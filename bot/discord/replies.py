@@ -60,7 +60,10 @@ def skill_label(class_id: str | None, skill_id: str, locale: str) -> str:
 
 def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, str], class_id: str | None, locale: str) -> str:
     """One submission in words (the sender's own eyes only)."""
-    label = lambda seat: words.seat_label(int(seat), names)  # noqa: E731
+
+    def label(seat: Any) -> str:
+        return words.seat_label(int(seat), names)
+
     if kind == "grail":
         return t("reply.sub.grail", locale, number=payload.get("number"))
     if kind == "vote":

@@ -14,6 +14,7 @@ import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from bot.docs_gen.classes import classes_markdown, roster_markdown
@@ -79,7 +80,7 @@ def values(lang: Lang) -> dict[str, Callable[[], str]]:
         "grail.low": low,
         "grail.high": high,
     }
-    out: dict[str, Callable[[], str]] = {k: (lambda v=v: str(v)) for k, v in numbers.items()}
+    out: dict[str, Callable[[], str]] = {k: partial(str, v) for k, v in numbers.items()}
     out["classes"] = lambda: classes_markdown(lang)
     out["roster"] = lambda: roster_markdown(lang)
     out.update(EXAMPLE_PLACEHOLDERS)

@@ -20,6 +20,10 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from opencc import OpenCC
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "bot" / "i18n"
@@ -43,15 +47,15 @@ OVERRIDES = {
 HEADER = "# Generated from {source} by `python -m bot.i18n.make_zh_tw` (OpenCC s2twp and the game's terms): do not edit.\n"
 
 
-def converter():  # type: ignore[no-untyped-def]
+def converter() -> OpenCC:
     import opencc
 
     return opencc.OpenCC(CONFIG)
 
 
-def traditional(text: str, cc=None) -> str:  # type: ignore[no-untyped-def]
+def traditional(text: str, cc: OpenCC | None = None) -> str:
     """``text`` in Traditional Chinese as this game writes it."""
-    out = (cc or converter()).convert(text)
+    out: str = (cc or converter()).convert(text)  # OpenCC.convert has no return type
     for wrong, right in OVERRIDES.items():
         out = out.replace(wrong, right)
     return out

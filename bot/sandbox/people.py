@@ -152,12 +152,13 @@ class Person:
     async def submit_form(
         self, opened: Reply, values: dict[str, Any], timeout: float = 15.0
     ) -> Reply:
-        assert opened.result is not None
+        result = opened.result
+        assert result is not None
         self.journal.append(f"form {values}")
         return await self._answer(
             "modal",
-            lambda: self.emu.submit_modal(self.user, opened.result, values),
-            timeout,  # type: ignore[arg-type]
+            lambda: self.emu.submit_modal(self.user, result, values),
+            timeout,
         )
 
     async def complete(

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Stats
-from bot.sandbox.play_table import Cursor, Seating, Tavern
+from bot.sandbox.play_table import Cursor, GameClock, Seating, Tavern
 from bot.sandbox.players import Player
 from discord_emulator import Message
 
@@ -170,11 +170,12 @@ class TableGame:
             await self.moderator.advance()
 
     async def skip_to_deadline(self, before: float = 1.0) -> None:
-        """Move the game clock to ``before`` seconds ahead of the open phase's deadline."""
+        """Move the game clock to ``before`` seconds ahead of the open phase's deadline (only
+        a :class:`GameClock` can be moved; with any other clock, or none, nothing changes)."""
         from bot.service import get_game
 
         clock, db = self.tavern.clock, self.tavern.db
-        if clock is None or db is None or self.game_id is None:
+        if not isinstance(clock, GameClock) or db is None or self.game_id is None:
             return
         info = await get_game(db, self.game_id)
         if info.deadline is not None and (gap := (info.deadline - clock()).total_seconds() - before) > 0:

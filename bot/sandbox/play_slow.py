@@ -14,7 +14,7 @@ from discord_emulator import Message
 
 # Day-long phases, a reminder an hour before each deadline, the phase closed as soon as
 # everyone has sent (or at its deadline), the scheduler doing it all.
-SLOW = {"day": "1d", "dusk": "1d", "morning": "12h", "reminder": "1h", "advance": "deadline", "early_advance": True}
+SLOW: dict[str, Any] = {"day": "1d", "dusk": "1d", "morning": "12h", "reminder": "1h", "advance": "deadline", "early_advance": True}
 
 
 def slow_options(**changes: Any) -> GameOptions:

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar
+from unittest import mock
 
 from discord_emulator import Channel, Emulator, Guild, Message, User
 from discord_emulator import permissions as perm
@@ -93,10 +94,12 @@ async def _as_if_dead(connections: list[Any]) -> None:
     could then take) in a reference cycle that only the garbage collector frees."""
     for adapted in connections:
         driver = getattr(adapted, "_connection", None)  # aiosqlite's or asyncpg's connection
+        if driver is None:
+            continue
         with contextlib.suppress(Exception):
             if hasattr(driver, "terminate"):  # asyncpg: the socket dropped
                 driver.terminate()
-            elif driver is not None:
+            else:
                 await asyncio.wait_for(driver.close(), 30)
     gc.collect()
 
@@ -119,16 +122,12 @@ def seeded_games(seed: str | None) -> Iterator[None]:
             : 2 * nbytes
         ]
 
-    original = getattr(games, "secrets", None)
-    if original is None:
+    if getattr(games, "secrets", None) is None:
         log.warning("bot.service.games draws no seed with `secrets`: games are not reproducible")
         yield
         return
-    games.secrets = SimpleNamespace(token_hex=token_hex)  # type: ignore[attr-defined]
-    try:
+    with mock.patch.object(games, "secrets", SimpleNamespace(token_hex=token_hex)):
         yield
-    finally:
-        games.secrets = original  # type: ignore[attr-defined]
 
 
 class Watcher:
@@ -423,8 +422,8 @@ class Tavern:
 
     def public(self, channel: Channel | int) -> list[Message]:
         """The channel as anyone sees it: no ephemeral replies."""
-        cid = getattr(channel, "id", channel)
-        return [m for m in self.index.channel(int(cid)) if not m.ephemeral and not m.deleted]
+        cid = channel if isinstance(channel, int) else channel.id
+        return [m for m in self.index.channel(cid) if not m.ephemeral and not m.deleted]
 
     def dms(self, user: User) -> list[Message]:
         """What the bot sent ``user`` by DM on its own (not replies to their commands)."""

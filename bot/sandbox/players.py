@@ -329,9 +329,9 @@ class Player(Person):
                 for m in self.tavern.public(self.channel)
                 if reader.phase_post(m) == (self.phase, self.round)
             ]
-            button = posts and next(
+            button = next(
                 (c for c in posts[-1].custom_ids() if c.startswith("wh:open:")), None
-            )
+            ) if posts else None
             if button:
                 opened = await self.click(posts[-1], button)
         if opened is None:
@@ -403,7 +403,7 @@ class Player(Person):
         spec = class_spec(self.sheet["class_id"]).skill(skill)
         if spec is None or how < 0.2:
             return skill
-        name = spec.name["zh-CN" if self.locale.startswith("zh") else "en-US"]  # type: ignore[index]
+        name = spec.name["zh-CN" if self.locale.startswith("zh") else "en-US"]
         if how < 0.35:
             for c in await self.complete("act skill", "skill", name[:3]):
                 if c["value"] == skill:

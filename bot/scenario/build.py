@@ -256,7 +256,7 @@ def make_state(spec: ScenarioSpec) -> GameState:
             memory["cleave_round"] = first_night(spec)
         if p.memory.confirmed:
             memory["confirmed"] = [{"target": g.target, "what": g.what, "value": g.value} for g in p.memory.confirmed]
-        conditions = {}
+        conditions: dict[str, Condition] = {}
         for name, st in p.states.items():
             until = st.until_round
             if until is None and name not in OPEN_ENDED_STATES:
@@ -282,10 +282,10 @@ def make_state(spec: ScenarioSpec) -> GameState:
                 used_once=list(p.used_once),
             )
         )
-    for p in players:
-        grappled = p.conditions.get("grappled")
+    for player in players:
+        grappled = player.conditions.get("grappled")
         if grappled is not None and grappled.source is not None:
-            players[grappled.source - 1].memory["grappling"] = p.seat
+            players[grappled.source - 1].memory["grappling"] = player.seat
     holder = next((seat for seat, p in enumerate(spec.players, start=1) if p.holds_grail), None)
     settings = Settings.from_dict(spec.settings.model_dump())
     return GameState(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import has_key
-from bot.i18n.terms import FACTIONS, STATES, TRAITS, Lang, term
+from bot.i18n.terms import FACTIONS, LOCALES, STATES, TRAITS, Lang, term
 from bot.render.events import render_event
 from engine import Audience, Event, GameState
 from engine.classes import catalogue, class_spec
@@ -23,7 +23,6 @@ SEAT_LIST_KEYS = frozenset({"order", "tied", "hurt", "targets", "seats"})
 
 _T = dict[str, dict[Lang, str]]
 
-LOCALE: dict[Lang, str] = {"en": "en-US", "zh": "zh-CN"}
 # Player-visible kinds this tool words itself: the end shows the scores a moderator wants.
 OWN_WORDS = frozenset({"GameEnded"})
 
@@ -129,7 +128,7 @@ def skill_label(skill_id: str, class_id: str | None, lang: Lang) -> str:
     """A skill's localized name, looked up in the actor's class, else any class."""
     if skill_id in WHY:
         return WHY[skill_id][lang]
-    locale = "zh-CN" if lang == "zh" else "en-US"
+    locale = LOCALES[lang]
     classes = [class_spec(class_id)] if class_id in catalogue() else []
     for spec in [*classes, *catalogue().values()]:
         s = spec.skill(skill_id)
@@ -168,7 +167,7 @@ class Describer:
         worded by the bot's own renderer, exactly as they would read it; the audit trail
         is worded here; unknown kinds (or data) fall back to key=value."""
         if event.audience is not Audience.AUDIT and event.kind not in OWN_WORDS and has_key(f"event.{event.kind}"):
-            return render_event(event, LOCALE[self.lang], self.names).replace("\n", " / ")
+            return render_event(event, LOCALES[self.lang], self.names).replace("\n", " / ")
         try:
             if event.kind in self.special:
                 return self.special[event.kind](event.data)
@@ -269,7 +268,7 @@ class Describer:
     def _left(self, d: dict[str, Any]) -> str:
         text = f"{self.seat(d['seat'])} has left the game" if self.lang == "en" else f"{self.seat(d['seat'])}出局"
         if "class_id" in d:
-            locale = "zh-CN" if self.lang == "zh" else "en-US"
+            locale = LOCALES[self.lang]
             cls = class_spec(d["class_id"]).name[locale]
             fac = term(FACTIONS, d["faction"], self.lang)
             text += f" ({fac} {cls})" if self.lang == "en" else f"（{fac}{cls}）"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.i18n.terms import AUDIENCES, FACTIONS, PHASES, STATES, Lang, term
+from bot.i18n.terms import AUDIENCES, FACTIONS, LOCALES, PHASES, STATES, Lang, term
 from bot.scenario.build import Scenario
 from bot.scenario.describe import Describer, seat_label, skill_label
 from bot.scenario.run import Stats, Tally
@@ -67,7 +67,7 @@ def audience_label(event: Event, state: GameState, lang: Lang) -> str:
 
 def table_lines(state: GameState, lang: Lang) -> list[str]:
     """One line per seat: class, faction, HP, states, grail, banked grails."""
-    locale = "zh-CN" if lang == "zh" else "en-US"
+    locale = LOCALES[lang]
     lines = []
     for p in state.players:
         cls = class_spec(p.class_id).name[locale]

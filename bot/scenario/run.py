@@ -139,7 +139,7 @@ def _check_rolls(outcome: Outcome) -> list[Roll]:
     for e in outcome.events:
         d = e.data
         if e.kind == "AttackRolled":
-            whys = (f"{d['why']}:{d['target']}", f"{d['why']}:companion:{d['target']}")
+            whys: tuple[str, ...] = (f"{d['why']}:{d['target']}", f"{d['why']}:companion:{d['target']}")
             pending.append((d["attacker"], whys, d["roll"]))
         elif e.kind == "StealRolled":
             pending.append((d["thief"], (f"steal:{d['victim']}",), -1))

@@ -73,8 +73,8 @@ def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: in
     due = []
     for holder in missed:
         seat = holder.seat
-        if seat is None or not state.player(seat).alive or state.over:
-            continue
+        if seat is None or holder.user_id is None or not state.player(seat).alive or state.over:
+            continue  # (count_misses counts no AI seat)
         limit = settings.absence_misses
         left = max(0, limit - holder.misses_in_row) if limit else None
         mail.private(

@@ -76,7 +76,7 @@ async def plan_phase(s: AsyncSession, game: Game) -> int:
     return planned
 
 
-def unplanned_statement() -> Select[tuple[int]]:
+def unplanned_statement() -> Select[int]:
     """The running games with an AI seat that has no turn in the open phase (dead seats
     included: :func:`plan_phase` decides)."""
     no_turn = ~exists().where(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -74,7 +74,18 @@ def done_seats(sent: Iterable[tuple[int, str]], phase: str, state: engine.GameSt
     return done
 
 
-def require_running(game: Game | GameInfo, *, paused: str | None = None) -> None:
+class HasStatus(Protocol):
+    """What :func:`require_running` reads of a game (an entity, a ``GameInfo``, or the
+    two columns of a row)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def require_running(game: HasStatus, *, paused: str | None = None) -> None:
     """Refuse unless the game is running; ``paused``: the message key for a paused game
     (a moderator's action words it for them, a player's submission uses the default)."""
     if game.status == "running":

@@ -28,9 +28,10 @@ async def settle_submissions_naming(
             continue
         if sub.kind == "vote":
             await s.delete(sub)
-        if holders[sub.seat].user_id is None:
+        user_id = holders[sub.seat].user_id
+        if user_id is None:
             continue  # an AI seat reads its orders afresh each phase: nothing to tell it
         mail.private(
-            holders[sub.seat].user_id,
+            user_id,
             {"type": "target_removed", "what": sub.kind, "seat": seat, "name": name, "round": game.round},
         )

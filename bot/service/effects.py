@@ -31,7 +31,7 @@ async def games_to_reconcile(db: Database, *, limit: int = 100, skip: Collection
         if skip:
             stmt = stmt.where(Game.id.not_in(list(skip)))
         stmt = stmt.order_by(Game.id).limit(limit)
-        return [(int(g), int(n)) for g, n in (await s.execute(stmt)).all()]
+        return [(g, n) for g, n in (await s.execute(stmt)).all() if n is not None]  # (as the WHERE says)
 
 
 async def mark_reconciled(db: Database, game_id: int, changes: int) -> bool:

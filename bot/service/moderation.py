@@ -360,7 +360,7 @@ async def cancel_locked(
         notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
         if started:
             notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
-        told = sorted(({p.user_id for p in holders.values()} | set(joined) | {game.moderator_id}) - {None})
+        told = sorted(u for u in {p.user_id for p in holders.values()} | set(joined) | {game.moderator_id} if u is not None)
         mail.locales.update(await repo.user_locales(s, told))
         for user_id in told:
             mail.private(user_id, notice)

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from bot.db import core
-from bot.db.models import Game, OutboxMessage
+from bot.db.models import Game, OutboxMessage, table_of
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError
 from bot.service.processes import gone
@@ -232,7 +232,7 @@ async def release(db: Database, keys: list[str]) -> int:
         return int(getattr(res, "rowcount", 0) or 0)
 
 
-_OUTBOX = OutboxMessage.__table__
+_OUTBOX = table_of(OutboxMessage)
 # A delivered message marked, on the table (built once: building a statement costs more
 # than running it, and an ORM-enabled UPDATE more again).
 _MARK_DELIVERED = (

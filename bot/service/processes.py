@@ -43,7 +43,7 @@ def default_name(shards: str = "") -> str:
     return f"{this_host()}{':' + shards if shards else ''}"[:200]
 
 
-def gone(now: datetime) -> Select[tuple[int]]:
+def gone(now: datetime) -> Select[int]:
     """The ids of the processes whose leases are free: stopped, or silent too long."""
     return select(Process.id).where(
         or_(Process.stopped_at.is_not(None), Process.heartbeat_at < now - timedelta(seconds=STALE))

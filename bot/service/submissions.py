@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import core
 from bot.db import repositories as repo
-from bot.db.models import Game, Submission
+from bot.db.models import Game, Submission, table_of
 from bot.db.session import Database
 from bot.service.common import (
     check_expected,
@@ -136,8 +136,9 @@ class Turn:
 
     @property
     def seat(self) -> int:
-        assert self.holder.seat is not None
-        return self.holder.seat
+        seat: int | None = self.holder.seat
+        assert seat is not None
+        return seat
 
     async def phase_rows(self, s: AsyncSession) -> list[Any]:
         """Every submission stored in the open phase (read-only rows), in one statement."""
@@ -223,7 +224,7 @@ def validated(state: engine.GameState, game: Game, seat: int, submission: engine
         raise refusal(exc, game, submission.kind) from None
 
 
-_SUBMISSIONS = Submission.__table__
+_SUBMISSIONS = table_of(Submission)
 # A submission's first and later versions, on the table (built once: building a
 # statement costs more than running it; nothing in a unit of work holds a submission as
 # an entity, so the ORM's unit of work has nothing to track).

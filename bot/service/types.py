@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -31,7 +31,7 @@ RULE_SETTINGS = frozenset(
 HOUSE_RULES = {rule: tuple(choice.value for choice in kind) for rule, kind in engine.HOUSE_RULES.items()}
 
 
-def is_id(value: object) -> bool:
+def is_id(value: object) -> TypeGuard[int]:
     """A Discord snowflake or a database id: a positive 63-bit integer (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
 

@@ -13,6 +13,7 @@ handler still checks the moderator at run time (``checks``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,10 +47,10 @@ def group(name: str, default_permissions: discord.Permissions | None = None) -> 
     )
 
 
-def top_level(name: str) -> Any:
+def top_level(name: str) -> Callable[[Callable[..., Any]], app_commands.Command[Any, ..., Any]]:
     """Decorator: a top-level command usable in servers and in DMs with the bot."""
 
-    def wrap(func: Any) -> app_commands.Command[Any, ..., Any]:
+    def wrap(func: Callable[..., Any]) -> app_commands.Command[Any, ..., Any]:
         return app_commands.Command(
             name=L(f"cmd.name.{name}"),
             description=L(f"cmd.desc.{name}"),

@@ -12,7 +12,8 @@ from bot.discord.replies import house_rule_lines
 from bot.discord.translator import L
 from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
-from bot.render.sheet import FACTION_COLOUR, identify_slot, skill_heading
+from bot.render.palette import FACTION_COLOUR
+from bot.render.sheet import identify_slot, skill_heading
 from bot.service.errors import ServiceError
 from engine.classes import FACTION_ROWS, catalogue, class_spec
 
