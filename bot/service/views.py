@@ -85,17 +85,9 @@ async def require_open_for(db: Database, user_id: int, game_id: int, round_no: i
         raise GameNotFoundError(game_id=game_id)
     if row.place is None or row.place in ("replaced", "removed"):
         raise NotInGameError(game_id=game_id)
-    require_running(GameStatus(row.id, row.status))
+    require_running(row)  # (its id and status)
     if (row.round, row.phase) != (round_no, phase):
         raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")
-
-
-@dataclass(frozen=True, slots=True)
-class GameStatus:
-    """What :func:`require_running` reads of a game."""
-
-    id: int
-    status: str
 
 
 async def player_view_here(db: Database, user_id: int, channel_id: int | None) -> PlayerView:
