@@ -8,11 +8,13 @@ rules-document generator also read the internals they stage or quote. Nothing he
 imports the bot.
 """
 
+from engine import rules
 from engine.advance import Outcome, advance, end_game, remove_player
 from engine.classes import ClassSpec, SkillSpec, catalogue, class_spec
 from engine.dice import Dice, Roll
 from engine.errors import RuleViolation
 from engine.events import Audience, Event
+from engine.health import WOUND_RECOVERY, wound_odds
 from engine.model import (
     HOUSE_RULES,
     DeparturesRule,
@@ -45,6 +47,7 @@ __all__ = [
     "HOUSE_RULES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "WOUND_RECOVERY",
     "Action",
     "Audience",
     "ClassSpec",
@@ -77,7 +80,9 @@ __all__ = [
     "end_game",
     "new_game",
     "remove_player",
+    "rules",
     "seats_named",
     "submission_from_dict",
     "validate",
+    "wound_odds",
 ]

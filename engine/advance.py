@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engine import rules
 from engine.day import allocate_grail
 from engine.dice import Dice, Roll
 from engine.ending import check_end, finish, release_held_news
@@ -46,9 +47,21 @@ def advance(
 
     ``inplace`` mutates ``state`` instead of working on a copy and ``trusted`` skips the
     re-check of submissions the caller has just validated against this very state: both
-    are for the simulator's speed; the service uses neither."""
+    are for the simulator's speed; the service uses neither. The phase is resolved
+    under the game's rules version (engine.rules)."""
     if state.over:
         raise GameOverError()
+    with rules.playing(state.settings.rules_version):
+        return _advance(state, submissions, seed, inplace, trusted)
+
+
+def _advance(
+    state: GameState,
+    submissions: Mapping[int, Iterable[Submission]],
+    seed: str,
+    inplace: bool,
+    trusted: bool,
+) -> Outcome:
     st = state if inplace else state.clone()
     dice = Dice.for_phase(seed, st.round, st.phase.value)
     events: list[Event] = []
@@ -93,8 +106,9 @@ def remove_player(state: GameState, seat: int) -> Outcome:
     events: list[Event] = []
     p = st.player(seat)
     if p.alive:
-        kill(st, events, p, None, "removed")
-        check_end(st, events)
+        with rules.playing(st.settings.rules_version):
+            kill(st, events, p, None, "removed")
+            check_end(st, events)
     return Outcome(st, events, [])
 
 
@@ -105,7 +119,8 @@ def end_game(state: GameState) -> Outcome:
         raise GameOverError()
     st = state.clone()
     events: list[Event] = []
-    finish(st, events, "stopped")
+    with rules.playing(st.settings.rules_version):
+        finish(st, events, "stopped")
     return Outcome(st, events, [])
 
 

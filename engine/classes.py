@@ -1,6 +1,9 @@
 """The class catalogue: stats, traits, identification rules and skill parameters, read
 from ``engine/data/classes/*.toml`` and validated at load. Tuning a number needs no code
-change; skill *behaviour* lives in :mod:`engine.skills`, registered by skill id."""
+change, but a new rules version (``engine/data/rules.toml``, :mod:`engine.rules`): the
+files hold the newest version's numbers, and each older version is rebuilt from them
+with the numbers the table keeps for it. Skill *behaviour* lives in
+:mod:`engine.skills`, registered by skill id."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine import rules
 from engine.model import Faction, Trait
 from engine.zh_tw import traditional
 
@@ -136,9 +140,28 @@ class ClassDataError(ValueError):
 def parse_class(text: str, source: str) -> ClassSpec:
     try:
         raw = tomllib.loads(text)
-        return ClassSpec.model_validate(raw)
     except tomllib.TOMLDecodeError as exc:
         raise ClassDataError(f"{source}: {exc}") from exc
+    return _validated(raw, source)
+
+
+@cache
+def _data_files() -> Mapping[str, tuple[str, dict[str, Any]]]:
+    """Each class's data file as read (class id -> file name, its TOML), newest version."""
+    folder = resources.files("engine") / "data" / "classes"
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            try:
+                out[entry.name.removesuffix(".toml")] = (entry.name, tomllib.loads(entry.read_text(encoding="utf-8")))
+            except tomllib.TOMLDecodeError as exc:
+                raise ClassDataError(f"{entry.name}: {exc}") from exc
+    return out
+
+
+def _validated(raw: dict[str, Any], source: str) -> ClassSpec:
+    try:
+        return ClassSpec.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -146,22 +169,41 @@ def parse_class(text: str, source: str) -> ClassSpec:
 
 
 @cache
-def catalogue() -> Mapping[str, ClassSpec]:
-    """All classes, loaded once and validated; raises ClassDataError on bad data."""
-    folder = resources.files("engine") / "data" / "classes"
+def _newest() -> Mapping[str, ClassSpec]:
+    """The newest rules version's classes: the data files, validated."""
+    return catalogue_of(rules.CURRENT)
+
+
+@cache
+def catalogue_of(version: int) -> Mapping[str, ClassSpec]:
+    """All classes as rules version ``version`` has them (built once per version): the
+    data files (the newest version's) with, going back one version at a time, each
+    version's ``before`` numbers from rules.toml; validated like the files."""
+    raw = {class_id: (source, dict(data)) for class_id, (source, data) in _data_files().items()}
+    for number in range(rules.CURRENT, rules.known(version), -1):
+        for class_id, fields in rules.versions()[number].before.items():
+            if class_id not in raw:
+                raise ClassDataError(f"rules.toml: version {number}: no class {class_id!r}")
+            source, data = raw[class_id]
+            raw[class_id] = (f"rules.toml (version {number - 1}'s {class_id})", data | dict(fields))
     out: dict[str, ClassSpec] = {}
     seen_skills: dict[str, str] = {}  # skill ids are unique: errors and logs name a skill by id
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            spec = parse_class(entry.read_text(encoding="utf-8"), entry.name)
-            if spec.id != entry.name.removesuffix(".toml"):
-                raise ClassDataError(f"{entry.name}: id {spec.id!r} does not match the file name")
-            for s in spec.skills:
-                if s.id in seen_skills:
-                    raise ClassDataError(f"{entry.name}: skill id {s.id!r} is also {seen_skills[s.id]}'s")
-                seen_skills[s.id] = spec.id
-            out[spec.id] = spec
+    for class_id, (source, data) in raw.items():
+        spec = _validated(data, source)
+        if spec.id != class_id:
+            raise ClassDataError(f"{source}: id {spec.id!r} does not match the file name")
+        for s in spec.skills:
+            if s.id in seen_skills:
+                raise ClassDataError(f"{source}: skill id {s.id!r} is also {seen_skills[s.id]}'s")
+            seen_skills[s.id] = spec.id
+        out[spec.id] = spec
     return out
+
+
+def catalogue() -> Mapping[str, ClassSpec]:
+    """All classes under the rules version in force (engine.rules), validated; raises
+    ClassDataError on bad data."""
+    return catalogue_of(rules.in_force())
 
 
 def missing_classes() -> list[str]:
@@ -173,10 +215,10 @@ def missing_classes() -> list[str]:
 def skill_names() -> Mapping[str, Localized]:
     """Every skill id of every class with its name in each language (skill ids are
     unique across classes)."""
-    return {s.id: s.name for spec in catalogue().values() for s in spec.skills}
+    return {s.id: s.name for spec in _newest().values() for s in spec.skills}
 
 
-@cache
 def class_spec(class_id: str) -> ClassSpec:
-    """One class's data (cached: the night looks classes up thousands of times a game)."""
-    return catalogue()[class_id]
+    """One class's data under the rules version in force (each version's catalogue is
+    built once: the night looks classes up thousands of times a game)."""
+    return catalogue_of(rules.in_force())[class_id]

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from engine import rules
 from engine.events import Event, audit, private, public
 from engine.model import GameState, KillingBlowRule, Player, State
 from engine.scoring import score_kill
+
+# R8: the chance (percent) that a wound roll recovers, by the roll of the wound: the first
+# one stays wounded when it fails, every later one dies. Read by the night's roll and by
+# whatever tells a wounded player the odds of the coming one.
+WOUND_RECOVERY = (50, 60)
+
+
+def wound_odds(rolls_done: int) -> tuple[int, bool]:
+    """The coming wound roll of a player who has had ``rolls_done`` rolls of this wound:
+    (the chance in percent to recover, whether a failure kills)."""
+    return WOUND_RECOVERY[min(rolls_done, len(WOUND_RECOVERY) - 1)], rolls_done >= 1
 
 
 def apply_damage(state: GameState, events: list[Event], victim: Player, amount: int, source: int | None, cause: str) -> None:
@@ -58,7 +70,9 @@ def kill(state: GameState, events: list[Event], victim: Player, source: int | No
     release_grapples(state, victim)
     victim.conditions.clear()
     events.append(audit("PlayerDied", seat=victim.seat, source=source, cause=cause))
-    if cause == "removed":
+    if rules.in_force() < rules.DEATH_NEWS:  # told of a death (a removal too), not how
+        events.append(private(victim.seat, "YouDied"))
+    elif cause == "removed":
         events.append(private(victim.seat, "YouWereRemoved"))
     elif amount is not None:
         events.append(private(victim.seat, "YouDied", amount=amount))

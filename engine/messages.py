@@ -17,6 +17,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-CN": "只能在{expected}提交；现在是{phase}。",
     },
     "error.game_over": {"en-US": "The game is over.", "zh-CN": "游戏已经结束。"},
+    "error.unknown_rules_version": {
+        "en-US": "This game was dealt under rules version {version}, which this release does not know (it knows 1 to {newest}): play it with the release that dealt it, or a newer one.",
+        "zh-CN": "本局游戏按规则版本{version}发牌，而当前版本的机器人不认识它（只认识1到{newest}）：请用发牌时的版本或更新的版本继续。",
+    },
     "error.not_in_game": {
         "en-US": "Seat {seat} is not in this game.",
         "zh-CN": "{seat}号座位不在本局游戏中。",

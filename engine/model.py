@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from engine.rules import CURRENT as NEWEST_RULES
+from engine.rules import known as known_rules
+
 if TYPE_CHECKING:
     from engine.lineup import Lineup
 
@@ -106,6 +109,8 @@ class Settings:
     vote_damage: VoteDamageRule = VoteDamageRule.PUBLIC
     # The classes dealt, when a moderator fixed them (engine.lineup); None: dealt by lot.
     lineup: Lineup | None = None
+    # The rules version the game is dealt under and plays by to its end (engine.rules).
+    rules_version: int = NEWEST_RULES
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -119,10 +124,15 @@ class Settings:
                 out[key] = value
         if self.lineup is not None:
             out["lineup"] = self.lineup.text()
+        out["rules_version"] = self.rules_version
         return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settings:
+        """Settings stored by ``to_dict``. Without ``rules_version`` they are read as of
+        the newest version: a game stored before versions were recorded is given its own
+        first (``engine.rules.dealt_under``, as the service and ``wolfhowl verify`` do).
+        A version this release does not know is refused (UnknownRulesVersionError)."""
         rules = {key: d.get(key, legacy) for key, legacy in LEGACY_HOUSE_RULES.items()}
         lineup = None
         if d.get("lineup") is not None:
@@ -139,6 +149,7 @@ class Settings:
             departures=DeparturesRule(rules["departures"]),
             vote_damage=VoteDamageRule(rules["vote_damage"]),
             lineup=lineup,
+            rules_version=known_rules(int(d.get("rules_version", NEWEST_RULES))),
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import rules
 from engine.classes import FACTION_ROWS, class_spec
 from engine.dice import Dice
 from engine.errors import OutOfRangeError
@@ -41,9 +42,15 @@ def deal(n: int, dice: Dice, lineup: Lineup | None = None) -> list[tuple[Faction
 
 def new_game(names: list[str], seed: str, settings: Settings | None = None) -> GameState:
     """A fresh game at Day 1: seats 1..n in the order of ``names``, roles dealt from
-    ``seed`` (and the settings' line-up, when they fix one)."""
-    dice = Dice.for_phase(seed, 0, "deal")
+    ``seed`` (and the settings' line-up, when they fix one), with the class numbers of
+    the settings' rules version."""
     settings = settings or Settings()
+    with rules.playing(settings.rules_version):
+        return _deal_game(names, seed, settings)
+
+
+def _deal_game(names: list[str], seed: str, settings: Settings) -> GameState:
+    dice = Dice.for_phase(seed, 0, "deal")
     players = []
     dealt = deal(len(names), dice, settings.lineup)
     for seat, (name, (faction, class_id)) in enumerate(zip(names, dealt, strict=True), start=1):

@@ -101,12 +101,20 @@ def seats_named(sub: Submission) -> frozenset[int]:
     return frozenset()
 
 
+def _whole(value: Any) -> int:
+    """A stored whole number; anything else (a float, which ``int`` would cut down) is
+    refused."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"not a whole number: {value!r}")
+    return value
+
+
 def submission_from_dict(d: dict[str, Any]) -> Submission:
     """Rebuild a stored submission; a malformed one raises MalformedSubmissionError."""
     try:
         kind = d["kind"]
         if kind == "grail":
-            return GrailNumber(int(d["number"]))
+            return GrailNumber(_whole(d["number"]))
         if kind == "identify":
             return Identification(
                 tuple(Guess(int(g["target"]), g["what"], str(g["value"])) for g in d["guesses"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from engine import rules
 from engine.classes import ClassSpec, IdentifySlot, class_spec
 from engine.errors import (
     ActionEconomyError,
@@ -38,7 +39,13 @@ def validate(state: GameState, seat: int, submission: Submission, *, resolving: 
     ``resolving``: the re-check of a stored submission as its phase closes. A player it
     names may have left since (a moderator's removal): R3 makes an order aimed at them
     fizzle at night, so the orders stand; a guess naming them is dropped and the others
-    are answered; a vote for them is void (raises, as before)."""
+    are answered; a vote for them is void (raises, as before). Checked under the game's
+    rules version (engine.rules)."""
+    with rules.playing(state.settings.rules_version):
+        return _validate(state, seat, submission, resolving)
+
+
+def _validate(state: GameState, seat: int, submission: Submission, resolving: bool) -> Submission:
     if state.over:
         raise GameOverError()
     if not 1 <= seat <= len(state.players):
@@ -53,7 +60,10 @@ def validate(state: GameState, seat: int, submission: Submission, *, resolving: 
         raise WrongPhaseError(expected=f"phase.{expected.value}", phase=f"phase.{state.phase.value}")
     if isinstance(submission, GrailNumber):
         lo, hi = GRAIL_RANGE
-        if not lo <= submission.number <= hi:
+        number = submission.number
+        # A whole number only: a float in range (50.5) would be stored as sent and only
+        # cut down to an int when the Day is resolved.
+        if not isinstance(number, int) or isinstance(number, bool) or not lo <= number <= hi:
             raise OutOfRangeError(what="what.grail_number", low=lo, high=hi, value=submission.number)
         return submission
     if isinstance(submission, Vote):

@@ -10,7 +10,8 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from engine.classes import class_spec
+from engine import rules
+from engine.classes import catalogue_of, class_spec
 from engine.model import GameState
 from engine.stats import armor, attack_bonus, dex_bonus, save
 
@@ -19,15 +20,21 @@ VISIBLE_MEMORY = ("spell_points", "companion_hp", "cleave_round", "grappling")
 
 
 @cache
-def _static(class_id: str) -> tuple[list[str], list[tuple[str, list[str], str]], list[dict[str, Any]]]:
-    """The parts of a sheet that only depend on the class (built once per class)."""
-    spec = class_spec(class_id)
+def _static(class_id: str, version: int) -> tuple[list[str], list[tuple[str, list[str], str]], list[dict[str, Any]]]:
+    """The parts of a sheet that only depend on the class (built once per class and
+    rules version)."""
+    spec = catalogue_of(version)[class_id]
     skills: list[tuple[str, list[str], str]] = [(s.id, list(s.kinds), s.cost) for s in spec.skills]
     return [t.value for t in spec.traits], skills, [s.model_dump() for s in spec.identify]
 
 
 def sheet(state: GameState, seat: int) -> dict[str, Any]:
-    """The player's own sheet, JSON-safe."""
+    """The player's own sheet, JSON-safe, with the numbers of the game's rules version."""
+    with rules.playing(state.settings.rules_version):
+        return _sheet(state, seat)
+
+
+def _sheet(state: GameState, seat: int) -> dict[str, Any]:
     p = state.player(seat)
     # R9: the numbers shown must not betray a state the player was not told of (a Monk's
     # hold, a Bard's Prelude): compute them as if only its self-given states existed.
@@ -35,7 +42,7 @@ def sheet(state: GameState, seat: int) -> dict[str, Any]:
     if any(c.source != seat for c in p.conditions.values()):
         p = replace(p, conditions={k: c for k, c in p.conditions.items() if c.source == seat})
     spec = class_spec(p.class_id)
-    traits, skills, identify = _static(p.class_id)
+    traits, skills, identify = _static(p.class_id, state.settings.rules_version)
     return {
         "seat": p.seat,
         "name": p.name,

@@ -1,5 +1,6 @@
-"""``wolfhowl db upgrade|downgrade|current|backfill|ratings [--url URL]``: database
-maintenance. ``backfill`` writes the records of games that ended before records were
+"""``wolfhowl db upgrade|downgrade|current|check|backfill|ratings [--url URL]``: database
+maintenance. ``check [REVISION]`` says, before it is done, what upgrading (or
+downgrading) to REVISION would do to which games (bot.service.db_check). ``backfill`` writes the records of games that ended before records were
 kept; ``ratings`` checks the stored ratings against a replay of the records, and with
 ``--rebuild`` rewrites them from it."""
 
@@ -19,11 +20,11 @@ from bot.db.where import describe, moved, problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("upgrade", "downgrade", "current", "backfill", "ratings"))
+    parser.add_argument("action", choices=("upgrade", "downgrade", "current", "check", "backfill", "ratings"))
     parser.add_argument(
         "revision",
         nargs="?",
-        help="target revision (upgrade: head by default; downgrade: required, e.g. base or -1)",
+        help="target revision (upgrade and check: head by default; downgrade: required, e.g. base or -1; check: a revision or base)",
     )
     reading.add_arguments(parser)
     parser.add_argument("--rebuild", action="store_true", help="ratings: rebuild every rating from the records")
@@ -46,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "upgrade":
             before, after = asyncio.run(migrate.upgrade(url, args.revision or "head"))
             print(moved(where, before, after))
+            if after == migrate.head_revision() and (finished := asyncio.run(_forget_leftovers(url))):
+                print(f"{where}: finished forgetting {finished} seat(s) whose player had asked to be forgotten")
         elif args.action == "downgrade":
             if not args.revision:
                 print("wolfhowl db downgrade: name the target revision (e.g. base or -1)", file=sys.stderr)
@@ -53,6 +56,12 @@ def run(args: argparse.Namespace) -> int:
             before = asyncio.run(migrate.current(url))
             asyncio.run(migrate.downgrade(url, args.revision))
             print(f"{where}: downgraded from {before or 'empty'} to {_reached(url)}")
+        elif args.action == "check":
+            from bot.service.db_check import check_database
+
+            print(where)
+            for line in asyncio.run(check_database(url, args.revision)).lines():
+                print(line)
         elif args.action in ("backfill", "ratings"):
             from bot.db.records_cli import run_records
 
@@ -62,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
             head = migrate.head_revision()
             state = "up to date" if rev == head else f"head is {head}"
             print(f"{where}: {rev or 'empty (not migrated)'} ({state})")
+    except (migrate.DowngradeRefused, migrate.ForeignKeysBroken) as exc:
+        print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+        return 1
     except CommandError as exc:
         # A revision that does not exist: alembic's first line says which.
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -73,6 +85,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"wolfhowl db {args.action}: {problem(url, exc)}", file=sys.stderr)
         return 1
     return 0
+
+
+async def _forget_leftovers(url: str) -> int:
+    from bot.db.session import Database
+    from bot.service.privacy import forget_leftovers
+
+    async with Database(url) as db:
+        return await forget_leftovers(db)
 
 
 def _reached(url: str) -> str:

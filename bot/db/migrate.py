@@ -43,13 +43,39 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+class DowngradeRefused(Exception):
+    """A downgrade step that cannot hold today's data refused before touching it (the
+    whole downgrade is one transaction: nothing was changed). Its text names the games."""
+
+
+class ForeignKeysBroken(Exception):
+    """A SQLite migration left rows whose parent is gone: rolled back, nothing changed."""
+
+
 async def _run(url: str | URL, fn: Any, *args: Any) -> Any:
+    """``fn`` in one transaction on its own connection. On SQLite, foreign keys are off
+    for it and checked before the commit: a batch step rebuilds a table by copying it
+    and dropping the old one, and with them on, that drop deletes every child row (ON
+    DELETE CASCADE) — a downgrade through 0009 emptied the games' players, steps,
+    submissions and messages. The pragma cannot change inside a transaction, hence
+    before it."""
     engine = make_engine(url, poolclass=NullPool)
     try:
-        async with engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
-            return await conn.run_sync(fn, *args)
+        async with engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            if sqlite:
+                await conn.execution_options(sqlite_begin=None)  # no BEGIN: see bot.db.session
+                await conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                await conn.commit()
+                await conn.execution_options(sqlite_begin="IMMEDIATE")
+            async with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+                result = await conn.run_sync(fn, *args)
+                if sqlite and (broken := (await conn.exec_driver_sql("PRAGMA foreign_key_check")).all()):
+                    tables = sorted({str(row[0]) for row in broken})
+                    raise ForeignKeysBroken(f"{len(broken)} row(s) of {', '.join(tables)} would lose their parent row; nothing was changed")
+            return result
     finally:
         await engine.dispose()
 

@@ -1,12 +1,19 @@
 """Replaying an exported game log: from the revealed seed and the stored submissions,
 the engine must produce exactly the recorded deal, rolls, events and states. Every kind
-of step is replayed: the start, advances, removals, replacements and a moderator's end."""
+of step is replayed: the start, advances, removals, replacements and a moderator's end.
+
+Each log is replayed under its own rules version (engine.rules): the one its start
+records (``settings.rules_version``), or, for a game dealt before versions were recorded,
+the one in force when it was dealt: the newest published by its start time
+(``engine.rules.dealt_under``), or an older one when the release that dealt it had not
+been upgraded yet (the newest that replays it, which the report names)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -26,12 +33,17 @@ class VerifyReport:
     rolls: int
     events: int
     mismatch: str | None = None
+    # The rules version the log was replayed under, and whether the log records it (or it
+    # was taken from the time the game was dealt).
+    rules_version: int = engine.rules.CURRENT
+    rules_recorded: bool = True
 
     def summary(self) -> str:
+        rules = f"rules version {self.rules_version}" + ("" if self.rules_recorded else " (not recorded in the log: the version in force when it was dealt)")
         if not self.ok:
-            return f"MISMATCH: {self.mismatch}"
+            return f"MISMATCH: {self.mismatch} (replayed under {rules})"
         return (
-            f"OK: seed matches its SHA-256; {self.steps} steps replayed, "
+            f"OK: {rules}; seed matches its SHA-256; {self.steps} steps replayed, "
             f"{self.rolls} rolls and {self.events} events identical"
         )
 
@@ -71,7 +83,7 @@ def verify_log(log: Any) -> VerifyReport:
         steps = sorted(steps, key=lambda st: int(st["seq"]))
         if not steps or steps[0]["kind"] != "start":
             raise LogFormatError("the log does not begin with the start of the game")
-        report, final = _replay(seed, str(game.get("seed_sha256", "")), steps)
+        report, final = _replay_by_its_rules(seed, str(game.get("seed_sha256", "")), steps, _dealt_at(game, steps[0]))
         return report if not report.ok else _check_header(report, game, steps, final)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         if isinstance(exc, LogFormatError):
@@ -94,6 +106,10 @@ def _check_header(report: VerifyReport, game: dict[str, Any], steps: list[dict[s
     played_by = steps[0]["inputs"]["settings"]
     header_settings = game.get("settings") or {}
     for key, value in sorted(played_by.items()):
+        if key == "rules_version":  # the game's, not a moderator's setting: the header names it apart
+            if game.get("rules_version", value) != value:
+                return fail(f"rules version is {json.dumps(game.get('rules_version'))}, the game was dealt under {value}")
+            continue
         if key == "lineup":  # the header may name a preset, which deals this line-up at this size
             named = header_settings.get(key)
             try:
@@ -120,13 +136,38 @@ def _check_header(report: VerifyReport, game: dict[str, Any], steps: list[dict[s
     return report
 
 
-def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> tuple[VerifyReport, engine.GameState]:
-    """The report, and the state the replay ends in."""
+def _dealt_at(game: dict[str, Any], start: dict[str, Any]) -> datetime | None:
+    when = game.get("started_at") or start.get("at")
+    return datetime.fromisoformat(when) if isinstance(when, str) else None
+
+
+def _replay_by_its_rules(
+    seed: str, digest: str, steps: list[dict[str, Any]], dealt_at: datetime | None
+) -> tuple[VerifyReport, engine.GameState]:
+    """The replay under the log's rules version. A log that records none is tried under
+    each version published by the time it was dealt, newest first: the first that
+    replays it is the one it was played by; when none does, the report is the newest's."""
+    recorded = steps[0]["inputs"]["settings"].get("rules_version")
+    if recorded is not None:
+        return _replay(seed, digest, steps, engine.rules.known(int(recorded)), recorded=True)
+    first: tuple[VerifyReport, engine.GameState] | None = None
+    for version in range(engine.rules.dealt_under(dealt_at), 0, -1):
+        outcome = _replay(seed, digest, steps, version, recorded=False)
+        if outcome[0].ok:
+            return outcome
+        first = first or outcome
+    assert first is not None  # dealt_under gives 1 at least
+    return first
+
+
+def _replay(seed: str, digest: str, steps: list[dict[str, Any]], version: int, *, recorded: bool) -> tuple[VerifyReport, engine.GameState]:
+    """The report, and the state the replay ends in, under rules ``version`` (``recorded``:
+    named by the log's start, or taken from when it was dealt)."""
     rolls = events = 0
     state: engine.GameState | None = None
 
     def fail(where: str, what: str, done: int) -> tuple[VerifyReport, engine.GameState]:
-        return VerifyReport(False, done, rolls, events, f"{where}: {what}"), state or engine.GameState(players=[])
+        return VerifyReport(False, done, rolls, events, f"{where}: {what}", version, recorded), state or engine.GameState(players=[])
 
     if hashlib.sha256(seed.encode()).hexdigest() != digest:
         return fail("seed", "its SHA-256 is not the one published at the start", 0)
@@ -137,7 +178,7 @@ def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> tuple[Verify
         out_rolls: list[engine.Roll] = []
         try:
             if st["kind"] == "start":
-                settings = engine.Settings.from_dict(inputs["settings"])
+                settings = replace(engine.Settings.from_dict(inputs["settings"]), rules_version=version)
                 state = engine.new_game(list(inputs["names"]), seed, settings)
             elif state is None:
                 raise LogFormatError("a step before the start")
@@ -160,11 +201,19 @@ def _replay(seed: str, digest: str, steps: list[dict[str, Any]]) -> tuple[Verify
         diff = (
             _first_difference("roll", _norm(st["rolls"]), _norm([r.to_dict() for r in out_rolls]))
             or _first_difference("event", _norm(st["events"]), _norm([e.to_dict() for e in out_events]))
-            or _state_difference(_norm(st["state"]), _norm(state.to_dict()))
+            or _state_difference(_norm(st["state"]), _norm(_as_logged(state.to_dict(), st["state"])))
         )
         if diff:
             return fail(where, diff, done)
         rolls += len(out_rolls)
         events += len(out_events)
     assert state is not None  # the first step is the start
-    return VerifyReport(True, len(steps), rolls, events), state
+    return VerifyReport(True, len(steps), rolls, events, None, version, recorded), state
+
+
+def _as_logged(state: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """The replayed state as the log would hold it: a state stored before versions were
+    recorded names none (a live game's later states, stored since, do)."""
+    if "rules_version" in (stored.get("settings") or {}):
+        return state
+    return state | {"settings": {k: v for k, v in state["settings"].items() if k != "rules_version"}}

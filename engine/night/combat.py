@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import rules
 from engine.classes import class_spec
 from engine.events import audit, private
 from engine.health import apply_damage
@@ -118,12 +119,21 @@ def damage_roll(night: Night, attacker: Player, target: Player, override: int | 
 
 
 def deal(night: Night, victim: Player, amount: int, source: int | None, cause: str) -> None:
-    """Damage through the victim's own reductions (damage_taken hooks), then apply it."""
+    """Damage through the victim's own reductions (damage_taken hooks), then apply it.
+    What those hooks tell (a save: Indomitable) follows the blow in the event stream, so
+    the victim's report tells the blow before the save it set off."""
+    mark = len(night.events)
     for s in hooks_for(victim.class_id, "damage_taken"):
         amount = s.damage_taken(night, victim, amount, source)
     if night.turn(victim.seat).death_ward:
         amount = min(amount, victim.hp)
+    if rules.in_force() < rules.NIGHT_STORY:  # the save was told before the blow
+        apply_damage(night.state, night.events, victim, amount, source, cause)
+        return
+    said = night.events[mark:]
+    del night.events[mark:]
     apply_damage(night.state, night.events, victim, amount, source, cause)
+    night.events.extend(said)
 
 
 def steal(night: Night, thief: Player, victim: Player, chance: int = STEAL_CHANCE, why: str = "steal") -> bool:

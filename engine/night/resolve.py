@@ -4,10 +4,13 @@ banked)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine import rules
 from engine.classes import class_spec
 from engine.dice import Dice
 from engine.events import Event, audit, private
-from engine.health import kill, release_grapples
+from engine.health import kill, release_grapples, wound_odds
 from engine.model import GameState, Player, State
 from engine.night.combat import attack, opposed
 from engine.night.context import Night
@@ -34,6 +37,7 @@ def resolve_night(state: GameState, dice: Dice, events: list[Event], identificat
     for seat in list(night.order):
         p = state.player(seat)
         if not p.alive:
+            not_done(night, p, night.orders.get(seat, Orders()).actions, "dead")
             continue
         take_turn(night, p)
     end_night(night)
@@ -41,6 +45,7 @@ def resolve_night(state: GameState, dice: Dice, events: list[Event], identificat
 
 def take_turn(night: Night, p: Player) -> None:
     if p.wounded:
+        not_done(night, p, night.orders.get(p.seat, Orders()).actions, "wounded")
         wound_roll(night, p)
         return
     if night.turn(p.seat).void:
@@ -61,10 +66,21 @@ def take_turn(night: Night, p: Player) -> None:
         actions = actions[1:]
     night.turn(p.seat).acted = True
     paid_groups: set[str] = set()
-    for action in actions:
+    for i, action in enumerate(actions):
         if not p.able:
+            not_done(night, p, actions[i:], "wounded" if p.alive else "dead")
             break
         perform(night, p, action, paid_groups)
+
+
+def not_done(night: Night, p: Player, actions: Sequence[Action], reason: str) -> None:
+    """Tell a player which of their orders did not happen, and why, at the point of the
+    night where they were lost: ``dead`` or ``wounded`` before their turn (or in it),
+    ``no_action`` (nothing left to pay with), ``no_grail`` (a grail skill, R10). Orders
+    made void by a state the player is not told of (R9: held, snared, grappled) are not
+    told either."""
+    if actions and rules.in_force() >= rules.NIGHT_STORY:
+        night.emit(private(p.seat, "OrdersNotDone", class_id=p.class_id, skills=[a.skill for a in actions], reason=reason))
 
 
 def perform(night: Night, p: Player, action: Action, paid_groups: set[str]) -> None:
@@ -80,6 +96,7 @@ def perform(night: Night, p: Player, action: Action, paid_groups: set[str]) -> N
         cost = "none"
     if not night.spend(p.seat, cost):
         night.emit(audit("ActionLost", seat=p.seat, skill=action.skill, reason="no action left"))
+        not_done(night, p, (action,), "no_action")
         return
     if group is not None:
         paid_groups.add(group)
@@ -94,6 +111,7 @@ def perform(night: Night, p: Player, action: Action, paid_groups: set[str]) -> N
         p.used_once.append(skill.skill_id)
     if skill.spec.grail and not night.held_grail(p):
         night.emit(audit("SkillFizzled", seat=p.seat, skill=action.skill, reason="no grail"))
+        not_done(night, p, (action,), "no_grail")
         return
     skill.execute(night, p, action)
 
@@ -123,15 +141,15 @@ def wound_roll(night: Night, p: Player) -> None:
     """R8: first roll 50% recover / 50% stay; second 60% recover / 40% die. Recovering
     sets HP to 1; a death is credited to whoever caused the wound. A player who cannot
     die tonight (``death_ward``) stays wounded instead of dying."""
+    chance, deadly = wound_odds(p.wound_rolls)
     p.wound_rolls += 1
-    chance = 50 if p.wound_rolls == 1 else 60
     if night.dice.check(chance, p.seat, f"wound-roll-{p.wound_rolls}"):
         p.hp = 1
         p.wound_rolls = 0
         p.wound_source = None
         night.emit(private(p.seat, "Recovered", hp=1, max_hp=p.max_hp))
         return
-    if p.wound_rolls >= 2 and not night.turn(p.seat).death_ward:
+    if deadly and not night.turn(p.seat).death_ward:
         p.hp = -1
         kill(night.state, night.events, p, p.wound_source, "wound")
         return

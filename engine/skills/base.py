@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.classes import SkillSpec, class_spec
+from engine import rules
+from engine.classes import SkillSpec, catalogue_of
 
 if TYPE_CHECKING:
     from engine.model import GameState, Player
@@ -146,11 +147,16 @@ def _registry() -> dict[tuple[str, str], type[Skill]]:
     return found
 
 
-@cache
 def skills_of(class_id: str) -> dict[str, Skill]:
-    """The class's skills, instantiated with their data; every data skill must have code."""
+    """The class's skills, instantiated with their data under the rules version in force
+    (engine.rules); every data skill must have code."""
+    return _skills_of(class_id, rules.in_force())
+
+
+@cache
+def _skills_of(class_id: str, version: int) -> dict[str, Skill]:
     registry = _registry()
-    spec = class_spec(class_id)
+    spec = catalogue_of(version)[class_id]
     out: dict[str, Skill] = {}
     for s in spec.skills:
         impl = registry.get((class_id, s.id))
@@ -160,11 +166,15 @@ def skills_of(class_id: str) -> dict[str, Skill]:
     return out
 
 
-@cache
 def hooks_for(class_id: str, hook: str) -> tuple[Skill, ...]:
     """The class's skills that override ``hook``."""
+    return _hooks_for(class_id, hook, rules.in_force())
+
+
+@cache
+def _hooks_for(class_id: str, hook: str, version: int) -> tuple[Skill, ...]:
     base = getattr(Skill, hook)
-    return tuple(s for s in skills_of(class_id).values() if getattr(type(s), hook) is not base)
+    return tuple(s for s in _skills_of(class_id, version).values() if getattr(type(s), hook) is not base)
 
 
 def _load_all() -> None:

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from bot.db.migrate import DowngradeRefused
+
 revision: str = "0011"
 down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
@@ -49,7 +51,22 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("ai_seats", sa.Integer(), server_default="0", nullable=False))
 
 
+def downgrade_refusal(bind: sa.Connection) -> str | None:
+    """Why this database cannot go below 0011, or None: before it every seat had a user,
+    so a game that had AI seats cannot be held. Read by the downgrade and by ``wolfhowl
+    db check``."""
+    with_ai = bind.execute(sa.text("SELECT DISTINCT game_id FROM game_players WHERE user_id IS NULL ORDER BY game_id")).scalars().all()
+    if not with_ai:
+        return None
+    games = ", ".join(f"#{g}" for g in with_ai)
+    return f"cannot go below 0011: games {games} had AI seats, which a database before 0011 cannot hold (every seat had a user then)"
+
+
 def downgrade() -> None:
+    # Refused here, before any change (the whole downgrade is one transaction).
+    refusal = downgrade_refusal(op.get_bind())
+    if refusal:
+        raise DowngradeRefused(f"{refusal}; nothing was changed")
     with op.batch_alter_table("game_records", schema=None) as batch_op:
         batch_op.drop_column("ai_seats")
     op.drop_index("ix_ai_turns_due", table_name="ai_turns")

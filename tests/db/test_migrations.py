@@ -325,3 +325,10 @@ async def test_0004_indexes_a_servers_finished_games(empty_url: str) -> None:
     assert "ix_games_history" in await _indexes(empty_url, "games")
     await downgrade(empty_url, "0003")
     assert "ix_games_history" not in await _indexes(empty_url, "games")
+
+
+async def test_0016_adds_the_dead_channels_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0016")
+    assert await _columns(empty_url, "dead_channels") == {"game_channel_id", "dead_channel_id", "guild_id", "created_at"}
+    await downgrade(empty_url, "0015")
+    assert "dead_channels" not in await _tables(empty_url)

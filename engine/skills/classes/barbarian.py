@@ -4,6 +4,7 @@ Numbers come from ``engine/data/classes/barbarian.toml``."""
 
 from __future__ import annotations
 
+from engine import rules
 from engine.events import audit, private
 from engine.model import Player, State
 from engine.night.combat import attack, inflict
@@ -54,7 +55,8 @@ class DamageReduction(Skill):
 class Indomitable(Skill):
     """Once per game, passive: the first killing blow at night leaves the Barbarian at HP 0.
     A death ward already keeps it alive, so the save is not wasted then. The owner is told
-    privately, since it must know the skill is spent."""
+    privately, since it must know the skill is spent, with the blow's damage: the blow a
+    save stops is shown nowhere else when the Barbarian was already at HP 0."""
 
     class_id = "barbarian"
     skill_id = "indomitable"
@@ -67,7 +69,8 @@ class Indomitable(Skill):
             return amount
         victim.used_once.append(self.skill_id)
         night.emit(audit("IndomitableSaved", seat=victim.seat, source=source, prevented=amount))
-        night.emit(private(victim.seat, "IndomitableSaved"))
+        news = {"amount": amount} if rules.in_force() >= rules.NIGHT_STORY else {}
+        night.emit(private(victim.seat, "IndomitableSaved", **news))
         return max(0, victim.hp - floor)
 
 

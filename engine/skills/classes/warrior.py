@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import rules
 from engine.events import private
 from engine.model import GameState, Player, State
 from engine.night.combat import attack, inflict
@@ -25,7 +26,7 @@ class Cleave(Skill):
     def night_ended(self, night: Night, owner: Player) -> None:
         """Told once the night is over (not at the hit: the order of the news must not
         say which of its attacks hit); the sheet says so too until that Dusk has passed."""
-        if owner.memory.get("cleave_round") == night.round + 1:
+        if owner.memory.get("cleave_round") == night.round + 1 and rules.in_force() >= rules.CLEAVE_NEWS:
             night.emit(private(owner.seat, "CleaveReady", round=night.round + 1))
 
     def execute(self, night: Night, actor: Player, action: Action) -> None:

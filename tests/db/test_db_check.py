@@ -1,0 +1,76 @@
+"""``wolfhowl db check``: before an upgrade or a downgrade, what it would do to which
+games, on both databases: the games by status and rules version (a game stored before
+versions were recorded as of its start), the migrations on the way, and a downgrade that
+would refuse (AI seats below 0011) with the games named. It changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+import engine
+from bot.cli import main as wolfhowl
+from bot.db.migrate import DowngradeRefused, current, downgrade, head_revision
+from bot.db.models import Game
+from bot.db.session import Database
+from bot.service.db_check import check_database
+from tests.db.test_downgrade_keeps_rows import counts, scratch_url, with_games  # noqa: F401 - the fixture
+from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
+
+
+async def _as_stored_before_versions(url: str, game_id: int, started: datetime) -> None:
+    """The live game as a release before rules versions stored it, dealt at ``started``."""
+    db = Database(url)
+    try:
+        async with db.transaction() as s:
+            game = await s.get(Game, game_id)
+            assert game is not None and game.state is not None
+            settings = {k: v for k, v in game.state["settings"].items() if k != "rules_version"}
+            game.state = game.state | {"settings": settings}
+            game.started_at = started
+    finally:
+        await db.dispose()
+
+
+async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(scratch_url: str) -> None:  # noqa: F811
+    done, live, waiting = await with_games(scratch_url, ai_seats=2)
+    await _as_stored_before_versions(scratch_url, live, datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
+    before = await counts(scratch_url)
+    report = await check_database(scratch_url)
+    newest = engine.rules.CURRENT
+    assert report.direction == "none" and report.revision == head_revision()
+    by_id = {g.id: g for g in report.games}
+    assert (by_id[done].status, by_id[done].rules_version, by_id[done].recorded) == ("over", newest, True)
+    assert (by_id[live].status, by_id[live].rules_version, by_id[live].recorded) == ("running", 2, False)
+    assert (by_id[waiting].status, by_id[waiting].rules_version) == ("lobby", newest)
+    lines = "\n".join(report.lines())
+    assert f"rules version 2: #{live} running (not recorded: as of its start)" in lines
+    assert f"rules version {newest}: #{done} over, #{waiting} lobby" in lines
+    assert f"live games keep their rules version to their end: #{live} version 2" in lines
+    assert f"a downgrade below 0011 would be refused: cannot go below 0011: games #{live} had AI seats" in lines
+
+    down = "\n".join((await check_database(scratch_url, "0002")).lines())
+    assert f"downgrade to 0002 undoes {int(str(head_revision())) - 2} migration(s):" in down
+    assert f"it would be REFUSED, changing nothing: cannot go below 0011: games #{live} had AI seats" in down
+    assert "REFUSED" not in "\n".join((await check_database(scratch_url, "0011")).lines())
+    # What it said is what the downgrade does; and the check itself changed nothing.
+    assert await current(scratch_url) == head_revision() and await counts(scratch_url) == before
+    with pytest.raises(DowngradeRefused, match=f"games #{live} had AI seats"):
+        await downgrade(scratch_url, "0002")
+
+
+async def test_check_before_an_upgrade_reads_the_older_schema(scratch_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    done, live, _ = await with_games(scratch_url)
+    await downgrade(scratch_url, "0010")
+    report = await check_database(scratch_url)
+    head = str(head_revision())
+    later = [f"{n:04d}" for n in range(11, int(head) + 1)]
+    assert report.direction == "upgrade" and [s.revision for s in report.steps] == later
+    assert {g.id for g in report.games} >= {done, live}
+    assert await asyncio.to_thread(wolfhowl, ["db", "check", "--url", scratch_url]) == 0  # (it runs its own loop)
+    out = capsys.readouterr().out
+    assert f"schema: 0010; this release's head: {head}" in out
+    assert f"upgrade to {head} applies {len(later)} migration(s):" in out and "  0011: AI seats" in out
+    assert "refused" not in out
