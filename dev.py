@@ -4,7 +4,8 @@
     python3 dev.py demo    # set up if needed, then play a whole game on the local Discord
     python3 dev.py test    # set up if needed, then lint, type-check and run every test, on
                            # every core (pytest-xdist; `-n 0` after it: in one process)
-                           # (installing Debian's chromium when root on Debian: see ensure_browser)
+                           # (installing Debian's chromium and prometheus when root on
+                           # Debian: see ensure_browser, ensure_prometheus)
     python3 dev.py setup   # only set up (or bring .venv up to date)
     python3 dev.py lock    # pin the newest versions pyproject.toml allows into constraints.txt
 
@@ -88,23 +89,41 @@ def ensure_browser() -> None:
     sys.path.insert(0, str(ROOT))
     from tests.browser import find_browser
 
-    if find_browser():
-        return
+    if not find_browser():
+        debian_install("chromium", "the replay's browser tests", "install chromium, or set WOLFHOWL_BROWSER")
+
+
+def ensure_prometheus() -> None:
+    """The metrics are checked by a real Prometheus and its ``promtool`` (tests/prometheus.py):
+    where they are missing and this runs as root on Debian, as CI does, Debian's
+    ``prometheus`` is installed; elsewhere those tests skip saying why (under CI=true they
+    fail instead)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.prometheus import find_prometheus, find_promtool
+
+    if not (find_prometheus() and find_promtool()):
+        debian_install("prometheus", "the metrics' Prometheus tests", "install prometheus")
+
+
+def debian_install(package: str, tests: str, hint: str) -> None:
+    """Install Debian's ``package`` for ``tests`` when root on Debian (as CI is); else
+    say that those tests will skip, and how to have them run."""
     debian_root = os.name == "posix" and os.geteuid() == 0 and Path("/etc/debian_version").exists()
     if not (debian_root and shutil.which("apt-get")):
-        print("dev.py: no Chromium found: the replay's browser tests will skip (install chromium, or set WOLFHOWL_BROWSER)", flush=True)
+        print(f"dev.py: no {package} found: {tests} will skip ({hint})", flush=True)
         return
-    print("dev.py: installing Debian's chromium for the replay's browser tests", flush=True)
+    print(f"dev.py: installing Debian's {package} for {tests}", flush=True)
     apt = ["apt-get", "-q", "-o", "DPkg::Lock::Timeout=600"]
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    if subprocess.run([*apt, "install", "-y", "chromium"], cwd=ROOT, env=env).returncode != 0:
+    if subprocess.run([*apt, "install", "-y", package], cwd=ROOT, env=env).returncode != 0:
         # A fresh machine may not have the package lists yet.
         subprocess.run([*apt, "update"], cwd=ROOT, env=env)
-        subprocess.run([*apt, "install", "-y", "chromium"], cwd=ROOT, env=env)
+        subprocess.run([*apt, "install", "-y", package], cwd=ROOT, env=env)
 
 
 def test(extra: list[str]) -> None:
     ensure_browser()
+    ensure_prometheus()
     print("== ruff", flush=True)
     run([str(BIN / "ruff"), "check", *(p for p in LINTED if (ROOT / p).exists())])
     print("== mypy engine (strict), bot, discord_emulator", flush=True)

@@ -39,6 +39,13 @@ class DiscordConfig(Config):
     rest_rate_limit: int = Field(default=50, ge=1, le=50)
     dispatch_concurrency: int = Field(default=50, ge=1, le=500)
     log_level: str = "INFO"
+    # The log's form: "text" (one line a record, for a person) or "json" (one JSON
+    # object a line, for a log shipper: bot.log_context).
+    log_format: Literal["text", "json"] = "text"
+    # Serve Prometheus's exposition at http://metrics_host:metrics_port/metrics
+    # (bot.discord.metrics_server); unset: no metrics at all.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
     # The event loop (bot.event_loop): "auto" (uvloop where installed, else asyncio's),
     # "uvloop" (refuse to start without it) or "asyncio".
     event_loop: EventLoopKind = "auto"
@@ -75,6 +82,13 @@ class DiscordConfig(Config):
             raise ValueError("one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return value
 
+
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _metrics_port(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() in ("", "none"):
+            return None  # WOLFHOWL_METRICS_PORT= (empty): off
+        return value
 
     @field_validator("shard_count", mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Callable
 from datetime import datetime
 
@@ -42,6 +43,9 @@ class Heartbeat(BackgroundLoop):
         self.on_registered = on_registered  # told each id this process takes (the dispatcher's lease holder)
         self.interval = interval
         self.connected_since: datetime | None = None
+        # When a beat was last recorded (time.monotonic; until the first: when this
+        # started), for the metrics' heartbeat age.
+        self.last_beat = time.monotonic()
         # This process's row, once registered; None again once stopped (or, for a
         # simulated crash, dropped so that nothing more is said).
         self.process_id: int | None = None
@@ -50,6 +54,7 @@ class Heartbeat(BackgroundLoop):
         """Say who this process is: what a process of the same name held before (a
         crash) is free at once, and what it leases from now on names this one."""
         self.process_id = await processes.register(self.db, name or self.name, shards=self.shards)
+        self.last_beat = time.monotonic()
         self.on_registered(self.process_id)
 
     def on_connect(self) -> None:
@@ -72,6 +77,8 @@ class Heartbeat(BackgroundLoop):
             name = f"{self.name}:{os.getpid()}"
             log.error("another process runs under this one's name; going on as %s", name)
             await self.register(name)
+        else:
+            self.last_beat = time.monotonic()
 
     async def stopped(self) -> None:
         """The bot closes (after :meth:`stop` and the loop's end): its row says so, and

@@ -53,9 +53,17 @@ def point_discord_to(api_base: str, gateway_url: str) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def configure_logging(level: str, token: str) -> None:
+def configure_logging(level: str, token: str, log_format: str = "text") -> None:
+    """The log on stderr: text lines, or with ``log_format`` "json" one JSON object a
+    line (time, level, logger, message, and the game, shard and interaction where there
+    is one: ``bot.log_context``)."""
+    from bot.log_context import JsonFormatter
+
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
     handler.addFilter(RedactToken(token))
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -138,7 +146,7 @@ def _start(args: argparse.Namespace) -> int:
     if not config.token:
         print("wolfhowl run: no bot token; set WOLFHOWL_TOKEN or `token` in config.toml", file=sys.stderr)
         return 2
-    configure_logging(config.log_level, config.token)
+    configure_logging(config.log_level, config.token, config.log_format)
     point_discord_to(config.api_base, config.gateway_url)
 
     import aiohttp

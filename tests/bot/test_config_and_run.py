@@ -148,6 +148,7 @@ async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_
 
     from discord.ext import commands
 
+    from bot.discord import cogs
     from bot.discord.client import WolfBot
     from bot.discord.errors import guarded
 
@@ -161,7 +162,9 @@ async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_
 
     monkeypatch.setattr(commands.Bot, "close", disconnect)
     monkeypatch.setattr(client.scheduler, "stop", stopping.set)  # the first thing a stop does
-    interaction = SimpleNamespace(client=client)
+    # A /help as Discord sends it (the typed layer reads its data before the handler).
+    cogs.install(client.tree)
+    interaction = SimpleNamespace(client=client, data={"type": 1, "name": "help", "options": []}, type=discord.InteractionType.application_command)
 
     async def answer() -> None:  # acknowledged; its work ends after the stop began
         await stopping.wait()

@@ -143,7 +143,7 @@ async def play(tavern: ProcessTavern, game: TableGame) -> bool:
             info = await get_game(tavern.db, game.game_id)
             if info.status in ("over", "cancelled") or (info.round, info.phase) != (round_no, phase):
                 break
-            await game.moderator.command("mod advance", timeout=5.0)
+            await game.moderator.command("phase advance", timeout=5.0)
         phase = NEXT_PHASE[phase]
         round_no += phase == "day"
     return False
