@@ -1,7 +1,8 @@
 """Who is a moderator: a member with Manage Server in the game's server, a member with
-the configured moderator role, or the one who created the game. Checked by the
-handlers against the game the command is about (so it works in DMs too, where Discord
-knows nothing of the caller's server roles)."""
+the configured moderator role, or the one who created the game (the service's access
+policy, ``bot.service.policy``, decides from what is asked of Discord here). Checked by
+the handlers against the game the command is about (so it works in DMs too, where
+Discord knows nothing of the caller's server roles)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord.errors import NotModeratorError
+from bot.service import policy
+from bot.service.policy import Action, Standing
 from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
@@ -80,15 +83,20 @@ async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake)
 
 async def require_moderator(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> None:
     """Raise NotModeratorError unless the caller moderates ``game`` (or, with no game
-    yet, this server)."""
+    yet, this server): the access policy's ``moderate``, on what Discord says of the
+    caller in the game's server (a creator who has left it moderates no more)."""
     user = interaction.user
-    if game is not None and game.moderator_id == user.id:
-        if await still_member(bot, game.guild_id, user):
-            return
-        raise NotModeratorError()  # a creator who has left the server moderates no more
     guild_id = game.guild_id if game is not None else interaction.guild_id
     if guild_id is None:
         raise NotModeratorError()
-    member = await member_in(bot, guild_id, user)
-    if member is None or not member_is_moderator(member, bot.config.moderator_role):
+    if game is not None and game.moderator_id == user.id:
+        # The creator: only their membership is asked, and an outage locks nobody out.
+        member = await still_member(bot, guild_id, user)
+        standing = Standing.member_of(user.id, guild_id) if member else Standing.stranger(user.id, guild_id)
+    else:
+        found = await member_in(bot, guild_id, user)
+        moderator = found is not None and member_is_moderator(found, bot.config.moderator_role)
+        standing = Standing.member_of(user.id, guild_id, moderator=moderator) if found else Standing.stranger(user.id, guild_id)
+    allowed = standing.moderator if game is None else policy.allows(Action.MODERATE, policy.roles_of(standing, game))
+    if not allowed:
         raise NotModeratorError()

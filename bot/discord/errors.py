@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import answering, first_response
+from bot.discord import answering, first_response, metering
 from bot.discord.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, t
 from bot.render import words
@@ -54,12 +54,20 @@ class NotModeratorError(ReplyError, app_commands.CheckFailure):
 SETTING_OPTIONS = {"vote_tie_rule": "vote_tie"}
 
 
+# The parameters of a service's refusal that carry a name a user chose (a newcomer's, a
+# player whose stats were asked for): escaped like every name the bot shows.
+NAME_PARAMS = ("name",)
+
+
 def service_text(error: ServiceError, locale: str) -> str:
     if isinstance(error, RuleRefusedError):
         return error.text(locale)
     key = "svc." + error.key.removeprefix("error.")
     if has_key(key):
         params = dict(error.params)
+        for name in NAME_PARAMS:
+            if isinstance(params.get(name), str):
+                params[name] = words.player_name(params[name])
         field = params.get("field")
         option = SETTING_OPTIONS.get(field, field) if isinstance(field, str) else None
         if option is not None and has_key(f"cmd.name.{option}"):  # a setting: shown as its command option
@@ -177,11 +185,14 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
         return
     locale = str(interaction.locale)
     text = error_text(error, locale)
+    outcome = "refused"
     if text is None:
         original = unwrap(error)
         log.error("unexpected error (%s)", describe(interaction), exc_info=(type(original), original, original.__traceback__))
         text = t("reply.error.unexpected", normalize_locale(locale))
+        outcome = "failed"
     await send_ephemeral(interaction, error_embed(text))
+    metering.finished(interaction, outcome)
 
 
 class WolfTree(app_commands.CommandTree):
@@ -189,7 +200,16 @@ class WolfTree(app_commands.CommandTree):
     until answered, so that a stop lets it finish (``bot.discord.answering``)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """discord.py awaits this before it reads a command's options: the typed layer
+        (``bot.discord.payload``) checks them here, and a refusal is answered at once."""
+        from bot.discord import payload  # (it builds on this module)
+
         answering.hold(interaction)
+        try:
+            payload.check_command(self, interaction)
+        except payload.PayloadError as exc:
+            await payload.refuse(interaction, exc)
+            return False
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -204,3 +224,5 @@ async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitab
         await action()
     except Exception as exc:
         await handle_error(interaction, exc)
+    else:
+        metering.finished(interaction, "answered")

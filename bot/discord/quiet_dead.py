@@ -1,8 +1,22 @@
 """The dead stay quiet: a departed player (dead, or removed by a moderator) loses the
 right to write in the game channel (a permission overwrite for that member) and may talk
-in the game's channel for the dead. The dead channel is found again after a restart by a
-marker in its topic, so no extra storage is needed: a game has quiet dead when its dead
-channel exists.
+in the game's channel for the dead. A game has quiet dead when its dead channel exists.
+
+Which room is the dead channel. The bot records the id of the room it creates for a game
+channel's dead (``service.record_dead_channel``), and that room alone is ever used: a
+channel's id cannot be forged, where its topic can (anyone who manages one channel can
+write into its topic the marker the bot writes there, and the dead would then be let into
+a room a living player reads). The marker stays in the recorded room's topic, for people
+to read and to say whether quiet dead is on or switched off (``marker``); a room that
+carries it and is not the recorded one is never let in to: the bot makes its own, and
+``/mod create`` and ``/mod settings`` tell the moderator which room was passed over and
+why (``untrusted_rooms``). A room made before the bot recorded them is passed over too.
+
+Who reads it. Created hidden from @everyone, open to the bot; each departed player of the
+running game is let in by an overwrite of their own. Every sync puts the room back in line
+(``seal``): @everyone denied again, a role's View Channel taken back, and anyone else let
+in by hand (a living player, a member outside the game) closed out. Server administrators
+see every channel, as Discord has it.
 
 Deleting that channel does not switch quiet dead off (``/mod settings quiet_dead:false``
 does): while the game is live the bot makes it again, empty, and lets the dead in. When it
@@ -45,12 +59,25 @@ def marker(game_channel_id: int, *, off: bool = False) -> str:
     return f"[wolfhowl:{'dead-off' if off else 'dead-of'}:{game_channel_id}]"
 
 
-def find_dead_channel(guild: discord.Guild, game_channel_id: int, *, off: bool = False) -> discord.TextChannel | None:
-    mark = marker(game_channel_id, off=off)
-    for channel in guild.text_channels:
-        if channel.topic and mark in channel.topic:
-            return channel
+def find_dead_channel(guild: discord.Guild, game_channel_id: int, recorded: int | None, *, off: bool = False) -> discord.TextChannel | None:
+    """The dead channel of ``game_channel_id``: the room the bot recorded (``recorded``,
+    see ``service.dead_channel_of``), while it exists and its topic says quiet dead is on
+    (``off``: switched off)."""
+    channel = guild.get_channel(recorded) if recorded is not None else None
+    if isinstance(channel, discord.TextChannel) and channel.topic and marker(game_channel_id, off=off) in channel.topic:
+        return channel
     return None
+
+
+def untrusted_rooms(guild: discord.Guild, game_channel_id: int, recorded: int | None) -> list[discord.TextChannel]:
+    """The rooms that carry the dead marker of ``game_channel_id`` in their topic and are
+    not the room the bot made: never used (see the module docstring)."""
+    marks = (marker(game_channel_id), marker(game_channel_id, off=True))
+    return [c for c in guild.text_channels if c.id != recorded and c.topic and any(m in c.topic for m in marks)]
+
+
+async def recorded_room(bot: WolfBot, game_channel_id: int) -> int | None:
+    return await service.dead_channel_of(bot.db, game_channel_id)
 
 
 def _ours(ow: discord.PermissionOverwrite) -> bool:
@@ -81,24 +108,27 @@ def _muted(game_channel: discord.TextChannel) -> set[int]:
     }
 
 
-def _on_without_its_channel(game_channel: discord.TextChannel) -> bool:
+def _on_without_its_channel(game_channel: discord.TextChannel, recorded: int | None) -> bool:
     """Quiet dead was on and its channel was deleted: the bot's mutes are still there and
     the moderator did not switch it off (which retags the channel and lifts them)."""
-    return bool(silenced(game_channel)) and find_dead_channel(game_channel.guild, game_channel.id, off=True) is None
+    return bool(silenced(game_channel)) and find_dead_channel(game_channel.guild, game_channel.id, recorded, off=True) is None
 
 
-def quiet_dead_on(game_channel: discord.TextChannel) -> bool:
-    """Whether the dead of this channel's game stay quiet."""
-    return find_dead_channel(game_channel.guild, game_channel.id) is not None or _on_without_its_channel(game_channel)
+def quiet_dead_on(game_channel: discord.TextChannel, recorded: int | None) -> bool:
+    """Whether the dead of this channel's game stay quiet (``recorded``: its dead
+    channel's id, as the bot recorded it)."""
+    return find_dead_channel(game_channel.guild, game_channel.id, recorded) is not None or _on_without_its_channel(game_channel, recorded)
 
 
-async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) -> discord.TextChannel:
-    """The game's channel for the dead, created hidden from everyone but the bot."""
+async def ensure_dead_channel(bot: WolfBot, game_channel: discord.TextChannel, locale: str) -> discord.TextChannel:
+    """The game's channel for the dead: the one the bot made (switched on again if it
+    was off), else one created now, hidden from everyone but the bot, and recorded."""
     guild = game_channel.guild
-    found = find_dead_channel(guild, game_channel.id)
+    recorded = await recorded_room(bot, game_channel.id)
+    found = find_dead_channel(guild, game_channel.id, recorded)
     if found is not None:
         return found
-    switched_off = find_dead_channel(guild, game_channel.id, off=True)
+    switched_off = find_dead_channel(guild, game_channel.id, recorded, off=True)
     if switched_off is not None and switched_off.topic:  # on again: the same channel
         topic = switched_off.topic.replace(marker(game_channel.id, off=True), marker(game_channel.id))
         return await switched_off.edit(topic=topic, reason=audit_reason(guild, "quiet_dead"))
@@ -108,18 +138,20 @@ async def ensure_dead_channel(game_channel: discord.TextChannel, locale: str) ->
     }
     name = t("ui.dead_channel_name", locale, channel=game_channel.name)[:100]
     topic = t("ui.dead_channel_topic", locale, channel=game_channel.mention) + " " + marker(game_channel.id)
-    return await guild.create_text_channel(
+    made = await guild.create_text_channel(
         name, category=game_channel.category, overwrites=overwrites, topic=topic[:1024], reason=audit_reason(guild, "quiet_dead")
     )
+    await service.record_dead_channel(bot.db, guild.id, game_channel.id, made.id)
+    return made
 
 
-async def remake_dead_channel(game_channel: discord.TextChannel, locale: str) -> discord.TextChannel | None:
+async def remake_dead_channel(bot: WolfBot, game_channel: discord.TextChannel, locale: str) -> discord.TextChannel | None:
     """The dead channel made again after it was deleted; None when it cannot be (the dead
     then stay muted without a channel of their own)."""
     if quiet_missing(game_channel, ("manage_channels",)):
         return None
     try:
-        return await ensure_dead_channel(game_channel, locale)
+        return await ensure_dead_channel(bot, game_channel, locale)
     except discord.HTTPException:
         log.warning("quiet dead: could not make the dead channel of %s again", game_channel.id, exc_info=True)
         return None
@@ -128,14 +160,14 @@ async def remake_dead_channel(game_channel: discord.TextChannel, locale: str) ->
 async def dead_channel_deleted(bot: WolfBot, channel: discord.abc.GuildChannel) -> None:
     """A server admin deleted ``channel``: if it was the dead channel of a live game, make
     it again and let the dead in (see the module docstring)."""
-    found = DEAD_OF.search(getattr(channel, "topic", None) or "")
-    if found is None:
-        return
-    info = await service.game_in_channel(bot.db, int(found[1]))
-    game_channel = channel.guild.get_channel(int(found[1]))
+    game_channel_id = await service.game_channel_of_dead(bot.db, channel.id)  # one indexed read
+    if game_channel_id is None or not DEAD_OF.search(getattr(channel, "topic", None) or ""):
+        return  # not the bot's room, or quiet dead was switched off there
+    info = await service.game_in_channel(bot.db, game_channel_id)
+    game_channel = channel.guild.get_channel(game_channel_id)
     if info is None or not isinstance(game_channel, discord.TextChannel):
         return
-    dead = await remake_dead_channel(game_channel, info.settings.language)
+    dead = await remake_dead_channel(bot, game_channel, info.settings.language)
     log.info("game %s: its dead channel %s was deleted; made again: %s", info.id, channel.id, dead.id if dead else None)
     if dead is not None:
         await sync_quiet_dead(bot, info, dead_channel=dead)
@@ -211,11 +243,11 @@ class QuietReport:
         return bool(self.not_muted or self.not_freed)
 
 
-def switch_off_missing(game_channel: discord.TextChannel) -> list[str]:
+def switch_off_missing(game_channel: discord.TextChannel, recorded: int | None) -> list[str]:
     """The permissions switching quiet dead off needs and the bot lacks: Manage Channels
     to retag the dead channel, Manage Roles to give the muted their voice back."""
     needed = []
-    if find_dead_channel(game_channel.guild, game_channel.id) is not None:
+    if find_dead_channel(game_channel.guild, game_channel.id, recorded) is not None:
         needed.append("manage_channels")
     if silenced(game_channel):
         needed.append("manage_roles")
@@ -229,7 +261,7 @@ async def switch_off(bot: WolfBot, info: GameInfo, game_channel: discord.TextCha
     to them (switched on again, the departed are let in again). Retagged first, so what
     cannot be undone now is undone by the next sync."""
     guild = game_channel.guild
-    found = find_dead_channel(guild, game_channel.id)
+    found = find_dead_channel(guild, game_channel.id, await recorded_room(bot, game_channel.id))
     if found is not None and found.topic:
         await found.edit(
             topic=found.topic.replace(marker(game_channel.id), marker(game_channel.id, off=True)), reason=audit_reason(guild, "quiet_dead_off")
@@ -260,20 +292,49 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
     game_channel = guild.get_channel(info.channel_id) if guild is not None else None
     if not isinstance(game_channel, discord.TextChannel):
         return QuietReport()
-    dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id)
+    recorded = await recorded_room(bot, info.channel_id)
+    dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id, recorded)
     finished = info.status in ("over", "cancelled")
     if dead_channel is None and not finished:
-        if not _on_without_its_channel(game_channel):  # quiet dead is off
-            return await _release_all(bot, info, game_channel, find_dead_channel(game_channel.guild, info.channel_id, off=True))
-        dead_channel = await remake_dead_channel(game_channel, info.settings.language)
+        if not _on_without_its_channel(game_channel, recorded):  # quiet dead is off
+            return await _release_all(bot, info, game_channel, find_dead_channel(game_channel.guild, info.channel_id, recorded, off=True))
+        dead_channel = await remake_dead_channel(bot, game_channel, info.settings.language)
     removed = set(await service.removed_players(bot.db, info.id))
     seated = {p.user_id for p in info.players if p.user_id}
     if finished:
-        dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id, off=True)
+        dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id, recorded, off=True)
         free = seated | removed | silenced(game_channel) | let_in(dead_channel)
         return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=free)
     dead = set(departed_ids(info)) | removed
-    return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=seated - dead)
+    if dead_channel is not None:
+        await seal(dead_channel)
+    # The living, and anyone else let into the dead's room by hand, closed out of it.
+    return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=(seated | let_in(dead_channel)) - dead)
+
+
+async def seal(dead_channel: discord.TextChannel) -> None:
+    """The dead channel hidden again from @everyone and from every role a hand opened it
+    to (an overwrite that lets a role see it); each member's is :func:`_apply`'s. Costs no
+    request when it is as the bot made it. Best effort: a refusal is logged, and the next
+    sync tries again."""
+    guild = dead_channel.guild
+    if quiet_missing(dead_channel, LIFT):
+        return  # (the members' overwrites cannot be written either: _apply reports it)
+    for target, ow in list(dead_channel.overwrites.items()):
+        if isinstance(target, discord.Role) and not target.is_default() and ow.view_channel is True:
+            ow.update(view_channel=None)
+            await _set(dead_channel, target, None if ow.is_empty() else ow)
+    everyone = dead_channel.overwrites_for(guild.default_role)
+    if everyone.view_channel is not False:
+        everyone.update(view_channel=False)
+        await _set(dead_channel, guild.default_role, everyone)
+
+
+async def _set(channel: discord.TextChannel, target: discord.Role, overwrite: discord.PermissionOverwrite | None) -> None:
+    try:
+        await channel.set_permissions(target, overwrite=overwrite, reason=audit_reason(channel.guild, "dead_closed"))
+    except discord.HTTPException:
+        log.warning("quiet dead: could not close dead channel %s to role %s", channel.id, target.id, exc_info=True)
 
 
 async def _apply(

@@ -42,7 +42,7 @@ CASES: dict[str, str] = {
     "join_a_running_game": "svc.lobby_closed",
     "leave_a_running_game": "svc.lobby_closed",
     "replace_with_a_bot": "reply.error.newcomer_bot",
-    "replace_with_someone_from_another_server": "reply.error.newcomer_not_member",
+    "replace_with_someone_from_another_server": "svc.newcomer_not_member",
     "pause_twice": "svc.already_paused",
     "resume_a_running_game": "svc.not_paused",
     "log_in_a_dm_without_a_number": "reply.error.log_which",
@@ -184,18 +184,19 @@ async def scenario() -> Seen:
         )
         await attempt("status_by_a_player", bob, bob.command("mod status", in_dm=True))
         await attempt("log_by_a_player_zh", amin, amin.command("mod log", {"game": gid}, in_dm=True))
-        await attempt("pause_by_a_player", bob, bob.command("mod pause", in_dm=True))
+        await attempt("pause_by_a_player", bob, bob.command("phase pause", in_dm=True))
         await attempt("end_by_a_player_zh", hong, hong.command("mod end", in_dm=True))
         await attempt(
             "settings_by_a_player", bob, bob.command("mod settings", {"day": "2h"}, in_dm=True)
         )
         await attempt(
-            "extend_by_a_player", bob, bob.command("mod extend", {"duration": "1h"}, in_dm=True)
+            "extend_by_a_player", bob, bob.command("phase extend", {"duration": "1h"}, in_dm=True)
         )
-        # From here this server's admin has opened /mod to everyone (Server Settings →
-        # Integrations): Discord lists it to all, and the bot's own check refuses.
-        tavern.emu.set_command_permissions(tavern.guild, {tavern.guild.everyone_role: True}, command="mod")
-        await attempt("moderator_of_another_server_advances", rival, rival.command("mod advance"))
+        # From here this server's admin has opened /mod and /phase to everyone (Server
+        # Settings → Integrations): Discord lists them to all, and the bot's own check refuses.
+        for command in ("mod", "phase"):
+            tavern.emu.set_command_permissions(tavern.guild, {tavern.guild.everyone_role: True}, command=command)
+        await attempt("moderator_of_another_server_advances", rival, rival.command("phase advance"))
         await attempt(
             "moderator_of_another_server_reads_the_status", rival, rival.command("mod status")
         )
@@ -235,7 +236,7 @@ async def scenario() -> Seen:
             mod,
             mod.command("mod replace", {"player": "1", "newcomer": far}),
         )
-        await attempt("resume_a_running_game", mod, mod.command("mod resume"))
+        await attempt("resume_a_running_game", mod, mod.command("phase resume"))
         await attempt("log_in_a_dm_without_a_number", bob, bob.command("mod log", in_dm=True))
         await attempt("log_of_no_such_game", mod, mod.command("mod log", {"game": 9999}))
         await attempt(
@@ -245,13 +246,13 @@ async def scenario() -> Seen:
         day_panel = await bob.command("orders")  # its grail button pressed after the Day
         paused_form = await open_form(hong)  # opened before the pause, sent during it
         hong_panel = await hong.command("orders")
-        assert not (await mod.command("mod pause")).error
+        assert not (await mod.command("phase pause")).error
         await attempt("grail_button_while_paused_zh", hong, hong.click(*hong_panel.find("wh:grail:")))
         await attempt("grail_while_paused", alice, alice.command("grail", {"number": 50}))
         await attempt("grail_form_while_paused_zh", hong, fill(hong, paused_form, "50"))
-        await attempt("advance_while_paused", mod, mod.command("mod advance"))
-        await attempt("pause_twice", mod, mod.command("mod pause"))
-        assert not (await mod.command("mod resume")).error
+        await attempt("advance_while_paused", mod, mod.command("phase advance"))
+        await attempt("pause_twice", mod, mod.command("phase pause"))
+        assert not (await mod.command("phase resume")).error
         for p in game.players:
             assert not (await p.command("grail", {"number": 50})).error
         assert not (await mod.advance()).error
@@ -383,7 +384,7 @@ async def scenario() -> Seen:
             hong,
             hong.select(vote_menu[0], vote_menu[1], [str(alice.seat)]),
         )
-        await attempt("advance_after_the_end", mod, mod.command("mod advance"))
+        await attempt("advance_after_the_end", mod, mod.command("phase advance"))
         post = next(
             m for m in reversed(tavern.public(channel)) if f"wh:open:{gid}" in m.custom_ids()
         )

@@ -1,0 +1,40 @@
+"""The channel for the dead of each game channel, by id.
+
+The bot found the dead's channel again by a marker in its topic; anyone who manages a
+channel can write that topic, and the bot then let the dead into a room a living player
+reads. The id of the room the bot created is recorded here, and only that room is used
+(``bot.discord.quiet_dead``). A room made before this revision is not recorded: the bot
+makes a new one the next time it needs it.
+
+Revision ID: 0016
+Revises: 0015
+Create Date: 2026-12-08
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0016"
+down_revision: str | None = "0015"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "dead_channels",
+        sa.Column("game_channel_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("dead_channel_id", sa.BigInteger(), nullable=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=False),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.PrimaryKeyConstraint("game_channel_id", name=op.f("pk_dead_channels")),
+        sa.UniqueConstraint("dead_channel_id", name=op.f("uq_dead_channels_dead_channel_id")),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("dead_channels")
