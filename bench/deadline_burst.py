@@ -51,6 +51,7 @@ from bot.db.models import DmChannel, Game, OutboxMessage
 from bot.db.session import Database
 from bot.discord.config import DiscordConfig
 from bot.sandbox.play_table import GameClock
+from bot.service.policy import Standing
 from bot.service.types import GameSettings, UserRef
 from discord_emulator import Emulator
 
@@ -76,7 +77,7 @@ async def set_up(emu: Emulator, db: Database, games: int, players: int, per_serv
         for p in range(players):
             user = emu.create_user(f"p{g}-{p}")
             emu.add_member(guild, user)
-            await service.join_game(db, info.id, UserRef(user.id, user.username))
+            await service.join_game(db, info.id, UserRef(user.id, user.username), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
             seated.append(user)
         await service.start_game(db, info.id)
         rows = [{"user_id": u.id, "channel_id": emu.dm_channel(u).id, "created_at": db.now()} for u in [mod, *seated]]

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.service as service
 from bot.db.migrate import upgrade
 from bot.db.session import Database
+from bot.service.policy import Standing
 from bot.service.types import GameSettings, UserRef
 
 PLAYERS = 6
@@ -43,7 +44,7 @@ async def measure(url: str, calls: int) -> dict[str, tuple[float, float]]:
     try:
         info = await service.create_game(db, guild_id=1, channel_id=2, moderator=UserRef(99, "gm"), settings=GameSettings(day_seconds=3600))
         for p in range(PLAYERS):
-            await service.join_game(db, info.id, UserRef(100 + p, f"p{p}"))
+            await service.join_game(db, info.id, UserRef(100 + p, f"p{p}"), Standing.member_of(100 + p, info.guild_id, (info.channel_id,)))
         await service.start_game(db, info.id)
 
         def grail(i: int) -> Awaitable[Any]:

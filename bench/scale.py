@@ -72,6 +72,7 @@ from open_loop import Offered, open_loop
 from split_bot import SplitTavern, collector_off
 
 from bot.sandbox import play_reader as reader
+from bot.service.policy import Standing
 
 
 @dataclass
@@ -131,7 +132,7 @@ async def seed(url: str, tables: list[Table], owner: Any) -> int:
             db, guild_id=first.guild.id, channel_id=first.channel.id, moderator=UserRef(owner.id, "owner", "en-US")
         )
         for user in first.users:
-            await service.join_game(db, info.id, UserRef(user.id, user.username, "en-US"))
+            await service.join_game(db, info.id, UserRef(user.id, user.username, "en-US"), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
         await service.start_game(db, info.id)
         await copy_game(db, info.id, tables)
     finally:

@@ -107,8 +107,11 @@ class GuildOps:
     def set_member_roles(self, guild: Guild, member: Member, role_ids: list[int]) -> None:
         member.role_ids = list(dict.fromkeys(role_ids))
         data = {**member.to_payload(), "guild_id": str(guild.id)}
+        # Discord sends the bot its own member's updates without GUILD_MEMBERS.
+        itself = member.user.id == self._ctx.world.bot.id
         self._ctx.gateway.dispatch(
-            "GUILD_MEMBER_UPDATE", data, guild_id=guild.id, intent=INTENT_GUILD_MEMBERS
+            "GUILD_MEMBER_UPDATE", data, guild_id=guild.id,
+            intent=None if itself else INTENT_GUILD_MEMBERS,
         )
 
     # -- roles ---------------------------------------------------------

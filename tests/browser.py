@@ -54,6 +54,8 @@ class PageReport:
     errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     screenshot: bytes = b""
+    scroll_width: int = 0  # the document's width: more than the viewport's is a page-wide scroll
+    values: list[Any] = field(default_factory=list)  # what each of ``scripts`` returned, in order
 
 
 class _Pipe:
@@ -108,8 +110,10 @@ class _Pipe:
             self.events.append(msg)
 
 
-def load_page(browser: str, path: Path, *, width: int = 1000, height: int = 1400, timeout: float = 60) -> PageReport:
-    """Open ``path`` (a local file) in a fresh headless browser and report on it."""
+def load_page(browser: str, path: Path, *, width: int = 1000, height: int = 1400, timeout: float = 60, scripts: tuple[str, ...] = ()) -> PageReport:
+    """Open ``path`` (a local file) in a fresh headless browser and report on it;
+    ``scripts`` are evaluated in the page after it loads, in order (a reader's clicks),
+    their values in ``values``."""
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
 
@@ -131,7 +135,7 @@ def load_page(browser: str, path: Path, *, width: int = 1000, height: int = 1400
         os.close(from_browser_w)
         pipe = _Pipe(to_browser_w, from_browser_r)
         try:
-            return _inspect(pipe, path, width, height, timeout)
+            return _inspect(pipe, path, width, height, timeout, scripts)
         finally:
             with contextlib.suppress(OSError):
                 pipe.send("Browser.close")
@@ -144,7 +148,7 @@ def load_page(browser: str, path: Path, *, width: int = 1000, height: int = 1400
             os.close(from_browser_r)
 
 
-def _inspect(pipe: _Pipe, path: Path, width: int, height: int, timeout: float) -> PageReport:
+def _inspect(pipe: _Pipe, path: Path, width: int, height: int, timeout: float, scripts: tuple[str, ...] = ()) -> PageReport:
     target = pipe.call("Target.createTarget", {"url": "about:blank"}, timeout=timeout)["targetId"]
     session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Page", "Runtime", "Log", "Network"):
@@ -158,6 +162,13 @@ def _inspect(pipe: _Pipe, path: Path, width: int, height: int, timeout: float) -
     report.text = text["result"]["value"]
     content = pipe.call("Runtime.evaluate", {"expression": "document.body.textContent", "returnByValue": True}, session=session)
     report.content = content["result"]["value"]
+    wide = pipe.call("Runtime.evaluate", {"expression": "document.documentElement.scrollWidth", "returnByValue": True}, session=session)
+    report.scroll_width = int(wide["result"]["value"])
+    for script in scripts:
+        got = pipe.call("Runtime.evaluate", {"expression": script, "returnByValue": True}, session=session)
+        if "exceptionDetails" in got:
+            report.errors.append(f"script: {got['exceptionDetails'].get('exception', {}).get('description')}")
+        report.values.append(got["result"].get("value"))
     shot = pipe.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}, session=session)
     report.screenshot = base64.b64decode(shot["data"])
     for msg in pipe.events:

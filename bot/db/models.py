@@ -436,6 +436,20 @@ class DmChannel(Base):
     created_at: Mapped[datetime]
 
 
+class DeadChannel(Base):
+    """The channel for the dead of a game channel, recorded when the bot creates it: the
+    only channel the bot trusts as that room (``bot.discord.quiet_dead``). A topic says
+    which game channel a room is for, but anyone who manages a channel can write a topic;
+    a channel's id, once recorded here, cannot be forged."""
+
+    __tablename__ = "dead_channels"
+
+    game_channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    dead_channel_id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime]
+
+
 class LineupOdds(Base):
     """The estimated win rate of each faction for one line-up at one table size under
     one set of rules: ``wins`` (faction -> games won, a shared win counting for each

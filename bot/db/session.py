@@ -55,8 +55,10 @@ from sqlalchemy.ext.asyncio.base import _run_to_completion
 from sqlalchemy.orm import Session
 from sqlalchemy.util.concurrency import greenlet_spawn
 
+from bot import metrics
 from bot.db.effects import EffectsSession
 from bot.db.one_trip import begin_with_next_statement, use_one_trip
+from bot.db.signals import Signals, heard
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
 Clock = Callable[[], datetime]
@@ -174,8 +176,9 @@ def _end(session: Session, commit: bool) -> None:
 
 
 class Database:
-    """One engine, its session factories and the clock the service reads the time from
-    (injectable, so deadline tests need no sleeping)."""
+    """One engine, its session factories, the clock the service reads the time from
+    (injectable, so deadline tests need no sleeping) and the signals its writing units
+    of work fire after they commit (``signals``: see :mod:`bot.db.signals`)."""
 
     def __init__(self, url: str | URL, *, clock: Clock | None = None, **engine_kwargs: Any) -> None:
         self.url = normalise_url(url)
@@ -184,6 +187,7 @@ class Database:
         self._writer = async_sessionmaker(self.engine, expire_on_commit=False, sync_session_class=EffectsSession)
         reading = {"sqlite_begin": None} if self.dialect == "sqlite" else {"isolation_level": "AUTOCOMMIT"}
         self._reader = async_sessionmaker(self.engine.execution_options(**reading), expire_on_commit=False)
+        self.signals = Signals()
         # One writer queue per event loop (a handle may outlive a test's loop).
         self._writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary()
@@ -199,38 +203,57 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """A writing unit of work: commits when the block ends, rolls back on any error."""
-        if self.dialect != "sqlite":
-            async with _unit(self._writer) as session:
-                yield session
-            return
-        loop = asyncio.get_running_loop()
-        queue = self._writers.get(loop)
-        if queue is None:
-            queue = self._writers[loop] = asyncio.Lock()
-        # Past the busy timeout, go on without the queue and let SQLite decide (as it
-        # did before there was one): a writer stuck behind another never hangs forever.
-        held = True
-        if queue.locked():
-            try:
-                await asyncio.wait_for(queue.acquire(), SQLITE_BUSY_TIMEOUT_MS / 1000)
-            except TimeoutError:
-                held = False
-        else:
-            await queue.acquire()
+        """A writing unit of work: commits when the block ends, rolls back on any error;
+        once committed, fires the signals its writes noted (:mod:`bot.db.signals`). Timed,
+        from its start to its commit, when metrics are on (``bot.metrics``)."""
+        started = time.perf_counter() if metrics.current is not None else None
         try:
-            async with _unit(self._writer) as session:
-                yield session
+            if self.dialect != "sqlite":
+                async with _unit(self._writer) as session:
+                    yield session
+                self._committed(session)
+                return
+            loop = asyncio.get_running_loop()
+            queue = self._writers.get(loop)
+            if queue is None:
+                queue = self._writers[loop] = asyncio.Lock()
+            # Past the busy timeout, go on without the queue and let SQLite decide (as it
+            # did before there was one): a writer stuck behind another never hangs forever.
+            held = True
+            if queue.locked():
+                try:
+                    await asyncio.wait_for(queue.acquire(), SQLITE_BUSY_TIMEOUT_MS / 1000)
+                except TimeoutError:
+                    held = False
+            else:
+                await queue.acquire()
+            try:
+                async with _unit(self._writer) as session:
+                    yield session
+            finally:
+                if held:
+                    queue.release()
+            self._committed(session)
         finally:
-            if held:
-                queue.release()
+            if started is not None:
+                metrics.observe_unit("write", started)
+
+    def _committed(self, session: AsyncSession) -> None:
+        signals = heard(session)
+        if signals:
+            self.signals.fire(signals)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A reading unit of work, in autocommit (see the module docstring): it takes no
         lock and nothing in it writes."""
-        async with _unit(self._reader) as session:
-            yield session
+        started = time.perf_counter() if metrics.current is not None else None
+        try:
+            async with _unit(self._reader) as session:
+                yield session
+        finally:
+            if started is not None:
+                metrics.observe_unit("read", started)
 
     async def dispose(self) -> None:
         await self.engine.dispose()

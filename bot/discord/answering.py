@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.discord import metering
+
 
 class Answering:
     def __init__(self) -> None:
@@ -36,7 +38,9 @@ class Answering:
 
 def hold(interaction: Any) -> None:
     """Count the interaction being handled by the current task as in hand (a client
-    that keeps no count, as in some tests, is left alone)."""
+    that keeps no count, as in some tests, is left alone); its clock starts for the
+    metrics and the task's log lines name it (``bot.discord.metering``)."""
+    metering.seen(interaction)
     answering = getattr(interaction.client, "answering", None)
     if isinstance(answering, Answering):
         answering.hold()

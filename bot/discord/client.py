@@ -1,21 +1,26 @@
 """The bot: a ``commands.Bot`` with non-privileged intents only, the command tree with
 the one error handler and the translator, the persistent components, and two background
-tasks (the phase scheduler and the outbox dispatcher). Posts held for want of a right in
-a game channel go as soon as the gateway shows it given back (``channel_access``)."""
+tasks (the phase scheduler and the outbox dispatcher), woken by the database's signals
+after each commit that wrote messages or moved a deadline (``bot.db.signals``): no
+handler wakes them. Posts held for want of a right in a game channel go as soon as the
+gateway shows it given back (``channel_access``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 import bot.service as service
+from bot import metrics
 from bot.db.session import Database
-from bot.discord import channel_access, command_sync
+from bot.db.signals import DEADLINES, MESSAGES
+from bot.discord import channel_access, command_sync, metering
 from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
 from bot.discord.config import DiscordConfig
@@ -24,6 +29,7 @@ from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.lineup_odds import OddsRunner
+from bot.discord.metrics_server import MetricsServer
 from bot.discord.orphans import cancel_orphaned
 from bot.discord.pacer import GlobalPacer, pace
 from bot.discord.quiet_dead import QuietReport
@@ -71,6 +77,8 @@ class WolfBot(commands.Bot):
         options.setdefault("tree_cls", WolfTree)
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if config.metrics_port is not None:  # every response from Discord counted (bot.discord.metering)
+            options.setdefault("http_trace", metering.rest_trace())
         # The bot never joins voice: discord.py's start-up warnings about the missing voice
         # libraries would only worry an operator reading the log.
         discord.VoiceClient.warn_nacl = False
@@ -97,6 +105,7 @@ class WolfBot(commands.Bot):
             self.db, self.gateway_open, name=self.process_name(), shards=config.shards_label(), on_registered=self.holding
         )
         self._tasks: list[asyncio.Task[None]] = []
+        self._unlisten: list[Callable[[], None]] = []
         self.answering = Answering()  # the interactions being answered (a stop waits for them)
         # Per game, what the moderator was last told quiet dead could not do (so a DM
         # after each announcement does not repeat it).
@@ -106,11 +115,18 @@ class WolfBot(commands.Bot):
         # Users whose language is recorded as their client's (context.note_locale).
         self.locales_noted: dict[int, str] = {}
         self.returns = ReturnWatch()  # departed players back in the server (quiet_return)
+        self.component_items: list[type[discord.ui.DynamicItem[Any]]] = []  # (setup_hook)
+        self.access = channel_access.AccessWatch()  # game channels that refused a post
+        self.db_revision = ""  # the database's schema revision, once checked (setup_hook)
+        self.metrics_server: MetricsServer | None = None  # /metrics, when metrics_port is set
 
     def wake_dispatcher(self) -> None:
+        """For tools and tests that change what is due without a commit (a test clock
+        moved, another process's work); the bot's own writes wake it by their commit."""
         self.dispatcher.wake()
 
     def wake_scheduler(self) -> None:
+        """As :meth:`wake_dispatcher`, for the scheduler."""
         self.scheduler.wake()
 
     async def lobby_closed(self, game_id: int) -> None:
@@ -127,12 +143,32 @@ class WolfBot(commands.Bot):
             return
         await self.tree.set_translator(CatalogueTranslator())
         cogs.install(self.tree)
-        self.add_dynamic_items(*dynamic_items())
+        self.component_items = dynamic_items()
+        self.add_dynamic_items(*self.component_items)
+        if self.config.metrics_port is not None:
+            await self.start_metrics()
         if self.config.sync_commands:
             await command_sync.register(self)
         if self.run_tasks:
             await self.heartbeat.register()
             self.start_tasks()
+
+    async def start_metrics(self) -> None:
+        """Record the metrics and serve them at ``metrics_host:metrics_port/metrics``."""
+        recording = metrics.enable()
+        commands = [c.qualified_name for c in self.tree.walk_commands() if not isinstance(c, discord.app_commands.Group)]
+        recording.known(commands)
+        server = MetricsServer(self, recording, self.config.metrics_host, int(self.config.metrics_port or 0))
+        server.collector.db_revision = self.db_revision
+        try:
+            await server.start()
+        except BaseException:
+            metrics.disable(recording)
+            raise
+        self.metrics_server = server
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        metering.finished(interaction, "answered")
 
     def holding(self, process_id: int) -> None:
         """The leases taken from now on name this process's row (bot.discord.heartbeat)."""
@@ -167,19 +203,26 @@ class WolfBot(commands.Bot):
 
         from bot.db import migrate
         from bot.db.where import describe, moved, problem
+        from bot.service.privacy import forget_leftovers
 
         where = describe(self.db.url)
         try:
             if self.config.migrate_on_start:
                 before, after = await migrate.upgrade(self.db.url)
+                self.db_revision = after or ""
                 log.info("database: %s", moved(where, before, after))
             else:
                 rev, head = await migrate.current(self.db.url), migrate.head_revision()
+                self.db_revision = rev or ""
                 log.info("database: %s at %s%s", where, rev or "empty", "" if rev == head else f" (head is {head}: run `wolfhowl db upgrade`)")
         except (OSError, SQLAlchemyError, ValueError) as exc:
             raise problem(self.db.url, exc) from exc
+        if self.config.migrate_on_start and (finished := await forget_leftovers(self.db)):
+            log.info("privacy: finished forgetting %d seat(s) of games that ended before forgetting reached the games", finished)
 
     def start_tasks(self) -> None:
+        signals = self.db.signals
+        self._unlisten = [signals.listen(MESSAGES, self.dispatcher.wake), signals.listen(DEADLINES, self.scheduler.wake)]
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
@@ -207,9 +250,12 @@ class WolfBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # Commands, buttons and menus are routed by discord.py; forms by their custom id.
+        # What discord.py drops without a word (a component no item takes) is refused.
+        from bot.discord import payload
         from bot.discord.views.panel import grail_form_submitted
 
-        await grail_form_submitted(interaction)
+        if not await grail_form_submitted(interaction):
+            await payload.unclaimed_component(self.component_items, interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         from bot.discord.quiet_dead import dead_channel_deleted
@@ -225,6 +271,10 @@ class WolfBot(commands.Bot):
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         await channel_access.role_updated(self, after)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        # (Discord sends the bot its own member's updates without the members intent.)
+        await channel_access.member_updated(self, after)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await cancel_orphaned(self, await service.live_game_places(self.db, guild.id))
@@ -249,7 +299,6 @@ class WolfBot(commands.Bot):
                 self.reconciler.rechecks.update(await service.mark_rechecks(self.db, held[start : start + 500]))
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
-        self.wake_dispatcher()
 
     def channel_gone(self, info: GameInfo | GamePlace) -> bool:
         """Once ready: the bot is no longer in the game's server, or the server is here
@@ -267,6 +316,9 @@ class WolfBot(commands.Bot):
         (within the same grace), close the gateway, then the database."""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.stop_grace
+        for unlisten in self._unlisten:
+            unlisten()
+        self._unlisten = []
         self.scheduler.stop()
         self.dispatcher.stop()
         self.heartbeat.stop()
@@ -286,6 +338,10 @@ class WolfBot(commands.Bot):
         if unanswered and self.stop_grace:
             log.warning("%d interactions still unanswered after %.0f s: closing", unanswered, self.stop_grace)
         await super().close()
+        if self.metrics_server is not None:
+            server, self.metrics_server = self.metrics_server, None
+            await server.stop()
+            metrics.disable(server.recording)
         await self.db.dispose()
 
 

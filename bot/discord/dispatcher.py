@@ -47,6 +47,7 @@ from bot.discord.checks import still_member
 from bot.discord.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound import Rendered, render_outgoing
 from bot.i18n import t
+from bot.render import words
 from bot.service import dispatch as service_dispatch
 from bot.service.dispatch import DispatchReport, Undeliverable
 from bot.service.outbox import OutgoingMessage, nonce_for
@@ -107,13 +108,21 @@ class ChannelRefuses(Exception):
     passing failure, retried once the moderator has given the permission back."""
 
 
-def lacks_embed_links(target: discord.abc.Messageable) -> bool:
-    """True when the bot may not embed in this server channel: Discord would strip the
-    embeds and keep only the rest (a post's button without its text), or refuse it."""
+def lacks(target: discord.abc.Messageable, rendered: Rendered) -> str | None:
+    """The permission the bot lacks, as its cache sees it, for this post in this server
+    channel: Embed Links (Discord would strip the embeds and keep only the rest, a post's
+    button without its text, or refuse it), Attach Files (Discord refuses it)."""
     if not isinstance(target, discord.abc.GuildChannel):
-        return False
+        return None
     me = target.guild.me
-    return me is not None and not target.permissions_for(me).embed_links
+    if me is None:
+        return None
+    perms = target.permissions_for(me)
+    if rendered.embeds and not perms.embed_links:
+        return "Embed Links"
+    if rendered.attachments and not perms.attach_files:
+        return "Attach Files"
+    return None
 
 
 class DiscordSender:
@@ -135,14 +144,12 @@ class DiscordSender:
         self._infos: dict[int, GameInfo | None] = {}
         # The users' DM channel ids most recently used (the database remembers them all).
         self._dm_ids: OrderedDict[int, int] = OrderedDict()
-        # The game channels that refused a post since the last ``given_back``.
-        self._refused: set[int] = set()
-
     async def given_back(self) -> int:
         """After a pass: the channels that refused a post in it where the bot may post
         again now (the right came back while the post was in flight) have their held
-        posts made due at once (``channel_access``); the number made due."""
-        ids, self._refused = self._refused, set()
+        posts made due at once (``channel_access``); the number made due. Not one whose
+        cache let the bot post when Discord refused it: nothing says the right is back."""
+        ids = self.bot.access.take()
         channels = [c for c in map(self.bot.get_channel, ids) if isinstance(c, discord.abc.GuildChannel)]
         return await channel_access.retry_channels(self.bot, channels) if channels else 0
 
@@ -229,9 +236,10 @@ class DiscordSender:
             kwargs["embeds"] = rendered.embeds[:10]
         if rendered.view is not None:
             kwargs["view"] = rendered.view
-        if message.recipient_kind == "channel" and rendered.embeds and lacks_embed_links(target):
+        lacking = lacks(target, rendered) if message.recipient_kind == "channel" else None
+        if lacking:
             await self._warn_moderator(message)
-            raise ChannelRefuses("no Embed Links in the game channel")
+            raise ChannelRefuses(f"no {lacking} in the game channel")
         for attempt in range(SEND_TRIES):
             try:
                 sent = await target.send(files=rendered.files(), **kwargs)
@@ -350,7 +358,9 @@ class DiscordSender:
         if holder.alive and (uid, info.id) not in self._told_left:
             self._told_left.add((uid, info.id))
             locale = await moderator_locale(self.bot, info)
-            text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", name=holder.name, seat=holder.seat, game=info.id)
+            text = t(
+                "reply.post.player_left_server", locale, user=f"<@{uid}>", name=words.player_name(holder.name), seat=holder.seat, game=info.id
+            )
             await dm_moderator(self.bot, info, text, nonce=nonce_for(f"left:{info.id}:{uid}"))
         return True
 
@@ -358,7 +368,9 @@ class DiscordSender:
         """The game channel refuses the bot (a permission taken away): tell the game's
         moderator by DM, once until a post goes through again. The post itself is retried
         as usual and goes out, in order, once the permissions are back."""
-        self._refused.add(message.recipient_id)
+        channel = self.bot.get_channel(message.recipient_id)
+        cache_let_post = isinstance(channel, discord.abc.GuildChannel) and channel_access.may_post(channel)
+        self.bot.access.refused(message.recipient_id, cache_let_post)
         info = await self._info(message.game_id)
         if info is None or info.id in self._warned:
             return

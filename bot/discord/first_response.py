@@ -34,6 +34,8 @@ from typing import Any
 
 import discord
 
+from bot.discord import metering
+
 log = logging.getLogger("wolfhowl.discord")
 
 # How long an answer may take and still be the first response. Past it the caller sees
@@ -100,6 +102,7 @@ async def _acknowledge(interaction: discord.Interaction, first: _First, update: 
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        metering.acknowledged(interaction)
 
 
 async def _acknowledge_later(interaction: discord.Interaction, first: _First, update: bool, ephemeral: bool) -> None:
@@ -128,6 +131,7 @@ async def reply(interaction: discord.Interaction, **kwargs: Any) -> None:
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
+            metering.acknowledged(interaction)
 
 
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
@@ -140,3 +144,4 @@ async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
             await interaction.edit_original_response(**kwargs)
         else:
             await interaction.response.edit_message(**kwargs)
+            metering.acknowledged(interaction)

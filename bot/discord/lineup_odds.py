@@ -70,7 +70,6 @@ class OddsRunner:
                 await service.store_odds(self.bot.db, odds, result, waiting)
             else:
                 await service.mark_effects_due(self.bot.db, waiting)
-            self.bot.wake_dispatcher()  # the reconciler runs after its pass
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -35,6 +35,4 @@ async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo | GamePlace]) -
             continue
         log.info("game %s cancelled: channel %s or server %s is gone", info.id, info.channel_id, info.guild_id)
         cancelled.append(info.id)
-    if cancelled:
-        bot.wake_dispatcher()
     return cancelled

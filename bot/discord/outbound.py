@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from bot.discord.replies import lobby_embed, names_of, notice_embed
-from bot.i18n import has_key, t
+from bot.i18n import has_key, t, terms
 from bot.render import absence as absence_text
 from bot.render import words
-from bot.render.chart import scoreboard_png
+from bot.render.chart import scoreboard_png, survivor_bonus
 from bot.render.fields import add_lines
 from bot.render.posts import (
     PHASE_COLOUR,
@@ -27,6 +27,7 @@ from bot.render.posts import (
     phase_opened,
     private_embed,
     scoreboard_embed,
+    wounded_lines,
 )
 from bot.render.recap import fit_one, recap_embeds
 from bot.render.sheet import sheet_embed
@@ -36,6 +37,7 @@ from bot.service.recap import RecapEntry
 from bot.service.start_time import NOT_FILLED
 from bot.service.types import GameInfo
 from engine.events import Event
+from engine.scoring import SURVIVOR_POINTS
 
 log = logging.getLogger("wolfhowl.discord.outbound")
 NEUTRAL = 0x4B5563
@@ -70,9 +72,11 @@ def _ts(iso: str | None) -> int | None:
 
 def _panel_view(game_id: int, locale: str) -> discord.ui.View:
     from bot.discord.views.panel import OpenPanelButton
+    from bot.discord.views.table import TableButton
 
     view = discord.ui.View(timeout=None)
     view.add_item(OpenPanelButton(game_id, locale))
+    view.add_item(TableButton(game_id, locale))
     return view
 
 
@@ -88,12 +92,14 @@ STEP_TITLES = {
 
 def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     events = [Event.from_dict(e) for e in p.get("events", [])]
-    names = names_of(info) if info else {}
+    names = names_of(info, loc) if info else {}
     round_no = int(p.get("round", 0))
     phase = str(p.get("phase", ""))
     step = str(p.get("step") or "advance")
     if msg.recipient_kind == "user":
-        return Rendered(embeds=[private_embed(events, round_no, loc, names, phase if step == "advance" else "")])
+        wounded = p.get("wounded") if isinstance(p.get("wounded"), dict) else None
+        embed = private_embed(events, round_no, loc, names, phase if step == "advance" else "", final=bool(p.get("final")), wounded=wounded)
+        return Rendered(embeds=[embed])
     out = Rendered()
     if step == "end":
         # Only the scoreboard follows: say first that a moderator ended it, and how it is scored.
@@ -109,13 +115,61 @@ def _events(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc:
     ended = next((e for e in events if e.kind == "GameEnded"), None)
     if ended is not None:
         out.embeds.append(scoreboard_embed(ended.data, loc, None, None))
-        chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=p.get("score_history"), win_score=p.get("win_score"))
+        survivors = survivor_bonus(ended.data.get("roster") or [], SURVIVOR_POINTS)
+        chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=p.get("score_history"), win_score=p.get("win_score"), survivors=survivors)
         out.attachments.append(("scoreboard.png", chart))
         if msg.game_id:
             from bot.discord.views.replay import replay_view
 
             out.view = replay_view(msg.game_id, loc)
     return out
+
+
+ENDING_TITLES = {"win": "ending.title_win", "shared": "ending.title_shared", "loss": "ending.title_loss"}
+ENDING_COLOUR = {"win": PHASE_COLOUR["over"], "shared": PHASE_COLOUR["over"], "loss": NEUTRAL}
+
+
+def _ending(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """A player's own ending: won or lost and why, the scores, their points, their rating's
+    move, and the Replay button."""
+    from bot.discord.views.replay import replay_view
+
+    result = str(p.get("result", "loss"))
+    faction = terms.faction(str(p.get("faction")), loc)
+    winners = [terms.faction(w, loc) for w in p.get("winners", [])]
+    why = "ending.why_single" if len(winners) == 1 else "ending.why_shared"
+    reason = t(f"end_reason.{p.get('reason') or 'stopped'}", loc)
+    lines = [t(why, loc, winners=words.listing(winners, loc), round=p.get("round", 0), reason=reason)]
+    fate = t("ending.fate_alive" if p.get("alive") else "ending.fate_departed", loc)
+    lines.append(t("ending.you", loc, faction=faction, class_name=terms.class_name(str(p.get("class_id")), loc), seat=p.get("seat"), fate=fate))
+    scores = sorted(dict(p.get("scores") or {}).items(), key=lambda kv: -kv[1])
+    shown = [f"{terms.faction(f, loc)} **{v}**" if f == p.get("faction") else f"{terms.faction(f, loc)} {v}" for f, v in scores]
+    lines.append(t("ending.scores", loc, scores=" · ".join(shown)))
+    points = dict(p.get("points") or {})
+    parts = [t(f"ending.points_{k}", loc, points=points[k]) for k in ("allocation", "steal", "kill", "survivors") if points.get(k)]
+    if parts:
+        lines.append(t("ending.points", loc, faction=faction, total=points.get("total", 0), parts=words.listing(parts, loc)))
+    else:
+        lines.append(t("ending.points_none", loc, faction=faction))
+    if points.get("teamkills"):
+        lines.append(t("ending.teamkills", loc, count=points["teamkills"]))
+    rating = p.get("rating")
+    if isinstance(rating, dict):
+        after = float(rating["after"])
+        if rating.get("before") is None:
+            lines.append(t("ending.rating_first", loc, after=_signed(after, plus="")))
+        else:
+            before = float(rating["before"])
+            lines.append(t("ending.rating", loc, before=_signed(before, plus=""), after=_signed(after, plus=""), delta=_signed(after - before)))
+    lines.append(t("ending.replay", loc))
+    title = t(ENDING_TITLES.get(result, "ending.title_loss"), loc, game=msg.game_id or p.get("game_id", 0))
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=ENDING_COLOUR.get(result, NEUTRAL))
+    return Rendered(embeds=[embed], view=replay_view(msg.game_id, loc) if msg.game_id else None)
+
+
+def _signed(x: float, plus: str = "+") -> str:
+    """A rating to one decimal, with a true minus sign (and ``plus`` before the others)."""
+    return f"{plus if x >= 0 else '−'}{abs(x):.1f}"
 
 
 def _phase_started(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -163,9 +217,14 @@ def _reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, lo
     if msg.recipient_kind == "user":
         # Each phase's reminder names what is missing and the command that sends it. At
         # Dusk what is missing is the orders; a wounded player cannot give any and is
-        # told how to say they are done.
-        key = "reminder_wounded" if p.get("wounded") else REMINDERS.get(str(p.get("phase")), "reminder_private")
+        # told how to say they are done. A wounded player is told in every phase what
+        # still counts and the odds of the coming roll (older reminders said only "wounded").
+        wounded = p.get("wounded")
+        dusk_wounded = bool(wounded) and p.get("phase") == "dusk"
+        key = "reminder_wounded" if dusk_wounded else REMINDERS.get(str(p.get("phase")), "reminder_private")
         text = t(f"reply.post.{key}", loc, phase=phase, round=p.get("round"), deadline=deadline)
+        if isinstance(wounded, dict):
+            text = "\n".join([text, *wounded_lines(wounded, loc, passing=False)])
         run = absence_text.reminder_note(p, loc)  # a run of misses: what one more brings
         if run:
             text = f"{text}\n{run}"
@@ -215,7 +274,7 @@ def _lobby_kicked(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None
 
 
 def _replaced(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    names: dict[str, str] = {k: words.player_name(str(p.get(k, ""))) for k in ("old_name", "new_name") if k in p}
+    names: dict[str, str] = {k: words.shown_name(str(p.get(k, "")), loc) for k in ("old_name", "new_name") if k in p}
     key = "reply.post.seat_handed_over" if p.get("type") == "seat_handed_over" else "reply.post.replaced"
     return _simple(key)({**p, **names}, msg, info, loc)
 
@@ -236,7 +295,7 @@ def _lobby_reminder(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | No
 def _recap(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """One part of a newcomer's catch-up: the seat's history, a few steps per message."""
     entries = [RecapEntry.from_dict(e) for e in p.get("entries", [])]
-    embeds = [e for _, e in recap_embeds(entries, loc, names_of(info) if info else {})]
+    embeds = [e for _, e in recap_embeds(entries, loc, names_of(info, loc) if info else {})]
     content = t("recap.catch_up", loc, seat=p.get("seat"), game=msg.game_id, part=p.get("part", 1), parts=p.get("parts", 1))
     if p.get("part", 1) == 1:
         content += "\n" + t("recap.legend", loc)
@@ -263,6 +322,7 @@ def _seat_offer(p: dict[str, Any], msg: OutgoingMessage, info: GameInfo | None, 
 
 RENDERERS: dict[str, Callable[[dict[str, Any], OutgoingMessage, GameInfo | None, str], Rendered]] = {
     "events": _events,
+    "ending": _ending,
     "phase_started": _phase_started,
     "lobby": _lobby,
     "game_started": _game_started,

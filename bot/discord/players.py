@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from discord import app_commands
 
 from bot.discord.errors import ReplyError
+from bot.render import words
 from bot.service.types import SeatInfo
 
 MENTION = re.compile(r"^<@!?(\d{15,21})>$")
@@ -23,7 +24,7 @@ MAX_CHOICES = 25
 
 
 def seat_label(p: SeatInfo) -> str:
-    return f"#{p.seat} {p.name}"
+    return words.seat_name(p.seat or 0, p.name)
 
 
 # Invisible characters a name may hide ("al\u200bice" is typed "alice").

@@ -67,27 +67,33 @@ async def switch_quiet_dead(bot: WolfBot, info: GameInfo, channel: discord.abc.G
     mutes the departed so far. Nothing here raises: a failure is a note."""
     if not isinstance(channel, discord.TextChannel):
         return None, None
+    recorded = await quiet_dead.recorded_room(bot, channel.id)
     if not want:
-        lacking = quiet_dead.switch_off_missing(channel)
+        lacking = quiet_dead.switch_off_missing(channel, recorded)
         if lacking:
-            return t("reply.quiet_dead.cannot_off", locale, permissions=permission_names(lacking, locale)), quiet_dead.quiet_dead_on(channel)
+            return t("reply.quiet_dead.cannot_off", locale, permissions=permission_names(lacking, locale)), quiet_dead.quiet_dead_on(channel, recorded)
         try:
             report = await quiet_dead.switch_off(bot, info, channel)
         except discord.HTTPException as exc:
-            return t("reply.quiet_dead.cannot_off_refused", locale, reason=_reason(exc, locale)), quiet_dead.quiet_dead_on(channel)
+            return t("reply.quiet_dead.cannot_off_refused", locale, reason=_reason(exc, locale)), quiet_dead.quiet_dead_on(channel, recorded)
         return report_note(report, locale), False
-    has_channel = quiet_dead.find_dead_channel(channel.guild, channel.id) is not None
+    has_channel = quiet_dead.find_dead_channel(channel.guild, channel.id, recorded) is not None
     lacking = quiet_missing(channel, MUTE if has_channel else QUIET)
     if lacking:
-        on = quiet_dead.quiet_dead_on(channel)  # on, though its channel was deleted
+        on = quiet_dead.quiet_dead_on(channel, recorded)  # on, though its channel was deleted
         key = "reply.quiet_dead.on_missing" if on else "reply.quiet_dead.missing"
         return t(key, locale, permissions=permission_names(lacking, locale)), on
     try:
-        dead = await quiet_dead.ensure_dead_channel(channel, info.settings.language)
+        dead = await quiet_dead.ensure_dead_channel(bot, channel, info.settings.language)
     except discord.HTTPException as exc:
-        return t("reply.quiet_dead.cannot_create", locale, reason=_reason(exc, locale)), quiet_dead.quiet_dead_on(channel)
+        return t("reply.quiet_dead.cannot_create", locale, reason=_reason(exc, locale)), quiet_dead.quiet_dead_on(channel, recorded)
     report = await quiet_dead.sync_quiet_dead(bot, info, dead_channel=dead)  # the departed so far, mid-game
-    return with_note(t("reply.quiet_dead.on", locale, channel=dead.mention), report_note(report, locale)), True
+    text = t("reply.quiet_dead.on", locale, channel=dead.mention)
+    passed_over = quiet_dead.untrusted_rooms(channel.guild, channel.id, dead.id)
+    if passed_over:  # a room that claims to be the dead's, by its topic alone
+        rooms = words.listing((c.mention for c in passed_over), locale)
+        text = words.sentences((text, t("reply.quiet_dead.untrusted", locale, rooms=rooms, count=len(passed_over))), locale)
+    return with_note(text, report_note(report, locale)), True
 
 
 def _reason(exc: discord.HTTPException, locale: str) -> str:

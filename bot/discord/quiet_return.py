@@ -57,4 +57,3 @@ class ReturnWatch:
             await service.mark_effects_due(bot.db, [game_id])
         except Exception:
             log.warning("quiet dead: could not have game %s synced after a departed player wrote", game_id, exc_info=True)
-        bot.wake_dispatcher()

@@ -23,9 +23,9 @@ INFO_COLOUR = 0x4B5563
 KINDS_BY_PHASE = {"day": ("grail",), "dusk": ("identify", "orders"), "morning": ("vote",)}
 
 
-def names_of(info: GameInfo) -> dict[int, str]:
-    """Seat -> name, escaped for the text of a message (``words.player_name``)."""
-    return {p.seat: words.player_name(p.name) for p in info.players if p.seat is not None}
+def names_of(info: GameInfo, locale: str | None) -> dict[int, str]:
+    """Seat -> name, escaped for the text of a message (``words.shown_name``)."""
+    return {p.seat: words.shown_name(p.name, locale) for p in info.players if p.seat is not None}
 
 
 def ts(when: datetime | None) -> int | None:
@@ -90,8 +90,53 @@ def describe_submission(kind: str, payload: Mapping[str, Any], names: dict[int, 
     return "\n".join(lines) or t("reply.sub.pass", locale)
 
 
+def _pieces(kind: str, payload: Mapping[str, Any]) -> dict[tuple[Any, ...], Any]:
+    """A Dusk submission's pieces by what identifies each (a guess by its seat and kind, an
+    action by its skill, a toggle by its skill), with what each says."""
+    if kind == "identify":
+        return {(g["target"], g["what"]): g["value"] for g in payload.get("guesses") or []}
+    pieces: dict[tuple[Any, ...], Any] = {
+        ("action", a["skill"]): (tuple(a.get("targets") or ()), a.get("amount")) for a in payload.get("actions") or []
+    }
+    pieces |= {("toggle", s): True for s in payload.get("toggles") or []}
+    return pieces
+
+
+def receipt_change(kind: str, before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> tuple[str, dict[str, int]]:
+    """What a submission changed against what was stored before it: ``stored`` (nothing
+    was), ``unchanged``, ``changed`` (a grail number or a vote), or for the pieces of a
+    Dusk ``added``, ``replaced``, ``withdrawn``, ``passed`` (orders emptied: nothing
+    tonight) and ``updated`` (several kinds of change at once); with the counts."""
+    if before is None:
+        return "stored", {}
+    if dict(before) == dict(after):
+        return "unchanged", {}
+    if kind in ("grail", "vote"):
+        return "changed", {}
+    old, new = _pieces(kind, before), _pieces(kind, after)
+    counts = {
+        "added": sum(1 for k in new if k not in old),
+        "replaced": sum(1 for k in new if k in old and new[k] != old[k]),
+        "withdrawn": sum(1 for k in old if k not in new),
+    }
+    if kind == "orders" and not new:
+        return "passed", {}
+    done = [k for k, n in counts.items() if n]
+    if len(done) == 1:
+        return done[0], {"count": counts[done[0]], "total": len(new)}
+    return "updated", {}
+
+
 def receipt_embed(receipt: Receipt, names: dict[int, str], class_id: str | None, locale: str) -> discord.Embed:
-    title = t("reply.receipt.updated" if receipt.replaced else "reply.receipt.stored", locale, what=t(f"reply.kind.{receipt.kind}", locale))
+    """A submission's receipt: its title says what changed (added, replaced, withdrawn...),
+    its body lists everything of the kind now sent."""
+    change, counts = receipt_change(receipt.kind, receipt.before, receipt.submission)
+    what = t(f"reply.kind.{receipt.kind}", locale)
+    params: dict[str, Any] = {"what": what, **counts}
+    if change == "changed" and receipt.before is not None:
+        was = receipt.before
+        params["before"] = str(was.get("number")) if receipt.kind == "grail" else words.seat_label(int(was.get("target", 0)), names)
+    title = t(f"reply.receipt.{change}", locale, **params)
     embed = discord.Embed(title=title, description=describe_submission(receipt.kind, receipt.submission, names, class_id, locale), colour=OK_COLOUR)
     embed.add_field(name=t("reply.deadline", locale), value=deadline_line(receipt.deadline, locale), inline=True)
     if receipt.all_sent:
@@ -103,7 +148,7 @@ def sent_embed(
     sent: Mapping[str, Mapping[str, Any]], info: GameInfo, class_id: str | None, locale: str, *, unread: int = 0
 ) -> discord.Embed:
     """/orders: what I have sent this phase (and, first, the messages waiting in /inbox)."""
-    names = names_of(info)
+    names = names_of(info, locale)
     embed = discord.Embed(
         title=t("reply.orders.title", locale, phase=phase_name(info.phase, locale), round=info.round),
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
@@ -142,7 +187,7 @@ def status_embed(
             marks = " ".join(
                 ("✅ " if k in sent.get(p.seat, ()) else "⬜ ") + t(f"reply.kind.{k}", locale) for k in kinds
             )
-            lines.append(f"#{p.seat} {words.player_name(p.name)} — {marks}")
+            lines.append(f"{words.seat_name(p.seat, words.player_name(p.name))} — {marks}")
         living = sum(1 for p in info.players if p.seat and p.alive)
         count = sum(1 for p in info.players if p.seat and p.alive and p.seat in done)
         sent_title = t("reply.status.sent", locale, done=count, living=living)
@@ -158,7 +203,7 @@ def status_embed(
             embed.description += "\n" + ai_text
     gone = [p for p in info.players if p.seat is not None and not p.alive]
     if gone:
-        add_lines(embed, t("reply.status.gone", locale), [f"#{p.seat} {words.player_name(p.name)}" for p in gone])
+        add_lines(embed, t("reply.status.gone", locale), [words.seat_name(p.seat or 0, words.player_name(p.name)) for p in gone])
     return embed
 
 
@@ -167,7 +212,7 @@ def absence_fields(embed: discord.Embed, st: PhaseStatus, locale: str) -> discor
     moderator who plays, as the sent marks) and the standby list."""
     if st.misses and not st.viewer_played:
         lines = [
-            f"#{p.seat} {words.player_name(p.name)} — {st.misses[p.seat][0]} / {st.misses[p.seat][1]}"
+            f"{words.seat_name(p.seat, words.player_name(p.name))} — {st.misses[p.seat][0]} / {st.misses[p.seat][1]}"
             for p in st.game.players
             if p.seat in st.misses and p.alive
         ]

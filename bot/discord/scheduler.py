@@ -7,11 +7,13 @@ are due (``service.run_due``, which decides under each game's lock, so a restart
 second bot process changes nothing), and starts (or cancels) the lobbies whose start
 time has come. Then it sleeps until the next thing due, never longer than ``max_sleep``
 and never shorter than ``min_sleep``: an idle pass costs one statement however many
-games are live. A submission that completes a phase
-with early advance on moves the deadline to now in the database and wakes the loop (a
-wake during a tick brings another at once). The due games are found through the indexes
-on (status, time), never by reading every live game. The dispatcher is woken after each
-game closed, so a deadline many games share is delivered while the later ones close.
+games are live. A unit of work that moves what it sleeps on (a submission that completes
+a phase with early advance on moves the deadline to now, an extension, a start time, a
+seat offered) wakes the loop once it commits (``bot.db.signals``; a wake during a tick
+brings another at once). The due games are found through the indexes on (status, time),
+never by reading every live game. Each game closed wakes the dispatcher as its commit
+writes its messages, so a deadline many games share is delivered while the later ones
+close.
 
 A game whose advance or reminder fails (logged, rolled back) is retried after 1 s, then
 2 s, 4 s … up to ``max_sleep``; the other games go on meanwhile. The wait is kept in
@@ -27,6 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import bot.service as service
+from bot import metrics
 from bot.discord.background import BackgroundLoop
 
 log = logging.getLogger("wolfhowl.discord.scheduler")
@@ -92,21 +95,19 @@ class Scheduler(BackgroundLoop):
         retry is due; returns the service's report."""
         now = self.db.now()
         held = self.backoff.held(now)
-        mailed: list[int] = []
-
-        def mail_out() -> None:  # a game's messages are in the outbox: deliver them now
-            mailed.append(1)
-            self.on_work()
-
-        report = await service.run_due(self.db, held, on_mail=mail_out)
+        report = await service.run_due(self.db, held)
         self.backoff.record(now, report.failed)
-        if report.advanced or report.reminded or report.lobbies or report.offers_closed or report.ai_played:
-            for step in report.advanced:
-                log.info("game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round)
-            if not mailed or report.lobbies or report.offers_closed or report.ai_played:
-                self.on_work()
+        for step in report.advanced:
+            log.info(
+                "game %s: %s of round %s closed at its deadline", step.game_id, step.closed_phase, step.closed_round,
+                extra={"game": step.game_id},
+            )
+        # Messages wake the dispatcher as they commit; these may change Discord's side
+        # alone, which the reconciler after the dispatcher's pass brings in line.
+        if report.lobbies or report.offers_closed or report.ai_played:
+            self.on_work()
         for game_id in report.lobbies:
-            log.info("game %s: its lobby's start time came", game_id)
+            log.info("game %s: its lobby's start time came", game_id, extra={"game": game_id})
             if self.on_lobby is not None:
                 try:
                     await self.on_lobby(game_id)
@@ -136,6 +137,9 @@ class Scheduler(BackgroundLoop):
             await self.tick()
             now = self.db.now()
             wakeup = await self.next_due(now)
+        m = metrics.current
+        if m is not None:
+            m.scheduler_pass.set_to_current_time()
         return sleep_for(now, wakeup, max_sleep=self.max_sleep, min_sleep=self.min_sleep)
 
     async def run_forever(self) -> None:

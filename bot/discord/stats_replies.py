@@ -25,6 +25,7 @@ def chart_png(stats: PlayerStats, locale: str) -> bytes:
 
 
 def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
+    """``name``: the player's display name as they chose it (escaped here)."""
     scope = t("stats.scope_here" if stats.guild_id is not None else "stats.scope_all", locale)
     lines = [t("stats.summary", locale, count=stats.games, games=stats.games, wins=stats.wins, rate=percent(stats.win_rate))]
     if stats.interval is not None:
@@ -33,7 +34,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         lines.append(t("stats.interval_later", locale, min=INTERVAL_MIN_GAMES))
     if stats.rating is not None:
         lines.append(t("stats.rating", locale, rating=f"{stats.rating:.1f}"))
-    embed = discord.Embed(title=t("stats.title", locale, name=name), description="\n".join(lines), colour=STATS_COLOUR)
+    embed = discord.Embed(title=t("stats.title", locale, name=words.player_name(name)), description="\n".join(lines), colour=STATS_COLOUR)
     embed.set_author(name=scope)
     add_lines(embed, t("stats.by_faction", locale), [
         t("stats.tally", locale, name=terms.faction(f, locale), wins=x.wins, games=x.games, rate=percent(x.rate))

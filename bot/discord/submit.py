@@ -33,19 +33,13 @@ async def view_of(bot: WolfBot, user_id: int, game_id: int) -> PlayerView:
     return await service.player_view(bot.db, user_id, game_id)
 
 
-def _sent(bot: WolfBot, receipt: Receipt) -> Receipt:
-    if receipt.deadline_moved:  # the phase closes early: the scheduler's sleep is too long
-        bot.wake_scheduler()
-    return receipt
-
-
 async def _submit(
     bot: WolfBot, user_id: int, game_id: int, payload: dict[str, Any], round_no: int | None, phase: str
 ) -> Receipt:
     """``round_no`` pins the phase (a panel knows which one it was drawn for); a command
     pins nothing, so sending in the wrong phase gets the engine's "wrong phase" reply."""
     pin: dict[str, Any] = {} if round_no is None else {"expected_round": round_no, "expected_phase": phase}
-    return _sent(bot, await service.submit_payload(bot.db, user_id, payload, game_id=game_id, **pin))
+    return await service.submit_payload(bot.db, user_id, payload, game_id=game_id, **pin)
 
 
 def _game_id(view: PlayerView | int) -> int:
@@ -99,7 +93,7 @@ async def command(
         raise refused_guess(exc, seen[-1].sheet if seen else None, locale) from None
     except GameNotStartedError:  # a player is told it has not started, not how to start it
         raise ReplyError("reply.error.not_started") from None
-    return _sent(bot, receipt)
+    return receipt
 
 
 async def add_guess(
@@ -124,7 +118,7 @@ async def add_guess(
         if isinstance(view, int):  # the sheet, for the rule, only when it is needed
             view = await view_of(bot, user_id, view)
         raise refused_guess(exc, view.sheet, locale) from None
-    return _sent(bot, receipt)
+    return receipt
 
 
 async def add_action(
@@ -139,7 +133,7 @@ async def add_action(
     """Add one action to tonight's orders; ordering the same action again replaces it."""
     action = engine.Action(skill, tuple(targets), amount)
     receipt = await service.add_action(bot.db, user_id, action, game_id=_game_id(view), expected_round=_dusk_pin(view, round_no))
-    return _sent(bot, receipt)
+    return receipt
 
 
 async def flip_toggle(
@@ -148,7 +142,7 @@ async def flip_toggle(
     """Switch a toggle skill on for tonight (``on=True``), off (``on=False``), or the other
     way than it is (``on=None``: a repeated command flips it back)."""
     receipt = await service.toggle_skill(bot.db, user_id, skill, on=on, game_id=_game_id(view), expected_round=_dusk_pin(view, round_no))
-    return _sent(bot, receipt)
+    return receipt
 
 
 async def clear(bot: WolfBot, view: PlayerView | int, user_id: int, kind: str, round_no: int | None = None) -> bool:

@@ -43,6 +43,15 @@ OVERRIDES = {
     "引數": "參數",
     "釋出": "發布",  # to post (not a software release)
     "連線詞": "連接詞",
+    # OpenCC's wrong characters (tests/bot/test_zh_tw.py scans the output for them):
+    "輪迴顧": "輪回顧",  # 逐輪回顧: round by round looking back (not 輪迴, reincarnation)
+    "輪迴放": "輪回放",  # 逐輪回放: the game replayed round by round (not 輪迴)
+    "隻能": "只能",  # "only" (隻 counts animals)
+    "隻有": "只有",
+    "傷愈": "傷癒",  # a wound healed: 癒 in Taiwan's usage
+    "療愈": "療癒",
+    "治愈": "治癒",
+    "痊愈": "痊癒",
 }
 HEADER = "# Generated from {source} by `python -m bot.i18n.make_zh_tw` (OpenCC s2twp and the game's terms): do not edit.\n"
 

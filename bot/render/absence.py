@@ -39,7 +39,7 @@ def reminder_note(p: Mapping[str, Any], locale: str) -> str | None:
 
 
 def moderator_text(p: Mapping[str, Any], locale: str) -> str:
-    name = words.player_name(str(p.get("name", "")))
+    name = words.shown_name(str(p.get("name", "")), locale)
     if p.get("type") == "offers_exhausted":
         key = "absence.exhausted_removed" if p.get("removed") else "absence.exhausted"
         return t(key, locale, game=p.get("game"), seat=p.get("seat"), name=name)

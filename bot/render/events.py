@@ -28,14 +28,33 @@ def enrich(data: dict[str, Any], locale: str | None, names: dict[int, str]) -> d
         out["state_name"] = terms.state(data["state"], locale)
     if isinstance(data.get("seat"), int):
         out.setdefault("name", names.get(data["seat"], f"#{data['seat']}"))
+        if not out["name"]:
+            out["name"] = words.shown_name("", locale)
     if isinstance(data.get("target"), int):
         out["target_name"] = words.seat_label(data["target"], names)
     return out
 
 
-def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str:
+# News that speaks of the rounds to come, kept out of the report of the step that ended
+# the game: a departure's "your faction may still win" (its own line, after the death),
+# and the kinds worded otherwise (``event.final.<Kind>``; empty: left out).
+DEPARTURES = ("YouDied", "YouWereRemoved")
+
+
+def render_event(event: Event, locale: str | None, names: dict[int, str], *, final: bool = False) -> str:
+    """``event``'s line. ``final``: the game ended in this step, so nothing advises a
+    round to come (the line may then be empty: left out by the caller)."""
+    line = _line(event, locale, names, final)
+    if event.kind in DEPARTURES and not final:
+        line += "\n" + t("event.advice.departed", locale)
+    return line
+
+
+def _line(event: Event, locale: str | None, names: dict[int, str], final: bool) -> str:
     d = event.data
     k = event.kind
+    if final and has_key(f"event.final.{k}"):
+        return t(f"event.final.{k}", locale, **enrich(d, locale, names))
     if k == "GrailTaken" and d.get("from_body"):
         return t("event.GrailTakenFromBody", locale)
     if k == "SpellPoints" and not d.get("gained"):
@@ -60,12 +79,16 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
             return t(
                 "event.PlayerLeftRevealed",
                 locale,
-                name=words.player_name(d["name"]),
-                seat=d["seat"],
+                player=words.seat_name(d["seat"], words.shown_name(d["name"], locale)),
                 faction=terms.faction(d["faction"], locale),
                 class_name=terms.class_name(d["class_id"], locale),
             )
-        return t("event.PlayerLeft", locale, name=words.player_name(d["name"]), seat=d["seat"])
+        return t("event.PlayerLeft", locale, player=words.seat_name(d["seat"], words.shown_name(d["name"], locale)))
+    if k == "IndomitableSaved" and "amount" not in d:  # stored before the blow was named
+        return t("event.IndomitableSavedUnnamed", locale)
+    if k == "OrdersNotDone":
+        skills = words.listing((order_name(d.get("class_id"), s, locale) for s in d.get("skills", [])), locale)
+        return t("event.OrdersNotDone", locale, skills=skills, reason=t(f"event.not_done.{d.get('reason')}", locale))
     if k == "FactionWipedOut":
         return t("event.FactionWipedOut", locale, faction=terms.faction(d["faction"], locale))
     if k == "VotesCounted":
@@ -80,6 +103,16 @@ def render_event(event: Event, locale: str | None, names: dict[int, str]) -> str
     if not has_key(key):
         return t("event.Unknown", locale, kind=k)
     return t(key, locale, **enrich(d, locale, names))
+
+
+def order_name(class_id: str | None, skill_id: str, locale: str | None) -> str:
+    """An order by its name: the attack, letting go, or a skill of the player's class."""
+    if skill_id in ("attack", "release"):
+        return t(f"reply.skill.{skill_id}", locale)
+    try:
+        return terms.skill_name(class_id, skill_id, locale) if class_id else skill_id
+    except KeyError:
+        return skill_id
 
 
 def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -> str:
@@ -100,6 +133,8 @@ def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -
     return line
 
 
-def render_lines(events: list[Event], locale: str | None, names: dict[int, str]) -> list[str]:
-    """Every event's line, in order; GameEnded is left to the scoreboard."""
-    return [render_event(e, locale, names) for e in events if e.kind != "GameEnded"]
+def render_lines(events: list[Event], locale: str | None, names: dict[int, str], *, final: bool = False) -> list[str]:
+    """Every event's line, in order; GameEnded is left to the scoreboard, and a line
+    ``final`` leaves empty is left out."""
+    lines = (render_event(e, locale, names, final=final) for e in events if e.kind != "GameEnded")
+    return [line for line in lines if line]

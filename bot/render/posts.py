@@ -55,7 +55,7 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
             "post.roster_line",
             locale,
             seat=p["seat"],
-            name=words.player_name(p["name"]),
+            name=words.shown_name(p["name"], locale),
             faction=terms.faction(p["faction"], locale),
             class_name=terms.class_name(p["class_id"], locale),
             dead="" if p["alive"] else t("post.roster_dead", locale),
@@ -74,8 +74,35 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
 PRIVATE_TITLES = {"day": "post.private_title_day", "dusk": "post.private_title_dusk", "morning": "post.private_title_morning"}
 
 
-def private_embed(events: list[Event], round_no: int, locale: str | None, names: dict[int, str], phase: str = "") -> discord.Embed:
-    """One player's news from one phase, in one message; ``phase`` is the phase that closed."""
-    lines = [render_event(e, locale, names) for e in events]
+def private_embed(
+    events: list[Event],
+    round_no: int,
+    locale: str | None,
+    names: dict[int, str],
+    phase: str = "",
+    *,
+    final: bool = False,
+    wounded: dict[str, Any] | None = None,
+) -> discord.Embed:
+    """One player's news from one phase, in one message; ``phase`` is the phase that closed.
+    ``final``: the game ended in this step (nothing advises a round to come); ``wounded``:
+    the player is wounded after it (what still counts, the coming roll, how to pass)."""
+    lines = [line for line in (render_event(e, locale, names, final=final) for e in events) if line]
+    if wounded and not final:
+        lines += wounded_lines(wounded, locale)
     title = t(PRIVATE_TITLES.get(phase, "post.private_title"), locale, round=round_no)
     return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=0x4B5563)
+
+
+def wounded_lines(wounded: dict[str, Any], locale: str | None, *, passing: bool = True) -> list[str]:
+    """What a wounded player is told with their news and their reminders: what still
+    counts, the odds of the coming wound roll (``wounded``: ``recover`` in percent,
+    ``dies`` on a failure, ``tonight`` or a later night) and, with ``passing``, how to say
+    "nothing tonight" at Dusk."""
+    recover = int(wounded.get("recover", 50))
+    when = t("wound.tonight" if wounded.get("tonight") else "wound.next_night", locale)
+    roll = "wound.roll_dies" if wounded.get("dies") else "wound.roll_stays"
+    lines = [t("wound.counts", locale), t(roll, locale, when=when, recover=recover, fail=100 - recover)]
+    if passing:
+        lines.append(t("wound.pass", locale))
+    return lines

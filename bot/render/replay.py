@@ -1,13 +1,17 @@
-"""A finished game's replay: one self-contained HTML page (inline CSS and SVG, no script,
-no font or picture from anywhere) rendered from the game log that ``/mod log`` exports.
+"""A finished game's replay: one self-contained HTML page (inline CSS and SVG, one small
+inline script allowed by its hash, no font or picture from anywhere) rendered from the
+game log that ``/mod log`` exports.
 
-It reads as the game went: the score by round, the public timeline round by round (the
-same lines the channel got), then what the end reveals: every seat's class and faction,
-every seat's private news, every roll, and the seed with how to check it. Events are
-worded by the same renderer as the posts and DMs, in the game's language."""
+It reads as the game went: the score by round, the table revealed, then the whole game
+round by round (``replay_story``: the Day's numbers, the Night's turns in initiative
+order, the Morning's votes, every score change), with a "follow one seat" filter; then
+every seat's private news, every roll, and the seed with how to check it. It fits a
+phone's width: wide tables scroll inside their own box."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Iterable
 from datetime import datetime
@@ -18,11 +22,14 @@ from typing import Any
 
 from bot.i18n import has_key, normalize_locale, t, terms
 from bot.render import words
+from bot.render.chart import survivor_bonus
 from bot.render.events import render_event
 from bot.render.palette import FACTIONS
 from bot.render.replay_chart import score_svg
+from bot.render.replay_story import Story
 from engine.classes import skill_names
 from engine.events import Audience, Event
+from engine.scoring import SURVIVOR_POINTS
 
 # Markdown the event lines may carry: a backslash escape (a player's name), bold, code.
 _MARKDOWN = re.compile(r"\\([^\sA-Za-z0-9])|\*\*|`([^`\n]*)`")
@@ -46,6 +53,21 @@ def inline(text: str) -> str:
     if bold:
         out.append("</strong>")
     return "".join(out).replace("\n", "<br>")
+
+
+# The "follow one seat" filter: rows that do not involve the chosen seat are hidden.
+FILTER_SCRIPT = """
+document.getElementById("follow").addEventListener("change", function (ev) {
+  var seat = ev.target.value;
+  document.querySelectorAll("#story [data-seats]").forEach(function (row) {
+    row.hidden = seat !== "" && row.getAttribute("data-seats").split(" ").indexOf(seat) < 0;
+  });
+  document.querySelectorAll("#story li:not([data-seats])").forEach(function (row) {
+    row.hidden = seat !== "";
+  });
+});
+"""
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(FILTER_SCRIPT.encode()).digest()).decode()
 
 
 def _template() -> Template:
@@ -81,10 +103,12 @@ class Replay:
         self.steps: list[dict[str, Any]] = sorted(log["steps"], key=lambda s: int(s["seq"]))
         self.holders: list[dict[str, Any]] = log.get("players") or []
         self.final: dict[str, Any] = self.steps[-1]["state"]
-        self.names: dict[int, str] = {int(p["seat"]): str(p["name"]) for p in self.final["players"]}
+        # A forgotten holder left no name (bot.service.privacy): "a former player".
+        self.former = t("stats.former_player", self.loc)
+        self.names: dict[int, str] = {int(p["seat"]): str(p["name"]) or self.former for p in self.final["players"]}
         # Event lines are Discord markdown, as in the posts: names escaped there, so
         # that :func:`inline` shows them as typed.
-        self.md_names = {seat: words.player_name(name) for seat, name in self.names.items()}
+        self.md_names = {int(p["seat"]): words.shown_name(str(p["name"]), self.loc) for p in self.final["players"]}
         ended = next((e for s in self.steps for e in _events(s) if e.kind == "GameEnded"), None)
         self.ended = ended.data if ended else None
 
@@ -99,7 +123,9 @@ class Replay:
             f"<h2>{escape(t('replay.table', loc))}</h2>",
             self.table(),
             f"<h2>{escape(t('replay.timeline', loc))}</h2>",
-            self.timeline(),
+            f'<p class="sub">{escape(t("replay.timeline_intro", loc))}</p>',
+            self.follow(),
+            f'<div id="story">{self.timeline()}</div>',
             f"<h2>{escape(t('replay.private', loc))}</h2>",
             f'<p class="sub">{escape(t("replay.private_intro", loc))}</p>',
             self.private(),
@@ -111,7 +137,12 @@ class Replay:
             f"<footer>{escape(t('replay.footer', loc))}</footer>",
         ]
         lang = "zh-Hans" if loc == "zh-CN" else "en"
-        return _template().substitute(lang=lang, title=escape(title), body="\n".join(body))
+        return _template().substitute(lang=lang, title=escape(title), body="\n".join(body), script=FILTER_SCRIPT, script_hash=SCRIPT_HASH)
+
+    def follow(self) -> str:
+        options = [f'<option value="">{escape(t("replay.follow_all", self.loc))}</option>']
+        options += [f'<option value="{seat}">{escape(words.seat_label(seat, self.names))}</option>' for seat in sorted(self.names)]
+        return f'<p class="follow"><label for="follow">{escape(t("replay.follow", self.loc))}</label> <select id="follow">{"".join(options)}</select></p>'
 
     def summary(self) -> str:
         loc, g = self.loc, self.game
@@ -141,7 +172,11 @@ class Replay:
         win = int((self.final.get("settings") or {}).get("win_score", 15))
         labels = {f: terms.faction(f, loc) for f in FACTIONS}
         winners = list(self.ended["winners"]) if self.ended else []
-        return score_svg(sorted(by_round.items()), labels, winners, win, t("replay.scores", loc), t("replay.axis_round", loc))
+        survivors = survivor_bonus(self.ended.get("roster") or [], SURVIVOR_POINTS) if self.ended else {}
+        return score_svg(
+            sorted(by_round.items()), labels, winners, win, t("replay.scores", loc), t("replay.axis_round", loc),
+            survivors=survivors, survivors_label=t("ui.chart_survivors", loc),
+        )
 
     def table(self) -> str:
         loc = self.loc
@@ -149,8 +184,8 @@ class Replay:
         rows = []
         for p in self.final["players"]:
             seat = int(p["seat"])
-            earlier = [h["name"] for h in self.holders if h.get("seat") == seat and h.get("status") in ("replaced", "removed") and h["name"] != p["name"]]
-            name = escape(p["name"]) + (f'<br><span class="gone">{escape(t("replay.earlier", loc, names=words.listing(earlier, loc)))}</span>' if earlier else "")
+            earlier = [h["name"] or self.former for h in self.holders if h.get("seat") == seat and h.get("status") in ("replaced", "removed") and h["name"] != p["name"]]
+            name = escape(self.names[seat]) + (f'<br><span class="gone">{escape(t("replay.earlier", loc, names=words.listing(earlier, loc)))}</span>' if earlier else "")
             fate = t("replay.alive", loc) if p.get("alive") else t("replay.dead", loc)
             rows.append(
                 f"<tr><td class=num>{seat}</td><td>{name}</td><td>{escape(terms.class_name(p['class_id'], loc))}</td>"
@@ -161,21 +196,22 @@ class Replay:
             scores = words.listing((f"{terms.faction(f, loc)} {v}" for f, v in sorted(self.ended["scores"].items(), key=lambda kv: -kv[1])), loc)
             rows.append(f'<tr><td colspan="6"><strong>{escape(t("replay.final_scores", loc, scores=scores))}</strong></td></tr>')
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
-        return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        return f'<div class="scroll"><table><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 
     def timeline(self) -> str:
         loc, out = self.loc, []
+        story = Story(loc, self.names, self.md_names, inline)
         for round_no, steps in _by_round(self.steps):
             parts = []
             for s in steps:
-                lines = [render_event(e, loc, self.md_names) for e in _events(s) if e.audience is Audience.PUBLIC and e.kind != "GameEnded"]
-                lines += [self.end_line(e.data) for e in _events(s) if e.kind == "GameEnded"]
+                items = [line.render() for line in story.step(_events(s), s.get("rolls") or [])]
+                items += [f"<li class=public>{inline(self.end_line(e.data))}</li>" for e in _events(s) if e.kind == "GameEnded"]
                 if s["kind"] == "start":
-                    lines.insert(0, t("replay.started", loc, count=len(s["state"]["players"])))
-                body = _list(lines) if lines else f'<p class="quiet">{escape(t("replay.nothing_public", loc))}</p>'
-                parts.append(f'<div class="step"><h4>{escape(step_label(s, loc))}</h4>{body}</div>')
+                    items.insert(0, f"<li>{inline(t('replay.started', loc, count=len(s['state']['players'])))}</li>")
+                body = f'<ul class="story">{"".join(items)}</ul>' if items else f'<p class="quiet">{escape(t("replay.nothing_public", loc))}</p>'
+                parts.append(f'<div class="step step-{escape(str(s.get("phase") or s["kind"]))}"><h4>{escape(step_label(s, loc))}</h4>{body}</div>')
             heading = t("replay.round", loc, round=round_no) if round_no else t("replay.before", loc)
-            out.append(f'<section class="round"><h3>{escape(heading)}</h3>{"".join(parts)}</section>')
+            out.append(f'<section class="round" data-round="{round_no}"><h3>{escape(heading)}</h3>{"".join(parts)}</section>')
         return "\n".join(out)
 
     def end_line(self, ended: dict[str, Any]) -> str:
@@ -192,7 +228,7 @@ class Replay:
                 lines = [render_event(e, loc, self.md_names) for e in _events(s) if e.audience is Audience.PRIVATE and e.seat == seat]
                 if lines:
                     parts.append(f'<div class="step"><h4>{escape(step_label(s, loc))}</h4>{_list(lines)}</div>')
-            head = f"#{seat} {escape(p['name'])} · {escape(terms.class_name(p['class_id'], loc))} · {_faction(p['faction'], loc)}"
+            head = f"{words.seat_name(seat, escape(p['name']))} · {escape(terms.class_name(p['class_id'], loc))} · {_faction(p['faction'], loc)}"
             body = "".join(parts) or f'<p class="quiet">{escape(t("replay.nothing_private", loc))}</p>'
             out.append(f"<details><summary>{head}</summary>{body}</details>")
         return "\n".join(out)
@@ -212,7 +248,7 @@ class Replay:
                     )
             if rows:
                 summary = escape(t("replay.round_rolls", loc, round=round_no, count=count))
-                out.append(f"<details><summary>{summary}</summary><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></details>")
+                out.append(f'<details><summary>{summary}</summary><div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></details>')
         return "\n".join(out) or f'<p class="quiet">{escape(t("replay.no_rolls", loc))}</p>'
 
     def who(self, seat: int | None) -> str:
@@ -233,6 +269,8 @@ class Replay:
         loc, g = self.loc, self.game
         seed, sha = g.get("seed"), g.get("seed_sha256") or ""
         rows = [f"<p>{escape(t('replay.seed_value', loc))} <span class=seed>{escape(str(seed))}</span></p>"]
+        if isinstance(g.get("rules_version"), int):  # (logs exported before versions were recorded name none)
+            rows.insert(0, f"<p class=rules-version>{escape(t('replay.rules_version', loc, version=g['rules_version']))}</p>")
         rows.append(f"<p>{escape(t('replay.seed_sha', loc))} <span class=seed>{escape(sha)}</span></p>")
         rows.append(f"<p>{escape(t('replay.verify_intro', loc))}</p>")
         game = g["id"]

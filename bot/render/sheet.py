@@ -36,7 +36,7 @@ def skill_heading(name: str, kinds: Sequence[str], cost: str, locale: str | None
     return f"{name} · {shown} · {t(f'cost.{cost}', locale) if 'active' in kinds else '—'}"[:256]
 
 
-def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
+def sheet_embed(sheet: dict[str, Any], locale: str | None, *, states: bool = True) -> discord.Embed:
     """``sheet`` is :func:`engine.view.sheet`'s dict."""
     loc = normalize_locale(locale)
     spec = class_spec(sheet["class_id"])
@@ -67,6 +67,6 @@ def sheet_embed(sheet: dict[str, Any], locale: str | None) -> discord.Embed:
         assert skill is not None
         name = skill.name[loc] + (t("sheet.used", loc) if s["used"] else "")  # type: ignore[index]
         embed.add_field(name=skill_heading(name, s["kinds"], s["cost"], loc), value=skill.text[loc][:1024], inline=False)  # type: ignore[index]
-    if sheet["known_states"]:
+    if states and sheet["known_states"]:
         embed.add_field(name=t("sheet.states", loc), value=words.listing((terms.state(s, loc) for s in sheet["known_states"]), loc), inline=False)
     return embed

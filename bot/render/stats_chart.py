@@ -9,7 +9,7 @@ import io
 from typing import Any
 
 from bot.i18n import t, terms
-from bot.render.chart import _pyplot
+from bot.render.chart import pyplot
 from bot.render.fonts import FAMILY
 from engine.classes import catalogue
 
@@ -35,7 +35,15 @@ def stats_png(by_class: dict[str, tuple[int, int]], form: list[str], locale: str
     last games' results (win, shared, loss), oldest first. Drawn on a Figure of its own (no pyplot state, every font
     given where it is used), so the bot can draw it in a worker thread and keep
     answering while it does."""
-    _pyplot()  # registers the bundled CJK font once
+    fig = stats_figure(by_class, form, locale)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def stats_figure(by_class: dict[str, tuple[int, int]], form: list[str], locale: str | None) -> Any:
+    """The Figure :func:`stats_png` draws (no pyplot state: nothing to close)."""
+    pyplot()  # registers the bundled CJK font once
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -45,9 +53,7 @@ def stats_png(by_class: dict[str, tuple[int, int]], form: list[str], locale: str
     _by_class(left, by_class, locale)
     _form(right, form, locale)
     fig.subplots_adjust(left=0.14, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return fig
 
 
 def _by_class(ax: Any, by_class: dict[str, tuple[int, int]], locale: str | None) -> None:
@@ -67,6 +73,8 @@ def _by_class(ax: Any, by_class: dict[str, tuple[int, int]], locale: str | None)
 
 
 def _form(ax: Any, form: list[str], locale: str | None) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     xs = list(range(1, len(form) + 1))
     wins = 0
     running = []
@@ -79,6 +87,10 @@ def _form(ax: Any, form: list[str], locale: str | None) -> None:
         if pts:
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=RESULT_COLOURS[r], s=28, zorder=3, label=t(f"stats.result.{r}", locale))
     ax.set_ylim(-5, 105)
+    # Games are counted: whole-number ticks, and room either side of a single game
+    # (matplotlib's own margins around one point read "0.96 … 1.04").
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.set_xlim(0.5, max(len(form), 1) + 0.5)
     ax.set_xlabel(t("stats.chart_games", locale), **FONT)
     ax.set_ylabel(t("stats.chart_rate", locale), **FONT)
     ax.set_title(t("stats.chart_form", locale), **FONT)

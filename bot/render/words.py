@@ -4,6 +4,7 @@ The game's nouns themselves (factions, classes, skills...) are in :mod:`bot.i18n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import discord
@@ -37,6 +38,23 @@ def player_name(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name.translate(BIDI_CONTROLS)))
 
 
-def seat_label(seat: int, names: dict[int, str]) -> str:
-    name = names.get(seat)
+def shown_name(name: str, locale: str | None) -> str:
+    """A seat holder's name as a post, a reply or a page shows it (``player_name``), or
+    "a former player" for one who asked to be forgotten: forgetting leaves their seats
+    no name at all (bot.service.privacy), and no Discord name is empty."""
+    return player_name(name) if name else t("stats.former_player", locale)
+
+
+def seat_name(seat: int, name: str | None) -> str:
+    """The one way a post, a reply, a menu or a page names a player: "#12 阿杰" (the seat
+    alone when it has no name). ``name`` as the medium needs it (``shown_name`` for a
+    message's text)."""
     return f"#{seat} {name}" if name else f"#{seat}"
+
+
+SEAT_NAME = re.compile(r"#(?P<seat>\d{1,2})(?: (?P<name>.+))?")
+
+
+def seat_label(seat: int, names: dict[int, str]) -> str:
+    """:func:`seat_name` of ``seat`` with its name from ``names`` (seat -> shown name)."""
+    return seat_name(seat, names.get(seat))

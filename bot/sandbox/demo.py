@@ -5,7 +5,7 @@ a server of scripted people (:mod:`bot.sandbox.players`): a moderator opens a ga
 players join, and the game is played to its end, every move a slash command, button,
 menu or form. Then the game channel is printed as any player would read it (and, with
 ``--show-dms``, what each player received in private). No token, no network beyond
-127.0.0.1. Phases close when everyone has acted (the moderator's ``/mod advance``) or,
+127.0.0.1. Phases close when everyone has acted (the moderator's ``/phase advance``) or,
 with ``--deadlines``, at their deadlines on a clock running ``--speed`` times faster.
 ``--absent`` plays a slow game instead: day-long phases, the clock jumping to each
 deadline, two players quiet, a standby who takes one seat.
@@ -33,7 +33,7 @@ from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 
-LANGS = ("en-US", "zh-CN")
+LANGS = ("en-US", "zh-CN", "zh-TW")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang",
         choices=LANGS,
         default="en-US",
-        help="the game's language for public posts (default en-US)",
+        help="the game's language: its public posts, and every scripted player's own (default en-US)",
     )
     parser.add_argument(
         "--deadlines",
@@ -175,7 +175,9 @@ async def demo(args: argparse.Namespace) -> int:
         guild_locale=args.lang,
         bot_options=bot_options,
     ) as tavern:
-        seating = tavern.seat_table(TableSpec(players=args.players - args.ai_seats + args.absent, closed_dms=closed))
+        seating = tavern.seat_table(
+            TableSpec(players=args.players - args.ai_seats + args.absent, closed_dms=closed, language=args.lang)
+        )
         standby = seating.players.pop() if args.absent else None
         if args.absent:
             options = slow_options(language=args.lang, reveal_on_death=args.reveal_on_death)
@@ -387,6 +389,8 @@ def relative_time(seconds: float, locale: str) -> str:
     """A time ``seconds`` from now as Discord words <t:…:R>: "in 2 minutes", "2分钟后"."""
     _, size, en, zh = next(u for u in RELATIVE_UNITS if abs(seconds) >= u[0])
     n = round(abs(seconds) / size)
+    if locale == "zh-TW":  # as Discord's Traditional Chinese words it
+        return f"{n}{zh.replace('时', '時')}{'後' if seconds >= 0 else '前'}"
     if locale.startswith("zh"):
         return f"{n}{zh}{'后' if seconds >= 0 else '前'}"
     unit = en if n == 1 else en + "s"

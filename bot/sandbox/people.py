@@ -207,10 +207,10 @@ class Moderator(Person):
         return await self.command("mod status")
 
     async def advance(self) -> Reply:
-        """/mod advance; tried again if the bot did not even acknowledge it (a busy
+        """/phase advance; tried again if the bot did not even acknowledge it (a busy
         bot: the moderator presses again, and a repeat is refused as already done)."""
         for _ in range(3):
-            reply = await self.command("mod advance")
+            reply = await self.command("phase advance")
             if reply.result is None or reply.result.acknowledged:
                 break
         return reply

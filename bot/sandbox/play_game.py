@@ -28,7 +28,7 @@ NEXT_PHASE = {"day": "dusk", "dusk": "morning", "morning": "day"}
 class GameOptions:
     """How the moderator sets the game up, and who closes phases.
 
-    ``advance``: ``"moderator"`` (``/mod advance`` once everyone has acted) or
+    ``advance``: ``"moderator"`` (``/phase advance`` once everyone has acted) or
     ``"deadline"`` (the bot's scheduler closes each phase at its deadline, or early when
     everyone has sent and ``early_advance`` is on)."""
 

@@ -2,7 +2,7 @@
 
 A scripted player knows the game's language the way a person does, so it reads the
 bot's posts with the bot's own message catalogues (``bot/i18n/*.toml``) turned into
-patterns: "💀 carol (seat 3) has left the game." becomes ``("PlayerLeft", seat=3)``.
+patterns: "💀 #3 carol has left the game." becomes ``("PlayerLeft", seat=3)``.
 Nothing here looks at the database or the engine state; the only inputs are the
 messages a Discord user would see (their DMs, the game channel, their own ephemeral
 replies) and the public class catalogue (``/rules`` shows the same).
@@ -19,6 +19,7 @@ from typing import Any
 from bot.i18n import LOCALES, terms
 from bot.i18n.catalog import SINGULAR
 from bot.i18n.catalog import catalogue as i18n_catalogue
+from bot.render import words
 from discord_emulator.state import Message
 from engine.classes import catalogue as class_catalogue
 from engine.classes import class_spec
@@ -219,8 +220,8 @@ def public_facts(message: Message) -> list[Fact]:
             out.append(Fact("SeatHandedOver", {"seat": int(got["seat"]), "name": got["new_name"], "old_name": got["old_name"]}))
             continue
         got = match("event.PlayerLeftRevealed", line)
-        if got:
-            fact = Fact("PlayerLeft", {"seat": int(got["seat"]), "name": got["name"]})
+        if got and (who := words.SEAT_NAME.fullmatch(got["player"])):
+            fact = Fact("PlayerLeft", {"seat": int(who["seat"]), "name": who["name"] or ""})
             faction, class_id = (
                 lookup("faction", got["faction"]),
                 lookup("class", got["class_name"]),
@@ -232,8 +233,8 @@ def public_facts(message: Message) -> list[Fact]:
             out.append(fact)
             continue
         got = match("event.PlayerLeft", line)
-        if got and got["seat"].isdigit():
-            out.append(Fact("PlayerLeft", {"seat": int(got["seat"]), "name": got["name"]}))
+        if got and (who := words.SEAT_NAME.fullmatch(got["player"])):
+            out.append(Fact("PlayerLeft", {"seat": int(who["seat"]), "name": who["name"] or ""}))
             continue
         got = match("event.FactionWipedOut", line)
         if got and lookup("faction", got["faction"]):

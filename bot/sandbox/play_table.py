@@ -235,26 +235,29 @@ class Cursor:
 
 @dataclass
 class TableSpec:
-    """Who sits at the table: ``players`` people, every ``zh_every``-th speaking zh-CN,
-    the players at ``closed_dms`` (0-based) with their DMs closed to the bot."""
+    """Who sits at the table: ``players`` people, every ``zh_every``-th speaking zh-CN
+    (or, with ``language``, every one speaking that language), the players at
+    ``closed_dms`` (0-based) with their DMs closed to the bot."""
 
     players: int = 15
     zh_every: int = 3
     closed_dms: Sequence[int] = ()
     guild_locale: str = "en-US"
     name_prefix: str = ""
+    language: str | None = None
 
     def people(self) -> list[tuple[str, str, bool]]:
         out = []
         en, zh = iter(EN_NAMES), iter(ZH_NAMES)
         for i in range(self.players):
-            zh_speaker = self.zh_every > 0 and i % self.zh_every == self.zh_every - 1
-            name = next(zh, None) if zh_speaker else next(en, None)
+            if self.language is not None:
+                locale = self.language
+            else:
+                locale = "zh-CN" if self.zh_every > 0 and i % self.zh_every == self.zh_every - 1 else "en-US"
+            name = next(zh, None) if locale.startswith("zh") else next(en, None)
             if name is None:
                 name = f"player{i + 1}"
-            out.append(
-                (self.name_prefix + name, "zh-CN" if zh_speaker else "en-US", i in self.closed_dms)
-            )
+            out.append((self.name_prefix + name, locale, i in self.closed_dms))
         return out
 
 

@@ -23,6 +23,7 @@ import hashlib
 import random
 from typing import Any
 
+from bot.i18n import normalize_locale
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Reply, Stats
 from bot.sandbox.play_table import Cursor, Tavern
@@ -403,7 +404,7 @@ class Player(Person):
         spec = class_spec(self.sheet["class_id"]).skill(skill)
         if spec is None or how < 0.2:
             return skill
-        name = spec.name["zh-CN" if self.locale.startswith("zh") else "en-US"]
+        name = spec.name[normalize_locale(self.locale)]  # type: ignore[index]
         if how < 0.35:
             for c in await self.complete("act skill", "skill", name[:3]):
                 if c["value"] == skill:

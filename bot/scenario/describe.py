@@ -39,7 +39,7 @@ SIMPLE: _T = {
     "Recovered": {"en": "you recovered: HP {hp}/{max_hp}", "zh": "你伤愈了：生命值{hp}/{max_hp}"},
     "Healed": {"en": "you were healed {amount}: HP {hp}/{max_hp}", "zh": "你回复了{amount}点生命：生命值{hp}/{max_hp}"},
     "DamageTaken": {"en": "you took {amount} damage ({cause}): HP {hp}/{max_hp}", "zh": "你受到{amount}点伤害（{cause}）：生命值{hp}/{max_hp}"},
-    "FactionWipedOut": {"en": "the {faction} faction is wiped out", "zh": "{faction}阵营灭亡"},
+    "FactionWipedOut": {"en": "the {faction} faction is wiped out", "zh": "{faction}阵营全灭"},
     "InitiativeRolled": {"en": "initiative order: {order}", "zh": "先攻顺序：{order}"},
     "ActionLost": {"en": "{seat} cannot pay for {skill}: the action is lost", "zh": "{seat}无法支付{skill}所需的动作：该行动作废"},
     "AttackFizzled": {"en": "{attacker}'s {why} on {target} fizzles", "zh": "{attacker}对{target}的{why}落空（目标已不在或攻击者无法行动）"},
@@ -129,7 +129,7 @@ def skill_label(skill_id: str, class_id: str | None, lang: Lang) -> str:
     if skill_id in WHY:
         return WHY[skill_id][lang]
     locale = LOCALES[lang]
-    classes = [class_spec(class_id)] if class_id in catalogue() else []
+    classes = [class_spec(class_id)] if class_id is not None and class_id in catalogue() else []
     for spec in [*classes, *catalogue().values()]:
         s = spec.skill(skill_id)
         if s is not None:

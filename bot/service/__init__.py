@@ -9,6 +9,7 @@ from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
 from bot.service.ai_turns import plan_missing as plan_missing_ai_turns
 from bot.service.commands import Asked, submit_here
+from bot.service.dead_channels import dead_channel_of, game_channel_of_dead, record_dead_channel
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
 from bot.service.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
@@ -20,7 +21,7 @@ from bot.service.effects import (
     mark_reconciled,
 )
 from bot.service.errors import ServiceError
-from bot.service.export import export_finished, export_game
+from bot.service.export import export_finished, export_game, replay_for
 from bot.service.games import (
     active_game_of,
     create_game,
@@ -69,7 +70,7 @@ from bot.service.pieces import (
     toggle_skill,
 )
 from bot.service.recap import seat_recap
-from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat
+from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat, offered_game
 from bot.service.submissions import (
     submit,
     submit_grail,
@@ -77,6 +78,7 @@ from bot.service.submissions import (
     submit_vote,
     withdraw_submission,
 )
+from bot.service.table import TableView, table_view
 from bot.service.types import (
     GameInfo,
     GameSettings,
@@ -109,6 +111,7 @@ __all__ = [
     "Sender",
     "ServiceError",
     "StepResult",
+    "TableView",
     "Undeliverable",
     "UserRef",
     "VerifyReport",
@@ -122,6 +125,7 @@ __all__ = [
     "cancel_game",
     "claim_due_messages",
     "create_game",
+    "dead_channel_of",
     "delivered_message_id",
     "dm_channel_of",
     "end_game",
@@ -129,6 +133,7 @@ __all__ = [
     "export_game",
     "extend_deadline",
     "forget_dm_channel",
+    "game_channel_of_dead",
     "game_in_channel",
     "games_moderated_by",
     "games_to_reconcile",
@@ -154,12 +159,14 @@ __all__ = [
     "next_wakeup",
     "note_locale",
     "offer_seat",
+    "offered_game",
     "pause_game",
     "phase_status",
     "plan_missing_ai_turns",
     "player_view",
     "player_view_here",
     "read_inbox",
+    "record_dead_channel",
     "recorded_message_ids",
     "release",
     "remember_dm_channel",
@@ -167,6 +174,7 @@ __all__ = [
     "remove_player",
     "removed_players",
     "replace_player",
+    "replay_for",
     "require_open_for",
     "resume_game",
     "retry_held_now",
@@ -182,6 +190,7 @@ __all__ = [
     "submit_here",
     "submit_payload",
     "submit_vote",
+    "table_view",
     "toggle_piece",
     "toggle_skill",
     "update_settings",

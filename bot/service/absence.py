@@ -4,13 +4,20 @@ close, neither orders nor a pass by the Dusk's, no vote by the Morning's. The wo
 (they cannot act) and a grappler keeping its hold (which it does by sending nothing) are
 never counted. A grappled player is counted like anyone: it is never told it is held,
 and a miss not counted would tell it. Only a phase closed at its deadline counts: one a
-moderator closes early (``/mod advance``) gave nobody the time promised.
+moderator closes early (``/phase advance``) gave nobody the time promised.
 
 Each miss is told to the player by DM (``/inbox`` when DMs are closed) with what
 follows after how many more; after the game's ``absence_misses`` in a row its policy
 acts: the seat is offered to the standbys (``bot.service.standbys``; removed when none
 takes it), removed, or the moderator only is told. The engine learns only the result: a
-``remove`` or ``replace`` step of the game log, as a moderator's would be."""
+``remove`` or ``replace`` step of the game log, as a moderator's would be.
+
+A moderator who holds a seat (or held one: :func:`common.has_played`, as ``/mod status``
+decides whom to show the misses) is a player: who missed what is not theirs to know. The
+policy still acts, and what it does to a seat (a removal, a standby or the AI taking it
+over) is public as a moderator's own would be, but nobody is told privately of the misses;
+"only the moderator is told" then tells nobody, so the one who misses is warned without a
+"the moderator is told" that would not be true."""
 
 from __future__ import annotations
 
@@ -22,8 +29,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
-from bot.service.common import seats_done, settings_of, state_of
+from bot.service.ai_seats import hand_to_ai
+from bot.service.common import has_played, seats_done, settings_of, state_of
+from bot.service.moderation import remove_seat
 from bot.service.outbox import Mail
+from bot.service.standbys import open_offer_for, start_offers
 
 
 def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
@@ -55,19 +65,36 @@ async def count_misses(
     return missed
 
 
-def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str) -> dict[str, Any]:
+async def told_privately(s: AsyncSession, game: Game) -> bool:
+    """Whether the game's moderator may be told of the others' misses: not when they play."""
+    return not await has_played(s, game.id, game.moderator_id)
+
+
+def policy_limit(game: Game, moderator_told: bool) -> int:
+    """The misses in a row after which the policy acts (0: never). "Only the moderator is
+    told", with a moderator who plays, is nothing to do (see the module docstring)."""
+    settings = settings_of(game)
+    if settings.absence_action == "notify" and not moderator_told:
+        return 0
+    return settings.absence_misses
+
+
+def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str, *, moderator_told: bool = True) -> dict[str, Any]:
     """What a phase's private reminder adds for a holder already on a run of misses:
     the run, and how many more misses the policy waits for (None: it never acts)."""
     if not holder.misses_in_row or holder.seat is None or not asked_of(state, holder.seat, phase):
         return {}
-    limit = settings_of(game).absence_misses
+    limit = policy_limit(game, moderator_told)
     left = max(0, limit - holder.misses_in_row) if limit else None
     return {"in_row": holder.misses_in_row, "left": left, "action": settings_of(game).absence_action}
 
 
-def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: int, phase: str) -> list[GamePlayer]:
+def mail_warnings(
+    mail: Mail, game: Game, missed: list[GamePlayer], round_no: int, phase: str, *, moderator_told: bool = True
+) -> list[GamePlayer]:
     """Tell each one who missed (and is still playing after the close) what they missed
-    and what follows; the holders whose run has reached the policy's limit."""
+    and what follows; the holders whose run has reached the policy's limit.
+    ``moderator_told``: see :func:`told_privately`."""
     settings = settings_of(game)
     state = state_of(game)
     due = []
@@ -75,7 +102,7 @@ def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: in
         seat = holder.seat
         if seat is None or holder.user_id is None or not state.player(seat).alive or state.over:
             continue  # (count_misses counts no AI seat)
-        limit = settings.absence_misses
+        limit = policy_limit(game, moderator_told)
         left = max(0, limit - holder.misses_in_row) if limit else None
         mail.private(
             holder.user_id,
@@ -90,14 +117,12 @@ def mail_warnings(mail: Mail, game: Game, missed: list[GamePlayer], round_no: in
     return due
 
 
-async def apply_policy(s: AsyncSession, game: Game, mail: Mail, due: list[GamePlayer], now: datetime) -> None:
+async def apply_policy(
+    s: AsyncSession, game: Game, mail: Mail, due: list[GamePlayer], now: datetime, *, moderator_told: bool = True
+) -> None:
     """The game's absence policy for each holder whose run of misses reached its limit:
-    the moderator is told in every case; the seat offered to the standbys (removed when
-    none can be asked), removed, or handed to the AI."""
-    from bot.service.ai_seats import hand_to_ai
-    from bot.service.moderation import remove_seat
-    from bot.service.standbys import open_offer_for, start_offers
-
+    the moderator is told (unless they play: ``moderator_told``); the seat offered to the
+    standbys (removed when none can be asked), removed, or handed to the AI."""
     if not due:
         return
     action = settings_of(game).absence_action
@@ -111,11 +136,12 @@ async def apply_policy(s: AsyncSession, game: Game, mail: Mail, due: list[GamePl
         taken = action
         if action == "replace" and not await start_offers(s, game, seat, "absence", now):
             taken = "remove"
-        mail.private(
-            game.moderator_id,
-            {"type": "absence_moderator", "game": game.id, "seat": seat, "name": holder.display_name,
-             "in_row": holder.misses_in_row, "total": holder.misses_total, "action": taken},
-        )  # fmt: skip
+        if moderator_told:
+            mail.private(
+                game.moderator_id,
+                {"type": "absence_moderator", "game": game.id, "seat": seat, "name": holder.display_name,
+                 "in_row": holder.misses_in_row, "total": holder.misses_total, "action": taken},
+            )  # fmt: skip
         if taken == "remove":
             await remove_seat(s, game, state_of(game), seat, now, reason="absence", close_early=False)
         elif taken == "ai":

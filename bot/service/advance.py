@@ -35,6 +35,7 @@ from bot.service.common import (
     require_running,
     state_of,
 )
+from bot.service.endings import mail_endings
 from bot.service.errors import AlreadyAdvancedError, ConcurrentChangeError
 from bot.service.types import StepResult
 
@@ -94,19 +95,22 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
         now=now,
     )
     over = outcome.state.over
+    ratings = {}
     if over:
-        await finish(s, game, now, "over", outcome.state.end_reason)
+        ratings = await finish(s, game, now, "over", outcome.state.end_reason)
     else:
         arm_clock(game, now)
     mail, holders = await mail_for(s, game, seq=seq, round_no=closed_round, phase=closed_phase, now=now)
-    await mail_events(mail, holders, outcome.events, closed_round, closed_phase, step="advance")
+    await mail_events(mail, holders, outcome.events, closed_round, closed_phase, step="advance", state=outcome.state)
     if over:
+        await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
     else:
         mail_phase_started(mail, game)
-    due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase)
+    told = bool(missed) and await absence.told_privately(s, game)
+    due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase, moderator_told=told)
     await s.flush()
-    await absence.apply_policy(s, game, mail, due, now)
+    await absence.apply_policy(s, game, mail, due, now, moderator_told=told)
     await s.flush()
     await ai_turns.plan_phase(s, game)  # the new phase's AI turns, seats handed over by the policy too
     return StepResult(

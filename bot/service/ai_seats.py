@@ -28,6 +28,7 @@ from bot.i18n import t
 from bot.service.ai_turns import plan_phase
 from bot.service.common import add_step, apply_state, mail_for, settings_of
 from bot.service.errors import BadArgumentError, ServiceError
+from bot.service.seats import check_seat_argument, locked_seat, step_result, vacate
 from bot.service.types import GameSettings, StepResult
 
 AI_MARK = "🤖"
@@ -142,9 +143,7 @@ async def seat_to_ai(db: Database, game_id: int, seat: int) -> StepResult:
     (told by DM, free to join other games, as when replaced), the seat takes an AI name
     and goes on playing from what the seat knows. A seat the AI already holds is
     refused (SeatGoneError is not right: BadArgumentError naming the seat)."""
-    from bot.service.moderation import _check_seat_argument
-
-    _check_seat_argument(seat)
+    check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
         return await hand_to_ai(s, game_id, seat, now)
@@ -153,15 +152,13 @@ async def seat_to_ai(db: Database, game_id: int, seat: int) -> StepResult:
 async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *, reason: str | None = None) -> StepResult:
     """``seat_to_ai`` in the caller's transaction (also the absence policy's "ai");
     ``reason`` (absence) is kept in the step's inputs, as a moderator's hand-over's."""
-    from bot.service.moderation import _locked_seat, _result, _vacate
-
-    game, state, holders = await _locked_seat(s, game_id, seat)
+    game, state, holders = await locked_seat(s, game_id, seat)
     old = holders[seat]
     if is_ai(old):
         raise BadArgumentError(field="seat", reason="the AI holds it already")
     taken = {h.display_name for h in holders.values()}
     name = next(n for n in ai_names(game.id, NAMES, settings_of(game).language) if n not in taken)
-    _vacate(old, "replaced", now)
+    vacate(old, "replaced", now)
     await s.flush()
     s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=now))
     old_name = state.player(seat).name
@@ -181,4 +178,4 @@ async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *,
     mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
     await s.flush()
     await plan_phase(s, game)  # its turn in the open phase (a paused game's: at the resume)
-    return _result(game, seq, "replace", mail.count)
+    return step_result(game, seq, "replace", mail.count)

@@ -24,7 +24,9 @@ from bot.service.errors import (
     NotInGameError,
 )
 from bot.service.outbox import Mail
+from bot.service.ratings import RatingChange
 from bot.service.records import write_records
+from bot.service.rules import decode_state
 from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo, is_id
 
 
@@ -74,6 +76,13 @@ def done_seats(sent: Iterable[tuple[int, str]], phase: str, state: engine.GameSt
     return done
 
 
+def table_living(state: engine.GameState) -> list[int]:
+    """The seats the table takes for living: the living, and those departed in a night
+    whose departures wait for the Morning (house rule ``departures``), or a count of them
+    would announce the death before the Morning does."""
+    return [p.seat for p in state.players if state.publicly_alive(p.seat)]
+
+
 class HasStatus(Protocol):
     """What :func:`require_running` reads of a game (an entity, a ``GameInfo``, or the
     two columns of a row)."""
@@ -106,7 +115,7 @@ def settings_of(game: Game) -> GameSettings:
 def state_of(game: Game) -> engine.GameState:
     if game.state is None:
         raise GameNotRunningError(game_id=game.id)
-    return engine.GameState.from_dict(game.state)
+    return decode_state(game)
 
 
 async def seat_of(session: AsyncSession, game: Game, user_id: int) -> GamePlayer:
@@ -115,6 +124,14 @@ async def seat_of(session: AsyncSession, game: Game, user_id: int) -> GamePlayer
     if m is None or m.seat is None:
         raise NotInGameError(game_id=game.id)
     return m
+
+
+async def has_played(session: AsyncSession, game_id: int, user_id: int) -> bool:
+    """Whether ``user_id`` holds or has held a seat of the game (replaced or removed
+    since): a player, who may learn of the other seats only what the table learns (the
+    sent marks and misses of ``/mod status``, the absence policy's notices)."""
+    row = await repo.member(session, game_id, user_id)
+    return row is not None and (row.seat is not None or row.former_seat is not None)
 
 
 def arm_clock(game: Game, now: datetime, seconds: float | None = None) -> None:
@@ -129,9 +146,10 @@ def arm_clock(game: Game, now: datetime, seconds: float | None = None) -> None:
     game.reminder_due_at = remind if lead and remind > now else None
 
 
-async def finish(session: AsyncSession, game: Game, now: datetime, status: str, reason: str | None) -> None:
+async def finish(session: AsyncSession, game: Game, now: datetime, status: str, reason: str | None) -> dict[int, RatingChange]:
     """The game is over or cancelled: free the channel and the players, stop the clock.
-    A game over (not cancelled) gets its records and ratings in this same transaction."""
+    A game over (not cancelled) gets its records and ratings in this same transaction;
+    returned: each rated player's rating before and after (for their ending)."""
     game.status = status
     game.end_reason = reason
     game.ended_at = now
@@ -140,8 +158,8 @@ async def finish(session: AsyncSession, game: Game, now: datetime, status: str, 
     game.reminder_due_at = None
     game.paused_remaining = None
     await repo.free_players(session, game.id)
-    if status == "over":
-        await write_records(session, game)
+    recorded = await write_records(session, game) if status == "over" else None
+    return recorded.ratings if recorded is not None else {}
 
 
 def apply_state(game: Game, state: engine.GameState) -> None:
@@ -202,6 +220,22 @@ async def mail_for(
 STEP_KINDS = ("advance", "remove", "replace", "end")
 
 
+# Private news that tells a player of their wound: such a report ends with what still
+# counts for them and the odds of the coming roll (``wound_note``).
+WOUND_NEWS = frozenset({"WoundedNow", "StillWounded"})
+
+
+def wound_note(state: engine.GameState, seat: int, *, tonight: bool) -> dict[str, Any] | None:
+    """For a living seat that is wounded in ``state``: the coming wound roll (the chance
+    to recover in percent, whether a failure kills, and whether it comes ``tonight`` or
+    at a later night), from the engine's own odds (R8). None otherwise."""
+    p = state.player(seat)
+    if not p.alive or not p.wounded:
+        return None
+    recover, dies = engine.wound_odds(p.wound_rolls)
+    return {"recover": recover, "dies": dies, "tonight": tonight}
+
+
 async def mail_events(
     mail: Mail,
     holders: dict[int, GamePlayer],
@@ -210,18 +244,23 @@ async def mail_events(
     phase: str,
     *,
     step: str,
+    state: engine.GameState | None = None,
 ) -> None:
     """The public events in one channel post; each seat's private events in one DM to
     whoever holds the seat. Audit events go nowhere (they stay in the log). ``step``
     (advance, remove, replace, end) says what produced them, for the post's title. The
-    post that ends the game carries the scores round by round, for its chart."""
+    post that ends the game carries the scores round by round, for its chart, and the
+    private news of that step is marked ``final`` (nothing in it may advise a round to
+    come). ``state``, the state after the step: a report that tells a player of their
+    wound carries the coming roll (``wounded``, see :func:`wound_note`)."""
     assert step in STEP_KINDS, step
     head = {"type": "events", "step": step, "round": round_no, "phase": phase}
     public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
+    final = any(e.kind == "GameEnded" for e in events)
     # A night always gets its dawn post: a quiet one says nobody left.
     if public or (step == "advance" and phase == "dusk"):
         extra: dict[str, Any] = {}
-        if any(e.kind == "GameEnded" for e in events):
+        if final:
             history, win_score = await repo.score_history(mail.session, mail.game.id)
             extra = {"score_history": history, "win_score": win_score}
         mail.public(head | {"events": public} | extra)
@@ -229,10 +268,20 @@ async def mail_events(
     for e in events:
         if e.audience is engine.Audience.PRIVATE and e.seat is not None:
             by_seat.setdefault(e.seat, []).append(e.to_dict())
+    # The coming roll is tonight's when the step leaves the night ahead in this round.
+    tonight = phase == "day" or (phase == "dusk" and step != "advance")
     for seat, evs in sorted(by_seat.items()):
         holder = holders.get(seat)
-        if holder is not None:
-            mail_holder(mail, holder, head | {"seat": seat, "events": evs})
+        if holder is None:
+            continue
+        payload = head | {"seat": seat, "events": evs}
+        if final:
+            payload["final"] = True
+        elif state is not None and any(e["kind"] in WOUND_NEWS for e in evs):
+            note = wound_note(state, seat, tonight=tonight)
+            if note is not None:
+                payload["wounded"] = note
+        mail_holder(mail, holder, payload)
 
 
 def mail_holder(mail: Mail, holder: GamePlayer, payload: dict[str, Any]) -> None:
@@ -279,7 +328,7 @@ async def info_of(
         players = await repo.game_players(session, game.id)
     if game.state is not None:
         if state is None:
-            state = engine.GameState.from_dict(game.state)
+            state = decode_state(game)
         holders = {m.seat: m for m in players if m.seat is not None}
         if len(holders) < len(state.players):  # a seat a moderator emptied: who left it
             removed = [m for m in players if m.status == "removed" and m.former_seat is not None]
@@ -290,7 +339,9 @@ async def info_of(
             for p in state.players
         )
         winners = tuple(state.winners)
+        rules_version = state.settings.rules_version
     else:
+        rules_version = engine.rules.CURRENT  # a lobby is dealt under the newest
         lobby = sorted((m for m in players if m.status == "lobby"), key=lambda m: (m.joined_at, m.id))
         seats = tuple(SeatInfo(None, m.user_id or 0, m.display_name) for m in lobby)
         winners = ()
@@ -315,4 +366,5 @@ async def info_of(
         winners=winners,
         start_at=game.start_at if game.status == "lobby" else None,
         odds=odds,
+        rules_version=rules_version,
     )

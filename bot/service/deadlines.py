@@ -27,7 +27,15 @@ from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service import absence, ai_play
 from bot.service.advance import advance_locked
-from bot.service.common import locked_game, mail_for, mail_holder, seats_done, state_of
+from bot.service.common import (
+    locked_game,
+    mail_for,
+    mail_holder,
+    seats_done,
+    state_of,
+    table_living,
+    wound_note,
+)
 from bot.service.lobby_clock import (
     lobby_due_work,
     next_lobby_times,
@@ -74,8 +82,9 @@ async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
 
 
 async def remind_if_due(db: Database, game_id: int) -> int:
-    """Send the phase's reminder if it is due: a public notice with the deadline, and a
-    private one to each living player who has not yet sent the phase's main submission.
+    """Send the phase's reminder if it is due: a public notice with the deadline and how
+    many of the seats the table takes for living have not sent yet, and a private one to
+    each living player who has not yet sent the phase's main submission.
     Returns the number of messages written (0: not due)."""
     now = db.now()
     async with db.transaction() as s:
@@ -91,13 +100,22 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=phase, now=now)
         deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
         missing = [p.seat for p in state.players if p.alive and p.seat not in sent]
-        mail.public({"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "missing": len(missing)})
+        # The table counts the seats it takes for living (a death held for the Morning
+        # is still missing to it): the same count as /table's.
+        publicly = [seat for seat in table_living(state) if seat not in sent]
+        mail.public({"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "missing": len(publicly)})
+        told: bool | None = None  # (read once, for the first on a run of misses)
         for seat in missing:
             if seat in holders:
                 note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
-                if phase == "dusk" and state.player(seat).wounded:  # (their own HP: theirs to know)
-                    note["wounded"] = True
-                note |= absence.reminder_note(game, state, holders[seat], phase)
+                # A wounded player (their own HP: theirs to know) is told what still
+                # counts and the odds of tonight's roll, in every phase's reminder.
+                wounded = wound_note(state, seat, tonight=phase != "morning")
+                if wounded is not None:
+                    note["wounded"] = wounded
+                if told is None and holders[seat].misses_in_row:
+                    told = await absence.told_privately(s, game)
+                note |= absence.reminder_note(game, state, holders[seat], phase, moderator_told=told is not False)
                 mail_holder(mail, holders[seat], note)
         await s.flush()
         return mail.count
@@ -107,13 +125,12 @@ async def run_due(
     db: Database,
     held: Collection[int] = (),
     *,
-    on_mail: Callable[[], None] | None = None,
     at_once: int = CLOSING_AT_ONCE,
 ) -> DueReport:
     """Advance every game whose deadline has passed and send the reminders due, and
     start (or cancel) the lobbies whose start time has come, ``at_once`` games at a
-    time; the games in ``held`` (a failure's retry not yet due) wait. ``on_mail`` is
-    called after each game advanced or reminded (its messages are in the outbox): a
+    time; the games in ``held`` (a failure's retry not yet due) wait. Each game is its
+    own unit of work, whose commit signals its messages written (``bot.db.signals``): a
     deadline shared by many games is delivered while the later ones are still being
     closed."""
     now = db.now()
@@ -122,19 +139,15 @@ async def run_due(
         starts, lobby_reminders = await lobby_due_work(s, now)
     report = DueReport()
 
-    def mailed(done: object) -> None:
-        if done and on_mail is not None:
-            on_mail()
+    async def each(games: list[int], work: Callable[[int], Awaitable[Any]], what: str) -> list[tuple[int, Any]]:
+        return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what)
 
-    async def each(games: list[int], work: Callable[[int], Awaitable[Any]], what: str, **kw: Any) -> list[tuple[int, Any]]:
-        return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what, **kw)
-
-    for game_id, result in await each(due, lambda g: advance_if_due(db, g), "advancing game %s", done=mailed):
+    for game_id, result in await each(due, lambda g: advance_if_due(db, g), "advancing game %s"):
         if result is FAILED:
             report.failed.append(game_id)
         elif result is not None:
             report.advanced.append(result)
-    _count(report, await each(remind, lambda g: remind_if_due(db, g), "reminding game %s", done=mailed), report.reminded)
+    _count(report, await each(remind, lambda g: remind_if_due(db, g), "reminding game %s"), report.reminded)
     _count(report, await each(starts, lambda g: start_if_due(db, g), "starting game %s at its start time"), report.lobbies)
     _count(report, await each(lobby_reminders, lambda g: remind_lobby_if_due(db, g), "reminding the lobby of game %s"), report.reminded)
     try:
@@ -162,13 +175,11 @@ async def _a_few_at_a_time(
     work: Callable[[int], Awaitable[Any]],
     at_once: int,
     what: str,
-    done: Callable[[Any], None] | None = None,
 ) -> list[tuple[int, Any]]:
     """``work`` for each game, at most ``at_once`` running together; (game, result) in
     the order of ``games``, the result ``FAILED`` for a game whose work raised (logged:
     one broken game, rolled back and retried at a later tick, must not stop the others).
-    ``done`` is called with each result as soon as it is in. ``what`` names the work
-    in the log, ``%s`` standing for the game."""
+    ``what`` names the work in the log, ``%s`` standing for the game."""
     results: list[Any] = [FAILED] * len(games)
     queue = iter(enumerate(games))
 
@@ -178,9 +189,6 @@ async def _a_few_at_a_time(
                 results[i] = await work(game_id)
             except Exception:
                 log.exception(f"{what} failed", game_id)
-                continue
-            if done is not None:
-                done(results[i])
 
     await asyncio.gather(*(worker() for _ in range(min(max(1, at_once), len(games)))))
     return list(zip(games, results, strict=True))

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot import log_context, metrics
 from bot.db.session import Database
 from bot.service.outbox import (
     OutgoingMessage,
@@ -142,20 +143,24 @@ class Dispatcher:
             report.held += 1
             pass_.held_back.append(message.key)
             return
+        log_context.set_context(game=message.game_id)
         try:
             message_id = await self.sender.send(message)
         except Undeliverable as exc:
             await mark_undeliverable(self.db, message.key, str(exc))
             report.inbox += 1
+            _count(message, "undeliverable")
         except Exception as exc:
             self.failed(message, exc)
             pass_.failed.add(where)
             await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
             report.retry += 1
+            _count(message, "retry")
         else:
             self.journal[message.key] = message_id
             await self._mark_delivered(message.key)
             report.sent += 1
+            _count(message, "sent")
 
     async def drain(self, max_batches: int = 1000) -> DispatchReport:
         """Deliver until nothing is due (the messages waiting for a retry stay)."""
@@ -169,6 +174,13 @@ class Dispatcher:
             if r.total == 0:
                 break
         return total
+
+
+def _count(message: OutgoingMessage, result: str) -> None:
+    """One delivery attempt's result, for the metrics (``bot.metrics``)."""
+    m = metrics.current
+    if m is not None:
+        m.deliveries.labels("dm" if message.recipient_kind == "user" else "channel", result).inc()
 
 
 @dataclass

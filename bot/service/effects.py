@@ -15,6 +15,7 @@ from sqlalchemy import exists, func, select, tuple_, update
 
 from bot.db.models import Game, OutboxMessage
 from bot.db.session import Database
+from bot.db.signals import MESSAGES, note
 
 
 async def games_to_reconcile(db: Database, *, limit: int = 100, skip: Collection[int] = ()) -> list[tuple[int, int]]:
@@ -71,15 +72,18 @@ async def mark_rechecks(db: Database, game_ids: list[int]) -> list[int]:
             .returning(Game.id, Game.effects_due)
             .execution_options(synchronize_session=False)
         )
+        note(s, MESSAGES)  # the reconciler runs after the dispatcher's pass
         return sorted(int(g) for g, n in (await s.execute(stmt)).all() if n == 1)
 
 
 async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> int:
     """Have Discord's side of these games (default: every live one) checked again, though
     their state did not change: at start-up (Discord may have changed while the bot was
-    down), or when a departed player is seen writing. The number of games marked."""
+    down), or when a departed player is seen writing. The number of games marked; this
+    process's dispatcher, whose passes run the reconciler, is woken once it commits."""
     async with db.transaction() as s:
         stmt = update(Game).values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
         stmt = stmt.where(Game.id.in_(game_ids)) if game_ids is not None else stmt.where(Game.active_channel_id.is_not(None))
         res = await s.execute(stmt)
+        note(s, MESSAGES)  # the reconciler runs after the dispatcher's pass
         return int(getattr(res, "rowcount", 0) or 0)

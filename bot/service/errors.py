@@ -73,8 +73,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
     "error.paused_advance": {
-        "en-US": "The game is paused: resume it (/mod resume) before advancing.",
-        "zh-CN": "游戏已暂停：请先恢复游戏（/mod resume）再推进。",
+        "en-US": "The game is paused: resume it (/phase resume) before advancing.",
+        "zh-CN": "游戏已暂停：请先恢复游戏（/phase resume）再推进。",
     },
     "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
     "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},

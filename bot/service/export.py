@@ -13,10 +13,13 @@ from sqlalchemy import select
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import GamePlayer
+from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
+from bot.service import policy
 from bot.service.common import check_id
 from bot.service.errors import GameNeverPlayedError, GameNotFoundError, GameNotOverError
+from bot.service.policy import Action, Standing
+from bot.service.rules import decode_state
 
 LOG_FORMAT = "wolfhowl-log"
 LOG_VERSION = 1
@@ -47,6 +50,9 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
                 "status": game.status,
                 "language": game.language,
                 "settings": game.settings,
+                # The rules version it is played by (engine.rules), as its state says or,
+                # stored before versions were recorded, as of the day it was dealt.
+                "rules_version": decode_state(game).settings.rules_version if game.state is not None else None,
                 "round": game.round,
                 "phase": game.phase,
                 "end_reason": game.end_reason,
@@ -99,3 +105,16 @@ async def export_finished(db: Database, game_id: int) -> dict[str, Any]:
     if not log["steps"]:
         raise GameNeverPlayedError(game_id=game_id)
     return log
+
+
+async def replay_for(db: Database, game_id: int, standing: Standing) -> dict[str, Any]:
+    """A finished game's complete log for one who asked on Discord (its Replay button):
+    for those who sat in it and those who can see its channel (the access policy's
+    ``see_ended``), whatever game id the button carried."""
+    check_id(game_id, "game")
+    async with db.read() as s:
+        game = await s.get(Game, game_id)
+        if game is None:
+            raise GameNotFoundError()
+        policy.require(Action.SEE_ENDED, standing, game, await repo.member(s, game.id, standing.user_id))
+    return await export_finished(db, game_id)

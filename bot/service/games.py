@@ -18,7 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats, ai_turns
+from bot.service import ai_seats, ai_turns, policy
 from bot.service.common import (
     add_step,
     apply_state,
@@ -46,6 +46,7 @@ from bot.service.errors import (
     NotEnoughPlayersError,
     NotInGameError,
 )
+from bot.service.policy import Action, Standing
 from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
 
@@ -110,14 +111,16 @@ async def create_game(
         raise ChannelHasGameError(game_id=other.id if other else 0) from None
 
 
-async def join_game(db: Database, game_id: int, user: UserRef) -> GameInfo:
-    """Join a lobby. A player may be in one live game at a time, across all servers
+async def join_game(db: Database, game_id: int, user: UserRef, standing: Standing) -> GameInfo:
+    """Join a lobby, as one who can see its channel (``standing``, the access policy's
+    ``join``). A player may be in one live game at a time, across all servers
     (AlreadyInGameError); joining twice is refused the same way."""
     u = user.checked()
     now = db.now()
     try:
         async with db.transaction() as s:
             game = await locked_game(s, game_id)
+            policy.require(Action.JOIN, standing.of_user(u.id), game)
             if game.status != "lobby":
                 raise LobbyClosedError(game_id=game.id)
             current = await repo.live_game_place(s, u.id)

@@ -14,13 +14,19 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from bot.db.models import PlayerProfile, PlayerStanding, User
 from bot.db.session import Database
+from bot.service import policy
 from bot.service.common import check_id
 from bot.service.errors import BadArgumentError
+from bot.service.policy import Standing
 from bot.service.stats_errors import PageOutOfRangeError
 
 PAGE_SIZE = 10
 DEFAULT_MIN_GAMES = 5  # to be ranked by win rate
 MAX_MIN_GAMES = 1000
+# The last page asked for: a million players on one server's board. A page beyond it
+# would only be refused after a query, and one of 20 digits overflows SQLite's integers
+# in the OFFSET.
+MAX_PAGE = 100_000
 S = PlayerStanding
 # Each order: (column, descending), last the user id so that every rank is decided.
 ORDERS: dict[str, tuple[tuple[Any, bool], ...]] = {
@@ -58,8 +64,8 @@ class Board:
 def _check(sort: Any, page: Any, min_games: Any) -> None:
     if sort not in ORDERS:
         raise BadArgumentError(field="sort", reason=", ".join(SORTS))
-    if not isinstance(page, int) or isinstance(page, bool):
-        raise BadArgumentError(field="page", reason="a page number")
+    if not isinstance(page, int) or isinstance(page, bool) or page > MAX_PAGE:
+        raise BadArgumentError(field="page", reason=f"1 to {MAX_PAGE}")
     if not isinstance(min_games, int) or isinstance(min_games, bool) or not 1 <= min_games <= MAX_MIN_GAMES:
         raise BadArgumentError(field="min_games", reason=f"1 to {MAX_MIN_GAMES}")
 
@@ -143,3 +149,12 @@ async def leaderboard(
             if row is not None:
                 own = _row(1 + int(row[2]), row[0], row[1])
     return Board(guild_id, sort, min_games, page, pages, total, rows, own)
+
+
+async def board_for(db: Database, standing: Standing, guild_id: int, sort: str = "rating", page: int = 1, *, min_games: int = DEFAULT_MIN_GAMES) -> Board:
+    """:func:`leaderboard` for one who asked on Discord (the command, its page
+    buttons): a server's board is for its members (the access policy's ``see_board``),
+    whatever server id a button carried."""
+    check_id(guild_id, "guild")
+    policy.require_board(standing, guild_id)
+    return await leaderboard(db, guild_id, sort, page, min_games=min_games, viewer_id=standing.user_id)

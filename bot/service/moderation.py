@@ -1,6 +1,7 @@
 """What a moderator does besides advancing: change the settings, pause, resume, extend
 the deadline, replace or remove a player, end the game early (scored) or cancel it.
-(Whether the caller is a moderator is checked by the Discord layer.) Every change and its
+(Whether the caller is a moderator is the access policy's ``moderate``, asked by the
+Discord layer with what Discord says of the caller.) Every change and its
 announcement are written in one transaction; a refusal writes nothing."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats, ai_turns
+from bot.service import ai_seats, ai_turns, policy
 from bot.service.common import (
     add_step,
     apply_state,
@@ -34,6 +35,7 @@ from bot.service.common import (
     state_of,
 )
 from bot.service.departed_targets import settle_submissions_naming
+from bot.service.endings import mail_endings
 from bot.service.errors import (
     BadArgumentError,
     ExtendAtLimitError,
@@ -44,11 +46,11 @@ from bot.service.errors import (
     NewcomerWasSeatedError,
     NotPausedError,
     PhaseClosedError,
-    SeatGoneError,
-    SeatNotFoundError,
     SettingFixedError,
 )
+from bot.service.policy import Action, Standing
 from bot.service.recap import mail_catch_up
+from bot.service.seats import check_seat_argument, locked_seat, step_result, vacate
 from bot.service.start_time import set_start_time
 from bot.service.submissions import close_early_if_all_sent
 from bot.service.types import (
@@ -195,26 +197,32 @@ async def extend_deadline(
         return await info_of(s, game)
 
 
-async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef) -> StepResult:
-    """A newcomer takes over ``seat``: its sheet, its submissions this phase, its name
+async def replace_player(db: Database, game_id: int, seat: int, newcomer: UserRef, standing: Standing) -> StepResult:
+    """A newcomer, who can see the game's channel (``standing``: what Discord says of
+    them), takes over ``seat``: its sheet, its submissions this phase, its name
     in the game from now on, and by DM everything the seat was told so far (see
     ``recap.mail_catch_up``). The one who held it is told by DM; they are free to join
     other games, and may come back to that seat, but not take another
     (NewcomerWasSeatedError)."""
     user = newcomer.checked()
-    _check_seat_argument(seat)
+    check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        return await hand_over_seat(s, game_id, seat, user, now)
+        return await hand_over_seat(s, game_id, seat, user, standing, now, named=True)
 
 
 async def hand_over_seat(
-    s: AsyncSession, game_id: int, seat: int, user: UserRef, now: datetime, *, reason: str | None = None
+    s: AsyncSession, game_id: int, seat: int, user: UserRef, standing: Standing, now: datetime, *,
+    reason: str | None = None, named: bool = False,
 ) -> StepResult:
     """The hand-over itself, in the caller's transaction: the one place a seat changes
-    hands (``/mod replace``, a standby accepting an offer). ``reason`` (absence...) is
-    kept in the step's inputs for the game log."""
-    game, state, holders = await _locked_seat(s, game_id, seat)
+    hands (``/mod replace``, a standby accepting an offer), so the one place the access
+    policy's ``take_seat`` is asked: the newcomer must be a member of the game's server
+    who can see its channel (``named``: by a moderator, who is then told why not).
+    ``reason`` (absence...) is kept in the step's inputs for
+    the game log."""
+    game, state, holders = await locked_seat(s, game_id, seat)
+    policy.require(Action.TAKE_SEAT, standing.of_user(user.id), game, newcomer=f"<@{user.id}>" if named else None)
     busy = await repo.live_game_place(s, user.id)
     if busy is not None:
         raise NewcomerBusyError(name=user.name, **busy)
@@ -222,7 +230,7 @@ async def hand_over_seat(
     if row is not None and row.former_seat is not None and row.former_seat != seat:
         raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)
     old = holders[seat]
-    _vacate(old, "replaced", now)
+    vacate(old, "replaced", now)
     await s.flush()  # free the seat before the newcomer takes it
     await repo.upsert_user(s, user.id, user.name, user.locale, now)
     if row is None:
@@ -250,16 +258,16 @@ async def hand_over_seat(
         mail.locales.update(await repo.user_locales(s, [old.user_id]))
         mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
     await s.flush()
-    return _result(game, seq, "replace", mail.count)
+    return step_result(game, seq, "replace", mail.count)
 
 
 async def remove_player(db: Database, game_id: int, seat: int) -> StepResult:
     """Remove a player: the seat leaves the game as if dead, with no points to anyone.
     May end the game."""
-    _check_seat_argument(seat)
+    check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game, state, _ = await _locked_seat(s, game_id, seat)
+        game, state, _ = await locked_seat(s, game_id, seat)
         return await remove_seat(s, game, state, seat, now)
 
 
@@ -280,18 +288,19 @@ async def remove_seat(
         events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
     )
     mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-    await mail_events(mail, holders, outcome.events, round_no, phase, step="remove")
-    _vacate(holders[seat], "removed", now)
+    await mail_events(mail, holders, outcome.events, round_no, phase, step="remove", state=outcome.state)
+    vacate(holders[seat], "removed", now)
     if not outcome.state.over:
         await settle_submissions_naming(s, mail, game, holders, seat, state.player(seat).name)
     if outcome.state.over:
-        await finish(s, game, now, "over", outcome.state.end_reason)
+        ratings = await finish(s, game, now, "over", outcome.state.end_reason)
+        await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
     elif game.status == "running" and close_early:
         # The one removed may have been the last the phase was waiting for.
         await close_early_if_all_sent(s, game, now, outcome.state)
     await s.flush()
-    return _result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
+    return step_result(game, seq, "remove", mail.count, round_no, phase, outcome.events)
 
 
 async def end_game(db: Database, game_id: int) -> StepResult:
@@ -317,12 +326,13 @@ async def end_game(db: Database, game_id: int) -> StepResult:
             s, game, kind="end", round_no=round_no, phase=phase, inputs={},
             events=outcome.events, rolls=outcome.rolls, state=outcome.state, now=now,
         )
-        await finish(s, game, now, "over", outcome.state.end_reason)
+        ratings = await finish(s, game, now, "over", outcome.state.end_reason)
         mail, holders = await mail_for(s, game, seq=seq, round_no=round_no, phase=phase, now=now)
-        await mail_events(mail, holders, outcome.events, round_no, phase, step="end")
+        await mail_events(mail, holders, outcome.events, round_no, phase, step="end", state=outcome.state)
+        await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
         await s.flush()
-        return _result(game, seq, "end", mail.count, round_no, phase, outcome.events)
+        return step_result(game, seq, "end", mail.count, round_no, phase, outcome.events)
 
 
 # The end reason of a game cancelled because its channel (or the whole server) is gone.
@@ -371,56 +381,3 @@ async def cancel_locked(
     await s.flush()
     return await info_of(s, game)
 
-
-def _check_seat_argument(seat: object) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadArgumentError(field="seat", reason="a seat number")
-
-
-async def _locked_seat(
-    s: AsyncSession, game_id: int, seat: int
-) -> tuple[Game, engine.GameState, dict[int, GamePlayer]]:
-    """Lock a game that has been dealt and not finished (running or paused) whose
-    ``seat`` is living and held; with its state and its seat holders."""
-    game = await locked_game(s, game_id)
-    if game.status not in ("running", "paused"):
-        raise GameFinishedError(game_id=game.id)
-    state = state_of(game)
-    holders = await repo.seat_holders(s, game.id)
-    if not 1 <= seat <= len(state.players):
-        raise SeatNotFoundError(seat=seat)
-    if not state.player(seat).alive or seat not in holders:
-        raise SeatGoneError(seat=seat)
-    return game, state, holders
-
-
-def _vacate(holder: GamePlayer, status: str, now: datetime) -> None:
-    holder.former_seat = holder.seat
-    holder.seat = None
-    holder.status = status
-    holder.active_user_id = None
-    holder.left_at = now
-
-
-def _result(
-    game: Game,
-    seq: int,
-    kind: str,
-    messages: int,
-    round_no: int | None = None,
-    phase: str | None = None,
-    events: list[engine.Event] | None = None,
-) -> StepResult:
-    return StepResult(
-        game_id=game.id,
-        seq=seq,
-        kind=kind,
-        closed_round=game.round if round_no is None else round_no,
-        closed_phase=phase or str(game.phase),
-        round=game.round,
-        phase=str(game.phase),
-        status=game.status,
-        deadline=game.phase_deadline,
-        messages=messages,
-        events=[e.to_dict() for e in events or [] if e.audience is engine.Audience.PUBLIC],
-    )

@@ -34,6 +34,7 @@ from sqlalchemy.orm import aliased
 from bot.db import core
 from bot.db.models import Game, OutboxMessage, table_of
 from bot.db.session import Database
+from bot.db.signals import MESSAGES, note
 from bot.service.errors import BadArgumentError
 from bot.service.processes import gone
 from bot.service.types import is_id
@@ -319,7 +320,7 @@ async def retry_held_now(db: Database, recipient_kind: str, recipient_ids: Colle
     off after a failed attempt due now: what made them fail is gone (a permission given
     back), so they go at the dispatcher's next pass, in order, instead of at the end of
     their backoff (up to an hour). A message in flight (leased to a process) is left alone, and the
-    attempts already made still count. The number made due; most calls find none, and
+    attempts already made still count; this process's dispatcher is woken once it commits. The number made due; most calls find none, and
     look first without the write lock (SQLite) as a claim does."""
     now = db.now()
     ids = list(dict.fromkeys(recipient_ids))
@@ -337,6 +338,7 @@ async def retry_held_now(db: Database, recipient_kind: str, recipient_ids: Colle
                 continue
         async with db.transaction() as s:
             res = await s.execute(update(OutboxMessage).where(*held).values(next_attempt_at=now))
+            note(s, MESSAGES)  # (a statement the flush does not see)
             made += int(getattr(res, "rowcount", 0) or 0)
     return made
 

@@ -46,9 +46,14 @@ def rated_seats(seats: Iterable[SeatRecord]) -> list[SeatRecord]:
     return [s for s in seats if counts(s)]
 
 
-def play(game: GameRecord, seats: Sequence[SeatRecord], standings: dict[int, Standing]) -> None:
+# A player's shown rating before and after one game (before: None for their first rated game).
+RatingChange = tuple[float | None, float]
+
+
+def play(game: GameRecord, seats: Sequence[SeatRecord], standings: dict[int, Standing]) -> bool:
     """Move ``standings`` (user id -> standing in the game's server, updated in place,
-    new players added) by one finished game."""
+    new players added) by one finished game. False when it was counted, not rated (one
+    faction only among the rated seats)."""
     m = model()
     for seat in seats:
         assert seat.user_id is not None
@@ -60,7 +65,7 @@ def play(game: GameRecord, seats: Sequence[SeatRecord], standings: dict[int, Sta
     for seat in seats:
         teams.setdefault(seat.faction, []).append(seat)
     if len(teams) < 2:
-        return  # nobody to be ranked against: counted, not rated
+        return False  # nobody to be ranked against: counted, not rated
     order = sorted(teams)
     scores = {f: int(game.scores.get(f, 0)) for f in order}
     ranks: list[float] = [1.0 + sum(1 for g in order if scores[g] > scores[f]) for f in order]
@@ -75,6 +80,7 @@ def play(game: GameRecord, seats: Sequence[SeatRecord], standings: dict[int, Sta
         for seat, r in zip(teams[f], team, strict=True):
             assert seat.user_id is not None
             standings[seat.user_id].mu, standings[seat.user_id].sigma = float(r.mu), float(r.sigma)
+    return True
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -92,11 +98,12 @@ def _row(guild_id: int, user_id: int, st: Standing) -> PlayerStanding:
     )
 
 
-async def rate_game(session: AsyncSession, game: GameRecord, seats: Sequence[SeatRecord]) -> None:
-    """Update the standings of the game's rated seats (inside the end's transaction)."""
+async def rate_game(session: AsyncSession, game: GameRecord, seats: Sequence[SeatRecord]) -> dict[int, RatingChange]:
+    """Update the standings of the game's rated seats (inside the end's transaction);
+    each rated player's shown rating before and after (empty: nobody was rated)."""
     seats = rated_seats(seats)
     if not seats:
-        return
+        return {}
     ids = [s.user_id for s in seats if s.user_id is not None]
     stored = {
         r.user_id: r
@@ -113,16 +120,21 @@ async def rate_game(session: AsyncSession, game: GameRecord, seats: Sequence[Sea
     standings = {
         uid: Standing(r.games, r.wins, r.mu, r.sigma, r.last_game_id) for uid, r in stored.items()
     }
-    play(game, seats, standings)
+    rated = play(game, seats, standings)
+    changes: dict[int, RatingChange] = {}
     for uid in ids:
         new = _row(game.guild_id, uid, standings[uid])
         old = stored.get(uid)
+        before = None if old is None else old.rating
         if old is None:
             session.add(new)
         else:
             for column in ("games", "wins", "win_rate", "mu", "sigma", "rating", "last_game_id"):
                 setattr(old, column, getattr(new, column))
+        if rated:
+            changes[uid] = (before, new.rating)
     await session.flush()
+    return changes
 
 
 async def replay_all(session: AsyncSession, guild_ids: Sequence[int] | None = None) -> dict[tuple[int, int], Standing]:

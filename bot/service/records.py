@@ -21,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
-from bot.service.ratings import rate_game
+from bot.service.ratings import RatingChange, rate_game
+from bot.service.rules import decode_state
 
 # How a PlayerDied event's cause reads in a record; any other cause is a kill in the night.
 FATE_OF_CAUSE = {"vote": "voted_out", "removed": "removed"}
@@ -51,7 +52,15 @@ class _Seat:
         return self.holdings[self.now]
 
 
-async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
+@dataclass(frozen=True)
+class Recorded:
+    """A game's record just written, and each rated player's rating before and after."""
+
+    record: GameRecord
+    ratings: dict[int, RatingChange]
+
+
+async def write_records(session: AsyncSession, game: Game) -> Recorded | None:
     """The game's records (over, with a final state), written once; None when the game
     has no result or its records exist already. The ratings are updated with them."""
     if game.status != "over" or game.state is None or game.ended_at is None:
@@ -59,7 +68,7 @@ async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
     await session.flush()  # the step that ended the game is in the log read below
     if await session.get(GameRecord, game.id) is not None:
         return None
-    state = engine.GameState.from_dict(game.state)
+    state = decode_state(game)
     rows = list(
         (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
     )
@@ -86,8 +95,7 @@ async def write_records(session: AsyncSession, game: Game) -> GameRecord | None:
     ]
     session.add_all(seat_rows)
     await session.flush()
-    await rate_game(session, record, seat_rows)
-    return record
+    return Recorded(record, await rate_game(session, record, seat_rows))
 
 
 def _ai_held(rows: Sequence[GamePlayer], seat: int) -> bool:

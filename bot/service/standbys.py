@@ -21,11 +21,23 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Game, SeatOffer, Standby
 from bot.db.session import Database
-from bot.service.common import check_id, info_of, locked_game, mail_for, settings_of, state_of
+from bot.service import policy
+from bot.service.common import (
+    check_id,
+    has_played,
+    info_of,
+    locked_game,
+    mail_for,
+    settings_of,
+    state_of,
+)
 from bot.service.errors import (
     GameFinishedError,
     NewcomerBusyError,
 )
+from bot.service.moderation import hand_over_seat, remove_seat
+from bot.service.policy import Action, Standing
+from bot.service.seats import check_seat_argument, locked_seat
 from bot.service.standby_errors import (
     AlreadyStandbyError,
     NoStandbyError,
@@ -36,18 +48,21 @@ from bot.service.standby_errors import (
     StandbyFormerSeatError,
     StandbyInGameError,
 )
+from bot.service.standby_queue import standby_list, waiting
 from bot.service.types import GameInfo, StepResult, UserRef
 
 LIVE = ("lobby", "running", "paused")
 
 
-async def join_standby(db: Database, game_id: int, user: UserRef) -> int:
-    """Put ``user`` on the game's standby list (the lobby or a running or paused game);
+async def join_standby(db: Database, game_id: int, user: UserRef, standing: Standing) -> int:
+    """Put ``user`` on the game's standby list (the lobby or a running or paused game),
+    as one who can see its channel (``standing``, the access policy's ``stand_by``);
     how many are on it now."""
     user = user.checked()
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
+        policy.require(Action.STAND_BY, standing.of_user(user.id), game)
         if game.status not in LIVE:
             raise GameFinishedError(game_id=game.id)
         row = await repo.member(s, game.id, user.id)
@@ -88,20 +103,13 @@ async def leave_standby(db: Database, game_id: int, user_id: int) -> GameInfo:
         return await info_of(s, game)
 
 
-async def standby_list(s: AsyncSession, game_id: int) -> list[str]:
-    """The names on the standby list in order (those waiting and any being asked)."""
-    return [st.display_name for st in await _waiting(s, game_id, ("waiting", "asked"))]
-
-
 async def offer_seat(db: Database, game_id: int, seat: int) -> str:
     """A moderator's ``/mod replace`` with nobody named: offer ``seat`` to the first
     eligible standby (NoStandbyError when there is none); the name of the one asked."""
-    from bot.service.moderation import _check_seat_argument, _locked_seat
-
-    _check_seat_argument(seat)
+    check_seat_argument(seat)
     now = db.now()
     async with db.transaction() as s:
-        game, _, _ = await _locked_seat(s, game_id, seat)
+        game, _, _ = await locked_seat(s, game_id, seat)
         if await open_offer_for(s, game.id, seat) is not None:
             raise NoStandbyError("error.offer_already_open", seat=seat)
         offer = await start_offers(s, game, seat, "moderator", now)
@@ -112,10 +120,22 @@ async def offer_seat(db: Database, game_id: int, seat: int) -> str:
         return standby.display_name if standby else str(offer.user_id)
 
 
-async def accept_offer(db: Database, offer_id: int, user: UserRef) -> StepResult:
-    """The standby asked takes the seat, if the offer is still open and theirs."""
-    from bot.service.moderation import hand_over_seat
+async def offered_game(db: Database, offer_id: int) -> GameInfo:
+    """The game an offer is of (OfferNotFoundError when there is no such offer)."""
+    check_id(offer_id, "offer")
+    async with db.read() as s:
+        offer = await s.get(SeatOffer, offer_id)
+        if offer is None:
+            raise OfferNotFoundError()
+        game = await s.get(Game, offer.game_id)
+        assert game is not None
+        return await info_of(s, game)
 
+
+async def accept_offer(db: Database, offer_id: int, user: UserRef, standing: Standing) -> StepResult:
+    """The standby asked takes the seat, if the offer is still open and theirs, and they
+    can still see the game's channel (``standing``, the access policy's ``take_seat``:
+    they may have left the server since they joined the list)."""
     user = user.checked()
     check_id(offer_id, "offer")
     now = db.now()
@@ -138,7 +158,7 @@ async def accept_offer(db: Database, offer_id: int, user: UserRef) -> StepResult
         standby = await _standby(s, game.id, user.id)
         if standby is not None:
             standby.status = "seated"
-        return await hand_over_seat(s, game.id, offer.seat, user, now, reason=offer.reason)
+        return await hand_over_seat(s, game.id, offer.seat, user, standing, now, reason=offer.reason)
 
 
 # Asked at every scheduler tick, so built once.
@@ -180,7 +200,7 @@ async def start_offers(s: AsyncSession, game: Game, seat: int, reason: str, now:
     """Offer ``seat`` to the first eligible standby (by DM, with the Accept button);
     None when nobody can be asked."""
     holder = (await repo.seat_holders(s, game.id))[seat]
-    for standby in await _waiting(s, game.id, ("waiting",)):
+    for standby in await waiting(s, game.id, ("waiting",)):
         if await _eligible(s, game, standby):
             seconds = settings_of(game).offer_seconds
             offer = SeatOffer(
@@ -204,8 +224,6 @@ async def start_offers(s: AsyncSession, game: Game, seat: int, reason: str, now:
 async def _close_and_move_on(s: AsyncSession, game: Game, offer: SeatOffer, status: str, now: datetime) -> None:
     """Close ``offer`` (expired, withdrawn) and ask the next standby; when nobody is
     left: the absence policy removes the seat, a moderator's request is reported back."""
-    from bot.service.moderation import remove_seat
-
     offer.status, offer.closed_at = status, now
     standby = await _standby(s, game.id, offer.user_id)
     if standby is not None and standby.status == "asked":
@@ -223,11 +241,14 @@ async def _close_and_move_on(s: AsyncSession, game: Game, offer: SeatOffer, stat
     mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
     mail.locales.update(await repo.user_locales(s, [game.moderator_id]))
     removing = offer.reason == "absence" and game.status == "running"
-    mail.private(
-        game.moderator_id,
-        {"type": "offers_exhausted", "game": game.id, "seat": offer.seat,
-         "name": holders[offer.seat].display_name, "removed": removing},
-    )  # fmt: skip
+    # An offer of the absence policy names a seat that missed: not for a moderator who
+    # plays (bot.service.absence). One they asked for themselves is theirs to hear of.
+    if offer.reason != "absence" or not await has_played(s, game.id, game.moderator_id):
+        mail.private(
+            game.moderator_id,
+            {"type": "offers_exhausted", "game": game.id, "seat": offer.seat,
+             "name": holders[offer.seat].display_name, "removed": removing},
+        )  # fmt: skip
     if removing:
         await remove_seat(s, game, state, offer.seat, now, reason="absence")
 
@@ -244,11 +265,6 @@ async def _standby(s: AsyncSession, game_id: int, user_id: int) -> Standby | Non
     return (await s.execute(stmt)).scalar_one_or_none()
 
 
-async def _waiting(s: AsyncSession, game_id: int, statuses: tuple[str, ...]) -> list[Standby]:
-    stmt = select(Standby).where(Standby.game_id == game_id, Standby.status.in_(statuses)).order_by(Standby.joined_at, Standby.id)
-    return list((await s.execute(stmt)).scalars())
-
-
 async def _open_offers(s: AsyncSession, game_id: int, *, seat: int | None = None, user_id: int | None = None) -> list[SeatOffer]:
     stmt = select(SeatOffer).where(SeatOffer.game_id == game_id, SeatOffer.status == "open")
     if seat is not None:
@@ -256,4 +272,3 @@ async def _open_offers(s: AsyncSession, game_id: int, *, seat: int | None = None
     if user_id is not None:
         stmt = stmt.where(SeatOffer.user_id == user_id)
     return list((await s.execute(stmt.order_by(SeatOffer.id))).scalars())
-

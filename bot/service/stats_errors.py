@@ -15,6 +15,10 @@ TEXTS: dict[str, dict[str, str]] = MESSAGES | {
         "en-US": "{name} has no finished games here yet.",
         "zh-CN": "{name}在这里还没有打完的对局。",
     },
+    "error.forget_while_playing": {
+        "en-US": "You are still in game #{game}: its log and its table name you until it ends. Ask to be forgotten once it is over.",
+        "zh-CN": "你还在第{game}局中：对局结束前，它的记录和牌桌都会显示你的名字。请在对局结束后再申请被遗忘。",
+    },
     "error.page_out_of_range": {
         "en-US": "There is no page {page}: the leaderboard has {pages}.",
         "zh-CN": "没有第{page}页：排行榜共{pages}页。",
@@ -39,3 +43,11 @@ class NoRecordsError(StatsError):
 
 class PageOutOfRangeError(StatsError):
     key = "error.page_out_of_range"
+
+
+class ForgetWhilePlayingError(StatsError):
+    """``/stats forget`` from someone still in a game that has not ended (a lobby, a
+    running or paused game, or on its standby list): a live game's log is still being
+    written, so it is forgotten only once it is over."""
+
+    key = "error.forget_while_playing"

@@ -300,6 +300,7 @@ async def store(
         all_sent=all_sent,
         deadline=game.phase_deadline,
         deadline_moved=game.phase_deadline != deadline,
+        before=None if old is None else dict(old.payload),
     )
 
 

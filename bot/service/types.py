@@ -187,6 +187,8 @@ class GameInfo:
     start_at: datetime | None = None
     # A lobby's line-up as it would be dealt now, and its simulated odds once known.
     odds: LineupOdds | None = None
+    # The rules version it is played by (engine.rules; a lobby: the one it will be dealt under).
+    rules_version: int = engine.rules.CURRENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +245,9 @@ class Receipt:
     all_sent: bool
     deadline: datetime | None
     deadline_moved: bool = False
+    # What was stored of this kind before this submission replaced it (None: nothing was),
+    # so that the receipt can say what changed.
+    before: dict[str, Any] | None = None
     # The player's own view of their game just after this submission, read in its unit
     # of work, so the answer (a receipt, a redrawn panel) needs no second read.
     view: PlayerView | None = field(default=None, compare=False, repr=False)

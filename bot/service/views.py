@@ -14,14 +14,15 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service.common import check_id, info_of, require_running, seats_done, state_of
+from bot.service.common import check_id, has_played, info_of, require_running, seats_done, state_of
 from bot.service.errors import (
     GameNotFoundError,
     NoActiveGameError,
     NotInGameError,
     PhaseClosedError,
 )
-from bot.service.standbys import standby_list
+from bot.service.rules import decode_state
+from bot.service.standby_queue import standby_list
 from bot.service.types import GameInfo, PhaseStatus
 
 
@@ -145,7 +146,7 @@ async def seat_view(
     if m is None or m.status in ("replaced", "removed"):
         raise NotInGameError(game_id=game.id)
     if state is None and game.state is not None:
-        state = engine.GameState.from_dict(game.state)
+        state = decode_state(game)
     info = await info_of(s, game, state, players)
     if state is None or m.seat is None:
         return PlayerView(info, None, None, {})
@@ -167,8 +168,7 @@ async def phase_status(db: Database, game_id: int, viewer_id: int | None = None)
         if game is None:
             raise GameNotFoundError(game_id=game_id)
         info = await info_of(s, game)
-        row = None if viewer_id is None else await repo.member(s, game.id, check_id(viewer_id, "user"))
-        played = row is not None and (row.seat is not None or row.former_seat is not None)
+        played = viewer_id is not None and await has_played(s, game.id, check_id(viewer_id, "user"))
         sent: dict[int, list[str]] = {}
         done: set[int] = set()
         if game.status in ("running", "paused") and game.phase:

@@ -1,5 +1,7 @@
 """Statistics over simulated games: faction win rates with 95% Wilson intervals, game
-length, and per-class and per-role survival, kills, steals and grails.
+length, the seat-count effect (a faction's win rate by whether it was dealt more, as
+many or fewer seats than a third of the table), and per-class and per-role survival,
+kills, steals and grails.
 
 :func:`summarise` turns the games into one JSON-safe dict (the ``--json`` output and the
 input of :mod:`bot.sim.plot`); :func:`render` prints it as tables. Everything but the
@@ -97,11 +99,51 @@ def summarise(
         "steals_per_game": round(sum(sum(r.steals) for r in results) / n, 4),
         "grails_per_game": round(sum(sum(r.grails) for r in results) / n, 4),
         "survivors_per_game": round(sum(sum(r.survived) for r in results) / n, 4),
+        "seat_share": seat_share(results),
         "class_survival": {row["class_id"]: row["survival"] for row in classes},
         "points_per_seat": round(_mean_points(classes), 6),
         "classes": classes,
         "roles": _roles(results),
         "invalid_submissions": sum(r.dropped for r in results),
+    }
+
+
+SHARES = ("larger", "equal", "smaller")
+
+
+def share_of(seats: int, players: int) -> str:
+    """Whether a faction dealt ``seats`` of ``players`` holds more than a third of the
+    table, exactly a third, or fewer (at 7 players: 3 larger, 2 smaller; at 8: 3 larger,
+    2 smaller; at 9: 3 equal)."""
+    return "larger" if 3 * seats > players else "equal" if 3 * seats == players else "smaller"
+
+
+def seat_share(results: Sequence[GameResult]) -> dict[str, Any]:
+    """The seat-count effect: for each share (larger, equal, smaller), the games in which
+    a faction was dealt that share, how many it won, its rate with the 95% Wilson
+    interval, pooled over the factions and per faction. A shared win counts for each
+    sharer. A share no faction was dealt is left out (at 9 only "equal" is there)."""
+    acc: dict[tuple[str, str], list[int]] = {}
+    for r in results:
+        players = len(r.roles)
+        counts = Counter(faction for faction, _ in r.roles)
+        for faction in FACTIONS:
+            share = share_of(counts[faction], players)
+            for key in ((share, "all"), (share, faction)):
+                a = acc.setdefault(key, [0, 0])
+                a[0] += 1
+                a[1] += faction in r.winners
+
+    def row(games: int, won: int) -> dict[str, Any]:
+        return {"games": games, "wins": won, "rate": round(won / games, 6), "interval": [round(x, 6) for x in wilson(won, games)]}
+
+    return {
+        share: {
+            "all": row(*acc[(share, "all")]),
+            "factions": {f: row(*acc[(share, f)]) for f in FACTIONS if (share, f) in acc},
+        }
+        for share in SHARES
+        if (share, "all") in acc
     }
 
 
@@ -212,6 +254,7 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"survivors {summary['survivors_per_game']:.2f}; shared wins {summary['shared_wins']}; "
         f"refused submissions {summary['invalid_submissions']}"
     )
+    console.print(_share_table(summary["seat_share"]))
     console.print(_seat_table("Per class (per seat dealt, every faction)", summary["classes"], ("class",)))
     slo, shi = TARGET_SURVIVAL
     plo, phi = TARGET_POINTS
@@ -221,6 +264,21 @@ def render(summary: dict[str, Any], console: Console | None = None) -> None:
         f"({summary['points_per_seat']:.2f}): " + ("; ".join(outside) + " outside" if outside else "every class within")
     )
     console.print(_seat_table("Per role (per seat dealt)", summary["roles"], ("faction", "class")))
+
+
+def _share_table(shares: dict[str, Any]) -> Table:
+    """The seat-count effect: a row per share dealt, pooled and per faction."""
+    table = Table(
+        title="Win rate by the seats a faction holds",
+        caption="larger / equal / smaller than a third of the table; a faction's games at that share",
+    )
+    for col in ("seats", "faction", "games", "wins", "rate", "95% interval"):
+        table.add_column(col, justify="left" if col in ("seats", "faction") else "right")
+    for share, found in shares.items():
+        for faction, cell in (("every faction", found["all"]), *found["factions"].items()):
+            lo, hi = cell["interval"]
+            table.add_row(share, faction, str(cell["games"]), str(cell["wins"]), f"{cell['rate']:.1%}", f"{lo:.1%} – {hi:.1%}")
+    return table
 
 
 def _seat_table(title: str, rows: list[dict[str, Any]], groups: tuple[str, ...]) -> Table:

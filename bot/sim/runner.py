@@ -91,10 +91,12 @@ def play_game(
     players: int = 15,
     start: GameState | None = None,
     record: list[dict[int, list[Submission]]] | None = None,
+    steps: list[list[Event]] | None = None,
 ) -> GameResult:
     """Play one whole game between baseline AIs and summarise it. ``start`` replaces the
     dealt table with a given one (tests); it is played in place. ``record`` collects
-    every phase's submissions (to replay the game through the engine alone)."""
+    every phase's submissions (to replay the game through the engine alone), ``steps``
+    every phase's events (all audiences, in the engine's order)."""
     state = start if start is not None else new_game([f"P{i}" for i in range(1, players + 1)], seed)
     players = len(state.players)
     seats = range(1, players + 1)
@@ -118,6 +120,8 @@ def play_game(
         if record is not None:
             record.append(subs)
         events = advance(state, subs, seed, inplace=True).events
+        if steps is not None:
+            steps.append(list(events))
         left = False
         for e in events:
             aud = e.audience

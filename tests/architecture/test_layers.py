@@ -76,3 +76,48 @@ def test_every_module_says_what_it_holds():
         if "versions" not in path.parts and not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert bare == []
+
+
+def _imports_in_functions(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(line, module, names) of every ``from ... import`` inside a function of ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                    found.append((inner.lineno, inner.module, [a.name for a in inner.names]))
+    return found
+
+
+def _private_imports(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("bot", "engine", "discord_emulator"):
+            names += [f"{node.module}.{a.name}" for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return names
+
+
+def test_no_module_imports_another_modules_private_names():
+    """A name with a leading underscore is its module's own: another module that needs it
+    needs it made public (or moved where both can import it)."""
+    found = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for top in ("engine", "bot", "discord_emulator")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        for name in _private_imports(path)
+    ]
+    assert found == []
+
+
+def test_the_service_imports_its_own_modules_at_the_top():
+    """No import of a project module inside a service function (once the way around an
+    import circle): the command-line front ends (``*_cli.py``), which load the database
+    layer only when run, are the exception."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted((ROOT / "bot" / "service").glob("*.py"))
+        if not path.name.endswith("_cli.py")
+        for line, module, _ in _imports_in_functions(path)
+        if module.split(".")[0] in ("bot", "engine")
+    ]
+    assert found == []

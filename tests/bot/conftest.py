@@ -171,7 +171,9 @@ async def start_bot(client: WolfBot, token: str) -> asyncio.Task[None]:
 @pytest.fixture
 async def table(sqlite_url: str, clock: FakeClock, request: pytest.FixtureRequest) -> AsyncIterator[Table]:
     """Each test deals the same classes and rolls the same dice every run (the games'
-    seeds derive from the test's id), so a failure replays; tests differ from each other."""
+    seeds derive from the test's id), so a failure replays; tests differ from each other.
+    A test marked ``@pytest.mark.bot_config(key=value, ...)`` runs the bot with those
+    settings besides."""
     db = Database(sqlite_url, clock=clock)
     await wipe(db)
     async with Emulator(heartbeat_interval=0.5) as emu:
@@ -192,6 +194,7 @@ async def table(sqlite_url: str, clock: FakeClock, request: pytest.FixtureReques
                 database_url=db.url.render_as_string(hide_password=False), token=emu.token,
                 migrate_on_start=False, scheduler_max_sleep=0.5, dispatch_interval=0.1,
                 lineup_odds_games=0,  # a test that wants a lobby's odds sets bot.odds.games
+                **(marker.kwargs if (marker := request.node.get_closest_marker("bot_config")) else {}),
             )  # fmt: skip
             client = WolfBot(config, db=db)
             task = await start_bot(client, emu.token)

@@ -78,9 +78,9 @@ async def test_losing_send_messages_warns_the_moderator_once_and_nothing_is_lost
             await asyncio.sleep(0.05)
         return attempts
 
-    await table.run(table.mod, "mod advance")  # Day 1 closes: two posts for the channel
+    await table.run(table.mod, "phase advance")  # Day 1 closes: two posts for the channel
     await table.emu.wait_for(lambda: warnings(), 10, "the moderator's warning")
-    await table.run(table.mod, "mod advance")  # Dusk 1 closes: more of them, held behind
+    await table.run(table.mod, "phase advance")  # Dusk 1 closes: more of them, held behind
     for _ in range(3):  # the first post's retries come due, and fail again
         tried = await settled()
         table.clock.advance(3600)
@@ -120,7 +120,7 @@ async def test_losing_embed_links_holds_the_posts_instead_of_sending_them_bare(t
     def warnings() -> list[str]:
         return [t for t in table.texts(table.emu.dms(table.mod))[dms_before:] if "I cannot post in" in t]
 
-    await table.run(table.mod, "mod advance")  # Day 1 closes
+    await table.run(table.mod, "phase advance")  # Day 1 closes
     await table.emu.wait_for(lambda: warnings(), 10, "the moderator's warning")
     assert "Embed Links" in warnings()[0]
     # The first post was held before it was sent, and the later ones wait behind it.
@@ -146,7 +146,7 @@ async def test_a_role_given_its_right_back_releases_the_held_posts_too(table: Ta
     table.emu.set_role_permissions(guild, role, everything & ~perm.EMBED_LINKS)
     await table.emu.wait_for(lambda: not may_post(table), 60, "the bot to see its right gone")
     public_before = len(table.emu.channel_messages(table.channel, include_ephemeral=False))
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     give_up = asyncio.get_running_loop().time() + 60
     while not ((held := await held_channel_posts(table)) and held[0].attempts >= 1 and held[0].leased_by is None):
         assert asyncio.get_running_loop().time() < give_up, "the first post never failed"

@@ -51,8 +51,8 @@ def strings() -> list[tuple[str, app_commands.locale_str | str]]:
 def test_the_scan_sees_the_whole_tree():
     names = {c.qualified_name for c in walk(tree().get_commands())}
     expected = {
-        "mod create", "mod start", "mod settings", "mod pause", "mod resume", "mod replace", "mod kick",
-        "mod end", "mod status", "mod log", "game join", "game leave", "mod advance", "mod extend",
+        "mod create", "mod start", "mod settings", "phase pause", "phase resume", "mod replace", "mod kick",
+        "mod end", "mod status", "mod log", "game join", "game leave", "phase advance", "phase extend",
         "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "rules", "help",
     }  # fmt: skip
     assert expected <= names

@@ -16,6 +16,7 @@ from sqlalchemy import select
 import bot.service as service
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
+from bot.discord.channel_access import AccessWatch
 from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff
 from bot.service import dispatch as service_dispatch
 from bot.service.outbox import nonce_for, pending_count
@@ -74,6 +75,7 @@ class FakeBot:
         self.user = SimpleNamespace(id=BOT_ID)
         self.channels: dict[int, Target] = {}
         self.dms: dict[int, Target] = {}
+        self.access = AccessWatch()
 
     def target(self, kind: str, rid: int) -> Target:
         store = self.dms if kind == "user" else self.channels

@@ -11,7 +11,7 @@ from tests.bot.conftest import Table, reply_text, started_game
 async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     await started_game(table)
     alice, bob = table.players[0], table.players[1]
-    assert "Only a moderator" in reply_text(await table.run(bob, "mod advance", dm=True))
+    assert "Only a moderator" in reply_text(await table.run(bob, "phase advance", dm=True))
     assert "Only a moderator" in reply_text(await table.run(bob, "mod kick", {"player": "alice"}, dm=True))
     kicked = await table.run(table.mod, "mod kick", {"player": f"<@{alice.id}>"})
     assert "removed" in reply_text(kicked)

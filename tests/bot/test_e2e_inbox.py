@@ -35,7 +35,7 @@ async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table:
     # The mean is 45: grace's 50 is closest, so she wins this round's grail.
     for p, number in zip([*table.players[:5], grace], (10, 90, 10, 90, 20, 50), strict=True):
         await table.run(p, "grail", {"number": number}, dm=True)
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     news = [m for m in await service.read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
     assert any(e["kind"] == "GrailWon" for m in news for e in m.payload["events"])

@@ -29,11 +29,11 @@ async def test_moderator_tools_settings_pause_extend_replace_leave_and_rules(tab
     assert "vote_tie is fixed once the game has started" in reply_text(await table.run(table.mod, "mod settings", {"vote_tie": "all"}))
     assert "Morning 2h" in reply_text(await table.run(table.mod, "mod settings", {"morning": "2h"}))
     # Pause: submissions refused; extend while paused; resume.
-    assert "paused" in reply_text(await table.run(table.mod, "mod pause"))
+    assert "paused" in reply_text(await table.run(table.mod, "phase pause"))
     assert "paused" in reply_text(await table.run(bob, "grail", {"number": 3}, dm=True))
-    assert "added to the paused clock" in reply_text(await table.run(table.mod, "mod extend", {"duration": "30m"}))
-    assert "resumes" in reply_text(await table.run(table.mod, "mod resume"))
-    assert "deadline" in reply_text(await table.run(table.mod, "mod extend", {"duration": "1h"})).lower()
+    assert "added to the paused clock" in reply_text(await table.run(table.mod, "phase extend", {"duration": "30m"}))
+    assert "resumes" in reply_text(await table.run(table.mod, "phase resume"))
+    assert "deadline" in reply_text(await table.run(table.mod, "phase extend", {"duration": "1h"})).lower()
     # Replace: grace takes frank's seat and gets the sheet (by inbox: her DMs are closed).
     replaced = await table.run(table.mod, "mod replace", {"player": "frank", "newcomer": grace})
     assert "Seat 6" in reply_text(replaced)

@@ -21,8 +21,8 @@ async def test_the_order_panel_by_menus_and_after_a_restart(table: Table):
     view = await table.run(bob, "orders", dm=True)
     assert "77" in reply_text(view)
     # Morning, by the moderator; then the bot restarts and the old panel still works.
-    await table.run(table.mod, "mod advance")
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     opened = await (await table.emu.click(alice, post, "wh:open:1")).wait(10)
     panel = next(m for m in [opened.message, *opened.followups] if m and "wh:vote:1:1" in m.custom_ids())

@@ -19,7 +19,7 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
     assert in_channel.ephemeral and "60" in reply_text(in_channel)
     # Wrong phase: a vote during Day.
     assert "only be sent during Morning" in reply_text(await table.run(bob, "vote", {"player": "1"}, dm=True))
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     # Dusk: attack by mention, by name, by seat; self-target refused; unknown player.
     # (Everyone attacks frank: no voter below can die tonight, whatever the classes.)
@@ -40,13 +40,13 @@ async def test_a_round_by_commands_with_every_kind_of_player_argument(table: Tab
     status = reply_text(await table.run(table.mod, "mod status"))
     assert "✅" in status and "#1 alice" in status
     assert "→" not in status and "Combat" not in status  # kinds only, never what was sent
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     # Morning: votes; a stranger from another server cannot vote.
     for voter in (alice, bob, dave):
         assert "erin" in reply_text(await table.run(voter, "vote", {"player": "erin"}, dm=True))
     assert "not in any game" in reply_text(await table.run(table.players[6], "vote", {"player": "erin"}, dm=True))
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     announcement = next(t for t in public if "Morning announcement" in t)
@@ -74,7 +74,7 @@ async def test_the_deadline_advances_and_reminds_those_who_have_not_sent(table: 
 
 async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     await started_game(table)
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     from engine.classes import class_spec
 
     info = await service.game_in_channel(table.db, table.channel.id)
@@ -123,7 +123,7 @@ async def test_a_guess_outside_the_class_rule_is_refused_with_the_rule(table: Ta
     from bot.service.views import player_view
 
     game_id = await started_game(table)
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     bob = table.players[1]
     sheet = (await player_view(table.db, bob.id, game_id)).sheet

@@ -10,8 +10,8 @@ from tests.bot.conftest import Table, open_lobby, reply_text, started_game, star
 async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
     game_id = await started_game(table)
     alice, bob, carol = table.players[:3]  # alice reads Chinese
-    await table.run(table.mod, "mod advance")
-    await table.run(table.mod, "mod advance")  # a quiet night: everyone is alive at Morning
+    await table.run(table.mod, "phase advance")
+    await table.run(table.mod, "phase advance")  # a quiet night: everyone is alive at Morning
     await table.delivered()
     for voter, choice in ((alice, "erin"), (bob, "erin"), (carol, "alice")):
         await table.run(voter, "vote", {"player": choice}, dm=True)
@@ -50,7 +50,7 @@ async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):
     mod_dms = len(table.emu.dms(table.mod))
     await table.run(table.mod, "mod start")  # everyone's character sheet
     await table.delivered()
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     told = [t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]) if "has left the server" in t]
     assert len(told) == 1, told
@@ -79,7 +79,7 @@ async def test_a_player_removed_after_leaving_the_server_is_neither_reported_nor
 async def test_closed_dms_of_a_member_are_not_taken_for_leaving(table: Table):
     mod_dms = len(table.emu.dms(table.mod))
     grace = await started_with_closed_dms(table)
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     assert not any("has left the server" in t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]))
     public = table.emu.channel_messages(table.channel, include_ephemeral=False)

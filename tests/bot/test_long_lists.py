@@ -71,8 +71,10 @@ def test_me_lists_every_confirmed_fact(locale: str) -> None:
     ]
     state.player(1).memory["confirmed"] = confirmed
     pv = PlayerView(game=info(), seat=1, sheet=engine.view.sheet(state, 1), sent={})
-    [embed] = me_embeds(pv, locale)
+    embed, sheet = me_embeds(pv, locale)  # the live part (what I know among it), then the sheet
     within_limits(embed)
+    within_limits(sheet)
+    assert len(embed) + len(sheet) <= 6000  # one message's embeds together
     shown = values(embed).splitlines()
     for g in confirmed:
         name = words.seat_label(g["target"], {g["target"]: words.player_name(NAMES[g["target"] - 1])})

@@ -17,12 +17,12 @@ from tests.bot.test_command_sync import running, world  # noqa: F401 (a fixture)
 
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
 MODERATORS = {
-    "mod create", "mod start", "mod settings", "mod pause", "mod resume", "mod replace", "mod kick",
-    "mod end", "mod status", "mod log", "mod advance", "mod extend", "mod lineup",
+    "mod create", "mod start", "mod settings", "phase pause", "phase resume", "mod replace", "mod kick",
+    "mod end", "mod status", "mod log", "phase advance", "phase extend", "mod lineup",
 }  # fmt: skip
 PLAYERS = {
     "game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
-    "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "standby join", "standby leave",
+    "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "table", "standby join", "standby leave",
 }  # fmt: skip
 
 
@@ -53,7 +53,7 @@ def check_limits(node: dict, where: str, problems: list[str]) -> int:
 
 async def test_the_registered_commands_stay_inside_discords_limits(table: Table):
     registered = table.emu.registered_commands()
-    assert {c["name"] for c in registered} == {"game", "mod", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby"}
+    assert {c["name"] for c in registered} == {"game", "mod", "phase", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby", "table"}
     problems: list[str] = []
     for command in registered:
         size = check_limits(command, command["name"], problems)
@@ -61,10 +61,13 @@ async def test_the_registered_commands_stay_inside_discords_limits(table: Table)
         assert set(command.get("name_localizations") or {}) >= {"zh-CN"}, command["name"]
     assert problems == []
     by_name = {c["name"]: c for c in registered}
-    # Manage Server (1 << 5) for the moderators' group, nothing for anyone else's.
-    assert by_name["mod"]["default_member_permissions"] == str(perm.MANAGE_GUILD)
-    assert all(c["default_member_permissions"] is None for c in registered if c["name"] != "mod")
+    # Manage Server (1 << 5) for the moderators' groups, nothing for anyone else's.
+    assert by_name["mod"]["default_member_permissions"] == by_name["phase"]["default_member_permissions"] == str(perm.MANAGE_GUILD)
+    assert all(c["default_member_permissions"] is None for c in registered if c["name"] not in ("mod", "phase"))
     assert by_name["mod"]["name_localizations"]["zh-CN"] == "管理"
+    assert by_name["phase"]["name_localizations"]["zh-CN"] == "阶段"
+    assert {o["name"] for o in by_name["phase"]["options"]} == {"advance", "extend", "pause", "resume"}
+    assert not {"advance", "extend", "pause", "resume"} & {o["name"] for o in by_name["mod"]["options"]}
 
 
 async def test_a_player_is_not_listed_the_moderators_commands_and_a_moderator_is(table: Table):
@@ -73,11 +76,13 @@ async def test_a_player_is_not_listed_the_moderators_commands_and_a_moderator_is
     assert shown == PLAYERS
     assert set(table.emu.command_list(table.mod, channel=table.channel)) == PLAYERS | MODERATORS
     # As a Chinese client shows them.
-    assert {"管理 创建", "管理 推进", "游戏 加入"} <= set(table.emu.command_list(table.mod, channel=table.channel, locale="zh-CN"))
+    assert {"管理 创建", "阶段 推进", "游戏 加入"} <= set(table.emu.command_list(table.mod, channel=table.channel, locale="zh-CN"))
     assert not any(c.startswith("管理") for c in table.emu.command_list(alice, channel=table.channel, locale="zh-CN"))
     # What is not listed cannot be run either.
     with pytest.raises(InvalidInvocation, match="hidden"):
         await table.emu.slash(bob, "mod create", channel=table.channel)
+    with pytest.raises(InvalidInvocation, match="hidden"):
+        await table.emu.slash(bob, "phase advance", channel=table.channel)
     # The owner and an administrator see everything.
     admin = table.emu.create_user("admin")
     table.emu.add_member(table.guild, admin, roles=[table.emu.create_role(table.guild, "Admins", permissions=perm.ADMINISTRATOR)])
@@ -86,19 +91,24 @@ async def test_a_player_is_not_listed_the_moderators_commands_and_a_moderator_is
 
 async def test_a_moderator_role_sees_the_group_once_the_admin_lets_it(table: Table):
     """The configured moderator role without Manage Server: the bot would accept it, but
-    Discord lists /mod to it only once a server admin allows the role in Integrations."""
+    Discord lists /mod and /phase to it only once a server admin allows the role for
+    each in Integrations."""
     carol = table.players[2]
     role = table.emu.create_role(table.guild, "Referees")
     table.emu.give_role(table.guild, carol, role)
     table.bot.config.moderator_role = "Referees"
     assert not MODERATORS & set(table.emu.command_list(carol, channel=table.channel))
     table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
+    shown = set(table.emu.command_list(carol, channel=table.channel))
+    assert shown >= {m for m in MODERATORS if m.startswith("mod ")} and not {m for m in MODERATORS if m.startswith("phase ")} & shown
+    table.emu.set_command_permissions(table.guild, {role: True}, command="phase")
     assert set(table.emu.command_list(carol, channel=table.channel)) >= MODERATORS
     assert not MODERATORS & set(table.emu.command_list(table.players[3], channel=table.channel))
     created = await table.run(carol, "mod create", {"max_players": 6})
     assert "Game #" in reply_text(created)
-    # An admin who closes /mod to everyone but the role in one channel hides it there.
+    # An admin who closes both groups to everyone but the role in one channel hides them there.
     table.emu.set_command_permissions(table.guild, {role: True, table.channel: False}, command="mod")
+    table.emu.set_command_permissions(table.guild, {role: True, table.channel: False}, command="phase")
     assert not MODERATORS & set(table.emu.command_list(carol, channel=table.channel))
 
 
@@ -123,12 +133,12 @@ async def test_a_creator_without_manage_server_runs_their_game_from_a_dm(table: 
 
 
 async def test_the_moderators_group_still_refuses_a_member_let_in_without_being_a_moderator(table: Table):
-    """An admin may open /mod to everyone; the bot still checks who moderates."""
+    """An admin may open /phase (or /mod) to everyone; the bot still checks who moderates."""
     await started_game(table)
-    table.emu.set_command_permissions(table.guild, {table.guild.everyone_role: True}, command="mod")
+    table.emu.set_command_permissions(table.guild, {table.guild.everyone_role: True}, command="phase")
     bob = table.players[1]
-    assert "mod advance" in table.emu.command_list(bob, channel=table.channel)
-    assert "Only a moderator" in reply_text(await table.run(bob, "mod advance"))
+    assert "phase advance" in table.emu.command_list(bob, channel=table.channel)
+    assert "Only a moderator" in reply_text(await table.run(bob, "phase advance"))
 
 
 async def test_the_first_start_after_the_upgrade_removes_the_old_commands(world):  # noqa: F811
@@ -141,15 +151,19 @@ async def test_the_first_start_after_the_upgrade_removes_the_old_commands(world)
     ]  # fmt: skip
     emu.ctx.commands.bulk_overwrite(None, old)
     async with running(emu, db):
-        names = {c["name"] for c in emu.registered_commands()}
-        assert "phase" not in names and {"game", "mod"} <= names
-        game = next(c for c in emu.registered_commands() if c["name"] == "game")
-        assert {o["name"] for o in game["options"]} == {"join", "leave", "history"}
+        by_name = {c["name"]: c for c in emu.registered_commands()}
+        assert {"game", "mod", "phase"} <= set(by_name)
+        assert {o["name"] for o in by_name["game"]["options"]} == {"join", "leave", "history"}
+        # The old /phase, listed to everyone, is replaced whole by the moderators' one.
+        assert {o["name"] for o in by_name["phase"]["options"]} == {"advance", "extend", "pause", "resume"}
+        assert by_name["phase"]["default_member_permissions"] == str(perm.MANAGE_GUILD)
     emu.ctx.commands.bulk_overwrite(tested.id, old)  # an earlier run with command_guild_ids
     async with running(emu, db, command_guild_ids=[tested.id]):
-        assert "phase" not in {c["name"] for c in emu.registered_commands(tested)}
+        phase = next(c for c in emu.registered_commands(tested) if c["name"] == "phase")
+        assert phase["default_member_permissions"] == str(perm.MANAGE_GUILD) and len(phase["options"]) == 4
 
 
 async def test_help_names_the_new_commands(table: Table):
     help_text = reply_text(await table.run(table.players[1], "help"))
-    assert "`/mod create`" in help_text and "/phase" not in help_text and "`/game end`" not in help_text
+    assert "`/mod create`" in help_text and "`/phase advance`" in help_text and "`/mod advance`" not in help_text
+    assert "`/game end`" not in help_text

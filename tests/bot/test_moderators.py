@@ -23,18 +23,19 @@ async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_d
     role = table.emu.create_role(table.guild, "Game Masters")  # no permissions of its own
     alice, bob = table.players[0], table.players[1]
     table.emu.give_role(table.guild, alice, role)
-    # The server's admin lets the role see /mod (Server Settings → Integrations).
-    table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
+    # The server's admin lets the role see /mod and /phase (Server Settings → Integrations).
+    for command in ("mod", "phase"):
+        table.emu.set_command_permissions(table.guild, {role: True}, command=command)
     game_id = await started_game(table)
     assert await phase_of(table, game_id) == "day"
 
     # Before the role is configured, holding it means nothing.
-    refused = await table.run(alice, "mod advance")
+    refused = await table.run(alice, "phase advance")
     assert "只有管理员" in reply_text(refused)  # alice reads Chinese
     assert await phase_of(table, game_id) == "day"
 
     table.bot.config.moderator_role = "game masters"  # names match regardless of case
-    assert "只有管理员" not in reply_text(await table.run(alice, "mod advance"))
+    assert "只有管理员" not in reply_text(await table.run(alice, "phase advance"))
     assert await phase_of(table, game_id) == "dusk"
     # A moderator who also plays sees how many have sent, not who: at Dusk, who has
     # not sent orders could betray a wounded player.
@@ -43,14 +44,14 @@ async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_d
     assert "⬜" not in status and "bob" not in status
     assert "⬜" in reply_text(await table.run(table.mod, "mod status"))  # who does not play sees it all
     # From a DM (alice plays in the game, so the DM is about it): looked up in the server.
-    await table.run(alice, "mod advance", dm=True)
+    await table.run(alice, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "morning"
 
     # bob has neither the role nor Manage Server: Discord does not list /mod to him in
     # the server, and the bot refuses it in a DM (where Discord lists it to everyone).
     with pytest.raises(InvalidInvocation, match="hidden"):
-        await table.run(bob, "mod advance")
-    assert "Only a moderator" in reply_text(await table.run(bob, "mod advance", dm=True))
+        await table.run(bob, "phase advance")
+    assert "Only a moderator" in reply_text(await table.run(bob, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "morning"
 
 
@@ -63,11 +64,11 @@ async def test_the_configured_role_by_id_and_a_role_taken_away(table: Table):
     game_id = await started_game(table)
     status = reply_text(await table.run(carol, "mod status"))
     assert "Only a moderator" not in status and "Day" in status
-    await table.run(carol, "mod advance", dm=True)
+    await table.run(carol, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     # Once the setting names another role, carol's role no longer moderates.
     table.bot.config.moderator_role = str(role.id + 1)
-    assert "Only a moderator" in reply_text(await table.run(carol, "mod advance", dm=True))
+    assert "Only a moderator" in reply_text(await table.run(carol, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"
 
 
@@ -78,12 +79,12 @@ async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: T
     game_id = await started_game(table)
     # Before helper holds the role, a DM from someone who neither plays nor moderates is
     # about no game at all.
-    assert "not in any game" in reply_text(await table.run(helper, "mod advance", dm=True))
+    assert "not in any game" in reply_text(await table.run(helper, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "day"
 
     table.emu.give_role(table.guild, helper, table.emu.create_role(table.guild, "Referees"))
     table.bot.config.moderator_role = "Referees"
-    await table.run(helper, "mod advance", dm=True)
+    await table.run(helper, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     assert "Dusk" in reply_text(await table.run(helper, "mod status", dm=True))
     # /mod kick's player list works from the DM too.
@@ -91,13 +92,13 @@ async def test_a_co_moderator_who_does_not_play_runs_the_game_from_a_dm(table: T
     assert [c["value"] for c in offered] == ["1", "2", "3", "4", "5", "6"]
     assert await table.emu.autocomplete(stranger, "mod kick", focused="player", value="", dm=True) == []
     # The stranger is still refused, and nothing moves.
-    assert "not in any game" in reply_text(await table.run(stranger, "mod advance", dm=True))
+    assert "not in any game" in reply_text(await table.run(stranger, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "dusk"
 
     # With a second game in the server, a DM cannot tell which one is meant: it names both.
     general = next(c for c in table.guild.channels.values() if c.name == "general")
     await table.run(table.mod, "mod create", channel=general)
-    answer = reply_text(await table.run(helper, "mod advance", dm=True))
+    answer = reply_text(await table.run(helper, "phase advance", dm=True))
     assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer
     assert await phase_of(table, game_id) == "dusk"
 
@@ -108,7 +109,7 @@ async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_d
     Server), so the reply names both channels and nothing changes anywhere."""
     general = next(c for c in table.guild.channels.values() if c.name == "general")
     game_id = await started_game(table)
-    await table.run(table.mod, "mod advance", dm=True)
+    await table.run(table.mod, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     host = table.emu.create_user("host")
     table.emu.add_member(table.guild, host)
@@ -116,22 +117,22 @@ async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_d
     await table.run(host, "mod create", channel=general)
     joined = await table.run(table.mod, "game join", channel=general)
     assert "joined" in reply_text(joined)
-    for command, options in (("mod advance", {}), ("mod extend", {"duration": "1h"}), ("mod kick", {"player": "2"})):
+    for command, options in (("phase advance", {}), ("phase extend", {"duration": "1h"}), ("mod kick", {"player": "2"})):
         answer = reply_text(await table.run(table.mod, command, options, dm=True))
         assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer, command
     assert await phase_of(table, game_id) == "dusk"
     assert all(p.alive for p in (await service.get_game(table.db, game_id)).players if p.seat)
     # In the game's channel there is no doubt.
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     assert await phase_of(table, game_id) == "morning"
 
 
 async def test_a_creator_who_left_the_server_no_longer_moderates_from_a_dm(table: Table):
     game_id = await started_game(table)
-    await table.run(table.mod, "mod advance", dm=True)  # a member: fine
+    await table.run(table.mod, "phase advance", dm=True)  # a member: fine
     assert await phase_of(table, game_id) == "dusk"
     del table.guild.members[table.mod.id]  # gm leaves the server (no event: no members intent)
-    answer = reply_text(await table.run(table.mod, "mod advance", dm=True))
+    answer = reply_text(await table.run(table.mod, "phase advance", dm=True))
     assert "Only a moderator" in answer
     assert await phase_of(table, game_id) == "dusk"
 
@@ -190,7 +191,7 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
         await (await table.emu.click(p, lobby, join_id)).wait(10)
     await table.run(table.mod, "mod start")
     game_id = int(join_id.rsplit(":", 1)[1])
-    await table.run(table.mod, "mod advance")
+    await table.run(table.mod, "phase advance")
     await table.delivered()
     info = await service.get_game(table.db, game_id)
     by_seat = {p.seat: next(u for u in [table.mod, *table.players] if u.id == p.user_id) for p in info.players}
@@ -260,22 +261,23 @@ async def test_a_referee_whose_role_was_taken_away_or_who_left_no_longer_moderat
     boss = table.emu.create_role(table.guild, "Boss", permissions=perm.MANAGE_GUILD)
     table.emu.add_member(table.guild, referee, roles=[role])
     table.emu.add_member(table.guild, owner, roles=[boss])
-    table.emu.set_command_permissions(table.guild, {role: True}, command="mod")
+    for command in ("mod", "phase"):
+        table.emu.set_command_permissions(table.guild, {role: True}, command=command)
     table.bot.config.moderator_role = "Referees"
     game_id = await started_game(table)
     for who in (referee, owner):
         assert "Only a moderator" not in reply_text(await table.run(who, "mod status"))
-        await table.run(who, "mod advance", dm=True)
+        await table.run(who, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "morning"
 
     table.guild.members[referee.id].role_ids.remove(role.id)  # no event reaches the bot
     del table.guild.members[owner.id]
     for who in (referee, owner):
         # Neither plays, so from a DM they are now about no game at all.
-        assert "not in any game" in reply_text(await table.run(who, "mod advance", dm=True))
+        assert "not in any game" in reply_text(await table.run(who, "phase advance", dm=True))
     assert await phase_of(table, game_id) == "morning"
     # The creator is untouched, and in the channel the member Discord sends is current.
-    await table.run(table.mod, "mod advance", dm=True)
+    await table.run(table.mod, "phase advance", dm=True)
     assert await phase_of(table, game_id) != "morning"
 
 
@@ -284,7 +286,7 @@ async def test_a_moderator_command_in_a_channel_without_a_game_points_to_the_gam
     cannot be undone), but the answer says where the game is."""
     await started_game(table)
     general = next(c for c in table.guild.channels.values() if c.name == "general")
-    answer = reply_text(await table.run(table.mod, "mod advance", channel=general))
+    answer = reply_text(await table.run(table.mod, "phase advance", channel=general))
     assert "no game in this channel" in answer and f"<#{table.channel.id}>" in answer and "DM" in answer
     assert (await service.game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced
 
@@ -312,7 +314,7 @@ async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers
         guilds.append(guild)
     await table.emu.wait_for(lambda: all(table.bot.get_guild(g.id) for g in guilds), what="the bot in every server")
     mark = len(table.emu.requests)
-    await table.run(alice, "mod advance", dm=True)
+    await table.run(alice, "phase advance", dm=True)
     assert await phase_of(table, game_id) == "dusk"
     asked = {r.params["guild_id"] for r in table.emu.requests[mark:] if r.route == "GET /guilds/{guild_id}/members/{user_id}"}
     assert len(asked) <= SERVERS_ASKED_FROM_A_DM

@@ -19,6 +19,12 @@ def _lines(texts: list[str]) -> set[str]:
     return {line.strip() for text in texts for line in text.splitlines() if line.strip()}
 
 
+def _answers(answer: Any) -> list[Any]:
+    """An interaction's answer, each message once: after a "thinking…" (an answer slower
+    than the first response's wait) the first followup is the original response."""
+    return list({m.id: m for m in [answer.message, *answer.followups] if m is not None}.values())
+
+
 def _embed_lines(messages: list[Any]) -> list[str]:
     """The lines of the embeds' descriptions (a recap's events), titles left out."""
     return [line for m in messages for e in m.embeds for line in (e.get("description") or "").splitlines() if line.strip()]
@@ -33,7 +39,7 @@ async def _play(table: Table, phases: int) -> None:
                 seat = next(s for s in info.players if s.user_id == p.id)
                 if seat.alive:
                     await table.run(p, "grail", {"number": 10 + (13 * i + 29 * n) % 90}, dm=True)
-        await table.run(table.mod, "mod advance")
+        await table.run(table.mod, "phase advance")
         await table.delivered()
 
 
@@ -44,7 +50,7 @@ async def test_recap_shows_the_table_and_ones_own_news_and_nothing_else(table: T
     public_counts = set()
     for p in table.players[:6]:
         answer = await table.run(p, "recap", {"since_round": 1}, dm=True)
-        messages = [m for m in [answer.message, *answer.followups] if m is not None]
+        messages = _answers(answer)
         text = reply_text(answer)
         assert f"#{game_id}" in text or f"第{game_id}局" in text, text
         own = _lines(table.texts([m for m in table.emu.dms(p) if m.interaction_id is None]))
@@ -106,7 +112,7 @@ async def test_the_newcomer_gets_the_seats_history_by_dm(table: Table):
     assert any(line.startswith(MINE) for line in lines), "the seat had private news"
     # The newcomer can ask for it again.
     again = await table.run(heidi, "recap", {"since_round": 1}, dm=True)
-    assert set(_embed_lines([m for m in [again.message, *again.followups] if m is not None])) == set(lines)
+    assert set(_embed_lines(_answers(again))) == set(lines)
 
 
 def test_long_recaps_keep_discords_limits_without_cutting_a_line():

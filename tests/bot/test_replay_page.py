@@ -20,7 +20,7 @@ from bot.render.replay import replay_html
 from bot.service import GameSettings, UserRef, create_game, export_game, join_game, start_game
 from tests.browser import browser_or_skip, load_page
 from tests.conftest import FakeClock, wipe
-from tests.service.helpers import CHANNEL, GUILD, MODERATOR, play_to_end
+from tests.service.helpers import CHANNEL, GUILD, MODERATOR, play_to_end, sees
 
 # Chinese names too: the page must carry any name a player may choose, escaped.
 NAMES = ["Ann<script>x()</script>", "Bo & Co", "张三", "李四", "O'Neil", "**bold**", "Zoë", "王五"]
@@ -33,7 +33,7 @@ async def finished_log(url: str, language: str) -> dict[str, Any]:
         info = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR, settings=GameSettings.build(language=language), seed="replay-page-seed")
         game_id = info.id
         for i, name in enumerate(NAMES):
-            await join_game(db, game_id, UserRef(100 + i, name))
+            await join_game(db, game_id, UserRef(100 + i, name), await sees(db, game_id, UserRef(100 + i, name)))
         await start_game(db, game_id)
         await play_to_end(db, game_id)
         return await export_game(db, game_id)
@@ -84,7 +84,12 @@ def test_the_file_needs_nothing_from_anywhere(log: dict[str, Any]):
     html = replay_html(log)
     assert not re.search(r"""(?:src|href|action|xlink:href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
     assert "http://" not in html and "https://" not in html
-    assert "<script" not in html.lower() and "@import" not in html and "url(" not in html
+    assert "@import" not in html and "url(" not in html
+    # One script, the seat filter, allowed by its hash and by nothing wider.
+    from bot.render.replay import FILTER_SCRIPT, SCRIPT_HASH
+
+    assert html.lower().count("<script") == 1 and f"<script>{FILTER_SCRIPT}</script>" in html
+    assert f"script-src '{SCRIPT_HASH}'" in html and "unsafe-eval" not in html
     # A player's name is text, never markup.
     assert "Ann&lt;script&gt;x()&lt;/script&gt;" in html and "Bo &amp; Co" in html
 
@@ -144,3 +149,90 @@ def test_every_roll_reason_is_worded_in_both_languages():
         assert not re.search(r"[A-Za-z]", re.sub(r"#\d+ P\d+", "", zh)), (why, zh)
         en = roll_reason(why, names, "en-US")
         assert not re.search(r"[a-z][-_][a-z]", en), (why, en)
+
+
+FOLLOW = """(function () {
+  var pick = document.getElementById("follow");
+  pick.value = "%d";
+  pick.dispatchEvent(new Event("change"));
+  var rows = Array.from(document.querySelectorAll("#story [data-seats]"));
+  var shown = rows.filter(function (r) { return r.offsetParent !== null; });
+  return {
+    rows: rows.length,
+    shown: shown.length,
+    strangers: shown.filter(function (r) { return r.getAttribute("data-seats").split(" ").indexOf("%d") < 0; }).length,
+    hidden_mine: rows.filter(function (r) { return r.offsetParent === null && r.getAttribute("data-seats").split(" ").indexOf("%d") >= 0 && !r.closest("[hidden]"); }).length,
+    unseated_shown: Array.from(document.querySelectorAll("#story li:not([data-seats])")).filter(function (r) { return r.offsetParent !== null; }).length
+  };
+})()"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_whole_game_reads_at_phone_and_desktop_width_and_follows_one_seat(log: dict[str, Any], tmp_path: Path, width: int):
+    """At 390 px and 1280 px the page never scrolls sideways (wide tables scroll in their
+    own box), every round is there with each Day's numbers and each Night's turns, and
+    choosing a seat hides every row that does not involve it."""
+    browser = browser_or_skip()
+    loc = log["game"]["language"]
+    page = tmp_path / f"replay-{loc}-{width}.html"
+    page.write_text(replay_html(log), encoding="utf-8")
+    seat = 3
+    report = load_page(browser, page, width=width, height=900, scripts=("[window.innerWidth, document.documentElement.clientWidth]", FOLLOW % (seat, seat, seat)))
+    assert report.errors == []
+    window, viewport = report.values[0]  # the viewport: the window less its vertical scroll bar
+    assert window == width and width - 20 <= viewport <= width
+    assert report.scroll_width == viewport, f"the page is {report.scroll_width} px wide in a {viewport} px viewport"
+    final = log["steps"][-1]["state"]
+    for r in range(1, final["round"] + 1):
+        assert t("replay.round", loc, round=r) in report.content
+        assert t("replay.step.advance_day", loc, round=r) in report.content
+    # Each Day's grail: the numbers, the mean and the winner, not "nothing public".
+    days = [e for s in log["steps"] for e in s["events"] if e["kind"] == "GrailAllocated"]
+    assert days and all(t("replay.act.GrailAllocated", loc, numbers="", mean="", winner="")[:4] in report.content for _ in days)
+    assert report.content.count(t("replay.act.GrailAllocated", loc, numbers="", mean="", winner="")[:4]) >= len(days)
+    # Every action of the Nights is a row, those without a roll (the "ActionTaken" with
+    # no AttackRolled after it) included.
+    actions = [e for s in log["steps"] for e in s["events"] if e["kind"] == "ActionTaken"]
+    assert actions
+    counts = report.values[1]
+    assert counts["rows"] > len(actions)
+    assert 0 < counts["shown"] < counts["rows"]
+    assert counts["strangers"] == 0, "a row of another seat is still shown"
+    assert counts["hidden_mine"] == 0, "a row of the followed seat was hidden"
+    assert counts["unseated_shown"] == 0
+    if shots := os.environ.get("WOLFHOWL_SCREENSHOTS"):
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        (Path(shots) / f"replay-{loc}-{width}-seat{seat}.png").write_bytes(report.screenshot)
+
+
+def test_a_save_names_its_caster_and_an_action_with_no_roll_is_told():
+    """A Night's turn in words: the actor and the skill, then what came of it; a spell's
+    Reflex save names the caster, the target and the roll; Lay on Hands, with no roll,
+    is a row of its own; every row says whose it is."""
+    from bot.render.replay import inline
+    from bot.render.replay_story import Story
+    from engine.events import audit
+
+    names = {1: "Ann", 2: "Bo", 3: "Cy"}
+    story = Story("en-US", names, names, inline)
+    events = [
+        audit("InitiativeRolled", order=[2, 1], modifiers=[0, 0]),
+        audit("ActionTaken", seat=2, skill="chaos_bolt", targets=[3], amount=None),
+        audit("SpellCast", caster=2, target=3, why="chaos_bolt", points=1, dodged=False, damage=4),
+        audit("DamageDealt", target=3, source=2, amount=4, cause="chaos_bolt", hp=2),
+        audit("ActionTaken", seat=1, skill="lay_on_hands", targets=[1], amount=3),
+        audit("HealApplied", target=1, amount=3, cause="lay_on_hands"),
+        audit("ScoreChanged", faction="lawful", points=2, reason="allocation", seat=1),
+    ]
+    rolls = [{"who": 3, "why": "chaos_bolt-reflex:3", "die": 100, "result": 71, "need": 40}]
+    lines = story.step(events, rolls)
+    html = "".join(line.render() for line in lines)
+    assert [line.css for line in lines] == ["initiative", "action", "action", "score"]
+    bolt, hands = lines[1], lines[2]
+    assert "#2 Bo: <strong>Chaos Bolt</strong> → #3 Cy" in bolt.html
+    cast = bolt.subs[0].html
+    assert cast.startswith("#2 Bo casts Chaos Bolt on #3 Cy") and "#3 Cy's Reflex save (d100 71, needs ≤ 40)" in cast and "not saved" in cast
+    assert "#1 Ann: <strong>Lay on Hands</strong> → #1 Ann (3 points)" in hands.html
+    assert "#1 Ann is healed 3 HP (Lay on Hands)" in hands.subs[0].html
+    assert 'data-seats="2 3"' in html and 'data-seats="1"' in html
+    assert "Lawful</span> +2 (the grail, #1 Ann)" in lines[3].html

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import bot.service as service
 from bot.db.session import Database
+from bot.db.signals import MESSAGES
 from bot.discord.scheduler import Scheduler, sleep_for
 from tests.service.helpers import started, take_due, user
 
@@ -31,7 +32,8 @@ async def test_a_deadline_advances_the_game_and_only_once(db: Database, clock):
     woken = []
     game_id = await started(db, 6, day_seconds=3600, reminder_lead_seconds=600)
     await types_due(db)  # the start's messages: out of the way
-    scheduler = Scheduler(db, on_work=lambda: woken.append(1))
+    db.signals.listen(MESSAGES, lambda: woken.append(1))  # as the bot's dispatcher does
+    scheduler = Scheduler(db)
     assert (await scheduler.tick()).advanced == []
     assert await scheduler.delay() == scheduler.max_sleep  # the reminder is 50 minutes away
     clock.advance(3600 - 600)  # the reminder is due
@@ -234,7 +236,8 @@ async def test_the_dispatcher_is_woken_as_each_game_closes_not_after_the_whole_t
     woken: list[int] = []
     games = [await started(db, 6, day_seconds=600, channel=900 + k, first=10 * k + 1) for k in range(3)]
     clock.advance(601)
-    scheduler = Scheduler(db, on_work=lambda: woken.append(len(woken)))
+    db.signals.listen(MESSAGES, lambda: woken.append(len(woken)))  # as the bot's dispatcher does
+    scheduler = Scheduler(db)
     report = await scheduler.tick()
     assert sorted(s.game_id for s in report.advanced) == sorted(games)
     assert len(woken) == 3

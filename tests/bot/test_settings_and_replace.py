@@ -27,7 +27,7 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     before = await service.get_game(table.db, game_id)
     answer = await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": outsider})
     assert answer.ephemeral
-    assert f"<@{outsider.id}> is not a member of this game's server" in reply_text(answer)
+    assert f"<@{outsider.id}> is not a member of game #{game_id}'s server" in reply_text(answer)
     after = await service.get_game(table.db, game_id)
     assert after.players == before.players and after.version == before.version
     await table.delivered()
@@ -38,7 +38,7 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     table.emu.add_member(table.guild, zh_mod)
     table.emu.give_role(table.guild, zh_mod, table.emu.create_role(table.guild, "主持人", permissions=perm.MANAGE_GUILD))
     refused = reply_text(await table.run(zh_mod, "mod replace", {"player": "dave", "newcomer": outsider}))
-    assert "不是本局游戏所在服务器的成员" in refused, refused
+    assert f"<@{outsider.id}>不是第{game_id}局所在服务器的成员" in refused, refused
     grace = table.players[6]
     assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": grace}))
     assert any(p.user_id == grace.id for p in (await service.get_game(table.db, game_id)).players)

@@ -14,7 +14,7 @@ from bot.db.models import SeatRecord
 from bot.service import UserRef
 from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_orphans import restarted
-from tests.service.helpers import play_to_end
+from tests.service.helpers import play_to_end, sees
 
 
 def _with_buttons(result: Any) -> Any:
@@ -36,7 +36,7 @@ async def _more_players(table: Table, count: int, first: int) -> None:
             settings=service.GameSettings.build(), seed=f"more-players-{start}",
         )
         for i in range(start, start + 6):
-            await service.join_game(table.db, info.id, UserRef(900_000 + i, f"guest{i}"))
+            await service.join_game(table.db, info.id, UserRef(900_000 + i, f"guest{i}"), await sees(table.db, info.id, UserRef(900_000 + i, f"guest{i}")))
         await service.start_game(table.db, info.id)
         await play_to_end(table.db, info.id)
 
@@ -129,7 +129,7 @@ async def test_leaderboard_pages_by_buttons_with_the_callers_row(table: Table) -
 
 
 async def test_forget_needs_the_users_own_confirmation(table: Table) -> None:
-    alice, bob = table.players[:2]
+    alice, bob, carol = table.players[:3]
     game_id = await _finished_game(table)
     asked = await table.run(bob, "stats forget")
     assert "Are you sure?" in reply_text(asked)
@@ -147,3 +147,20 @@ async def test_forget_needs_the_users_own_confirmation(table: Table) -> None:
         seats = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id))).scalars().all()
     assert len(seats) == 6 and sum(r.user_id is None for r in seats) == 1  # the seat stays, without bob
     assert "bob" not in reply_text(await table.run(alice, "leaderboard", {"sort": "games"}))
+    # The game itself forgets him: its history names his seat "a former player".
+    history = reply_text(await table.run(carol, "game history"))
+    assert f"**#{game_id}**" in history and "bob" not in history and "a former player" in history and "alice" in history
+    assert "一位前玩家" in reply_text(await table.run(alice, "game history"))
+
+
+async def test_forget_waits_for_the_end_of_the_players_game(table: Table) -> None:
+    """Bob, still at a table, is told to wait for its end; nothing of his is forgotten."""
+    bob = table.players[1]
+    await _finished_game(table)
+    live = await started_game(table)
+    asked = await table.run(bob, "stats forget")
+    done = await table.emu.click(bob, _with_buttons(asked), f"wh:forget:{bob.id}")
+    await done.wait(10)
+    assert f"You are still in game #{live}" in reply_text(done) and done.ephemeral
+    assert "bob's record" in reply_text(await table.run(bob, "stats view"))
+    assert "bob" in reply_text(await table.run(bob, "game history"))

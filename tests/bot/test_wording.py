@@ -213,3 +213,16 @@ def test_an_advance_says_when_the_new_phase_closes_in_a_sentence_that_reads(loca
         assert advanced(None).endswith(zh("第1轮，管理员推进时截止。", locale))
     me = as_shown(t("reply.me.phase", locale, phase="phase.dusk", round=1, closes=closing_line(stamp, locale)), locale)
     assert me == ("Dusk (identifications and orders), round 1 — closes in 2 hours" if locale == "en-US" else zh("黄昏（指认与行动），第1轮，2小时后截止", locale))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_departure_names_the_player_as_every_other_post_does(locale: str) -> None:
+    from bot.render import words
+    from bot.render.events import render_event
+    from engine.events import public
+
+    names = {12: "阿杰"}
+    for event in (public("PlayerLeft", seat=12, name="阿杰", round=2), public("PlayerLeft", seat=12, name="阿杰", round=2, faction="lawful", class_id="warrior")):
+        text = render_event(event, locale, names)
+        assert words.seat_label(12, names) in text and "#12 阿杰" in text, text
+        assert "(seat" not in text and "号）" not in text and "號）" not in text, text

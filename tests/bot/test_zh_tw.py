@@ -78,6 +78,24 @@ def test_the_games_terms_read_as_its_players_write_them() -> None:
     assert seen >= {"圣杯", "全局技能", "抉择技能", "指认", "公决", "出局", "攻击对象", "权限", "服务器"}
 
 
+# OpenCC's known wrong characters for this game's texts: none may be in what it generated.
+MISCONVERSIONS = (
+    "輪迴顧",  # 逐轮回顾 → 逐輪回顧 (not 輪迴, reincarnation)
+    "輪迴放",  # 逐轮回放 → 逐輪回放
+    "隻能", "隻有",  # 只 "only" is not 隻, the measure word for animals
+    "傷愈", "療愈", "治愈", "痊愈",  # healing is 癒 in Taiwan
+    "全域性", "聖盃", "許可權", "身份組", "遠端攻擊", "型別", "引數", "釋出",
+)  # fmt: skip
+
+
+def test_the_generated_texts_hold_no_known_misconversion() -> None:
+    texts = [path.read_text(encoding="utf-8") for _, path in catalogue_pairs()]
+    texts += [traditional(text) for text in engine_texts()]
+    found = sorted({(bad, text[max(0, text.find(bad) - 8) : text.find(bad) + 8]) for text in texts for bad in MISCONVERSIONS if bad in text})
+    assert found == []
+    assert catalogue("zh-TW")["replay.timeline"].startswith("逐輪回放")
+
+
 def test_engine_texts_come_in_traditional_too() -> None:
     wizard = class_spec("wizard")
     assert wizard.name["zh-TW"] == "法師" and wizard.name["zh-CN"] == "法师"

@@ -239,7 +239,7 @@ class Monkey(Upheavals, StepChecks, EndChecks):
         if actor.kind == "moderator" and self.rng.random() < 0.5:
             info = await service.get_game(self.tavern.db, self.game_id)
             if info.status == "paused":  # a moderator who paused resumes soon after
-                move = Move("command", "mod resume")
+                move = Move("command", "phase resume")
         move = move or await self.pick_move(actor)
         if move.kind in ("click", "select", "command") and self.rng.random() < 0.05:
             move.twice = True  # a double click, or a command sent again before the answer
@@ -427,7 +427,7 @@ def played_and_ended(outcome: Outcome) -> None:
     assert outcome.over and outcome.end_reason
     assert outcome.rounds >= 2, outcome
     kinds = outcome.by_kind
-    assert kinds.get("/mod advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
+    assert kinds.get("/phase advance", 0) >= 10 and kinds.get("modal", 0) + kinds.get("/grail", 0) >= 1, kinds
     assert any(k in kinds for k in ("atk", "vote", "skill", "idp")), kinds
     assert 0.2 * outcome.steps < outcome.refused < outcome.steps
 

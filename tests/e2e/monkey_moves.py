@@ -24,13 +24,13 @@ PLAYER_COMMANDS = {
     "me": 4, "inbox": 4, "rules": 2, "help": 1, "game join": 2, "game leave": 1,
 }  # fmt: skip
 MODERATOR_COMMANDS = {
-    "mod advance": 30, "mod extend": 4, "mod pause": 3, "mod resume": 3, "mod settings": 6,
+    "phase advance": 30, "phase extend": 4, "phase pause": 3, "phase resume": 3, "mod settings": 6,
     "mod status": 6, "mod log": 3, "mod replace": 3, "mod kick": 2, "mod end": 2,
     "mod start": 2, "mod create": 1,
 }  # fmt: skip
 # What a moderator does to a running game, for the chaos's crashes in the middle of one.
 CHAOS_MODERATION = {
-    "mod pause": 3, "mod resume": 3, "mod extend": 3, "mod settings": 3, "mod replace": 2, "mod kick": 2,
+    "phase pause": 3, "phase resume": 3, "phase extend": 3, "mod settings": 3, "mod replace": 2, "mod kick": 2,
     "mod end": 1,
 }  # fmt: skip
 DURATIONS = ("1h", "2h", "90m", "1d", "1.5h", "2小时", "3天", "7d", "8d", "5s", "0", "abc", "-1h", "", "1h30m")
@@ -151,7 +151,7 @@ class Chooser:
             return {"topic": r.choice([*catalogue(), "combat", "voting", "龙骑士", "x" * 90])} if r.random() < 0.7 else {}
         if path in ("mod settings", "mod create"):
             return self.settings()
-        if path == "mod extend":
+        if path == "phase extend":
             return {"duration": r.choice(DURATIONS) or "1h"}
         if path == "mod kick":
             return {"player": self.player()}

@@ -187,7 +187,7 @@ async def scenario() -> dict[str, Tried]:
         )
         await attempt("player_starts_the_game", bob, bob.command("mod start", in_dm=True))
         await attempt(
-            "player_advances_the_phase_zh", hong, hong.command("mod advance", in_dm=True)
+            "player_advances_the_phase_zh", hong, hong.command("phase advance", in_dm=True)
         )
         await attempt(
             "player_kicks_someone", alice, alice.command("mod kick", {"player": "2"}, in_dm=True)
@@ -195,7 +195,7 @@ async def scenario() -> dict[str, Tried]:
         await attempt(
             "extend_by_seconds",
             game.moderator,
-            game.moderator.command("mod extend", {"duration": "5s"}),
+            game.moderator.command("phase extend", {"duration": "5s"}),
         )
         mod_zh = Person(tavern, tavern.emu.create_user("主持", locale="zh-CN"), seating.channel, game.stats, in_dm=False)
         tavern.emu.add_member(tavern.guild, mod_zh.user)

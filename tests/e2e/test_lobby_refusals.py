@@ -89,8 +89,8 @@ async def scenario() -> Seen:
                 before == await fingerprint(tavern, gid),
             )
 
-        await attempt("advance_in_the_lobby", mod, mod.command("mod advance"))
-        await attempt("advance_in_the_lobby_zh", mod_zh, mod_zh.command("mod advance"))
+        await attempt("advance_in_the_lobby", mod, mod.command("phase advance"))
+        await attempt("advance_in_the_lobby_zh", mod_zh, mod_zh.command("phase advance"))
         await attempt("attack_in_the_lobby", alice, alice.command("act attack", {"player": "bob"}))
         await attempt("vote_in_the_lobby_zh", amin, amin.command("vote", {"player": "alice"}))
         await attempt(

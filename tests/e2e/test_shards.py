@@ -214,7 +214,7 @@ async def scenario(database_url: str) -> Outcome:
                     assert not (await x.moderator.advance()).error
             await tavern.processes["B"].kill()
             before = len(emu.messages)
-            closed = await x.moderator.command("mod advance", in_dm=True)  # A answers: a DM
+            closed = await x.moderator.command("phase advance", in_dm=True)  # A answers: a DM
             assert not closed.error, closed.text
             assert await x.next_phase(1, "morning")  # posted in B's server by A, by REST
             await only_held_by(tavern, "shard-test-B")  # the rest is out; B's leases wait for it

@@ -128,3 +128,29 @@ def test_the_log_from_game_log_replays_exactly(game: Played):
     report = verify_log(log)
     assert report.ok, report.mismatch
     assert report.steps == game.report.phases + 1  # the start, then one step per phase
+
+
+def test_a_seat_reads_its_dms_in_order_and_ends_with_its_ending_and_the_replay(game: Played):
+    """One seat's DMs through the whole game, printed as read: the sheet first, news
+    round by round, and last the player's own ending with its Replay button."""
+    open_dms = [s for s in game.seats if not s.user.dms_closed]
+    seat = next((s for s in open_dms if s.user.locale == "zh-CN"), open_dms[0])
+    for m in seat.dms:
+        print(reader.message_text(m), "\n--")
+    assert reader.read_sheet(seat.dms[0]) is not None
+    last = seat.dms[-1]
+    title = str(last.embeds[0].get("title") or "")
+    assert any(reader.match(k, title) for k in ("ending.title_win", "ending.title_shared", "ending.title_loss")), title
+    won = reader.match("ending.title_loss", title) is None
+    assert won == (_faction_of(seat, game) in game.report.winners)
+    assert last.custom_ids() == [f"wh:replay:{game.game_id}"]
+    # Exactly one ending, and nothing after it.
+    endings = [m for m in seat.dms if any(reader.match(k, str(e.get("title") or "")) for e in m.embeds for k in ("ending.title_win", "ending.title_shared", "ending.title_loss"))]
+    assert endings == [last]
+
+
+def _faction_of(seat, game: Played) -> str:
+    """The seat's faction as its sheet said it."""
+    sheet = reader.read_sheet(seat.dms[0])
+    assert sheet is not None
+    return str(sheet["faction"])

@@ -231,3 +231,17 @@ async def test_close_1000_ends_session_but_4000_keeps_it(emu: Emulator, world: W
             reply = await ws.receive_json(timeout=5)
             assert (reply.get("t") == "GUILD_CREATE") is resumable  # replayed seq 2, or op 9
             await ws.close()
+
+
+@pytest.mark.asyncio
+async def test_the_bots_own_member_update_comes_without_the_members_intent(emu: Emulator, world: World, bot: SandboxBot) -> None:
+    """Discord sends GUILD_MEMBER_UPDATE for the current user whatever the intents
+    (https://discord.com/developers/docs/events/gateway#caveats): a bot without
+    GUILD_MEMBERS still sees a role given to itself."""
+    assert not bot.intents.members
+    role = emu.create_role(world.guild, "speakers")
+    emu.give_role(world.guild, emu.bot_user, role)
+    await emu.wait_for(
+        lambda: ((g := bot.get_guild(world.guild.id)) is not None and any(r.id == role.id for r in g.me.roles)) or None,
+        10, "the bot to see its new role",
+    )

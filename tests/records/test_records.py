@@ -29,6 +29,7 @@ from tests.service.helpers import (
     current_state,
     lobby,
     play_to_end,
+    sees,
     send_all,
     started,
     user,
@@ -133,7 +134,7 @@ async def test_removed_and_replaced_seats(db: Database) -> None:
     await advance_phase(db, game_id)
     await remove_player(db, game_id, 2)
     newcomer = user(50)
-    await replace_player(db, game_id, 3, newcomer)
+    await replace_player(db, game_id, 3, newcomer, await sees(db, game_id, newcomer))
     await end_game(db, game_id)
     async with db.read() as s:
         seats = (await s.execute(select(SeatRecord).order_by(SeatRecord.seat, SeatRecord.id))).scalars().all()

@@ -69,3 +69,16 @@ def test_wilson_interval() -> None:
     low, high = wilson(5, 10)
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
     assert wilson(0, 5)[0] == 0.0 and wilson(5, 5)[1] == 1.0
+
+
+@pytest.mark.parametrize("form", [["win"], ["loss", "win", "shared"]])
+def test_the_form_axis_counts_whole_games_even_after_one(form: list[str]) -> None:
+    """After one game the games axis read "0.96 … 1.04": its ticks are whole games."""
+    from bot.render.stats_chart import stats_figure
+
+    fig = stats_figure({"fighter": (1, 1)}, form, "en-US")
+    fig.canvas.draw()
+    ax = fig.axes[1]
+    ticks = [x for x in ax.get_xticks() if ax.get_xlim()[0] <= x <= ax.get_xlim()[1]]
+    assert ticks and all(float(x).is_integer() and x >= 1 for x in ticks), ticks
+    assert 1 in ticks and len(form) in ticks

@@ -43,7 +43,7 @@ from bot.service import (
     submit,
 )
 from bot.service import errors as E
-from tests.service.helpers import choice, current_state
+from tests.service.helpers import choice, current_state, sees
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CHANNEL = 77_000
@@ -123,7 +123,7 @@ async def play(url: str, received: Path, restart: int, args: argparse.Namespace)
         game_id = info.id
     for u in users:
         with contextlib.suppress(E.AlreadyInGameError, E.LobbyClosedError, E.LobbyFullError):
-            await join_game(db, game_id, u)
+            await join_game(db, game_id, u, await sees(db, game_id, u))
     with contextlib.suppress(E.LobbyClosedError):
         await start_game(db, game_id)
     while True:

@@ -15,6 +15,7 @@ from bot.db.session import Database, utcnow
 from bot.service import (
     GameSettings,
     OutgoingMessage,
+    ServiceError,
     UserRef,
     advance_phase,
     claim_due_messages,
@@ -25,10 +26,22 @@ from bot.service import (
     start_game,
     submit,
 )
+from bot.service.policy import Standing
 
 GUILD = 1000
 CHANNEL = 2000
 MODERATOR = UserRef(9, "Mod")
+
+
+async def sees(db: Database, game_id: object, who: UserRef) -> Standing:
+    """What Discord would say of ``who`` as a member of the game's server who can see its
+    channel (the access policy's facts, as ``bot.discord.standing`` gathers them); a
+    stranger's standing when there is no such game (the use case then says so)."""
+    try:
+        info = await get_game(db, game_id)  # type: ignore[arg-type]
+    except ServiceError:
+        return Standing.stranger(who.id)
+    return Standing.member_of(who.id, info.guild_id, (info.channel_id,))
 
 
 def user(i: int) -> UserRef:
@@ -42,7 +55,7 @@ async def lobby(db: Database, n: int = 6, *, channel: int = CHANNEL, first: int 
     )
     await post_the_lobby(db, info.id)
     for i in range(first, first + n):
-        await join_game(db, info.id, user(i))
+        await join_game(db, info.id, user(i), await sees(db, info.id, user(i)))
     return info.id
 
 

@@ -27,7 +27,7 @@ from bot.service import (
 from bot.service import errors as E
 from bot.service import standby_errors as SE
 from bot.service.outbox import claim_due_messages
-from tests.service.helpers import choice, current_state, started, take_due, user
+from tests.service.helpers import choice, current_state, sees, started, take_due, user
 
 STANDBY = UserRef(700, "Sub")
 STANDBY2 = UserRef(701, "Sub2")
@@ -132,8 +132,8 @@ async def test_policy_remove_takes_the_seat_out_and_the_log_replays(db: Database
 
 async def test_policy_replace_offers_the_seat_and_a_standby_takes_it(db: Database, clock) -> None:
     game_id = await started(db, 6, absence_misses=1, offer_seconds=600)
-    await join_standby(db, game_id, STANDBY)
-    await join_standby(db, game_id, STANDBY2)
+    await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
+    await join_standby(db, game_id, STANDBY2, await sees(db, game_id, STANDBY2))
     assert (await phase_status(db, game_id)).standbys == ("Sub", "Sub2")
     msgs = await close(db, game_id, {1})
     offers = of_type(msgs, "seat_offer")
@@ -144,10 +144,10 @@ async def test_policy_replace_offers_the_seat_and_a_standby_takes_it(db: Databas
     second = of_type(await take_due(db), "seat_offer")
     assert [m.recipient_id for m in second] == [STANDBY2.id]
     with pytest.raises(SE.OfferClosedError):
-        await accept_offer(db, offers[0].payload["offer"], STANDBY)
+        await accept_offer(db, offers[0].payload["offer"], STANDBY, await sees(db, game_id, STANDBY))
     with pytest.raises(SE.OfferNotYoursError):
-        await accept_offer(db, second[0].payload["offer"], STANDBY)
-    result = await accept_offer(db, second[0].payload["offer"], STANDBY2)
+        await accept_offer(db, second[0].payload["offer"], STANDBY, await sees(db, game_id, STANDBY))
+    result = await accept_offer(db, second[0].payload["offer"], STANDBY2, await sees(db, game_id, STANDBY2))
     assert result.kind == "replace"
     msgs = await take_due(db)
     public = [m.payload["type"] for m in msgs if m.recipient_kind == "channel"]
@@ -155,7 +155,7 @@ async def test_policy_replace_offers_the_seat_and_a_standby_takes_it(db: Databas
     assert (await player_view(db, STANDBY2.id)).seat == 1
     # Taken: a second press changes nothing.
     with pytest.raises(SE.OfferClosedError):
-        await accept_offer(db, second[0].payload["offer"], STANDBY2)
+        await accept_offer(db, second[0].payload["offer"], STANDBY2, await sees(db, game_id, STANDBY2))
     log = await finished_log(db, game_id)
     assert [st["inputs"] for st in log["steps"] if st["kind"] == "replace"] == [{"seat": 1, "name": "Sub2", "reason": "absence"}]
     assert verify_log(log).ok
@@ -163,7 +163,7 @@ async def test_policy_replace_offers_the_seat_and_a_standby_takes_it(db: Databas
 
 async def test_replace_falls_back_to_removal_when_nobody_takes_the_seat(db: Database, clock) -> None:
     game_id = await started(db, 6, absence_misses=1, offer_seconds=60)
-    await join_standby(db, game_id, STANDBY)
+    await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     await close(db, game_id, {2})
     clock.advance(60)
     await run_due(db)
@@ -203,13 +203,13 @@ async def test_replace_without_standbys_removes_at_once(db: Database) -> None:
 async def test_standby_refusals_change_nothing(db: Database) -> None:
     game_id = await started(db, 6, absence_misses=0)
     with pytest.raises(SE.StandbyInGameError):
-        await join_standby(db, game_id, user(1))
-    await join_standby(db, game_id, STANDBY)
+        await join_standby(db, game_id, user(1), await sees(db, game_id, user(1)))
+    await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     with pytest.raises(SE.AlreadyStandbyError):
-        await join_standby(db, game_id, STANDBY)
+        await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     other = await started(db, 6, channel=2001, first=20)
     with pytest.raises(E.NewcomerBusyError):
-        await join_standby(db, game_id, user(20))
+        await join_standby(db, game_id, user(20), await sees(db, game_id, user(20)))
     await leave_standby(db, game_id, STANDBY.id)
     with pytest.raises(SE.NotStandbyError):
         await leave_standby(db, game_id, STANDBY.id)
@@ -217,14 +217,14 @@ async def test_standby_refusals_change_nothing(db: Database) -> None:
         await offer_seat(db, game_id, 1)
     # A moderator's replace with nobody named goes to the list; the one replaced may not
     # stand by for the game afterwards.
-    await join_standby(db, game_id, STANDBY)
+    await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     assert await offer_seat(db, game_id, 4) == "Sub"
     with pytest.raises(SE.NoStandbyError):
         await offer_seat(db, game_id, 4)  # already offered
     offer = of_type(await take_due(db), "seat_offer")[0]
-    await accept_offer(db, offer.payload["offer"], STANDBY)
+    await accept_offer(db, offer.payload["offer"], STANDBY, await sees(db, game_id, STANDBY))
     with pytest.raises(SE.StandbyFormerSeatError):
-        await join_standby(db, game_id, user(4))
+        await join_standby(db, game_id, user(4), await sees(db, game_id, user(4)))
     assert (await phase_status(db, game_id)).standbys == ()
     del other
 
@@ -236,7 +236,7 @@ async def test_standby_for_a_game_that_is_over_is_refused(db: Database) -> None:
     await end_game(db, game_id)
     before = await claim_due_messages(db, limit=1000)
     with pytest.raises(E.GameFinishedError):
-        await join_standby(db, game_id, STANDBY)
+        await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     assert (await phase_status(db, game_id)).standbys == ()
     assert len(before) > 0
 
@@ -258,9 +258,9 @@ async def test_the_records_give_the_seat_to_the_standby_and_say_the_absent_left(
     from bot.db.models import SeatRecord
 
     game_id = await started(db, 6, absence_misses=1)
-    await join_standby(db, game_id, STANDBY)
+    await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     offer = of_type(await close(db, game_id, {2}), "seat_offer")[0]
-    await accept_offer(db, offer.payload["offer"], STANDBY)
+    await accept_offer(db, offer.payload["offer"], STANDBY, await sees(db, game_id, STANDBY))
     await finished_log(db, game_id)
     async with db.read() as s:
         rows = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 2))).scalars().all()

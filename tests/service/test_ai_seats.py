@@ -40,6 +40,7 @@ from tests.service.helpers import (
     current_state,
     lobby,
     post_the_lobby,
+    sees,
     user,
 )
 
@@ -88,7 +89,7 @@ async def test_lobby_holds_ai_seats_with_names_that_say_so(db):
     with pytest.raises(LobbyFullError):
         from bot.service import join_game
 
-        await join_game(db, game_id, user(99))
+        await join_game(db, game_id, user(99), await sees(db, game_id, user(99)))
     # Fewer AI seats, in Chinese: the AI rows follow the settings.
     info = await update_settings(db, game_id, ai_seats=3, language="zh-CN")
     ai = [p for p in info.players if p.user_id == 0]
@@ -111,10 +112,10 @@ async def test_the_ai_fills_the_table_to_a_target_as_humans_come_and_go(db):
     # Nobody yet: seven AI seats, a place kept for the first human.
     first = ai_of(await get_game(db, info.id))
     assert len(first) == 7 and len((await get_game(db, info.id)).players) == 7
-    await join_game(db, info.id, user(1))
+    await join_game(db, info.id, user(1), await sees(db, info.id, user(1)))
     assert ai_of(await get_game(db, info.id)) == first  # the first human takes the kept place
-    await join_game(db, info.id, user(2))
-    after = await join_game(db, info.id, user(3))
+    await join_game(db, info.id, user(2), await sees(db, info.id, user(2)))
+    after = await join_game(db, info.id, user(3), await sees(db, info.id, user(3)))
     # Each further human takes the last AI seat's place; the others keep their names.
     assert ai_of(after) == first[:5] and len(after.players) == 8
     after = await leave_game(db, info.id, user(3).id)
@@ -123,7 +124,7 @@ async def test_the_ai_fills_the_table_to_a_target_as_humans_come_and_go(db):
     assert ai_of(after) == first and len(after.players) == 8
     # More humans than the target: no AI seat, and the player limit holds as before.
     for i in range(4, 11):
-        after = await join_game(db, info.id, user(i))
+        after = await join_game(db, info.id, user(i), await sees(db, info.id, user(i)))
     assert ai_of(after) == [] and len(after.players) == 8
     # A fixed count switches the filling off, and the filling the fixed count.
     after = await update_settings(db, info.id, ai_seats=2)
@@ -280,7 +281,7 @@ async def test_hand_over_both_ways(db, clock):
     # The AI read the human's sheet message (the seat's catch-up) before its own.
     assert [m["type"] for m in reading.messages if m.get("type") == "sheet"] == ["sheet", "sheet"]
     # An AI seat goes to a newcomer by /game replace.
-    await replace_player(db, game_id, ai_seat, user(50))
+    await replace_player(db, game_id, ai_seat, user(50), await sees(db, game_id, user(50)))
     view = await player_view(db, user(50).id, game_id)
     assert view.seat == ai_seat and view.sheet is not None
     state = await current_state(db, game_id)

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bot.db.session import Database
+from bot.db.signals import MESSAGES
 from bot.service import (
     Dispatcher,
     MemorySender,
@@ -73,7 +74,7 @@ async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, cl
     assert again.value.key == "error.already_paused"  # worded for the moderator
     with pytest.raises(E.GamePausedError) as advancing:
         await advance_phase(db, game_id)
-    assert "/mod resume" in advancing.value.text("en-US")
+    assert "/phase resume" in advancing.value.text("en-US")
     clock.advance(10_000)
     assert (await run_due(db)).advanced == []
     info = await extend_deadline(db, game_id, 50)
@@ -138,8 +139,8 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
 async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db: Database, clock, monkeypatch) -> None:
     """Six games share a deadline: four close together (never more), the first one
     found due finishes last, one breaks; the report still lists them as found, the
-    broken one only among the failures, and the dispatcher is woken once per game
-    closed, as each closes."""
+    broken one only among the failures, and "messages written" is signalled once per
+    game closed, as each commits (the dispatcher delivers while the others close)."""
     from bot.service import deadlines
 
     games = [await started(db, 6, day_seconds=DAY, channel=2000 + k, first=1 + 10 * k) for k in range(6)]
@@ -173,7 +174,8 @@ async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db:
                 rest_done.set()
 
     monkeypatch.setattr(deadlines, "advance_if_due", watched)
-    report = await run_due(db, on_mail=lambda: woken.append(list(finished)))
+    db.signals.listen(MESSAGES, lambda: woken.append(list(finished)))
+    report = await run_due(db)
     assert most == deadlines.CLOSING_AT_ONCE
     assert finished[-1] == games[0]
     assert [r.game_id for r in report.advanced] == [g for g in games if g != broken]

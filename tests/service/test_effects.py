@@ -26,7 +26,7 @@ from bot.service import (
     update_settings,
 )
 from bot.service.types import UserRef
-from tests.service.helpers import lobby, send_all, started, take_due, user
+from tests.service.helpers import lobby, sees, send_all, started, take_due, user
 
 
 async def due(db: Database) -> dict[int, int]:
@@ -56,15 +56,17 @@ async def test_every_change_of_a_game_or_its_players_marks_it(db: Database) -> N
     await leave_game(db, game_id, user(7).id)
     assert game_id in await due(db)
     await settle(db)
-    await join_game(db, game_id, user(8))
+    await join_game(db, game_id, user(8), await sees(db, game_id, user(8)))
     assert game_id in await due(db)
     await settle(db)
+    newcomer = UserRef(555, "Newcomer")
+    newcomer_sees = await sees(db, game_id, newcomer)
     steps = [
         lambda: start_game(db, game_id),
         lambda: update_settings(db, game_id, day_seconds=7200),
         lambda: pause_game(db, game_id),
         lambda: resume_game(db, game_id),
-        lambda: replace_player(db, game_id, 2, UserRef(555, "Newcomer")),
+        lambda: replace_player(db, game_id, 2, newcomer, newcomer_sees),
         lambda: remove_player(db, game_id, 3),
         lambda: advance_phase(db, game_id),
         lambda: end_game(db, game_id),
@@ -89,7 +91,8 @@ async def test_a_game_waits_for_its_posts_and_a_change_meanwhile_keeps_it_due(db
     assert game_id not in await due(db)  # the start's posts are still to go
     await take_due(db)
     [(gid, changes)] = await games_to_reconcile(db)
-    await join_game(db, await lobby(db, 0, channel=3000), user(50))  # another game: no matter
+    other = await lobby(db, 0, channel=3000)
+    await join_game(db, other, user(50), await sees(db, other, user(50)))  # another game: no matter
     await remove_player(db, game_id, 1)  # a change while it is being reconciled
     assert not await mark_reconciled(db, gid, changes)
     await take_due(db)

@@ -36,6 +36,7 @@ from tests.service.helpers import (
     count,
     lobby,
     play_to_end,
+    sees,
     send_all,
     started,
     take_due,
@@ -60,15 +61,17 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
     assert list(info.winners) == ended[0]["data"]["winners"]
     # The scoreboard post (step "end") and the seed, as a natural end sends them.
     mail = await take_due(db, limit=1000)
-    assert [(m.recipient_kind, m.payload["type"]) for m in mail] == [("channel", "events"), ("channel", "seed_revealed")]
+    # ...and each player's own ending, by DM.
+    assert [(m.recipient_kind, m.payload["type"]) for m in mail] == [("channel", "events"), *[("user", "ending")] * 7, ("channel", "seed_revealed")]
+    assert sorted(m.recipient_id for m in mail if m.recipient_kind == "user") == [user(i).id for i in range(1, 8)]
     assert mail[0].payload["step"] == "end" and mail[0].payload["events"][-1]["kind"] == "GameEnded"
     assert all(e["audience"] == "public" for e in mail[0].payload["events"])
-    assert mail[1].payload["seed"] == "end-seed-01"
+    assert mail[-1].payload["seed"] == "end-seed-01"
     # Everyone is free: the players may join another game, the channel may host one.
     with pytest.raises(E.NoActiveGameError):
         await active_game_of(db, user(1).id)
     again = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR)
-    await join_game(db, again.id, user(1))
+    await join_game(db, again.id, user(1), await sees(db, again.id, user(1)))
     # The log replays, the end step included; a tampered end is caught.
     log = await export_game(db, game_id)
     assert log["game"]["end_reason"] == "stopped" and log["steps"][-1]["kind"] == "end"

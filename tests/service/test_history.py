@@ -11,7 +11,7 @@ from bot.service import GameSettings, UserRef, create_game, join_game, start_gam
 from bot.service.errors import BadArgumentError
 from bot.service.history import finished_games, game_history
 from tests.conftest import FakeClock
-from tests.service.helpers import GUILD, MODERATOR, current_state, play_to_end, started
+from tests.service.helpers import GUILD, MODERATOR, current_state, play_to_end, sees, started
 
 OTHER_GUILD = 1001
 
@@ -25,7 +25,7 @@ async def test_the_servers_finished_games_newest_first_and_paged(db: Database, c
     live = await started(db, 6, channel=2003, first=40)
     elsewhere = await create_game(db, guild_id=OTHER_GUILD, channel_id=2004, moderator=MODERATOR, settings=GameSettings.build())
     for i in range(6):
-        await join_game(db, elsewhere.id, UserRef(300 + i, f"Far{i}"))
+        await join_game(db, elsewhere.id, UserRef(300 + i, f"Far{i}"), await sees(db, elsewhere.id, UserRef(300 + i, f"Far{i}")))
     await start_game(db, elsewhere.id)
     await play_to_end(db, elsewhere.id)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.db.session import Database
 from bot.service import create_game, join_game, live_game_places, servers_to_ask
-from tests.service.helpers import MODERATOR, user
+from tests.service.helpers import MODERATOR, sees, user
 
 
 async def _game_in(db: Database, guild: int, *, moderator=MODERATOR) -> int:
@@ -23,7 +23,7 @@ async def test_servers_asked_are_the_callers_first_then_the_newest_and_bounded(d
     caller = user(1)
     for guild in (1, 2, 3, 4, 5):
         await _game_in(db, guild)
-    await join_game(db, 1, caller)  # the oldest game: the caller plays there
+    await join_game(db, 1, caller, await sees(db, 1, caller))  # the oldest game: the caller plays there
     await _game_in(db, 6, moderator=caller)  # the caller's own game: not asked about
     assert await servers_to_ask(db, caller.id, 3) == [1, 5, 4]
     assert await servers_to_ask(db, caller.id, 10) == [1, 5, 4, 3, 2]

@@ -22,7 +22,7 @@ from bot.service import (
 )
 from bot.service import errors as E
 from bot.service.outbox import claim_due_messages
-from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, started, user
+from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, sees, started, user
 
 
 async def test_the_lobby_post_is_written_with_the_game(db: Database) -> None:
@@ -69,16 +69,16 @@ async def test_one_live_game_per_player_across_servers(db: Database) -> None:
     a = await lobby(db, 1)
     b = await create_game(db, guild_id=GUILD + 1, channel_id=CHANNEL + 1, moderator=MODERATOR)
     with pytest.raises(E.AlreadyInGameError) as err:
-        await join_game(db, b.id, user(1))
+        await join_game(db, b.id, user(1), await sees(db, b.id, user(1)))
     # The refusal names the game and its channel (it may be in another server).
     assert err.value.params == {"game_id": a, "channel": f"<#{CHANNEL}>"}
     assert err.value.text("en-US") == f"You are already in game #{a}, in <#{CHANNEL}>; one game at a time."
     assert err.value.text("zh-CN") == f"你已经在<#{CHANNEL}>的第{a}局游戏中；同一时间只能参加一局。"
     with pytest.raises(E.AlreadyJoinedError):  # a kind of AlreadyInGameError
-        await join_game(db, a, user(1))
+        await join_game(db, a, user(1), await sees(db, a, user(1)))
     assert (await active_game_of(db, user(1).id)).id == a
     await leave_game(db, a, user(1).id)
-    await join_game(db, b.id, user(1))
+    await join_game(db, b.id, user(1), await sees(db, b.id, user(1)))
     assert (await active_game_of(db, user(1).id)).id == b.id
     with pytest.raises(E.NoActiveGameError):
         await active_game_of(db, user(2).id)
@@ -87,7 +87,7 @@ async def test_one_live_game_per_player_across_servers(db: Database) -> None:
 async def test_lobby_full_and_too_few_players(db: Database) -> None:
     game_id = await lobby(db, 6, max_players=6)
     with pytest.raises(E.LobbyFullError) as err:
-        await join_game(db, game_id, user(7))
+        await join_game(db, game_id, user(7), await sees(db, game_id, user(7)))
     assert err.value.key == "error.lobby_full" and err.value.params == {"max": 6}
     await leave_game(db, game_id, user(6).id)
     with pytest.raises(E.NotEnoughPlayersError):
@@ -99,7 +99,7 @@ async def test_lobby_full_and_too_few_players(db: Database) -> None:
 async def test_after_the_start_the_lobby_is_closed(db: Database) -> None:
     game_id = await started(db, 6)
     with pytest.raises(E.LobbyClosedError):
-        await join_game(db, game_id, user(50))
+        await join_game(db, game_id, user(50), await sees(db, game_id, user(50)))
     with pytest.raises(E.LobbyClosedError):
         await leave_game(db, game_id, user(1).id)
     with pytest.raises(E.LobbyClosedError):
@@ -132,14 +132,14 @@ async def test_bad_arguments_write_nothing(db: Database) -> None:
     with pytest.raises(E.BadArgumentError):
         await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR, seed="short")
     with pytest.raises(E.GameNotFoundError):
-        await join_game(db, 999, user(1))
+        await join_game(db, 999, user(1), await sees(db, 999, user(1)))
     with pytest.raises(E.BadArgumentError):
-        await join_game(db, "1", user(1))  # type: ignore[arg-type]
+        await join_game(db, "1", user(1), await sees(db, "1", user(1)))  # type: ignore[arg-type]
     assert await count(db, Game) == 0 and await count(db, User) == 0
     game_id = await lobby(db, 6, max_players=6)
     before = (await count(db, GamePlayer), await count(db, User), await count(db, OutboxMessage))
     with pytest.raises(E.LobbyFullError):
-        await join_game(db, game_id, UserRef(777, "Late"))
+        await join_game(db, game_id, UserRef(777, "Late"), await sees(db, game_id, UserRef(777, "Late")))
     assert (await count(db, GamePlayer), await count(db, User), await count(db, OutboxMessage)) == before
 
 

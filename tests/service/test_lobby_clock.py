@@ -23,6 +23,7 @@ from tests.service.helpers import (
     join_game,
     lobby,
     post_the_lobby,
+    sees,
     take_due,
     user,
 )
@@ -35,7 +36,7 @@ async def _lobby_starting_in(db: Database, seconds: int, players: int, **setting
     )  # fmt: skip
     await post_the_lobby(db, info.id)
     for i in range(1, players + 1):
-        await join_game(db, info.id, user(i))
+        await join_game(db, info.id, user(i), await sees(db, info.id, user(i)))
     return info.id
 
 

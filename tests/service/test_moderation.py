@@ -26,6 +26,7 @@ from tests.service.helpers import (
     current_state,
     lobby,
     play_to_end,
+    sees,
     send_all,
     started,
     take_due,
@@ -40,7 +41,7 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     await submit_grail(db, user(2).id, 77)
     before = await player_view(db, user(2).id)
     await take_due(db, limit=100)
-    result = await replace_player(db, game_id, 2, NEWCOMER)
+    result = await replace_player(db, game_id, 2, NEWCOMER, await sees(db, game_id, NEWCOMER))
     assert result.kind == "replace" and result.seq == 2
     view = await player_view(db, NEWCOMER.id)
     assert view.seat == 2 and view.sheet["class_id"] == before.sheet["class_id"]
@@ -56,15 +57,15 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     assert msgs[2].recipient_id == user(2).id and msgs[2].payload["new_name"] == "Newcomer"
     # The one who left may join another game; the newcomer may not.
     other = await lobby(db, 0, channel=4000)
-    await join_game(db, other, user(2))
+    await join_game(db, other, user(2), await sees(db, other, user(2)))
     with pytest.raises(E.AlreadyInGameError):
-        await join_game(db, other, NEWCOMER)
+        await join_game(db, other, NEWCOMER, await sees(db, other, NEWCOMER))
     with pytest.raises(E.NewcomerBusyError) as busy:
-        await replace_player(db, game_id, 3, user(2))
+        await replace_player(db, game_id, 3, user(2), await sees(db, game_id, user(2)))
     # Said to the moderator, so it names the newcomer rather than "you".
     assert busy.value.params == {"name": user(2).name, "game_id": other, "channel": "<#4000>"}
     with pytest.raises(E.SeatNotFoundError):
-        await replace_player(db, game_id, 9, UserRef(556, "X"))
+        await replace_player(db, game_id, 9, UserRef(556, "X"), await sees(db, game_id, UserRef(556, "X")))
 
 
 async def test_remove_then_play_on_and_verify(db: Database) -> None:
@@ -77,7 +78,7 @@ async def test_remove_then_play_on_and_verify(db: Database) -> None:
         await remove_player(db, game_id, 4)
     with pytest.raises(E.NotInGameError):
         await submit_grail(db, user(4).id, 5, game_id=game_id)
-    await replace_player(db, game_id, 5, NEWCOMER)
+    await replace_player(db, game_id, 5, NEWCOMER, await sees(db, game_id, NEWCOMER))
     await play_to_end(db, game_id)
     report = verify_log(await export_game(db, game_id))
     assert report.ok, report.mismatch
@@ -90,17 +91,17 @@ async def test_a_former_seat_holder_may_come_back_to_their_seat_but_not_take_ano
     await remove_player(db, game_id, 4)
     before = await current_state(db, game_id)
     with pytest.raises(E.NewcomerWasSeatedError) as refused:
-        await replace_player(db, game_id, 5, user(4))
+        await replace_player(db, game_id, 5, user(4), await sees(db, game_id, user(4)))
     assert refused.value.params == {"name": user(4).name, "seat": 4}
     assert refused.value.text("zh-CN") and "{" not in refused.value.text("en-US")
     assert await current_state(db, game_id) == before  # nothing changed
     assert (await player_view(db, user(5).id)).seat == 5
     # Replaced, then back in the very same seat: allowed.
-    await replace_player(db, game_id, 6, NEWCOMER)
-    await replace_player(db, game_id, 6, user(6))
+    await replace_player(db, game_id, 6, NEWCOMER, await sees(db, game_id, NEWCOMER))
+    await replace_player(db, game_id, 6, user(6), await sees(db, game_id, user(6)))
     assert (await player_view(db, user(6).id)).seat == 6
     with pytest.raises(E.NewcomerWasSeatedError):
-        await replace_player(db, game_id, 7, NEWCOMER)
+        await replace_player(db, game_id, 7, NEWCOMER, await sees(db, game_id, NEWCOMER))
 
 
 async def test_cancel(db: Database) -> None:

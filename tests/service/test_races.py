@@ -23,7 +23,7 @@ from bot.service import (
     submit_grail,
 )
 from bot.service import errors as E
-from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, started, user
+from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, sees, started, user
 
 
 def outcomes(results: list[object]) -> list[str]:
@@ -95,7 +95,7 @@ async def test_submissions_racing_the_close_are_counted_or_refused(db: Database)
 async def test_lobby_cap_holds_under_concurrent_joins(db: Database) -> None:
     game_id = await lobby(db, 6, max_players=8)
     results = await asyncio.gather(
-        *(join_game(db, game_id, user(i)) for i in range(20, 26)), return_exceptions=True
+        *[join_game(db, game_id, user(i), await sees(db, game_id, user(i))) for i in range(20, 26)], return_exceptions=True
     )
     assert outcomes(results) == ["GameInfo"] * 2 + ["LobbyFullError"] * 4
     assert len((await get_game(db, game_id)).players) == 8
@@ -104,8 +104,9 @@ async def test_lobby_cap_holds_under_concurrent_joins(db: Database) -> None:
 async def test_one_player_joining_two_games_at_once(db: Database) -> None:
     a = await lobby(db, 0, channel=CHANNEL)
     b = await lobby(db, 0, channel=CHANNEL + 1)
+    quick = UserRef(4242, "Quick")
     results = await asyncio.gather(
-        join_game(db, a, UserRef(4242, "Quick")), join_game(db, b, UserRef(4242, "Quick")),
+        join_game(db, a, quick, await sees(db, a, quick)), join_game(db, b, quick, await sees(db, b, quick)),
         return_exceptions=True,
     )
     assert outcomes(results) == ["AlreadyInGameError", "GameInfo"]

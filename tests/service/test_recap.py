@@ -22,7 +22,7 @@ from bot.render.recap import MINE, entry_lines
 from bot.service.errors import GameNotStartedError, NoActiveGameError, NotInGameError
 from bot.service.recap import PART_EVENTS, PART_STEPS, RecapEntry, RecapRoundError, seat_history
 from engine.events import Audience, Event
-from tests.service.helpers import current_state, lobby, play_to_end, send_all, started, user
+from tests.service.helpers import current_state, lobby, play_to_end, sees, send_all, started, user
 
 NEWCOMER = user(40)
 
@@ -53,7 +53,7 @@ async def _played(db: Database) -> int:
         if n == 4:  # round 2's Dusk is open: the first night and vote are behind us
             state = await current_state(db, game_id)
             seat = 3 if state.player(3).alive else next(p.seat for p in state.players if p.alive)
-            await service.replace_player(db, game_id, seat, NEWCOMER)
+            await service.replace_player(db, game_id, seat, NEWCOMER, await sees(db, game_id, NEWCOMER))
         await send_all(db, game_id)
         result = await service.advance_phase(db, game_id)
         assert not result.over, "the seed should keep this game going"
@@ -185,7 +185,7 @@ async def test_bad_requests_are_refused(db: Database):
         await service.seat_recap(db, user(1).id, since_round=True)  # type: ignore[arg-type]
     with pytest.raises(NoActiveGameError):
         await service.seat_recap(db, user(30).id)  # never played
-    await service.replace_player(db, game_id, 2, NEWCOMER)
+    await service.replace_player(db, game_id, 2, NEWCOMER, await sees(db, game_id, NEWCOMER))
     with pytest.raises(NoActiveGameError):
         await service.seat_recap(db, user(2).id)  # gave the seat away
     from tests.service.helpers import CHANNEL

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from bot.cli import main as wolfhowl
 from bot.db.session import Database
 from bot.service import cancel_game, export_finished, export_game
@@ -66,7 +67,7 @@ def test_export_json_is_the_game_log_and_verifies(games: tuple[str, int, int], t
 
     assert out.read_bytes() == asyncio.run(logged())
     assert wolfhowl(["verify", str(out)]) == 0
-    assert capsys.readouterr().out.startswith("OK: seed matches its SHA-256")
+    assert capsys.readouterr().out.startswith(f"OK: rules version {engine.rules.CURRENT}; seed matches its SHA-256")
 
 
 def test_export_html_is_the_replay_in_the_chosen_language(games: tuple[str, int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

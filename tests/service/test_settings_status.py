@@ -38,6 +38,7 @@ from tests.service.helpers import (
     current_state,
     lobby,
     play_to_end,
+    sees,
     started,
     user,
 )
@@ -173,7 +174,7 @@ async def test_the_status_knows_who_holds_or_held_a_seat(db: Database) -> None:
     """A moderator who plays, or played until replaced or removed, knows a seat's class
     and faction: /mod status then shows them only the count of who has sent."""
     game_id = await started(db, 7, seed="status-viewer")
-    await replace_player(db, game_id, 2, UserRef(901, "Newcomer"))
+    await replace_player(db, game_id, 2, UserRef(901, "Newcomer"), await sees(db, game_id, UserRef(901, "Newcomer")))
     await remove_player(db, game_id, 3)
     played = {uid: (await phase_status(db, game_id, uid)).viewer_played for uid in (user(1).id, user(2).id, user(3).id, 901, 902)}
     assert played == {user(1).id: True, user(2).id: True, user(3).id: True, 901: True, 902: False}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sim.report import on_target, out_of_band, percentile, summarise, wilson
+from bot.sim.report import on_target, out_of_band, percentile, share_of, summarise, wilson
 from bot.sim.runner import GameResult
 
 ROLES15 = tuple(
@@ -138,3 +138,32 @@ def test_points_and_the_class_band() -> None:
     for row in s["classes"]:
         row["survival"], row["points"] = 0.5, s["points_per_seat"]
     assert out_of_band(s) == []
+
+
+def test_the_share_of_a_table_a_faction_holds() -> None:
+    assert [share_of(s, 7) for s in (3, 2)] == ["larger", "smaller"]
+    assert [share_of(s, 8) for s in (3, 2)] == ["larger", "smaller"]
+    assert share_of(3, 9) == "equal" and share_of(5, 15) == "equal"
+    assert [share_of(s, 10) for s in (4, 3)] == ["larger", "smaller"]
+
+
+def _dealt(roles: tuple[tuple[str, str], ...], winners: tuple[str, ...]) -> GameResult:
+    n = len(roles)
+    zeros = (0,) * n
+    return GameResult(
+        seed="t", rounds=5, winners=winners, end_reason="score", scores=(), roles=roles,
+        survived=(True,) * n, kills=zeros, teamkills=zeros, grails=zeros, steals=zeros, dropped=0,
+    )  # fmt: skip
+
+
+def test_the_seat_count_effect_counts_each_factions_games_by_its_share() -> None:
+    seven = (("lawful", "warrior"),) * 3 + (("neutral", "wizard"),) * 2 + (("chaotic", "sorcerer"),) * 2
+    games = [_dealt(seven, ("lawful",)), _dealt(seven, ("neutral", "chaotic")), _dealt(seven, ("chaotic",))]
+    shares = summarise(games, players=7, seed="x", seconds=1.0)["seat_share"]
+    assert set(shares) == {"larger", "smaller"}  # nobody holds exactly a third of seven
+    assert shares["larger"]["all"] | {"interval": None} == {"games": 3, "wins": 1, "rate": round(1 / 3, 6), "interval": None}
+    assert shares["larger"]["factions"] == {"lawful": shares["larger"]["all"]}
+    smaller = shares["smaller"]
+    assert (smaller["all"]["games"], smaller["all"]["wins"]) == (6, 3)  # the shared win counts for both
+    assert smaller["factions"]["chaotic"]["wins"] == 2 and smaller["factions"]["neutral"]["wins"] == 1
+    assert smaller["all"]["interval"] == pytest.approx(wilson(3, 6), abs=1e-6)

@@ -4,10 +4,11 @@ Command groups are built fresh for each tree (no module-level command objects), 
 can build as many trees as they like. Every command is usable in servers and in DMs
 with the bot; a handler finds its game from where it was used (see ``context``).
 
-The moderators' commands live in ``/mod``, registered with ``default_member_permissions``
-= Manage Server: Discord itself lists them only to members with that permission (or to
+The moderators' commands live in ``/mod`` (a game opened, set, seated, ended) and
+``/phase`` (its clock: advance, extend, pause, resume), both registered with
+``default_member_permissions`` = Manage Server: Discord itself lists them only to members with that permission (or to
 those a server admin lets see them in Server Settings → Integrations). Discord applies
-no member permissions in DMs, and an admin may open the group to anyone, so every
+no member permissions in DMs, and an admin may open a group to anyone, so every
 handler still checks the moderator at run time (``checks``).
 """
 
@@ -30,6 +31,7 @@ INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
 class Groups:
     game: app_commands.Group
     mod: app_commands.Group
+    phase: app_commands.Group
     act: app_commands.Group
 
 
@@ -76,11 +78,14 @@ def install(tree: app_commands.CommandTree) -> Groups:
         recap,
         standby,
         stats,
+        table,
     )
 
-    groups = Groups(game=group("game"), mod=group("mod", MODERATOR_PERMISSIONS), act=group("act"))
-    for module in (lobby, game_admin, lineup, history, phase, orders, me, info, stats, recap, standby):
+    groups = Groups(
+        game=group("game"), mod=group("mod", MODERATOR_PERMISSIONS), phase=group("phase", MODERATOR_PERMISSIONS), act=group("act")
+    )
+    for module in (lobby, game_admin, lineup, history, phase, orders, me, info, stats, recap, standby, table):
         module.install(tree, groups)
-    for g in (groups.game, groups.mod, groups.act):
+    for g in (groups.game, groups.mod, groups.phase, groups.act):
         tree.add_command(g)
     return groups

@@ -1,5 +1,5 @@
-"""Moderator commands of ``/mod``: create (with its settings), start, settings, pause,
-resume, replace, kick, end (after a confirmation), status and the log.
+"""Moderator commands of ``/mod``: create (with its settings), start, settings, replace,
+kick, end (after a confirmation), status and the log (the clock's are ``/phase``'s).
 
 A moderator has Manage Server, or the configured moderator role, or created the game
 (``checks``). Discord lists ``/mod`` only to members with Manage Server unless a server
@@ -16,15 +16,17 @@ from discord import app_commands
 
 import bot.service as service
 from bot.discord import permissions
-from bot.discord.checks import member_of, require_moderator
+from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.players import parse_player, player_choices
-from bot.discord.quiet_dead import quiet_dead_on, sync_quiet_dead
+from bot.discord.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.replies import absence_fields, notice_embed, settings_embed, status_embed
+from bot.discord.standing import standing_of
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import normalize_locale, t
@@ -120,7 +122,6 @@ async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
     if not target.user_id:  # an AI seat: the lobby's settings say how many there are
         raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
     info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
-    ctx.bot.wake_dispatcher()
     channel = ctx.bot.messageable(info.channel_id, info.guild_id)
     if channel is not None:
         await refresh_lobby(channel, info)
@@ -175,10 +176,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         settings = GameSettings.from_config(ctx.bot.config, **given)
         starts = start_seconds(start_in) or 0
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings, start_in=starts)
-        if starts:
-            ctx.bot.wake_scheduler()
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
-        ctx.bot.wake_dispatcher()  # the lobby post is in the outbox
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
         reply = settings_embed(info, ctx.locale, quiet)
         reply.title = t("reply.created", ctx.locale, game=info.id)
@@ -191,7 +189,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         info = await service.start_game(ctx.db, info.id)
-        ctx.bot.wake_dispatcher()
         await _close_lobby_post(ctx, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
@@ -232,11 +229,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         starts = start_seconds(start_in)
         if given or starts is not None:
             info = await service.update_settings(ctx.db, info.id, start_in=starts, **given)
-            ctx.bot.wake_scheduler()
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
-        quiet = quiet_dead_on(channel) if isinstance(channel, discord.TextChannel) else None
+        quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
         if quiet_dead is not None and channel is not None:
             note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
             if note and given and quiet is not quiet_dead:  # say plainly what did change
@@ -248,21 +244,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
 
-    @mod.command(name=L("cmd.name.pause"), description=L("cmd.desc.mod_pause"))
-    async def pause(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
-        info = await service.pause_game(ctx.db, (await _moderated(ctx)).id)
-        ctx.bot.wake_dispatcher()
-        await ctx.send(embed=notice_embed(t("reply.paused", ctx.locale, game=info.id)))
-
-    @mod.command(name=L("cmd.name.resume"), description=L("cmd.desc.mod_resume"))
-    async def resume(interaction: discord.Interaction) -> None:
-        ctx = await Ctx.begin(interaction)
-        info = await service.resume_game(ctx.db, (await _moderated(ctx)).id)
-        ctx.bot.wake_dispatcher()
-        ctx.bot.wake_scheduler()
-        await ctx.send(embed=notice_embed(t("reply.resumed", ctx.locale, game=info.id)))
-
     @mod.command(name=L("cmd.name.replace"), description=L("cmd.desc.mod_replace"))
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
@@ -273,17 +254,12 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         assert seat is not None
         if newcomer is None:  # the seat goes to the standby list
             name = await service.offer_seat(ctx.db, info.id, seat)
-            ctx.bot.wake_dispatcher()
-            ctx.bot.wake_scheduler()  # the offer's expiry
             await ctx.send(embed=notice_embed(t("absence.offered", ctx.locale, seat=seat, name=words.player_name(name))))
             return
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
-        guild = ctx.bot.get_guild(info.guild_id)
-        if guild is None or await member_of(guild, newcomer.id) is None:
-            raise ReplyError("reply.error.newcomer_not_member", user=newcomer.mention)
-        await service.replace_player(ctx.db, info.id, seat, _ref(newcomer))
-        ctx.bot.wake_dispatcher()
+        standing = await standing_of(ctx.bot, newcomer, info.guild_id, info.channel_id)
+        await service.replace_player(ctx.db, info.id, seat, _ref(newcomer), standing)
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
 
     @mod.command(name=L("cmd.name.kick"), description=L("cmd.desc.mod_kick"))
@@ -298,10 +274,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         target = parse_player(player, info.players)
         assert target.seat is not None
         await service.remove_player(ctx.db, info.id, target.seat)
-        ctx.bot.wake_dispatcher()
         after = await service.get_game(ctx.db, info.id)
         note = report_note(await sync_quiet_dead(ctx.bot, after), ctx.locale)  # the one removed, muted
-        text = t("reply.kicked", ctx.locale, player=f"#{target.seat} {words.player_name(target.name)}")
+        text = t("reply.kicked", ctx.locale, player=words.seat_name(target.seat or 0, words.player_name(target.name)))
         await ctx.send(embed=notice_embed(with_note(text, note)))
 
     @replace.autocomplete("player")
@@ -377,7 +352,7 @@ def _ref(user: discord.abc.User) -> Any:
     return user_ref(user, None)
 
 
-class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:end:(?P<game>\d+)"):
+class EndButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:end:(?P<game>{NUMBER})"):
     """The confirmation of /mod end for a running or paused game: the game ends now,
     scored like a natural end. Checks the moderator again when pressed."""
 
@@ -400,7 +375,7 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:en
         await guarded(interaction, run)
 
 
-class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:cancel:(?P<game>\d+)"):
+class CancelButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:cancel:(?P<game>{NUMBER})"):
     """The confirmation of /mod end for a lobby: the game is cancelled, if it is still
     in the lobby (once started, /mod end must be confirmed again, as a scored end)."""
 
@@ -426,9 +401,8 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh
 
 
 async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
-    """The end is written: deliver its posts, close the lobby post, give the dead their
+    """The end is written (its posts go as it commits): close the lobby post, give the dead their
     voice back, and tell the moderator."""
-    ctx.bot.wake_dispatcher()
     info = await service.get_game(ctx.db, game_id)
     await _close_lobby_post(ctx, info)
     note = report_note(await sync_quiet_dead(ctx.bot, info), ctx.locale)

@@ -13,9 +13,12 @@ from discord import app_commands
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError, guarded
+from bot.discord.payload import NUMBER, Checked
+from bot.discord.standing import standing_in_server
 from bot.discord.translator import L
 from bot.i18n import t, terms
 from bot.render import words
+from bot.service import policy
 from bot.service.history import FinishedGame, HistoryPage, game_history
 
 SHOWN_NAMES = 8  # names on a game's line; the rest counted
@@ -24,7 +27,7 @@ COLOUR = 0x10B981
 
 def game_line(g: FinishedGame, locale: str) -> str:
     winners = words.listing((terms.faction(w, locale) for w in g.winners), locale) or t("history.nobody", locale)
-    names = [words.player_name(n) for n in g.players[:SHOWN_NAMES]]
+    names = [words.shown_name(n, locale) for n in g.players[:SHOWN_NAMES]]
     if len(g.players) > SHOWN_NAMES:
         names.append(t("history.more", locale, count=len(g.players) - SHOWN_NAMES))
     date = f"<t:{int(g.ended_at.timestamp())}:d>" if g.ended_at else "—"
@@ -50,7 +53,7 @@ def history_view(guild_id: int, page: HistoryPage, locale: str) -> discord.ui.Vi
     return view
 
 
-class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:hist:(?P<guild>\d+):(?P<page>\d+):(?P<tag>[no])"):
+class HistoryPageButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:hist:(?P<guild>{NUMBER}):(?P<page>{NUMBER}):(?P<tag>[no])"):
     """Shows another page in place. (The tag keeps the two buttons' ids apart when both
     point at page 0 or past the end, disabled.)"""
 
@@ -65,9 +68,12 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            if interaction.guild_id != self.guild_id:
+            if interaction.guild_id is None:
                 raise ReplyError("history.guild_only")
             ctx = Ctx(interaction)
+            # A server's records are for its members (the access policy's see_board),
+            # whatever server the button's id names.
+            policy.require_board(await standing_in_server(ctx.bot, interaction, self.guild_id), self.guild_id)
             page = await game_history(ctx.bot.db, self.guild_id, self.page)
             view = history_view(self.guild_id, page, ctx.locale)
             await interaction.response.edit_message(embed=history_embed(page, ctx.locale), view=view)

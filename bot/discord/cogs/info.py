@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import engine.rules
 from bot.discord.cogs import Groups, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
@@ -56,8 +57,13 @@ def topic_embed(topic: str, locale: str) -> discord.Embed:
     if topic in catalogue():
         return class_embed(topic, locale)
     embed = discord.Embed(title=t(f"rules.{topic}_title", locale), description=t(f"rules.{topic}", locale)[:4096], colour=RULES_COLOUR)
-    embed.set_footer(text=t("rules.more", locale))
+    embed.set_footer(text=f'{t("rules.more", locale)}\n{version_line(locale)}')
     return embed
+
+
+def version_line(locale: str) -> str:
+    """The rules version these texts and numbers are (new games are dealt under it)."""
+    return t("rules.version", locale, version=engine.rules.CURRENT)
 
 
 def class_embed(class_id: str, locale: str) -> discord.Embed:
@@ -77,12 +83,13 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
     embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
     for s in spec.skills:
         embed.add_field(name=skill_heading(s.name[loc], s.kinds, s.cost, loc), value=s.text[loc][:1024], inline=False)  # type: ignore[index]
+    embed.set_footer(text=version_line(loc))
     return embed
 
 
 HELP_SECTIONS = (
     ("help.players", ("game join", "game leave", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "rules", "help")),
-    ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "mod advance", "mod extend", "mod pause", "mod resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
+    ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "phase advance", "phase extend", "phase pause", "phase resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 
 
@@ -106,7 +113,8 @@ async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
         info = await ctx.game()
     except (ReplyError, ServiceError):
         return
-    embed.add_field(name=t("rules.this_game", ctx.locale, game=info.id), value="\n".join(house_rule_lines(info.settings, ctx.locale)), inline=False)
+    lines = [*house_rule_lines(info.settings, ctx.locale), t("rules.game_version", ctx.locale, version=info.rules_version)]
+    embed.add_field(name=t("rules.this_game", ctx.locale, game=info.id), value="\n".join(lines), inline=False)
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:

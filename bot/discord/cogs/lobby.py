@@ -12,8 +12,9 @@ from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError
 from bot.discord.replies import notice_embed
 from bot.discord.translator import L
-from bot.discord.views.lobby import refresh_lobby
+from bot.discord.views.lobby import is_lobby_post, refresh_lobby
 from bot.i18n import t
+from bot.service.types import GameInfo
 
 
 async def _lobby_here(ctx: Ctx) -> int:
@@ -31,10 +32,9 @@ async def join_flow(interaction: discord.Interaction, game_id: int | None) -> No
     ctx = await Ctx.begin(interaction)
     if game_id is None:
         game_id = await _lobby_here(ctx)
-    info = await service.join_game(ctx.db, game_id, ctx.user)
-    if interaction.channel is not None and interaction.guild_id is not None:
-        message = interaction.message if interaction.type is discord.InteractionType.component else None
-        await refresh_lobby(interaction.channel, info, message)  # type: ignore[arg-type]
+    game = await service.get_game(ctx.db, game_id)
+    info = await service.join_game(ctx.db, game.id, ctx.user, await ctx.standing(game))
+    await _refresh(ctx, info)
     await ctx.send(
         embed=notice_embed(t("reply.joined", ctx.locale, game=info.id, count=len(info.players), max=info.settings.max_players))
     )
@@ -45,11 +45,21 @@ async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> N
     if game_id is None:
         game_id = (await ctx.game()).id
     info = await service.leave_game(ctx.db, game_id, interaction.user.id)
-    channel = interaction.channel if interaction.guild_id is not None else ctx.bot.messageable(info.channel_id, info.guild_id)
-    if channel is not None:
-        message = interaction.message if interaction.type is discord.InteractionType.component else None
-        await refresh_lobby(channel, info, message)  # type: ignore[arg-type]
+    await _refresh(ctx, info)
     await ctx.send(embed=notice_embed(t("reply.left", ctx.locale, game=info.id)))
+
+
+async def _refresh(ctx: Ctx, info: GameInfo) -> None:
+    """Show the new roster on the game's lobby post, in the game's own channel: the
+    message whose button was pressed only when it is that post (a button's id names a
+    game, not the message it sits on)."""
+    interaction = ctx.interaction
+    channel = interaction.channel if interaction.channel_id == info.channel_id else ctx.bot.messageable(info.channel_id, info.guild_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    pressed = interaction.message if interaction.type is discord.InteractionType.component else None
+    message = pressed if pressed is not None and pressed.channel.id == info.channel_id and is_lobby_post(pressed, info.id) else None
+    await refresh_lobby(channel, info, message)
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:

@@ -33,21 +33,11 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     if pv.sheet is None:
         return [discord.Embed(title=t("reply.me.lobby_title", locale, game=info.id), description=t("reply.me.lobby", locale, count=len(info.players), max=info.settings.max_players), colour=INFO_COLOUR)]
     sheet = pv.sheet
-    names = names_of(info)
-    embed = sheet_embed(sheet, locale)
-    embed.set_author(name=t("reply.me.seat", locale, seat=pv.seat, game=info.id))
-    if pv.unread:
-        embed.description = "\n\n".join(x for x in (t("reply.inbox.waiting", locale, count=pv.unread), embed.description) if x)
-    grail = t("reply.me.grails", locale, banked=sheet["grails_banked"])
-    if sheet["holds_grail"]:
-        grail = t("sheet.grail", locale) + "\n" + grail
-    embed.add_field(name=t("reply.me.grail", locale), value=grail, inline=False)
-    if not sheet["known_states"]:
-        embed.add_field(name=t("sheet.states", locale), value=t("reply.me.no_states", locale), inline=False)
-    confirmed = sheet.get("confirmed") or []
-    if confirmed:
-        lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=terms.guess_value(g["what"], g["value"], locale)) for g in confirmed]
-        add_lines(embed, t("reply.me.known", locale), lines)
+    names = names_of(info, locale)
+    # The live part first, its sections always in this order (what is open and what I
+    # sent, the grail, my states, what I know); the class sheet after it, for reference.
+    live = discord.Embed(colour=INFO_COLOUR)
+    live.set_author(name=t("reply.me.seat", locale, seat=pv.seat, game=info.id))
     status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, closes=closing_line(info.deadline, locale))]
     for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
         if kind in pv.sent:
@@ -56,8 +46,20 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
             what = t("reply.orders.nothing", locale)
         status.append(t("reply.me.sent_line", locale, kind=t(f"reply.kind.{kind}", locale), what=what))
     status.append(t("absence.me_misses", locale, in_row=pv.misses[0], total=pv.misses[1]))
-    add_lines(embed, t("reply.me.sent", locale), status)
-    return [embed]
+    if pv.unread:
+        status.insert(0, t("reply.inbox.waiting", locale, count=pv.unread))
+    add_lines(live, t("reply.me.sent", locale), status)
+    grail = t("reply.me.grails", locale, banked=sheet["grails_banked"])
+    if sheet["holds_grail"]:
+        grail = t("sheet.grail", locale) + "\n" + grail
+    live.add_field(name=t("reply.me.grail", locale), value=grail, inline=False)
+    states = words.listing((terms.state(x, locale) for x in sheet["known_states"]), locale) if sheet["known_states"] else t("reply.me.no_states", locale)
+    live.add_field(name=t("sheet.states", locale), value=states, inline=False)
+    confirmed = sheet.get("confirmed") or []
+    if confirmed:
+        lines = [t(f"event.Confirm{g['what'].capitalize()}", locale, name=words.seat_label(g["target"], names), value=terms.guess_value(g["what"], g["value"], locale)) for g in confirmed]
+        add_lines(live, t("reply.me.known", locale), lines)
+    return [live, sheet_embed(sheet, locale, states=False)]
 
 
 INBOX_PAGE = 10  # new messages shown by one /inbox

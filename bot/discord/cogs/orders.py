@@ -56,7 +56,7 @@ async def _receipt(ctx: Ctx, receipt: Receipt) -> None:
     pv = receipt.view
     assert pv is not None  # (a submission's receipt carries the view after it)
     class_id = pv.sheet["class_id"] if pv.sheet else None
-    await ctx.send(embed=receipt_embed(receipt, names_of(pv.game), class_id, ctx.locale))
+    await ctx.send(embed=receipt_embed(receipt, names_of(pv.game, ctx.locale), class_id, ctx.locale))
 
 
 def _seat(text: str, pv: PlayerView) -> int:

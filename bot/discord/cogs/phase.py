@@ -1,4 +1,7 @@
-"""``/mod advance`` (close the open phase now) and ``/mod extend`` (more time)."""
+"""``/phase``, the running game's clock, for its moderators: ``advance`` (close the open
+phase now), ``extend`` (more time), ``pause`` and ``resume``. Registered with the same
+default permission as ``/mod`` (``bot.discord.cogs``), and each handler checks the
+moderator at run time as ``/mod``'s do."""
 
 from __future__ import annotations
 
@@ -28,20 +31,19 @@ def seen_phase(info: GameInfo) -> dict[str, Any]:
 
 
 def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.mod.command(name=L("cmd.name.advance"), description=L("cmd.desc.mod_advance"))
+    @groups.phase.command(name=L("cmd.name.advance"), description=L("cmd.desc.phase_advance"))
     async def advance(interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
         result = await service.advance_phase(ctx.db, info.id, **seen_phase(info))
-        ctx.bot.wake_dispatcher()
         if result.over:
             text = t("reply.advanced_over", ctx.locale, game=info.id)
         else:
             text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
 
-    @groups.mod.command(name=L("cmd.name.extend"), description=L("cmd.desc.mod_extend"))
+    @groups.phase.command(name=L("cmd.name.extend"), description=L("cmd.desc.phase_extend"))
     @app_commands.rename(duration=L("cmd.name.duration"))
     @app_commands.describe(duration=L("cmd.param.duration"))
     async def extend(interaction: discord.Interaction, duration: str) -> None:
@@ -50,10 +52,23 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await require_moderator(ctx.bot, interaction, info)
         seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
         info = await service.extend_deadline(ctx.db, info.id, seconds, **seen_phase(info))
-        ctx.bot.wake_dispatcher()
-        ctx.bot.wake_scheduler()
         if info.status == "paused":
             text = t("reply.extended_paused", ctx.locale, duration=format_duration(info.paused_remaining or 0, ctx.locale))
         else:
             text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
+
+    async def pause_or_resume(interaction: discord.Interaction, change: Any, said: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await moderated_game(ctx.bot, interaction)
+        await require_moderator(ctx.bot, interaction, info)
+        info = await change(ctx.db, info.id)
+        await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
+
+    @groups.phase.command(name=L("cmd.name.pause"), description=L("cmd.desc.phase_pause"))
+    async def pause(interaction: discord.Interaction) -> None:
+        await pause_or_resume(interaction, service.pause_game, "reply.paused")
+
+    @groups.phase.command(name=L("cmd.name.resume"), description=L("cmd.desc.phase_resume"))
+    async def resume(interaction: discord.Interaction) -> None:
+        await pause_or_resume(interaction, service.resume_game, "reply.resumed")

@@ -42,7 +42,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         rc = await service.seat_recap(ctx.db, interaction.user.id, here, since_round)
         key = "recap.title_default" if rc.default_since else "recap.title"
         head = t(key, ctx.locale, game=rc.game.id, seat=rc.seat, round=rc.since_round, now=rc.game.round)
-        tagged = recap_embeds(rc.entries, ctx.locale, names_of(rc.game))
+        tagged = recap_embeds(rc.entries, ctx.locale, names_of(rc.game, ctx.locale))
         if not tagged:
             await ctx.send(embed=discord.Embed(title=head, description=t("recap.nothing", ctx.locale, round=rc.since_round), colour=INFO_COLOUR))
             return

@@ -36,9 +36,9 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(game_id=L("cmd.param.standby_game"))
     async def join(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        game_id = await _standby_game(ctx, game_id)
-        waiting = await service.join_standby(ctx.db, game_id, ctx.user)
-        await ctx.send(embed=notice_embed(t("absence.standby_joined", ctx.locale, game=game_id, count=waiting)))
+        game = await service.get_game(ctx.db, await _standby_game(ctx, game_id))
+        waiting = await service.join_standby(ctx.db, game.id, ctx.user, await ctx.standing(game))
+        await ctx.send(embed=notice_embed(t("absence.standby_joined", ctx.locale, game=game.id, count=waiting)))
 
     @standby.command(name=L("cmd.name.leave"), description=L("cmd.desc.standby_leave"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
@@ -46,7 +46,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     async def leave(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await service.leave_standby(ctx.db, await _standby_game(ctx, game_id), interaction.user.id)
-        ctx.bot.wake_dispatcher()  # an offer withdrawn: the next standby is asked
         await ctx.send(embed=notice_embed(t("absence.standby_left", ctx.locale, game=info.id)))
 
     tree.add_command(standby)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -19,13 +19,25 @@ from discord import app_commands
 from bot.discord.cogs import Groups, group, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError, guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.replies import notice_embed
+from bot.discord.standing import standing_in_server
 from bot.discord.stats_replies import CHART_FILE, chart_png, leaderboard_embed, stats_embed
 from bot.discord.translator import L
 from bot.i18n import t
-from bot.service.leaderboard import DEFAULT_MIN_GAMES, MAX_MIN_GAMES, SORTS, Board, leaderboard
+from bot.service.leaderboard import (
+    DEFAULT_MIN_GAMES,
+    MAX_MIN_GAMES,
+    MAX_PAGE,
+    SORTS,
+    Board,
+    board_for,
+)
 from bot.service.privacy import forget, set_hidden
 from bot.service.stats import player_stats
+
+if TYPE_CHECKING:
+    from bot.discord.client import WolfBot
 
 SORT_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.sort_{s}"), value=s) for s in SORTS]
 
@@ -79,14 +91,13 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         interaction: discord.Interaction,
         sort: app_commands.Choice[str] | None = None,
         min_games: app_commands.Range[int, 1, MAX_MIN_GAMES] = DEFAULT_MIN_GAMES,
-        page: app_commands.Range[int, 1] = 1,
+        page: app_commands.Range[int, 1, MAX_PAGE] = 1,
     ) -> None:
         if interaction.guild_id is None:
             raise ReplyError("reply.error.guild_only")
         ctx = await Ctx.begin(interaction, idempotent=True)
-        found = await leaderboard(
-            ctx.db, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games, viewer_id=interaction.user.id
-        )
+        standing = await standing_in_server(ctx.bot, interaction, interaction.guild_id)
+        found = await board_for(ctx.db, standing, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games)
         await ctx.send(embed=leaderboard_embed(found, ctx.locale), view=page_buttons(found, ctx.locale))
 
     tree.add_command(stats)
@@ -103,8 +114,9 @@ def page_buttons(board: Board, locale: str) -> discord.ui.View:
 
 
 class PageButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"wh:lb:(?P<guild>\d+):(?P<sort>[a-z_]+):(?P<min>\d+):(?P<page>\d+)",
+    template=rf"wh:lb:(?P<guild>{NUMBER}):(?P<sort>{'|'.join(SORTS)}):(?P<min>{NUMBER}):(?P<page>{NUMBER})",
 ):
     """Turns a leaderboard to ``page``, as it stands when pressed, for whoever presses."""
 
@@ -124,16 +136,15 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             locale = locale_of(interaction)
-            found = await leaderboard(
-                interaction.client.db, self.guild_id, self.sort, self.page,  # type: ignore[attr-defined]
-                min_games=self.min_games, viewer_id=interaction.user.id,
-            )
+            bot: WolfBot = interaction.client  # type: ignore[assignment]
+            standing = await standing_in_server(bot, interaction, self.guild_id)
+            found = await board_for(bot.db, standing, self.guild_id, self.sort, self.page, min_games=self.min_games)
             await interaction.response.edit_message(embed=leaderboard_embed(found, locale), view=page_buttons(found, locale))
 
         await guarded(interaction, run)
 
 
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:forget:(?P<user>\d+)"):
+class ForgetButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:forget:(?P<user>{NUMBER})"):
     """The confirmation of ``/stats forget``; only the user it was shown to may press it."""
 
     def __init__(self, user_id: int, locale: str = "en-US") -> None:

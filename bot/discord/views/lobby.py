@@ -11,6 +11,7 @@ import discord
 
 import bot.service as service
 from bot.discord.errors import guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.replies import lobby_embed
 from bot.i18n import t
 from bot.service.types import GameInfo
@@ -18,7 +19,7 @@ from bot.service.types import GameInfo
 log = logging.getLogger("wolfhowl.discord.lobby")
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:join:(?P<game>\d+)"):
+class JoinButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:join:(?P<game>{NUMBER})"):
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
         super().__init__(
             discord.ui.Button(label=t("ui.join", locale), emoji="🍺", style=discord.ButtonStyle.success, custom_id=f"wh:join:{game_id}")
@@ -35,7 +36,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:j
         await guarded(interaction, lambda: join_flow(interaction, self.game_id))
 
 
-class LeaveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:leave:(?P<game>\d+)"):
+class LeaveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:leave:(?P<game>{NUMBER})"):
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
         super().__init__(
             discord.ui.Button(label=t("ui.leave", locale), style=discord.ButtonStyle.secondary, custom_id=f"wh:leave:{game_id}")

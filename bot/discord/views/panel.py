@@ -18,23 +18,25 @@ from typing import Any
 import discord
 
 import bot.service as service
-from bot.discord import first_response, submit
+from bot.discord import first_response, payload, submit
 from bot.discord.choices import guess_label, guess_options, may_flip, orderable_skills, skill_label
 from bot.discord.context import locale_of
 from bot.discord.errors import ReplyError, guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.replies import names_of, sent_embed
 from bot.i18n import t
+from bot.render import words
 from bot.service.errors import GameFinishedError
 from bot.service.views import PlayerView
 from engine.classes import class_spec
 
-G = r"(?P<game>\d+)"
-R = r"(?P<round>\d+)"
+G = rf"(?P<game>{NUMBER})"
+R = rf"(?P<round>{NUMBER})"
 
 
 def _others(pv: PlayerView, *, include_self: bool = False) -> list[discord.SelectOption]:
     return [
-        discord.SelectOption(label=f"#{p.seat} {p.name}"[:100], value=str(p.seat))
+        discord.SelectOption(label=words.seat_name(p.seat, p.name)[:100], value=str(p.seat))
         for p in pv.game.players
         if p.seat is not None and p.alive and (include_self or p.seat != pv.seat)
     ][:25]
@@ -88,7 +90,7 @@ async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bo
         await first_response.reply(interaction, embed=embed, view=panel_view(pv, locale), ephemeral=True)
 
 
-class _Item:
+class _Item(Checked):
     """Mixin of the panel's one-step components: ``act`` (one submission), then redraw
     the panel in place, all with the one error handler; acknowledged first only when that
     takes a while, unless the submission is not ``idempotent``. ``act`` returns the
@@ -115,7 +117,7 @@ class _Item:
         return await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
 
 
-class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:open:{G}"):
+class OpenPanelButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:open:{G}"):
     """On public phase posts and reminders: opens the presser's own panel."""
 
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
@@ -143,7 +145,7 @@ class RefreshButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         return None
 
 
-class GrailButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:grail:{G}:{R}"):
+class GrailButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:grail:{G}:{R}"):
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US") -> None:
         super().__init__(discord.ui.Button(label=t("ui.grail", locale), emoji="🏆", style=discord.ButtonStyle.success, custom_id=f"wh:grail:{game_id}:{round_no}"))
         self.game_id, self.round_no = game_id, round_no
@@ -156,7 +158,8 @@ class GrailButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh
         await guarded(interaction, lambda: open_grail_form(interaction, self.game_id, self.round_no))
 
 
-GRAIL_FORM = re.compile(rf"wh:grailmodal:{G}:{R}:\d+")
+GRAIL_FORM = re.compile(rf"wh:grailmodal:{G}:{R}:(?P<user>{NUMBER})")
+GRAIL_LENGTH = 3  # the form's field: at most "100"
 
 
 class GrailModal(discord.ui.Modal):
@@ -167,7 +170,7 @@ class GrailModal(discord.ui.Modal):
 
     def __init__(self, game_id: int, round_no: int, locale: str, user_id: int) -> None:
         super().__init__(title=t("ui.grail_title", locale, round=round_no), custom_id=f"wh:grailmodal:{game_id}:{round_no}:{user_id}")
-        self.add_item(discord.ui.TextInput(label=t("ui.grail_label", locale), custom_id="number", min_length=1, max_length=3, placeholder="1–100"))
+        self.add_item(discord.ui.TextInput(label=t("ui.grail_label", locale), custom_id="number", min_length=1, max_length=GRAIL_LENGTH, placeholder="1–100"))
 
 
 async def open_grail_form(interaction: discord.Interaction, game_id: int, round_no: int) -> None:
@@ -180,16 +183,19 @@ async def open_grail_form(interaction: discord.Interaction, game_id: int, round_
 
 
 async def grail_form_submitted(interaction: discord.Interaction) -> bool:
-    """Take a submitted grail form (from any process, before or after a restart); False
-    when ``interaction`` is not one."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    match = GRAIL_FORM.fullmatch(str(data.get("custom_id", "")))
-    if interaction.type is not discord.InteractionType.modal_submit or match is None:
+    """Take a submitted form (from any process, before or after a restart): the grail
+    form is the bot's only one, and any other is refused (``payload.check_form``); False
+    when ``interaction`` is not a form."""
+    if interaction.type is not discord.InteractionType.modal_submit:
         return False
-    game_id, round_no = int(match["game"]), int(match["round"])
+    try:
+        form = payload.check_form(interaction, GRAIL_FORM, GRAIL_LENGTH)
+    except payload.PayloadError as exc:
+        await payload.refuse(interaction, exc)
+        return True
+    game_id, round_no = form.fields["game"], form.fields["round"]
     # The form's one text field (forms drawn by an older version gave it another id).
-    fields = [c for row in data.get("components", []) for c in row.get("components", [])]
-    text = str(fields[0].get("value") or "").strip() if fields else ""
+    text = form.texts[0].strip()
 
     async def run() -> None:
         edit = interaction.message is not None  # a form opened from the panel redraws it
@@ -211,6 +217,8 @@ def _select(custom_id: str, placeholder: str, options: list[discord.SelectOption
 
 
 class VoteSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:vote:{G}:{R}"):
+    value_type = payload.SEAT
+
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:vote:{game_id}:{round_no}", t("ui.vote", locale), options or []))
         self.game_id, self.round_no = game_id, round_no
@@ -220,10 +228,12 @@ class VoteSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        return (await submit.send_vote(interaction.client, interaction.user.id, self.game_id, int(self.item.values[0]), self.round_no)).view  # type: ignore[arg-type]
+        return (await submit.send_vote(interaction.client, interaction.user.id, self.game_id, self.used.values[0], self.round_no)).view  # type: ignore[arg-type]
 
 
 class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:atk:{G}:{R}"):
+    value_type = payload.SEAT
+
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:atk:{game_id}:{round_no}", t("ui.attack", locale), options or []))
         self.game_id, self.round_no = game_id, round_no
@@ -233,16 +243,18 @@ class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [int(self.item.values[0])], round_no=self.round_no)).view  # type: ignore[arg-type]
+        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [self.used.values[0]], round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
     """Choose a skill: a toggle flips, a skill without targets is ordered at once, one
     with targets (or an amount) asks for them in a second, private message."""
 
+    value_type = payload.SKILL
+
     @property
     def idempotent(self) -> bool:  # type: ignore[override]
-        return not may_flip(self.item.values[0])  # a toggle flipped twice is not flipped
+        return not may_flip(self.used.values[0])  # a toggle flipped twice is not flipped
 
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:skill:{game_id}:{round_no}", t("ui.skill", locale), options or []))
@@ -256,7 +268,7 @@ class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         bot: Any = interaction.client
         pv = await self.player_view(interaction)
         pv.require_open(self.round_no, "dusk")
-        skill_id = self.item.values[0]
+        skill_id: str = self.used.values[0]
         if skill_id == "release":
             return (await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)).view
         assert pv.sheet is not None
@@ -293,7 +305,9 @@ def _amounts(span: tuple[int, int] | None) -> list[discord.SelectOption]:
     return [discord.SelectOption(label=str(n), value=str(n)) for n in range(lo, min(hi, lo + 24) + 1)]
 
 
-class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skt:{G}:{R}:(?P<skill>[a-z_]+)"):
+class SkillTargetSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skt:{G}:{R}:(?P<skill>[a-z_]+)"):
+    value_type = payload.SEAT
+
     def __init__(self, game_id: int, round_no: int, skill: str, locale: str = "en-US", options: list[discord.SelectOption] | None = None, low: int = 1, high: int = 1) -> None:
         super().__init__(_select(f"wh:skt:{game_id}:{round_no}:{skill}", t("ui.targets", locale), options or [], low, high))
         self.game_id, self.round_no, self.skill = game_id, round_no, skill
@@ -309,7 +323,7 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
             bot: Any = interaction.client
             pv = await submit.view_of(bot, interaction.user.id, self.game_id)
             pv.require_open(self.round_no, "dusk")
-            targets = [int(v) for v in self.item.values]
+            targets: list[int] = self.used.values
             assert pv.sheet is not None
             spec = class_spec(pv.sheet["class_id"]).skill(self.skill)
             if spec is not None and spec.amount is not None:
@@ -324,7 +338,9 @@ class SkillTargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template
         await guarded(interaction, run)
 
 
-class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:amt:{G}:{R}:(?P<skill>[a-z_]+):(?P<targets>[\d-]*)"):
+class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:amt:{G}:{R}:(?P<skill>[a-z_]+):(?P<targets>[0-9-]{{0,80}})"):
+    value_type = payload.AMOUNT
+
     def __init__(self, game_id: int, round_no: int, skill: str, targets: str, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:amt:{game_id}:{round_no}:{skill}:{targets}", t("ui.amount", locale), options or []))
         self.game_id, self.round_no, self.skill, self.targets = game_id, round_no, skill, targets
@@ -334,12 +350,14 @@ class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["game"]), int(match["round"]), match["skill"], match["targets"], options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        targets = [int(x) for x in self.targets.split("-") if x]
-        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, int(self.item.values[0]), round_no=self.round_no)).view  # type: ignore[arg-type]
+        targets: list[int] = self.used.fields["targets"]
+        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, self.used.values[0], round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
-class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
+class IdentifySelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
     """Choose whom to identify; the guess is asked next, in a private message."""
+
+    value_type = payload.SEAT
 
     def __init__(self, game_id: int, round_no: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(_select(f"wh:idp:{game_id}:{round_no}", t("ui.identify", locale), options or []))
@@ -356,17 +374,19 @@ class IdentifySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
             pv = await submit.view_of(interaction.client, interaction.user.id, self.game_id)  # type: ignore[arg-type]
             pv.require_open(self.round_no, "dusk")
             assert pv.sheet is not None
-            seat = int(self.item.values[0])
+            seat: int = self.used.values[0]
             options = [discord.SelectOption(label=guess_label(w, v, locale)[:100], value=f"{w}:{v}") for w, v in guess_options(pv.sheet)][:25]
             view = discord.ui.View(timeout=None)
             view.add_item(GuessSelect(self.game_id, self.round_no, seat, locale, options))
-            who = names_of(pv.game).get(seat, "?")
-            await first_response.reply(interaction, content=t("ui.choose_guess", locale, player=f"#{seat} {who}"), view=view, ephemeral=True)
+            who = names_of(pv.game, locale).get(seat, "?")
+            await first_response.reply(interaction, content=t("ui.choose_guess", locale, player=words.seat_name(seat, who)), view=view, ephemeral=True)
 
         await guarded(interaction, run)
 
 
-class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idg:{G}:{R}:(?P<seat>\d+)"):
+class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idg:{G}:{R}:(?P<seat>{NUMBER})"):
+    value_type = payload.GUESS
+
     def __init__(self, game_id: int, round_no: int, seat: int, locale: str = "en-US", options: list[discord.SelectOption] | None = None) -> None:
         discord.ui.DynamicItem.__init__(self, _select(f"wh:idg:{game_id}:{round_no}:{seat}", t("ui.guess", locale), options or []))
         self.game_id, self.round_no, self.seat = game_id, round_no, seat
@@ -376,7 +396,7 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         return cls(int(match["game"]), int(match["round"]), int(match["seat"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        what, _, value = self.item.values[0].partition(":")
+        what, value = self.used.values[0]
         return (await submit.add_guess(interaction.client, self.game_id, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))).view  # type: ignore[arg-type]
 
 

@@ -17,12 +17,13 @@ import discord
 import bot.service as service
 from bot.discord.context import Ctx
 from bot.discord.errors import guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.replies import notice_embed
 from bot.i18n import t
 from bot.render.replay import replay_html
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:replay:(?P<game>\d+)"):
+class ReplayButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:replay:(?P<game>{NUMBER})"):
     def __init__(self, game_id: int, locale: str = "en-US") -> None:
         super().__init__(
             discord.ui.Button(label=t("replay.button", locale), emoji="📼", style=discord.ButtonStyle.secondary, custom_id=f"wh:replay:{game_id}")
@@ -46,7 +47,8 @@ def replay_view(game_id: int, locale: str) -> discord.ui.View:
 async def send_replay(interaction: discord.Interaction, game_id: int) -> None:
     """The replay of ``game_id`` to whoever asked, privately, in the game's language."""
     ctx = await Ctx.begin(interaction)
-    log = await service.export_finished(ctx.db, game_id)
+    game = await service.get_game(ctx.db, game_id)
+    log = await service.replay_for(ctx.db, game.id, await ctx.standing(game))
     # A page of a long game takes a moment to write: off the event loop.
     page = await asyncio.to_thread(replay_html, log)
     file = discord.File(io.BytesIO(page.encode()), filename=f"wolfhowl-game-{game_id}.html")

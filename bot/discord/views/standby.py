@@ -11,11 +11,12 @@ import discord
 
 import bot.service as service
 from bot.discord.errors import guarded
+from bot.discord.payload import NUMBER, Checked
 from bot.discord.replies import notice_embed
 from bot.i18n import t
 
 
-class AcceptOfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"wh:offer:(?P<offer>\d+)"):
+class AcceptOfferButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:offer:(?P<offer>{NUMBER})"):
     def __init__(self, offer_id: int, locale: str = "en-US") -> None:
         super().__init__(
             discord.ui.Button(label=t("absence.accept", locale), emoji="🪑", style=discord.ButtonStyle.success, custom_id=f"wh:offer:{offer_id}")
@@ -31,8 +32,8 @@ class AcceptOfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
             from bot.discord.context import Ctx
 
             ctx = await Ctx.begin(interaction)
-            result = await service.accept_offer(ctx.db, self.offer_id, ctx.user)
-            ctx.bot.wake_dispatcher()
+            game = await service.offered_game(ctx.db, self.offer_id)
+            result = await service.accept_offer(ctx.db, self.offer_id, ctx.user, await ctx.standing(game))
             info = await service.get_game(ctx.db, result.game_id)
             seat = next((p.seat for p in info.players if p.user_id == ctx.user.id), None)
             await ctx.send(embed=notice_embed(t("absence.accepted", ctx.locale, seat=seat, game=result.game_id)))
