@@ -50,6 +50,7 @@ from bot.i18n import t
 from bot.render import words
 from bot.service import dispatch as service_dispatch
 from bot.service.dispatch import DispatchReport, Undeliverable
+from bot.service.messages import GameCancelled, Sheet
 from bot.service.outbox import OutgoingMessage, nonce_for
 from bot.service.types import GameInfo
 
@@ -69,7 +70,7 @@ GONE_CODES = {UNKNOWN_CHANNEL, 10004, 10013}  # unknown channel, unknown guild (
 # The private messages whose failure is pinged in the game channel: those every seat
 # holder gets at the same moment (the sheet at the start, the notice of a cancelled game).
 # A ping for any other (a grail won, a night's news) would tell the table who got one.
-PING_TYPES = frozenset({"sheet", "game_cancelled"})
+PING_TYPES = frozenset({Sheet.KIND, GameCancelled.KIND})
 SEND_TRIES = 3
 DM_CACHE = 4096  # DM channel ids kept in memory; the rest are read from the database
 MAX_BACKOFF = 30.0

@@ -22,7 +22,6 @@ over) is public as a moderator's own would be, but nobody is told privately of t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,6 +30,7 @@ from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.service.ai_seats import hand_to_ai
 from bot.service.common import has_played, seats_done, settings_of, state_of
+from bot.service.messages import AbsenceModerator, AbsenceWarning, MissRun
 from bot.service.moderation import remove_seat
 from bot.service.outbox import Mail
 from bot.service.standbys import open_offer_for, start_offers
@@ -79,14 +79,14 @@ def policy_limit(game: Game, moderator_told: bool) -> int:
     return settings.absence_misses
 
 
-def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str, *, moderator_told: bool = True) -> dict[str, Any]:
+def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str, *, moderator_told: bool = True) -> MissRun | None:
     """What a phase's private reminder adds for a holder already on a run of misses:
     the run, and how many more misses the policy waits for (None: it never acts)."""
     if not holder.misses_in_row or holder.seat is None or not asked_of(state, holder.seat, phase):
-        return {}
+        return None
     limit = policy_limit(game, moderator_told)
     left = max(0, limit - holder.misses_in_row) if limit else None
-    return {"in_row": holder.misses_in_row, "left": left, "action": settings_of(game).absence_action}
+    return MissRun(in_row=holder.misses_in_row, left=left, action=settings_of(game).absence_action)
 
 
 def mail_warnings(
@@ -106,12 +106,11 @@ def mail_warnings(
         left = max(0, limit - holder.misses_in_row) if limit else None
         mail.private(
             holder.user_id,
-            {
-                "type": "absence_warning", "round": round_no, "phase": phase, "seat": seat,
-                "in_row": holder.misses_in_row, "total": holder.misses_total,
-                "left": left, "action": settings.absence_action,
-            },
-        )  # fmt: skip
+            AbsenceWarning(
+                round=round_no, phase=phase, seat=seat, in_row=holder.misses_in_row, total=holder.misses_total,
+                left=left, action=settings.absence_action,
+            ),
+        )
         if left == 0:
             due.append(holder)
     return due
@@ -137,11 +136,11 @@ async def apply_policy(
         if action == "replace" and not await start_offers(s, game, seat, "absence", now):
             taken = "remove"
         if moderator_told:
-            mail.private(
-                game.moderator_id,
-                {"type": "absence_moderator", "game": game.id, "seat": seat, "name": holder.display_name,
-                 "in_row": holder.misses_in_row, "total": holder.misses_total, "action": taken},
+            report = AbsenceModerator(
+                game=game.id, seat=seat, name=holder.display_name, in_row=holder.misses_in_row,
+                total=holder.misses_total, action=taken,
             )  # fmt: skip
+            mail.private(game.moderator_id, report)
         if taken == "remove":
             await remove_seat(s, game, state_of(game), seat, now, reason="absence", close_early=False)
         elif taken == "ai":

@@ -28,6 +28,7 @@ from bot.i18n import t
 from bot.service.ai_turns import plan_phase
 from bot.service.common import add_step, apply_state, mail_for, settings_of
 from bot.service.errors import BadArgumentError, ServiceError
+from bot.service.messages import PlayerReplaced, SeatHandedOver, Sheet
 from bot.service.seats import check_seat_argument, locked_seat, step_result, vacate
 from bot.service.types import GameSettings, StepResult
 
@@ -171,11 +172,11 @@ async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *,
     )  # fmt: skip
     await s.flush()
     mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
-    mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": name})
-    mail.to_seat(seat, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+    mail.public(PlayerReplaced(seat=seat, old_name=old_name, new_name=name))
+    mail.to_seat(seat, Sheet(sheet=engine.view.sheet(state, seat)))
     assert old.user_id is not None
     mail.locales.update(await repo.user_locales(s, [old.user_id]))
-    mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": name})
+    mail.private(old.user_id, SeatHandedOver(seat=seat, new_name=name))
     await s.flush()
     await plan_phase(s, game)  # its turn in the open phase (a paused game's: at the resume)
     return step_result(game, seq, "replace", mail.count)

@@ -23,6 +23,7 @@ from bot.service.errors import (
     GamePausedError,
     NotInGameError,
 )
+from bot.service.messages import Message, PhaseStarted, ScoreHistory, SeedRevealed, StepEvents
 from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import write_records
@@ -254,59 +255,47 @@ async def mail_events(
     come). ``state``, the state after the step: a report that tells a player of their
     wound carries the coming roll (``wounded``, see :func:`wound_note`)."""
     assert step in STEP_KINDS, step
-    head = {"type": "events", "step": step, "round": round_no, "phase": phase}
-    public = [e.to_dict() for e in events if e.audience is engine.Audience.PUBLIC]
+    public = tuple(e for e in events if e.audience is engine.Audience.PUBLIC)
     final = any(e.kind == "GameEnded" for e in events)
     # A night always gets its dawn post: a quiet one says nobody left.
     if public or (step == "advance" and phase == "dusk"):
-        extra: dict[str, Any] = {}
-        if final:
-            history, win_score = await repo.score_history(mail.session, mail.game.id)
-            extra = {"score_history": history, "win_score": win_score}
-        mail.public(head | {"events": public} | extra)
-    by_seat: dict[int, list[dict[str, Any]]] = {}
+        history = ScoreHistory(*await repo.score_history(mail.session, mail.game.id)) if final else None
+        mail.public(StepEvents(step=step, round=round_no, phase=phase, events=public, history=history))
+    by_seat: dict[int, list[engine.Event]] = {}
     for e in events:
         if e.audience is engine.Audience.PRIVATE and e.seat is not None:
-            by_seat.setdefault(e.seat, []).append(e.to_dict())
+            by_seat.setdefault(e.seat, []).append(e)
     # The coming roll is tonight's when the step leaves the night ahead in this round.
     tonight = phase == "day" or (phase == "dusk" and step != "advance")
     for seat, evs in sorted(by_seat.items()):
         holder = holders.get(seat)
         if holder is None:
             continue
-        payload = head | {"seat": seat, "events": evs}
-        if final:
-            payload["final"] = True
-        elif state is not None and any(e["kind"] in WOUND_NEWS for e in evs):
-            note = wound_note(state, seat, tonight=tonight)
-            if note is not None:
-                payload["wounded"] = note
-        mail_holder(mail, holder, payload)
+        wounded = None
+        if not final and state is not None and any(e.kind in WOUND_NEWS for e in evs):
+            wounded = wound_note(state, seat, tonight=tonight)
+        news = StepEvents(step=step, round=round_no, phase=phase, seat=seat, events=tuple(evs), final=final, wounded=wounded)
+        mail_holder(mail, holder, news)
 
 
-def mail_holder(mail: Mail, holder: GamePlayer, payload: dict[str, Any]) -> None:
+def mail_holder(mail: Mail, holder: GamePlayer, message: Message) -> None:
     """A private message to whoever holds a seat: their DM, or an AI seat's own mail."""
     if holder.user_id is None:
         assert holder.seat is not None
-        mail.to_seat(holder.seat, payload)
+        mail.to_seat(holder.seat, message)
     else:
-        mail.private(holder.user_id, payload)
+        mail.private(holder.user_id, message)
 
 
 def mail_phase_started(mail: Mail, game: Game) -> None:
     """The public notice that a phase is open, with its deadline: everyone knows to act."""
-    mail.public(
-        {
-            "type": "phase_started",
-            "round": game.round,
-            "phase": game.phase,
-            "deadline": game.phase_deadline.isoformat() if game.phase_deadline else None,
-        }
-    )
+    assert game.phase is not None
+    deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
+    mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
 
 
 def mail_seed_reveal(mail: Mail, game: Game) -> None:
-    mail.public({"type": "seed_revealed", "seed": game.secret_seed, "seed_sha256": game.seed_sha256})
+    mail.public(SeedRevealed(seed=game.secret_seed, seed_sha256=game.seed_sha256))
 
 
 async def info_of_row(session: AsyncSession, game: Any) -> GameInfo:

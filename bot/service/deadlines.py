@@ -42,6 +42,7 @@ from bot.service.lobby_clock import (
     remind_lobby_if_due,
     start_if_due,
 )
+from bot.service.messages import Reminder
 from bot.service.standbys import expire_due_offers, next_offer_expiry
 from bot.service.types import StepResult
 
@@ -103,19 +104,17 @@ async def remind_if_due(db: Database, game_id: int) -> int:
         # The table counts the seats it takes for living (a death held for the Morning
         # is still missing to it): the same count as /table's.
         publicly = [seat for seat in table_living(state) if seat not in sent]
-        mail.public({"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "missing": len(publicly)})
+        mail.public(Reminder(round=game.round, phase=phase, deadline=deadline, missing=len(publicly)))
         told: bool | None = None  # (read once, for the first on a run of misses)
         for seat in missing:
             if seat in holders:
-                note = {"type": "reminder", "round": game.round, "phase": phase, "deadline": deadline, "seat": seat}
                 # A wounded player (their own HP: theirs to know) is told what still
                 # counts and the odds of tonight's roll, in every phase's reminder.
                 wounded = wound_note(state, seat, tonight=phase != "morning")
-                if wounded is not None:
-                    note["wounded"] = wounded
                 if told is None and holders[seat].misses_in_row:
                     told = await absence.told_privately(s, game)
-                note |= absence.reminder_note(game, state, holders[seat], phase, moderator_told=told is not False)
+                run = absence.reminder_note(game, state, holders[seat], phase, moderator_told=told is not False)
+                note = Reminder(round=game.round, phase=phase, deadline=deadline, seat=seat, wounded=wounded, run=run)
                 mail_holder(mail, holders[seat], note)
         await s.flush()
         return mail.count

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
+from bot.service.messages import TargetRemoved
 from bot.service.outbox import Mail
 
 
@@ -31,7 +32,4 @@ async def settle_submissions_naming(
         user_id = holders[sub.seat].user_id
         if user_id is None:
             continue  # an AI seat reads its orders afresh each phase: nothing to tell it
-        mail.private(
-            user_id,
-            {"type": "target_removed", "what": sub.kind, "seat": seat, "name": name, "round": game.round},
-        )
+        mail.private(user_id, TargetRemoved(what=sub.kind, seat=seat, name=name, round=game.round))

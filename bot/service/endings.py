@@ -15,11 +15,11 @@ others), and the survivor's points when alive at the end.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import engine
 from bot.db import repositories as repo
 from bot.db.models import GamePlayer, GameStep
+from bot.service.messages import Ending
 from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import result_of
@@ -75,20 +75,13 @@ async def mail_endings(
             continue
         p = state.player(seat)
         faction = p.faction.value
-        payload: dict[str, Any] = {
-            "type": "ending",
-            "seat": seat,
-            "class_id": p.class_id,
-            "faction": faction,
-            "alive": p.alive,
-            "result": result_of(state, faction),
-            "reason": state.end_reason,
-            "round": state.round,
-            "scores": dict(state.scores),
-            "winners": list(state.winners),
-            "points": points.get(seat, {}),
-        }
+        rating = None
         if holder.user_id in ratings:
             before, after = ratings[holder.user_id]
-            payload["rating"] = {"before": before, "after": after}
-        mail.private(holder.user_id, payload)
+            rating = {"before": before, "after": after}
+        ending = Ending(
+            seat=seat, class_id=p.class_id, faction=faction, alive=p.alive, result=result_of(state, faction),
+            reason=state.end_reason, round=state.round, scores=dict(state.scores), winners=list(state.winners),
+            points=points.get(seat, {}), rating=rating,
+        )  # fmt: skip
+        mail.private(holder.user_id, ending)

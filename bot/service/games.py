@@ -46,6 +46,7 @@ from bot.service.errors import (
     NotEnoughPlayersError,
     NotInGameError,
 )
+from bot.service.messages import GameStarted, LobbyKicked, LobbyPost, Sheet
 from bot.service.policy import Action, Standing
 from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
@@ -101,7 +102,7 @@ async def create_game(
             # The lobby post (with its Join button) goes through the outbox like every
             # post: a failure or a stop right after this commit cannot lose it.
             mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
-            mail.public({"type": "lobby"})
+            mail.public(LobbyPost())
             await s.flush()
             return await info_of(s, game)
     except IntegrityError:
@@ -188,7 +189,7 @@ async def kick_from_lobby(db: Database, game_id: int, user_id: int) -> GameInfo:
         m.status, m.active_user_id, m.left_at = "kicked", None, now
         mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
         mail.locales.update(await repo.user_locales(s, [user_id]))
-        mail.private(user_id, {"type": "lobby_kicked"})
+        mail.private(user_id, LobbyKicked())
         await s.flush()
         await ai_seats.sync_lobby(s, game, settings_of(game), now)
         return await info_of(s, game)
@@ -238,11 +239,9 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     )
     await s.flush()
     mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
-    mail.public(
-        {"type": "game_started", "table": engine.view.table(state), "seed_sha256": game.seed_sha256}
-    )
+    mail.public(GameStarted(table=engine.view.table(state), seed_sha256=game.seed_sha256))
     for seat, holder in sorted(holders.items()):
-        mail_holder(mail, holder, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+        mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat)))
     mail_phase_started(mail, game)
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)

@@ -24,6 +24,7 @@ from bot.db.models import Game
 from bot.db.session import Database
 from bot.service.common import locked_game, mail_for
 from bot.service.games import start_locked
+from bot.service.messages import LobbyReminder
 from bot.service.moderation import cancel_locked
 from bot.service.start_time import NOT_FILLED
 
@@ -40,7 +41,7 @@ async def start_if_due(db: Database, game_id: int) -> str | None:
         if joined >= engine.MIN_PLAYERS:
             await start_locked(s, game, now)
             return "started"
-        await cancel_locked(s, game, now, NOT_FILLED, details={"count": joined, "min": engine.MIN_PLAYERS})
+        await cancel_locked(s, game, now, NOT_FILLED, short_of=(joined, engine.MIN_PLAYERS))
         return "cancelled"
 
 
@@ -59,13 +60,7 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
         mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
         humans = [m.user_id for m in members if m.user_id is not None]  # (an AI seat has no DMs)
         mail.locales.update(await repo.user_locales(s, humans))
-        note = {
-            "type": "lobby_reminder",
-            "start_at": game.start_at.isoformat(),
-            "count": len(members),
-            "min": engine.MIN_PLAYERS,
-            "channel_id": game.channel_id,
-        }
+        note = LobbyReminder(start_at=game.start_at.isoformat(), count=len(members), min=engine.MIN_PLAYERS, channel_id=game.channel_id)
         for user_id in humans:
             mail.private(user_id, note)
         await s.flush()

@@ -7,6 +7,7 @@ announcement are written in one transaction; a refusal writes nothing."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -47,6 +48,15 @@ from bot.service.errors import (
     NotPausedError,
     PhaseClosedError,
     SettingFixedError,
+)
+from bot.service.messages import (
+    DeadlineExtended,
+    GameCancelled,
+    GamePaused,
+    GameResumed,
+    PlayerReplaced,
+    SeatHandedOver,
+    Sheet,
 )
 from bot.service.policy import Action, Standing
 from bot.service.recap import mail_catch_up
@@ -132,7 +142,7 @@ async def pause_game(db: Database, game_id: int) -> GameInfo:
         game.phase_deadline = None
         game.reminder_due_at = None
         mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
-        mail.public({"type": "game_paused", "round": game.round, "phase": game.phase})
+        mail.public(GamePaused(round=game.round, phase=str(game.phase)))
         await s.flush()
         return await info_of(s, game)
 
@@ -150,7 +160,7 @@ async def resume_game(db: Database, game_id: int) -> GameInfo:
         game.paused_remaining = None
         await close_early_if_all_sent(s, game, now, state_of(game))
         mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
-        mail.public({"type": "game_resumed", "round": game.round, "phase": game.phase})
+        mail.public(GameResumed(round=game.round, phase=str(game.phase)))
         mail_phase_started(mail, game)
         await s.flush()
         await ai_turns.plan_phase(s, game)  # a seat handed to the AI while paused
@@ -190,9 +200,7 @@ async def extend_deadline(
         arm_clock(game, now, seconds=max(0.0, total))
         game.phase_started_at = started
         mail, _ = await mail_for(s, game, seq=None, round_no=game.round, phase=str(game.phase), now=now)
-        mail.public(
-            {"type": "deadline_extended", "round": game.round, "phase": game.phase, "deadline": game.phase_deadline.isoformat()}
-        )
+        mail.public(DeadlineExtended(round=game.round, phase=str(game.phase), deadline=game.phase_deadline.isoformat()))
         await s.flush()
         return await info_of(s, game)
 
@@ -249,14 +257,14 @@ async def hand_over_seat(
     )
     await s.flush()
     mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
-    mail.public({"type": "player_replaced", "seat": seat, "old_name": old_name, "new_name": user.name})
-    mail.private(user.id, {"type": "sheet", "sheet": engine.view.sheet(state, seat)})
+    mail.public(PlayerReplaced(seat=seat, old_name=old_name, new_name=user.name))
+    mail.private(user.id, Sheet(sheet=engine.view.sheet(state, seat)))
     # Then everything the seat was told so far, and the public timeline.
     await mail_catch_up(s, mail, game, seat, user.id)
     # The one who held the seat learns it privately, in their language, and that they are free.
     if old.user_id is not None:  # (an AI seat has nobody to tell)
         mail.locales.update(await repo.user_locales(s, [old.user_id]))
-        mail.private(old.user_id, {"type": "seat_handed_over", "seat": seat, "new_name": user.name})
+        mail.private(old.user_id, SeatHandedOver(seat=seat, new_name=user.name))
     await s.flush()
     return step_result(game, seq, "replace", mail.count)
 
@@ -354,10 +362,11 @@ async def cancel_game(db: Database, game_id: int, reason: str = "cancelled", *, 
 
 
 async def cancel_locked(
-    s: AsyncSession, game: Game, now: datetime, reason: str, *, channel_gone: bool = False, details: dict[str, Any] | None = None
+    s: AsyncSession, game: Game, now: datetime, reason: str, *, channel_gone: bool = False, short_of: tuple[int, int] | None = None
 ) -> GameInfo:
     """``cancel_game`` on a game already locked in ``s`` (also a lobby's start time come
-    short of players); ``details``: more data for the channel's notice."""
+    short of players); ``short_of``: how many joined and how many it needs, for the
+    channel's notice."""
     if game.status in ("over", "cancelled"):
         raise GameFinishedError(game_id=game.id)
     started = game.state is not None
@@ -367,15 +376,16 @@ async def cancel_locked(
     if channel_gone:
         # Everyone who would have watched the channel: the seat holders, or in the
         # lobby those who had joined, and the moderator.
-        notice = {"type": "game_cancelled", "reason": reason, "game": game.id}
+        notice = GameCancelled(reason=reason, game=game.id)
         if started:
-            notice |= {"seed": game.secret_seed, "seed_sha256": game.seed_sha256}
+            notice = replace(notice, seed=game.secret_seed, seed_sha256=game.seed_sha256)
         told = sorted(u for u in {p.user_id for p in holders.values()} | set(joined) | {game.moderator_id} if u is not None)
         mail.locales.update(await repo.user_locales(s, told))
         for user_id in told:
             mail.private(user_id, notice)
     else:
-        mail.public({"type": "game_cancelled", "reason": reason, **(details or {})})
+        count, needed = short_of or (None, None)
+        mail.public(GameCancelled(reason=reason, count=count, min=needed))
         if started:
             mail_seed_reveal(mail, game)
     await s.flush()

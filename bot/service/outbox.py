@@ -1,7 +1,8 @@
 """The transactional outbox: every announcement and private message is a row written in
 the same transaction as the state change that caused it, and delivered afterwards.
 
-Writing side: :class:`Mail` collects the messages of one step of a game, each with an
+Writing side: :class:`Mail` collects the messages of one step of a game (the dataclasses
+of :mod:`bot.service.messages`, stored in their one JSON shape), each with an
 idempotency key ``g<game>:<seq>:r<round>:<phase>:<audience>:<recipient>:<n>`` that is
 unique for the whole database. Delivery side: ``claim_due_messages`` leases due rows to
 one dispatcher, which then calls ``mark_delivered`` (with the Discord message id it got),
@@ -36,6 +37,7 @@ from bot.db.models import Game, OutboxMessage, table_of
 from bot.db.session import Database
 from bot.db.signals import MESSAGES, note
 from bot.service.errors import BadArgumentError
+from bot.service.messages import Message, encode
 from bot.service.processes import gone
 from bot.service.types import is_id
 
@@ -58,7 +60,7 @@ class OutgoingMessage:
     recipient_kind: str  # "channel" or "user" ("seat": an AI seat's, never handed to a Sender)
     recipient_id: int
     locale: str
-    payload: dict[str, Any]
+    payload: dict[str, Any]  # as stored: read it with ``bot.service.messages.decode``
     attempts: int
     created_at: datetime
     # When the recipient was shown it in /inbox (None: unread, or not an inbox message).
@@ -111,29 +113,30 @@ class Mail:
         self._n[base] = n + 1
         return f"{base}:{n}"
 
-    def public(self, payload: dict[str, Any], audience: str = "public") -> str:
+    def public(self, message: Message, audience: str = "public") -> str:
         """A post in the game's channel, in the game's language."""
         key = self._key(audience, "channel")
-        self._add(key, "channel", self.game.channel_id, self.game.language, payload)
+        self._add(key, "channel", self.game.channel_id, self.game.language, message)
         return key
 
-    def private(self, user_id: int, payload: dict[str, Any], audience: str = "private") -> str:
+    def private(self, user_id: int, message: Message, audience: str = "private") -> str:
         """A direct message to one user, in their language when known."""
         key = self._key(audience, str(user_id))
         locale = self.locales.get(user_id) or self.game.language
-        self._add(key, "user", user_id, locale, payload)
+        self._add(key, "user", user_id, locale, message)
         return key
 
-    def to_seat(self, seat: int, payload: dict[str, Any]) -> str:
+    def to_seat(self, seat: int, message: Message) -> str:
         """A private message to an AI seat (no Discord user): stored, never delivered,
         read by the seat's AI (``bot.service.ai_play``) as a human reads their DMs."""
         key = self._key("private", f"seat{seat}")
-        self._add(key, "seat", seat, self.game.language, payload, status="ai")
+        self._add(key, "seat", seat, self.game.language, message, status="ai")
         return key
 
-    def _add(
-        self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any], status: str = "pending"
-    ) -> None:
+    def _add(self, key: str, kind: str, recipient: int, locale: str, message: Message, status: str = "pending") -> None:
+        """Store ``message`` (refused, with :class:`UnknownMessageError`, unless it is one of
+        the kinds of :mod:`bot.service.messages`)."""
+        payload = encode(message)
         self.session.add(
             OutboxMessage(
                 idempotency_key=key,

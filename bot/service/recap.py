@@ -33,6 +33,7 @@ from bot.service.errors import (
     NotInGameError,
     ServiceError,
 )
+from bot.service.messages import RecapPart
 from bot.service.outbox import Mail
 from bot.service.types import GameInfo
 from bot.service.views import game_here
@@ -154,7 +155,7 @@ async def mail_catch_up(s: AsyncSession, mail: Mail, game: Game, seat: int, user
     for i, chunk in enumerate(chunks, start=1):
         mail.private(
             user_id,
-            {"type": "recap", "seat": seat, "part": i, "parts": len(chunks), "entries": [e.to_dict() for e in chunk]},
+            RecapPart(seat=seat, part=i, parts=len(chunks), entries=[e.to_dict() for e in chunk]),
             audience="recap",
         )
     return len(chunks)

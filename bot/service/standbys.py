@@ -35,6 +35,7 @@ from bot.service.errors import (
     GameFinishedError,
     NewcomerBusyError,
 )
+from bot.service.messages import OffersExhausted, SeatOffered
 from bot.service.moderation import hand_over_seat, remove_seat
 from bot.service.policy import Action, Standing
 from bot.service.seats import check_seat_argument, locked_seat
@@ -214,9 +215,8 @@ async def start_offers(s: AsyncSession, game: Game, seat: int, reason: str, now:
             mail.locales.update(await repo.user_locales(s, [standby.user_id]))
             mail.private(
                 standby.user_id,
-                {"type": "seat_offer", "offer": offer.id, "game": game.id, "seat": seat,
-                 "expires": offer.expires_at.isoformat(), "channel": game.channel_id},
-            )  # fmt: skip
+                SeatOffered(offer=offer.id, game=game.id, seat=seat, expires=offer.expires_at.isoformat(), channel=game.channel_id),
+            )
             return offer
     return None
 
@@ -244,11 +244,8 @@ async def _close_and_move_on(s: AsyncSession, game: Game, offer: SeatOffer, stat
     # An offer of the absence policy names a seat that missed: not for a moderator who
     # plays (bot.service.absence). One they asked for themselves is theirs to hear of.
     if offer.reason != "absence" or not await has_played(s, game.id, game.moderator_id):
-        mail.private(
-            game.moderator_id,
-            {"type": "offers_exhausted", "game": game.id, "seat": offer.seat,
-             "name": holders[offer.seat].display_name, "removed": removing},
-        )  # fmt: skip
+        exhausted = OffersExhausted(game=game.id, seat=offer.seat, name=holders[offer.seat].display_name, removed=removing)
+        mail.private(game.moderator_id, exhausted)
     if removing:
         await remove_seat(s, game, state, offer.seat, now, reason="absence")
 

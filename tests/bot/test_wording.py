@@ -61,7 +61,7 @@ def test_a_phase_without_a_deadline_says_who_closes_it(locale: str) -> None:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_moved_deadline_reads_well(locale: str) -> None:
     iso = datetime.fromtimestamp(DEADLINE, UTC).isoformat()
-    text = as_shown(render_outgoing(outgoing({"type": "deadline_extended", "deadline": iso}, locale), None).embeds[0].description or "", locale)
+    text = as_shown(render_outgoing(outgoing({"type": "deadline_extended", "round": 2, "phase": "dusk", "deadline": iso}, locale), None).embeds[0].description or "", locale)
     assert "to in" not in text and "至2小时后" not in text
     assert ("closes 30 November 2026 14:29 (in 2 hours)" in text) if locale == "en-US" else (zh("2026年11月30日 14:29（2小时后）", locale) in text)
 
