@@ -274,9 +274,14 @@ def _notice(key: str, params: dict[str, Any], loc: str) -> Rendered:
     return Rendered(embeds=[notice_embed(t(key, loc, **params), NEUTRAL)])
 
 
+def _params(m: Message, msg: OutgoingMessage) -> dict[str, Any]:
+    """A notice's wording parameters: the message's fields as stored, and its game."""
+    return {"game_id": msg.game_id, **encode(m)}
+
+
 def _simple(key: str) -> Renderer[Message]:
     def render(m: Message, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-        return _notice(key, encode(m), loc)
+        return _notice(key, _params(m, msg), loc)
 
     return render
 
@@ -287,7 +292,7 @@ def _cancelled(m: GameCancelled, msg: OutgoingMessage, info: GameInfo | None, lo
     if m.reason == NOT_FILLED:
         return Rendered(embeds=[notice_embed(_not_filled(m, loc), PHASE_COLOUR["over"])])
     if m.reason != CHANNEL_GONE:
-        return _notice("reply.post.cancelled", encode(m), loc)
+        return _notice("reply.post.cancelled", _params(m, msg), loc)
     text = t("reply.post.cancelled_channel_gone", loc, game=m.game if m.game is not None else msg.game_id)
     if m.seed:
         text += "\n" + t("post.seed", loc, seed=m.seed, sha=m.seed_sha256 or "")
@@ -305,11 +310,11 @@ def _not_filled(m: GameCancelled, loc: str) -> str:
 
 
 def _lobby_kicked(m: LobbyKicked, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    return _notice("reply.post.lobby_kicked", {**encode(m), "game": msg.game_id}, loc)
+    return _notice("reply.post.lobby_kicked", {**_params(m, msg), "game": msg.game_id}, loc)
 
 
 def _replaced(m: PlayerReplaced | SeatHandedOver, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    params = encode(m)
+    params = _params(m, msg)
     names: dict[str, str] = {k: words.shown_name(str(params[k]), loc) for k in ("old_name", "new_name") if k in params}
     key = "reply.post.seat_handed_over" if isinstance(m, SeatHandedOver) else "reply.post.replaced"
     return _notice(key, {**params, **names}, loc)
@@ -318,7 +323,7 @@ def _replaced(m: PlayerReplaced | SeatHandedOver, msg: OutgoingMessage, info: Ga
 def _target_removed(m: TargetRemoved, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """Your vote, orders or guess named a player a moderator has removed."""
     what = {"vote": "vote", "orders": "orders"}.get(m.what, "identify")
-    return _notice(f"reply.post.target_removed_{what}", {**encode(m), "name": words.player_name(m.name)}, loc)
+    return _notice(f"reply.post.target_removed_{what}", {**_params(m, msg), "name": words.player_name(m.name)}, loc)
 
 
 def _lobby_reminder(m: LobbyReminder, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:

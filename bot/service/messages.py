@@ -107,7 +107,8 @@ def _from_json(cls: type[Any], raw: dict[str, Any]) -> Any:
 def encode(message: Message) -> dict[str, Any]:
     """The JSON an outbox row stores for ``message``."""
     cls = type(message)
-    if not cls.KIND or KINDS.get(cls.KIND) is not cls:
+    name = getattr(cls, "KIND", "")
+    if not name or KINDS.get(name) is not cls:
         raise UnknownMessageError(f"{cls.__name__} is not an outbox message kind")
     return {"type": cls.KIND, **_fields_json(message)}
 

@@ -114,29 +114,33 @@ class Mail:
         return f"{base}:{n}"
 
     def public(self, message: Message, audience: str = "public") -> str:
-        """A post in the game's channel, in the game's language."""
+        """A post in the game's channel, in the game's language. Each method refuses
+        (:class:`~bot.service.messages.UnknownMessageError`) a message that is not one of
+        the kinds of :mod:`bot.service.messages`."""
+        payload = encode(message)  # (before a key is taken: a refused message takes none)
         key = self._key(audience, "channel")
-        self._add(key, "channel", self.game.channel_id, self.game.language, message)
+        self._add(key, "channel", self.game.channel_id, self.game.language, payload)
         return key
 
     def private(self, user_id: int, message: Message, audience: str = "private") -> str:
         """A direct message to one user, in their language when known."""
+        payload = encode(message)
         key = self._key(audience, str(user_id))
         locale = self.locales.get(user_id) or self.game.language
-        self._add(key, "user", user_id, locale, message)
+        self._add(key, "user", user_id, locale, payload)
         return key
 
     def to_seat(self, seat: int, message: Message) -> str:
         """A private message to an AI seat (no Discord user): stored, never delivered,
         read by the seat's AI (``bot.service.ai_play``) as a human reads their DMs."""
+        payload = encode(message)
         key = self._key("private", f"seat{seat}")
-        self._add(key, "seat", seat, self.game.language, message, status="ai")
+        self._add(key, "seat", seat, self.game.language, payload, status="ai")
         return key
 
-    def _add(self, key: str, kind: str, recipient: int, locale: str, message: Message, status: str = "pending") -> None:
-        """Store ``message`` (refused, with :class:`UnknownMessageError`, unless it is one of
-        the kinds of :mod:`bot.service.messages`)."""
-        payload = encode(message)
+    def _add(
+        self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any], status: str = "pending"
+    ) -> None:
         self.session.add(
             OutboxMessage(
                 idempotency_key=key,
