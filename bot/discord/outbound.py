@@ -1,6 +1,7 @@
-"""Outbox payloads → Discord messages. The service writes data (events, a sheet, a
-deadline); this module words it in the recipient's language with the renderers of
-``bot.render``. Public posts are built only from public events (the renderer refuses
+"""Outbox messages → Discord messages. The service writes data (the dataclasses of
+``bot.service.messages``: events, a sheet, a deadline); this module decodes each row and
+words it in the recipient's language with the renderer registered for its class and the
+renderers of ``bot.render``. Public posts are built only from public events (the renderer refuses
 anything else), private ones only from the recipient's own.
 """
 
@@ -372,7 +373,7 @@ def _seat_offer(m: SeatOffered, msg: OutgoingMessage, info: GameInfo | None, loc
 
 class Renderers:
     """Each message class with its renderer. ``add`` ties a class to a function of that
-    class (mypy holds the two together); ``tests/bot/test_outbox_messages.py`` holds that
+    class (mypy holds the two together); ``tests/service/test_messages.py`` holds that
     every kind of :mod:`bot.service.messages` has one."""
 
     def __init__(self) -> None:
