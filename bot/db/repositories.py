@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, Protocol, cast, overload
 
 from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -199,11 +199,40 @@ async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> 
     return (await core.execute(session, _PHASE_AND_PLACE, {"game_id": game_id, "user_id": user_id})).first()
 
 
-async def game_players(session: AsyncSession, game_id: int, *, rows: bool = False) -> list[Any]:
+class PlayerRow(Protocol):
+    """A game's player as read: the entity, or a read-only row of its columns (what the
+    use cases read of either)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def display_name(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def former_seat(self) -> int | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def joined_at(self) -> datetime: ...
+    @property
+    def misses_in_row(self) -> int: ...
+    @property
+    def misses_total(self) -> int: ...
+
+
+@overload
+async def game_players(session: AsyncSession, game_id: int, *, rows: Literal[False] = False) -> list[GamePlayer]: ...
+@overload
+async def game_players(session: AsyncSession, game_id: int, *, rows: Literal[True]) -> list[PlayerRow]: ...
+async def game_players(session: AsyncSession, game_id: int, *, rows: bool = False) -> list[GamePlayer] | list[PlayerRow]:
     """Every player row of a game (lobby, seated, replaced, removed…), in id order: the
     entities, or with ``rows`` read-only rows (see ``_GAMES`` above)."""
     if rows:
-        return list((await core.execute(session, _PLAYER_ROWS, {"game_id": game_id})).all())
+        # (a row of the players table has each column as an attribute: a PlayerRow)
+        return cast(list[PlayerRow], list((await core.execute(session, _PLAYER_ROWS, {"game_id": game_id})).all()))
     return list((await session.execute(_GAME_PLAYERS, {"game_id": game_id})).scalars())
 
 

@@ -4,7 +4,7 @@ arming the phase clock, writing a step of the game log with its messages, finish
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameStep
+from bot.db.repositories import PlayerRow
 from bot.service import lineup_odds
 from bot.service.errors import (
     BadArgumentError,
@@ -308,7 +309,7 @@ async def info_of(
     session: AsyncSession,
     game: Game,
     state: engine.GameState | None = None,
-    players: list[GamePlayer] | None = None,
+    players: Sequence[PlayerRow] | None = None,
 ) -> GameInfo:
     """The public view of a game (no classes, no factions, no seed before the end).
     ``state``: the game's state when the caller has already decoded it; ``players``: every

@@ -29,6 +29,7 @@ import engine
 from bot.db import core
 from bot.db import repositories as repo
 from bot.db.models import Game, Submission, table_of
+from bot.db.repositories import PlayerRow
 from bot.db.session import Database
 from bot.service.common import (
     check_expected,
@@ -131,8 +132,8 @@ class Turn:
 
     game: Game
     unread: int
-    players: list[Any]
-    holder: Any
+    players: list[PlayerRow]
+    holder: PlayerRow
 
     @property
     def seat(self) -> int:

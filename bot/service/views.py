@@ -5,6 +5,7 @@ has sent which kinds of submission, never what."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
+from bot.db.repositories import PlayerRow
 from bot.db.session import Database
 from bot.service.common import check_id, has_played, info_of, require_running, seats_done, state_of
 from bot.service.errors import (
@@ -131,7 +133,7 @@ async def seat_view(
     unread: int,
     user_id: int,
     *,
-    players: list[GamePlayer] | list[Any] | None = None,
+    players: Sequence[PlayerRow] | None = None,
     state: engine.GameState | None = None,
     sent: dict[str, dict[str, Any]] | None = None,
 ) -> PlayerView:
