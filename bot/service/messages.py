@@ -256,25 +256,31 @@ class RecapPart(Message):
 # --- a moderator's hand -----------------------------------------------------------------
 
 
-@kind("game_paused")
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GamePaused(Message):
+class PhaseNotice(Message):
+    """A channel notice about the open phase (not a kind itself)."""
+
     round: int
     phase: str
+
+
+@kind("game_paused")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GamePaused(PhaseNotice):
+    """The clock has stopped."""
 
 
 @kind("game_resumed")
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameResumed(Message):
-    round: int
-    phase: str
+class GameResumed(PhaseNotice):
+    """The clock runs again."""
 
 
 @kind("deadline_extended")
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DeadlineExtended(Message):
-    round: int
-    phase: str
+class DeadlineExtended(PhaseNotice):
+    """The phase closes later: at ``deadline`` (ISO time)."""
+
     deadline: str
 
 
