@@ -201,7 +201,7 @@ def count_statements(db: Any) -> list[int]:
         count[2 if reading else 1] += 1
         if log is not None:
             log.write(f"-- a {'reading' if reading else 'writing'} unit begins\n")
-        if db.dialect == "sqlite" and not reading:  # its BEGIN is ours, and rides with the first statement (bot.db.one_trip)
+        if db.dialect == "sqlite" and not reading:  # its BEGIN is ours (bot.db.session), not counted above
             counted(f"BEGIN {mode}")
 
     if log is not None:

@@ -12,8 +12,8 @@ the machinery around a statement, not its work:
   BEGIN and COMMIT are two more trips to the server);
 - ``statement, SQLAlchemy``: one more statement on a connection already open;
 - ``statement, driver``: the same on the driver's own connection under it, past
-  SQLAlchemy: asyncpg's ``fetch``, or on SQLite one trip to aiosqlite's thread that
-  executes and fetches (as ``bot.db.one_trip`` does, with the same private names).
+  SQLAlchemy: asyncpg's ``fetch``, or aiosqlite's ``execute_fetchall`` (one trip to its
+  thread that executes and fetches).
 
 ``--json``: the figures as one JSON line instead.
 
@@ -62,7 +62,7 @@ async def measure(url: str, n: int, runs: int) -> dict[str, list[float]]:
 
             async def on_driver() -> None:
                 if db.dialect == "sqlite":
-                    await driver._execute(lambda: driver._conn.execute("SELECT 1").fetchall())
+                    await driver.execute_fetchall("SELECT 1")
                 else:
                     await driver.fetch("SELECT 1")
 

@@ -22,8 +22,8 @@ one pass to SQLAlchemy's synchronous side, where ``async with session, session.b
 makes three (begin, end of the transaction, close) and runs only the close shielded. The
 session begins by itself at its first statement; the end is shielded from the caller's
 cancellation whole, so a commit under way is never abandoned halfway and the connection
-always goes back to the pool (with SQLAlchemy's own ``_run_to_completion``, the private
-helper its ``AsyncSession.__aexit__`` shields the close with).
+always goes back to the pool (``_to_completion``: what ``AsyncSession.__aexit__`` does
+for its close alone).
 
 A reading unit of work runs in autocommit on both: no ``BEGIN`` and no ``COMMIT``, each
 a trip to the server or to aiosqlite's thread. The service already reads as PostgreSQL
@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -51,13 +51,10 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.ext.asyncio.base import _run_to_completion
 from sqlalchemy.orm import Session
-from sqlalchemy.util.concurrency import greenlet_spawn
 
 from bot import metrics
 from bot.db.effects import EffectsSession
-from bot.db.one_trip import begin_with_next_statement, use_one_trip
 from bot.db.signals import Signals, heard
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
 
@@ -105,7 +102,6 @@ def make_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
 def _sqlite_events(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        use_one_trip(dbapi_connection)
         # Take transaction control away from the sqlite3 module: we emit BEGIN ourselves.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -120,8 +116,7 @@ def _sqlite_events(engine: AsyncEngine) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         if mode is None:  # a read: in autocommit (see the module docstring)
             return
-        if not begin_with_next_statement(conn.connection.dbapi_connection, f"BEGIN {mode}"):
-            conn.exec_driver_sql(f"BEGIN {mode}")
+        conn.exec_driver_sql(f"BEGIN {mode}")
 
     @event.listens_for(engine.sync_engine, "reset")
     def _on_return(dbapi_connection: Any, record: Any, reset_state: Any) -> None:
@@ -160,9 +155,28 @@ async def _unit(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncS
     try:
         yield session
     except BaseException:
-        await _run_to_completion(greenlet_spawn(_end, session.sync_session, False))
+        await _to_completion(session.run_sync(_end, False))
         raise
-    await _run_to_completion(greenlet_spawn(_end, session.sync_session, True))
+    await _to_completion(session.run_sync(_end, True))
+
+
+async def _to_completion(end: Coroutine[Any, Any, None]) -> None:
+    """Run ``end`` in a task of its own to its end, even when the caller is cancelled
+    meanwhile; the cancellation is raised once it has finished (returning earlier would
+    let it go on in the background, after the caller's clean-up)."""
+    task = asyncio.create_task(end)
+    cancelled: asyncio.CancelledError | None = None
+    while True:
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError as error:
+            if task.done():
+                raise
+            cancelled = error
+        else:
+            break
+    if cancelled is not None:
+        raise cancelled
 
 
 def _end(session: Session, commit: bool) -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
 from bot.db.models import Game, GamePlayer, User
@@ -117,38 +117,30 @@ async def test_a_pooled_sqlite_connection_comes_back_without_a_transaction(sqlit
         await db.dispose()
 
 
-async def test_a_sqlite_statement_is_one_trip_to_the_driver_thread(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """aiosqlite runs each call on its own thread, and each hand-off costs the event
-    loop a wake-up: a statement is run, fetched and closed in one call, the unit's BEGIN
-    with its first statement (``bot.db.one_trip``), with its rows and row count as
-    sqlite3 gives them; a read, in autocommit, is its statements' trips alone."""
-    import aiosqlite.core
-
-    trips: list[str] = []
-    hand_off = aiosqlite.core.Connection._execute
-
-    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        trips.append(getattr(fn, "__name__", "?"))
-        return await hand_off(self, fn, *args, **kwargs)
-
-    db = Database(sqlite_url)
+async def test_a_sqlite_unit_of_work_sends_its_own_statements_only(sqlite_url: str) -> None:
+    """What SQLite runs for a unit of work, as its trace shows: a write is ``BEGIN
+    IMMEDIATE``, its statements and ``COMMIT``, with no rollback when its connection goes
+    back to the pool; a read, in autocommit, is its statements alone."""
+    run: list[str] = []
+    db = Database(sqlite_url, pool_size=1, max_overflow=0)
     try:
-        async with db.read() as s:  # the connection is opened outside the count
-            await s.execute(text("SELECT 1"))
-        monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
+        async with db.engine.connect() as conn:  # the one pooled connection, traced
+            driver = (await conn.get_raw_connection()).driver_connection
+            await driver.set_trace_callback(run.append)
+        run.clear()
         async with db.transaction() as s:
             s.add(_game(9201, None))
             await s.flush()
             assert (await s.execute(text("SELECT channel_id FROM games WHERE channel_id = 9201"))).scalars().all() == [9201]
             changed = await s.execute(text("UPDATE games SET round = 1 WHERE channel_id IN (9201, 9202)"))
             assert changed.rowcount == 1  # type: ignore[attr-defined]
-        # The INSERT (with the BEGIN), the SELECT, the UPDATE: one trip each; then the commit.
-        assert len(trips) == 4 and trips[-1] == "commit"
-        trips.clear()
-        async with db.read() as s:  # in autocommit: no BEGIN, nothing to commit
+        words = [statement.split()[0] for statement in run]
+        assert words == ["BEGIN", "INSERT", "SELECT", "UPDATE", "COMMIT"] and run[0] == "BEGIN IMMEDIATE"
+        run.clear()
+        async with db.read() as s:  # in autocommit: no BEGIN, nothing to commit or roll back
             assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9201"))).scalar_one() == 1
             await s.execute(text("SELECT 2"))
-        assert trips == ["_run", "_run"]
+        assert [statement.split()[0] for statement in run] == ["SELECT", "SELECT"]
     finally:
         await db.dispose()
 
@@ -226,18 +218,44 @@ async def test_a_postgresql_connection_the_server_dropped_is_replaced(pg_url: st
 
 
 class _Hold:
-    """Run on aiosqlite's thread, it holds the connection's thread until released: what
-    the connection is given next waits behind it."""
+    """A SQL function that holds the connection's thread until released: what the
+    connection is given next waits behind it (``block``)."""
 
     def __init__(self) -> None:
         self.gate, self.holding = threading.Event(), threading.Event()
 
-    def __call__(self) -> None:
+    def __call__(self) -> int:
         self.holding.set()
         self.gate.wait(10)
+        return 1
+
+    async def block(self, driver: Any) -> asyncio.Future[Any]:
+        """Hold ``driver``'s (aiosqlite's) thread; the future is done once released."""
+        await driver.create_function("wolfhowl_hold", 0, self)
+        blocker = asyncio.ensure_future(driver.execute_fetchall("SELECT wolfhowl_hold()"))
+        assert await asyncio.to_thread(self.holding.wait, 10)
+        return blocker
 
     def release(self) -> None:
         self.gate.set()
+
+
+def _sent(db: Database) -> list[str]:
+    """The BEGINs and COMMITs of ``db``'s units of work from now on, each noted just
+    before it goes to the driver (a BEGIN as its unit takes its connection: nothing is
+    awaited in between): once noted, it waits on aiosqlite's thread."""
+    sent: list[str] = []
+    event.listen(db.engine.sync_engine, "checkout", lambda *_args: sent.append("BEGIN"))
+    event.listen(db.engine.sync_engine, "commit", lambda _conn: sent.append("COMMIT"))
+    return sent
+
+
+async def _until(condition: Any) -> None:
+    for _ in range(2000):
+        if condition():
+            break
+        await asyncio.sleep(0.001)
+    assert condition()
 
 
 async def _one_connection_with_a_game(sqlite_url: str, channel: int) -> Database:
@@ -258,19 +276,16 @@ async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_af
     try:
         async with db.engine.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
-        blocker = asyncio.ensure_future(driver._execute(hold))  # holds the connection's thread
-        assert await asyncio.to_thread(hold.holding.wait, 10)
+        blocker = await hold.block(driver)
+        sent = _sent(db)
 
         async def unit() -> None:
             async with db.transaction() as s:
                 await s.execute(text("UPDATE games SET round = 7 WHERE channel_id = 9301"))
 
         task = asyncio.create_task(unit())
-        for _ in range(2000):  # until the unit's first statement waits behind the blocker
-            if driver._tx.qsize():
-                break
-            await asyncio.sleep(0.001)
-        assert driver._tx.qsize() == 1
+        await _until(lambda: sent)  # the unit's first statement waits behind the blocker
+        assert sent == ["BEGIN"] and not task.done()
         task.cancel()
         for _ in range(20):
             await asyncio.sleep(0)
@@ -280,7 +295,11 @@ async def test_a_unit_cancelled_before_its_first_statement_ran_is_rolled_back_af
         await blocker
         async with db.read() as s:
             assert (await s.execute(text("SELECT round FROM games WHERE channel_id = 9301"))).scalar_one() == 0
-        assert driver._connection is None or not driver.in_transaction  # closed, or nothing left open
+        try:
+            left_open = driver.in_transaction
+        except ValueError:  # closed: nothing left open
+            left_open = False
+        assert not left_open
     finally:
         hold.release()
         await db.dispose()
@@ -293,21 +312,17 @@ async def test_a_unit_cancelled_while_it_commits_commits_whole_and_gives_its_con
     db, hold = await _one_connection_with_a_game(sqlite_url, 9302), _Hold()
     try:
         blocker: list[asyncio.Future[Any]] = []
-        drivers: list[Any] = []
+        sent = _sent(db)
 
         async def unit() -> None:
             async with db.transaction() as s:
                 await s.execute(text("UPDATE games SET round = 7 WHERE channel_id = 9302"))
-                drivers.append((await (await s.connection()).get_raw_connection()).driver_connection)
-                blocker.append(asyncio.ensure_future(drivers[0]._execute(hold)))  # the COMMIT queues behind it
-                assert await asyncio.to_thread(hold.holding.wait, 10)
+                driver = (await (await s.connection()).get_raw_connection()).driver_connection
+                blocker.append(await hold.block(driver))  # the COMMIT queues behind it
 
         task = asyncio.create_task(unit())
-        for _ in range(2000):  # until the unit's COMMIT waits behind the blocker
-            if drivers and hold.holding.is_set() and drivers[0]._tx.qsize():
-                break
-            await asyncio.sleep(0.001)
-        assert drivers[0]._tx.qsize() == 1
+        await _until(lambda: "COMMIT" in sent)  # the unit's COMMIT waits behind the blocker
+        assert not task.done() and not blocker[0].done()
         task.cancel()
         for _ in range(20):
             await asyncio.sleep(0)
