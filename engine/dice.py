@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 
@@ -40,13 +39,10 @@ def derive_seed(game_seed: str, round_no: int, phase: str) -> int:
 class Dice:
     """A seeded roller that records every roll it makes."""
 
-    __slots__ = ("_below", "rolls")
+    __slots__ = ("_rng", "rolls")
 
     def __init__(self, seed: int | str) -> None:
-        # ``randint(1, die)`` is ``1 + _randbelow(die)`` in CPython's random module: the
-        # same numbers from the same stream, without randrange's argument checks on every
-        # roll (tests/engine/test_determinism.py holds the two to the same results).
-        self._below: Callable[[int], int] = random.Random(seed)._randbelow  # type: ignore[attr-defined]
+        self._rng = random.Random(seed)
         self.rolls: list[Roll] = []
 
     @classmethod
@@ -54,7 +50,7 @@ class Dice:
         return cls(derive_seed(game_seed, round_no, phase))
 
     def roll(self, die: int, who: int | None, why: str, need: int | None = None) -> int:
-        result = 1 + self._below(die)
+        result = self._rng.randint(1, die)
         self.rolls.append(Roll(who, why, die, result, need))
         return result
 
