@@ -13,8 +13,8 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING
+import multiprocessing.pool
+from typing import TYPE_CHECKING, Any
 
 import bot.service as service
 from bot.service.types import GameInfo, LineupOdds
@@ -35,14 +35,34 @@ class OddsRunner:
         self.running: dict[str, asyncio.Task[None]] = {}
         self.waiting: dict[str, set[int]] = {}
         self.finished: list[str] = []  # keys stored by this process, in order (tests, log)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
 
-    def pool(self) -> ProcessPoolExecutor:
+    def pool(self) -> multiprocessing.pool.Pool:
         if self._pool is None:
             # A fresh interpreter for the worker: forking a process with a running event
             # loop and threads would copy their locks mid-flight.
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = multiprocessing.get_context("spawn").Pool(1)
         return self._pool
+
+    async def _estimate(self, odds: LineupOdds) -> dict[str, Any]:
+        """``estimate`` in the worker process, awaited here."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def resolve(result: dict[str, Any]) -> None:
+            if not done.done():  # not given up meanwhile (a stop)
+                done.set_result(result)
+
+        def fail(error: BaseException) -> None:
+            if not done.done():
+                done.set_exception(error)
+
+        self.pool().apply_async(
+            estimate, (odds.players, odds.rules, self.games),
+            callback=lambda result: loop.call_soon_threadsafe(resolve, result),
+            error_callback=lambda error: loop.call_soon_threadsafe(fail, error),
+        )  # fmt: skip
+        return await done
 
     def ensure(self, info: GameInfo) -> asyncio.Task[None] | None:
         """Have ``info``'s odds estimated unless they are known or under way; the task
@@ -60,8 +80,7 @@ class OddsRunner:
     async def _run(self, odds: LineupOdds) -> None:
         try:
             if odds.key not in await service.stored_odds_keys(self.bot.db, [odds.key]):
-                loop = asyncio.get_running_loop()
-                result = await loop.run_in_executor(self.pool(), estimate, odds.players, odds.rules, self.games)
+                result = await self._estimate(odds)
                 self.finished.append(odds.key)
             else:
                 result = None
@@ -84,11 +103,7 @@ class OddsRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pool is not None:
-            # A simulation under way would run on to its end: its worker is stopped (the
-            # executor has no public way to do it before Python 3.14's terminate_workers).
-            workers = list(getattr(self._pool, "_processes", {}).values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                with contextlib.suppress(Exception):
-                    worker.terminate()
-            self._pool = None
+            # A simulation under way would run on to its end: its worker is stopped
+            # (terminate waits for it to exit, off the event loop).
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(pool.terminate)
