@@ -93,9 +93,7 @@ async def _as_if_dead(connections: list[Any]) -> None:
     can leave a connection open (on SQLite with the write lock, which no new process
     could then take) in a reference cycle that only the garbage collector frees."""
     for adapted in connections:
-        driver = getattr(adapted, "_connection", None)  # aiosqlite's or asyncpg's connection
-        if driver is None:
-            continue
+        driver = adapted.driver_connection  # aiosqlite's or asyncpg's connection
         with contextlib.suppress(Exception):
             if hasattr(driver, "terminate"):  # asyncpg: the socket dropped
                 driver.terminate()
