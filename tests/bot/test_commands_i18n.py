@@ -41,8 +41,7 @@ def strings() -> list[tuple[str, app_commands.locale_str | str]]:
         out += [("name", c._locale_name or c.name), ("desc", c._locale_description or c.description)]
         if isinstance(c, app_commands.Command):
             for p in c.parameters:
-                raw = p._Parameter__parent  # the CommandParameter keeps the locale_str values
-                out += [("name", raw._rename), ("desc", raw.description)]
+                out += [("name", p.locale_name or p.name), ("desc", p.locale_description or p.description)]
                 for choice in p.choices:
                     out.append(("choice", choice._locale_name or choice.name))
     return out
@@ -185,8 +184,7 @@ def shown_names(loc: str) -> dict[str, tuple[dict[str, set[str]], dict[str, set[
         path = " ".join(name(x._locale_name) for x in (c.parent, c) if x is not None)  # type: ignore[attr-defined]
         options: dict[str, set[str]] = {}
         for p in c.parameters:
-            raw = p._Parameter__parent  # type: ignore[attr-defined]
-            options[name(raw._rename)] = {name(ch._locale_name) for ch in p.choices}
+            options[name(p.locale_name)] = {name(ch._locale_name) for ch in p.choices}
         out[path] = (options, {})
     for g in tree().get_commands():  # a group alone ("/act") names its subcommands
         if isinstance(g, app_commands.Group):

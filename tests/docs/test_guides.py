@@ -78,8 +78,7 @@ def shown_commands(loc: str) -> dict[str, Shown]:
         options: dict[str, tuple[str, dict[str, str]]] = {}
         if isinstance(c, app_commands.Command):
             for p in c.parameters:
-                raw = p._Parameter__parent  # type: ignore[attr-defined]  # keeps the locale_str values
-                options[name(raw._rename)] = (p.name, {name(ch._locale_name): str(ch.value) for ch in p.choices})
+                options[name(p.locale_name)] = (p.name, {name(ch._locale_name): str(ch.value) for ch in p.choices})
         out[path] = Shown(c.qualified_name, options)
     return out
 
