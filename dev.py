@@ -34,8 +34,9 @@ STAMP = VENV / ".wolfhowl-installed"
 CONSTRAINTS = ROOT / "constraints.txt"
 LINTED = ("engine", "bot", "discord_emulator", "tests", "bench", "migrations", "dev.py")
 # pytest-xdist: one worker a core (`auto`), each test file whole on one worker, so that a
-# file's module-scoped games are played once; `-n 0` after `test` runs it all in one process.
-PARALLEL = ("-n", "auto", "--dist", "loadfile")
+# file's module-scoped games are played once, the longest files first (tests/slow_first.py);
+# `-n 0` after `test` runs it all in one process.
+PARALLEL = ("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder")
 
 
 def ensure_env() -> None:

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import text
 
+pytest_plugins = ["tests.slow_first"]
+
 if TYPE_CHECKING:
     from bot.db.session import Database
 
