@@ -16,8 +16,8 @@ import random
 import sys
 import time
 
-from bot.sim.report import wilson
-from bot.sim.runner import play_many
+from bot.ai.odds import wilson
+from bot.ai.runner import play_many
 from engine import Settings
 from engine.classes import FACTION_ROWS
 from engine.lineup import Lineup, preset

@@ -28,8 +28,8 @@ from pathlib import Path
 # A compiled run (``--compiled``) points WHT_BENCH_ROOT at its build directory.
 sys.path.insert(0, os.environ.get("WHT_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent))
 
-from bot.sim import runner
-from bot.sim.runner import GameResult, game_seed, play_game
+from bot.ai import runner
+from bot.ai.runner import GameResult, game_seed, play_game
 from engine import Submission, advance, new_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ COMPILED = [
     *(f"engine/skills/{m}.py" for m in ("__init__", "base")),
     *(f"engine/skills/classes/{m}.py" for m in ("__init__", "barbarian", "bard", "cleric", "druid", "monk", "paladin",
                                                 "ranger", "rogue", "sorcerer", "warrior", "wizard")),
-    *(f"bot/sim/{m}.py" for m in ("ai", "knowledge", "tactics", "runner")),
+    *(f"bot/ai/{m}.py" for m in ("player", "knowledge", "tactics", "runner")),
 ]
 
 
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[GameResult] = []
     wall, cpu = timed_games(args.games, args.seed, results)
     built = sum(1 for m in sys.modules.values() if getattr(m, "__file__", None) and m.__file__.endswith(".so")
-                and m.__name__.startswith(("engine", "bot.sim")))
+                and m.__name__.startswith(("engine", "bot.ai")))
     kind = f"mypyc-compiled ({built} modules)" if built else "interpreted"
     print(f"{args.games} complete {PLAYERS}-player games, baseline AI, one core (Python {sys.version.split()[0]}, {kind})")
     print(f"games per second (wall clock): {args.games / wall:.1f}")

@@ -453,7 +453,7 @@ class DeadChannel(Base):
 class LineupOdds(Base):
     """The estimated win rate of each faction for one line-up at one table size under
     one set of rules: ``wins`` (faction -> games won, a shared win counting for each
-    sharer) out of ``games`` played by the baseline AI (bot.sim.odds). Written once per
+    sharer) out of ``games`` played by the baseline AI (bot.ai.odds). Written once per
     ``key`` (bot.service.lineup_odds.odds_key) and read by every lobby that asks."""
 
     __tablename__ = "lineup_odds"

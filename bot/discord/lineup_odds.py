@@ -17,8 +17,8 @@ import multiprocessing.pool
 from typing import TYPE_CHECKING, Any
 
 import bot.service as service
+from bot.ai.odds import estimate
 from bot.service.types import GameInfo, LineupOdds
-from bot.sim.odds import estimate
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

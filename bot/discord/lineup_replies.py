@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import discord
 
+from bot.ai.odds import TARGET_WIN, off_target, rate_and_interval
 from bot.i18n import t, terms
 from bot.render import words
 from bot.service.types import GameSettings, LineupOdds
-from bot.sim.odds import off_target, rate_and_interval
-from bot.sim.report import TARGET_WIN
 from engine import lineup as lineups
 from engine.model import FACTIONS
 

@@ -6,8 +6,8 @@ decide only from what they read.
 A player reads three things: the game channel (phase posts, departures, the vote), its
 own DMs (its character sheet, its private news) or, with closed DMs, ``/inbox``, and the
 ephemeral answers to its own commands (``/me``). :mod:`bot.sandbox.play_reader` turns that
-text back into facts, which feed the simulator's :class:`~bot.sim.knowledge.Knowledge`;
-the simulator's :class:`~bot.sim.ai.BaselineAI` then decides, exactly as it does in
+text back into facts, which feed the AI's :class:`~bot.ai.knowledge.Knowledge`;
+the baseline :class:`~bot.ai.player.BaselineAI` then decides, exactly as it does in
 ``wolfhowl simulate``. The database and the engine state are never looked at.
 
 Styles vary by player (drawn from the seed): *typers* write commands and type names or
@@ -23,12 +23,12 @@ import hashlib
 import random
 from typing import Any
 
+from bot.ai.knowledge import Knowledge
+from bot.ai.player import BaselineAI
 from bot.i18n import normalize_locale
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Reply, Stats
 from bot.sandbox.play_table import Cursor, Tavern
-from bot.sim.ai import BaselineAI
-from bot.sim.knowledge import Knowledge
 from discord_emulator import Message, User
 from engine.classes import class_spec
 from engine.events import Audience, Event

@@ -6,7 +6,7 @@ channel's posts and the private messages addressed to the seat, in the order the
 written (an AI seat's own mail is stored with the outbox's ``to_seat``; what an earlier
 human holder of the seat was sent, in their DMs, is the seat's too: the catch-up a
 newcomer gets), and what it sent itself. From these alone it rebuilds the simulator's
-:class:`~bot.sim.Knowledge` and asks the baseline AI (``bot.sim``) for its submissions,
+:class:`~bot.ai.knowledge.Knowledge` and asks the baseline AI (``bot.ai``) for its submissions,
 which go through the same validation and storage as a player's commands
 (``submissions.validated`` and ``store``): refused, they are refused like anyone's.
 
@@ -34,15 +34,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 import engine.view
+from bot.ai.knowledge import Knowledge
+from bot.ai.player import BaselineAI
+from bot.ai.runner import ai_rng
 from bot.db.models import AiTurn, Game, GamePlayer, OutboxMessage, Submission
 from bot.db.session import Database
 from bot.service.ai_turns import ai_seats
 from bot.service.common import locked_game, state_of
 from bot.service.errors import ServiceError
 from bot.service.submissions import store, validated
-from bot.sim.ai import BaselineAI
-from bot.sim.knowledge import Knowledge
-from bot.sim.runner import ai_rng
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 own line-up at the size it would start with), and the simulated win rate of each faction
 for it, stored once per line-up, size and rules (``lineup_odds``).
 
-The simulation itself (bot.sim.odds) is slow, so the Discord layer runs it in a worker
+The simulation itself (bot.ai.odds) is slow, so the Discord layer runs it in a worker
 process and hands the result to :func:`store_odds`; the lobby post shows it from there,
 after a restart too."""
 
@@ -50,7 +50,7 @@ async def with_stored(session: AsyncSession, odds: LineupOdds) -> LineupOdds:
 
 
 async def store_odds(db: Database, odds: LineupOdds, result: dict[str, Any], game_ids: list[int]) -> None:
-    """Keep a simulation's ``result`` (bot.sim.odds.estimate) for ``odds.key`` (the first
+    """Keep a simulation's ``result`` (bot.ai.odds.estimate) for ``odds.key`` (the first
     one kept stands: the same key always gives the same figures) and have the lobbies
     ``game_ids`` that wait for it shown again."""
     try:

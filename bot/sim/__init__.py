@@ -1,6 +1,6 @@
-"""Game simulator: whole games between baseline AI players, and their statistics.
+"""``wolfhowl simulate``'s statistics: whole games between baseline AI players
+(:mod:`bot.ai`) summarised.
 
-``knowledge`` holds what one player may know, ``ai`` decides from that alone, ``runner``
-plays games through the public engine API, ``report``/``plot`` summarise them and
-``cli`` is ``wolfhowl simulate``.
+``report`` turns the games into win rates, lengths and per-class figures and prints them,
+``plot`` draws them; the command's front end is ``bot.cli.simulate``.
 """

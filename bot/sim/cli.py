@@ -95,8 +95,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games, print the report, draw the plot; the exit status."""
+    from bot.ai.runner import play_many
     from bot.sim.report import render, summarise
-    from bot.sim.runner import play_many
 
     jobs = min(args.jobs, args.games, os.cpu_count() or 1) if args.jobs > 1 else 1
     try:

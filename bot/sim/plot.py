@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.ai.odds import TARGET_WIN
 from bot.render.palette import FACTION_HEX, FACTIONS
-from bot.sim.report import TARGET_MEDIAN_ROUNDS, TARGET_WIN
+from bot.sim.report import TARGET_MEDIAN_ROUNDS
 
 
 def faction_legend() -> list[Any]:

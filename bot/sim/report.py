@@ -19,12 +19,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bot.sim.knowledge import FACTIONS, ROLES
-from bot.sim.runner import GameResult
+from bot.ai.knowledge import FACTIONS, ROLES
+from bot.ai.odds import TARGET_WIN, wilson
+from bot.ai.runner import GameResult
 
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
-# The balance target (docs/balance.md): every faction's win rate, and the median length.
-TARGET_WIN = (0.28, 0.39)
+# The balance target (docs/balance.md): the median length (the win rate's is
+# bot.ai.odds.TARGET_WIN).
 TARGET_MEDIAN_ROUNDS = (5, 12)
 # The band every class must sit in (docs/balance.md): the share of its seats alive at the
 # end, and the points a seat scores for its faction in a game (3 a kill of another
@@ -32,20 +32,6 @@ TARGET_MEDIAN_ROUNDS = (5, 12)
 TARGET_SURVIVAL = (1 / 3, 2 / 3)
 TARGET_POINTS = (0.5, 1.5)
 KILL_POINTS, STEAL_POINTS, GRAIL_POINTS = 3, 2, 1
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion ``successes``/``n`` (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes {successes} not within 0..{n}")
-    p = successes / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def percentile(values: Sequence[float], q: float) -> float:

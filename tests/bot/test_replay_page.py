@@ -129,8 +129,8 @@ def test_every_roll_reason_is_worded_in_both_languages():
     """Every reason a roll can have, gathered from AI games replayed through the engine,
     reads in words: no id of the code left in Chinese (the names here are P1, P2...)."""
     import engine
+    from bot.ai.runner import play_game
     from bot.render.replay import roll_reason
-    from bot.sim.runner import play_game
 
     whys: set[str] = set()
     for i in range(40):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.sim.runner import play_game
+from bot.ai.runner import play_game
 from engine import (
     DeparturesRule,
     GameState,

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.sim.ai import BaselineAI
-from bot.sim.knowledge import InformationLeakError, Knowledge
-from bot.sim.runner import ai_rng, ask, game_seed, observe, play_game
+from bot.ai.knowledge import InformationLeakError, Knowledge
+from bot.ai.player import BaselineAI
+from bot.ai.runner import ai_rng, ask, game_seed, observe, play_game
 from engine import (
     Audience,
     Event,

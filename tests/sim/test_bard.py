@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from bot.sim.ai import BaselineAI
-from bot.sim.knowledge import Knowledge
-from bot.sim.tactics import LISTENERS, will_odds
+from bot.ai.knowledge import Knowledge
+from bot.ai.player import BaselineAI
+from bot.ai.tactics import LISTENERS, will_odds
 from engine import GameState, Orders, validate
 from engine.view import sheet, table
 from tests.engine.helpers import table as hand_table

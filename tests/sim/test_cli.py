@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.ai.runner import play_game, play_many
 from bot.sim.cli import main
-from bot.sim.runner import play_game, play_many
 
 TIMING = ("seconds", "games_per_second", "jobs")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import bot.sim.runner as runner
+import bot.ai.runner as runner
 from engine import Audience, Event
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sim.knowledge import Knowledge
+from bot.ai.knowledge import Knowledge
 from engine import Audience, Event, Guess, Identification
 from engine.view import sheet, table
 from tests.engine.helpers import table as hand_table

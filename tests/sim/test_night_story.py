@@ -1,6 +1,6 @@
-"""Each seat's private report is the story of its night (DESIGN: a private report is a
-story): many seeded games played by the engine and the sim's AI, each seat's private
-news read in order as one story from the first Day to the end. Its HP never jumps (every
+"""Each seat's private report is the story of its night: many seeded games played by
+the engine and the baseline AI (bot.ai), each seat's private news read in order as one
+story from the first Day to the end. Its HP never jumps (every
 blow that reached it is told, before the save it set off), nothing is told after its
 death but the orders its death cancelled, and every order it gave either happened or is
 told not to have happened, with its reason (orders made void by a state the player is
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ai.runner import play_game
 from bot.render.events import render_event
 from bot.render.posts import private_embed
-from bot.sim.runner import play_game
 from engine import Audience, Event, new_game
 from engine.submissions import Orders
 

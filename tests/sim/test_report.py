@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sim.report import on_target, out_of_band, percentile, share_of, summarise, wilson
-from bot.sim.runner import GameResult
+from bot.ai.odds import wilson
+from bot.ai.runner import GameResult
+from bot.sim.report import on_target, out_of_band, percentile, share_of, summarise
 
 ROLES15 = tuple(
     (f, c)

@@ -6,16 +6,33 @@ small enough to send between processes and to store (bot.service.lineup_odds).
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from typing import Any
 
-from bot.sim.knowledge import FACTIONS
-from bot.sim.report import TARGET_WIN, wilson
-from bot.sim.runner import play_many
+from bot.ai.knowledge import FACTIONS
+from bot.ai.runner import play_many
 from engine import Settings
 
 ODDS_SEED = "odds"
+Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+# The balance target (docs/balance.md): every faction's win rate.
+TARGET_WIN = (0.28, 0.39)
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``successes``/``n`` (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes {successes} not within 0..{n}")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def estimate(players: int, rules: dict[str, Any], games: int, seed: str = ODDS_SEED) -> dict[str, Any]:

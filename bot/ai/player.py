@@ -2,7 +2,7 @@
 
 It plays sensibly rather than well: a grail number near the expected mean; identifications
 where they teach it most about who is friend or foe; attacks and votes on the seat it
-suspects most; its class's skills when they are useful (see :mod:`bot.sim.tactics`). All
+suspects most; its class's skills when they are useful (see :mod:`bot.ai.tactics`). All
 its chance comes from the ``random.Random`` it is given (one per game and seat).
 """
 
@@ -13,7 +13,8 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from bot.sim.knowledge import Knowledge, guess_mask
+from bot.ai.knowledge import FACTION_MASK, Knowledge, guess_mask
+from bot.ai.tactics import plan_orders
 from engine.classes import catalogue
 from engine.model import FACTIONS, Trait
 from engine.submissions import GrailNumber, Guess, Identification, Submission, Vote
@@ -114,8 +115,6 @@ class BaselineAI:
     # -- Dusk ------------------------------------------------------------------------
     def dusk(self, k: Knowledge) -> list[Submission]:
         """Identifications, then the night's orders (none when wounded)."""
-        from bot.sim.tactics import plan_orders
-
         out: list[Submission] = []
         ident = self.identification(k)
         if ident is not None:
@@ -181,8 +180,6 @@ class BaselineAI:
         vd = k.vote_damage
         scored = [(pe[s] + hunch[s] + 0.03 * vd[s], s) for s in k.others_alive() if pe[s]]
         if prefer is not None:
-            from bot.sim.knowledge import FACTION_MASK
-
             pref = FACTION_MASK.get(prefer, 0)
             cand = k.cand
             scored = [(sc + 0.15 * (cand[s] & pref).bit_count() / cand[s].bit_count(), s) for sc, s in scored]

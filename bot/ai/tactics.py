@@ -13,12 +13,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from bot.sim.knowledge import Knowledge
-from engine.classes import class_spec
+from bot.ai.knowledge import ROLES, Knowledge
+from engine.classes import catalogue, class_spec
 from engine.submissions import Action, Orders
 
 if TYPE_CHECKING:
-    from bot.sim.ai import BaselineAI
+    from bot.ai.player import BaselineAI
 
 SURE = 0.9  # suspicion at which a seat counts as a known enemy for big decisions
 LIKELY = 0.6  # suspicion worth a risk (a spell, an attack on two at once)
@@ -160,16 +160,12 @@ def sorcerer(p: Plan) -> Orders | None:
 @cache
 def _will() -> dict[str, int]:
     """Each class's Will, from the class data: what an opposed Will check meets."""
-    from engine.classes import catalogue
-
     return {cid: spec.will for cid, spec in catalogue().items()}
 
 
 def will_odds(k: Knowledge, seat: int) -> float:
     """The chance that an opposed Will check of this player's takes hold on ``seat``,
     averaged over the roles ``seat`` may still hold (d100 <= own Will - its Will)."""
-    from bot.sim.knowledge import ROLES
-
     mine = _will()[k.class_id]
     c = k.cand[seat]
     odds = [max(0, mine - _will()[cid]) / 100 for i, (_, cid) in enumerate(ROLES) if c >> i & 1]

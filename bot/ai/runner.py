@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.sim.ai import BaselineAI
-from bot.sim.knowledge import Knowledge
+from bot.ai.knowledge import Knowledge
+from bot.ai.player import BaselineAI
 from engine import Audience, Event, GameState, Phase, Settings, Submission, advance, new_game
 from engine.view import sheet, table
 
