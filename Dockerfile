@@ -21,7 +21,7 @@ RUN mkdir -p engine bot discord_emulator \
 
 COPY engine ./engine
 COPY bot ./bot
-# The local Discord that `wolfhowl demo` and `python -m bot.sandbox.external` serve.
+# The local Discord that `wolfhowl demo` and `python -m bot.cli.external` serve.
 COPY discord_emulator ./discord_emulator
 COPY migrations ./migrations
 COPY config.example.toml ./

@@ -13,13 +13,11 @@ deadline, two players quiet, a standby who takes one seat.
 
 from __future__ import annotations
 
-import argparse
-import logging
 import re
 import secrets
 import statistics
-import sys
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -27,7 +25,6 @@ from typing import Any
 from rich.markup import escape
 from rich.text import Text
 
-from bot import event_loop
 from bot.i18n import t
 from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
@@ -36,151 +33,68 @@ from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 LANGS = ("en-US", "zh-CN", "zh-TW")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players",
-        type=int,
-        default=15,
-        metavar="N",
-        help="players at the table, 6 to 15 (default 15)",
-    )
-    parser.add_argument(
-        "--seed",
-        metavar="S",
-        help="replay a game: the same seed plays the same game (default: a new one)",
-    )
-    parser.add_argument(
-        "--show-dms", action="store_true", help="also print what each player received privately"
-    )
-    parser.add_argument(
-        "--lang",
-        choices=LANGS,
-        default="en-US",
-        help="the game's language: its public posts, and every scripted player's own (default en-US)",
-    )
-    parser.add_argument(
-        "--deadlines",
-        action="store_true",
-        help="let the deadlines close the phases (no moderator advance)",
-    )
-    parser.add_argument(
-        "--speed",
-        type=float,
-        default=None,
-        metavar="X",
-        help="game clock speed (default 20 with --deadlines, else 1)",
-    )
-    parser.add_argument(
-        "--reveal-on-death",
-        action="store_true",
-        help="announce a departed player's class and faction",
-    )
-    parser.add_argument(
-        "--closed-dms",
-        type=int,
-        default=1,
-        metavar="N",
-        help="players whose DMs are closed to the bot (default 1)",
-    )
-    parser.add_argument(
-        "--absent",
-        action="store_true",
-        help="a slow game: day-long phases (the clock jumps to each deadline), two players "
-        "go quiet, a standby takes one seat, the other is removed",
-    )
-    parser.add_argument(
-        "--database", metavar="URL", help="database URL (default: a temporary SQLite file)"
-    )
-    parser.add_argument(
-        "--ai-seats",
-        type=int,
-        default=0,
-        metavar="N",
-        help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
-    )
-    parser.add_argument("--quiet", action="store_true", help="print only the summary")
-    parser.add_argument(
-        "--save-attachments",
-        metavar="DIR",
-        type=Path,
-        help="save the files the bot attached (the scoreboard chart, ...) into DIR",
-    )
+@dataclass(frozen=True)
+class DemoOptions:
+    """What ``wolfhowl demo``'s options ask for (checked by ``bot.cli.demo``)."""
+
+    players: int = 15
+    seed: str | None = None
+    show_dms: bool = False
+    lang: str = "en-US"
+    deadlines: bool = False
+    speed: float | None = None
+    reveal_on_death: bool = False
+    closed_dms: int = 1
+    absent: bool = False
+    database: str | None = None
+    ai_seats: int = 0
+    quiet: bool = False
+    save_attachments: Path | None = None
 
 
-def run(args: argparse.Namespace) -> int:
-    if not 6 <= args.players <= 15:
-        print("wolfhowl demo: --players must be 6 to 15", file=sys.stderr)
-        return 2
-    if args.save_attachments is not None and args.save_attachments.exists() and not args.save_attachments.is_dir():
-        print(f"wolfhowl demo: --save-attachments {args.save_attachments} is not a folder", file=sys.stderr)
-        return 2
-    if not 0 <= args.ai_seats < args.players:
-        print("wolfhowl demo: --ai-seats must be 0 to --players - 1 (a game needs a person)", file=sys.stderr)
-        return 2
-    if args.ai_seats:
-        args.deadlines = True  # the AI plays at its own moment: the phases close when all have sent
-    if args.speed is not None and not 0 < args.speed <= 10_000:
-        print("wolfhowl demo: --speed must be above 0 (and at most 10000)", file=sys.stderr)
-        return 2
-    if args.database is not None:
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
-
-        try:
-            make_url(args.database)
-        except ArgumentError:
-            print(f"wolfhowl demo: --database {args.database!r} is not a database URL", file=sys.stderr)
-            return 2
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed"
-    try:
-        return event_loop.run(demo(args))
-    except KeyboardInterrupt:
-        return 130
-
-
-async def demo(args: argparse.Namespace) -> int:
+async def demo(asked: DemoOptions) -> int:
+    """Play the game, print it and the summary; the exit code (0: the game ended cleanly)."""
     from rich.console import Console
 
     from bot.sandbox.people import Stats
     from bot.sandbox.play_game import GameOptions, TableGame
 
     console = Console(highlight=False)
-    seed = args.seed or secrets.token_hex(4)
-    speed = args.speed if args.speed is not None else (20.0 if args.deadlines else 1.0)
+    seed = asked.seed or secrets.token_hex(4)
+    speed = asked.speed if asked.speed is not None else (20.0 if asked.deadlines else 1.0)
     clock = GameClock(speed)
-    closed = tuple(range(4, 4 + 5 * max(0, args.closed_dms), 5))[: args.closed_dms]
+    closed = tuple(range(4, 4 + 5 * max(0, asked.closed_dms), 5))[: asked.closed_dms]
     options = GameOptions(
-        language=args.lang, reveal_on_death=args.reveal_on_death,
-        advance="deadline" if args.deadlines else "moderator",
-        early_advance=args.deadlines, day="1m", dusk="2m", morning="1m",
-        phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not args.deadlines, ai_seats=args.ai_seats,
+        language=asked.lang, reveal_on_death=asked.reveal_on_death,
+        advance="deadline" if asked.deadlines else "moderator",
+        early_advance=asked.deadlines, day="1m", dusk="2m", morning="1m",
+        phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not asked.deadlines, ai_seats=asked.ai_seats,
     )  # fmt: skip
-    lang = args.lang
+    lang = asked.lang
     console.print(Prose.from_markup(t(
-        "demo.header", lang, title="[bold]wolfhowl demo[/]", players=args.players,
+        "demo.header", lang, title="[bold]wolfhowl demo[/]", players=asked.players,
         seed=f"[cyan]{escape(seed)}[/]", lang=lang, speed=f"{speed:g}",
-        closer=t("demo.closer_deadlines" if args.deadlines or args.absent else "demo.closer_moderator", lang),
+        closer=t("demo.closer_deadlines" if asked.deadlines or asked.absent else "demo.closer_moderator", lang),
         replay=f"[cyan]--seed {escape(seed)}[/]",
     )))  # fmt: skip
     stats = Stats()
     t0 = time.perf_counter()
     started = datetime.now().astimezone()
     # With the moderator closing phases, deadlines are minutes away: the scheduler may doze.
-    bot_options = {} if args.deadlines else {"scheduler_max_sleep": 5.0}
+    bot_options = {} if asked.deadlines else {"scheduler_max_sleep": 5.0}
     async with Tavern(
-        database_url=args.database,
+        database_url=asked.database,
         clock=clock,
         seed=seed,
-        guild_locale=args.lang,
+        guild_locale=asked.lang,
         bot_options=bot_options,
     ) as tavern:
         seating = tavern.seat_table(
-            TableSpec(players=args.players - args.ai_seats + args.absent, closed_dms=closed, language=args.lang)
+            TableSpec(players=asked.players - asked.ai_seats + asked.absent, closed_dms=closed, language=asked.lang)
         )
-        standby = seating.players.pop() if args.absent else None
-        if args.absent:
-            options = slow_options(language=args.lang, reveal_on_death=args.reveal_on_death)
+        standby = seating.players.pop() if asked.absent else None
+        if asked.absent:
+            options = slow_options(language=asked.lang, reveal_on_death=asked.reveal_on_death)
         with console.status(t("demo.opening", lang)) as status:
             game = TableGame(
                 tavern, seating, options, seed=seed, stats=stats,
@@ -188,21 +102,21 @@ async def demo(args: argparse.Namespace) -> int:
                     "demo.status", lang, round=r, phase=f"phase.{p}", count=sum(x.alive for x in game.players)
                 )),
             )  # fmt: skip
-            if args.absent:
+            if asked.absent:
                 report = await _absent(tavern, clock, game, standby)
             else:
                 report = await game.play()
             await tavern.drained()
         wall = time.perf_counter() - t0
-        if not args.quiet:
+        if not asked.quiet:
             printer = Printer(console, tavern, clock, started, lang)
             printer.channel(seating.channel, f"#{seating.channel.name}")
-            if args.show_dms:
+            if asked.show_dms:
                 printer.private(game)
         summary(console, report, stats, wall, tavern, lang)
-        if args.save_attachments is not None:
-            saved = save_attachments(tavern, args.save_attachments)
-            console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(args.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
+        if asked.save_attachments is not None:
+            saved = save_attachments(tavern, asked.save_attachments)
+            console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(asked.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
         ok = report.over and not tavern.emu.server_errors and stats.failed == 0
     return 0 if ok else 1
 

@@ -1,6 +1,6 @@
 """A game on the local Discord for a bot that runs elsewhere: another process, a container.
 
-``python -m bot.sandbox.external --port 8765`` serves the emulator on 127.0.0.1:8765,
+``python -m bot.cli.external --port 8765`` serves the emulator on 127.0.0.1:8765,
 prints the settings that point ``wolfhowl run`` at it, and waits for a bot to connect.
 Then a moderator opens a game at a table of scripted players, they join, the game starts,
 each player must get a character sheet, Day 1 is played and closed, and the game is played
@@ -12,15 +12,25 @@ otherwise (the step that failed is printed).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import TableSpec, Tavern
+
+
+@dataclass(frozen=True)
+class ExternalOptions:
+    """Where to serve the emulator, the table's size, whether to wait for a restart, and
+    how long to wait for each step (seconds)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    players: int = 6
+    restart: bool = False
+    timeout: float = 300.0
 
 
 class ExternalTavern(Tavern):
@@ -57,7 +67,8 @@ def say(text: str) -> None:
     print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
 
 
-async def play(args: argparse.Namespace) -> int:
+async def play(args: ExternalOptions) -> int:
+    """Serve, wait for the bot, play the game; the exit status."""
     tavern = ExternalTavern(
         connect_timeout=args.timeout,
         emulator_options={"host": args.host, "port": args.port, "heartbeat_interval": 5.0},
@@ -72,7 +83,7 @@ async def play(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-async def game(tavern: ExternalTavern, args: argparse.Namespace) -> bool:
+async def game(tavern: ExternalTavern, args: ExternalOptions) -> bool:
     say(f"bot connected; {len(tavern.emu.registered_commands())} commands registered")
     seating = tavern.seat_table(TableSpec(players=args.players))
     options = GameOptions(day="1h", dusk="1h", morning="1h", phase_timeout=args.timeout)
@@ -115,20 +126,3 @@ async def game(tavern: ExternalTavern, args: argparse.Namespace) -> bool:
         return False
     return True
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.sandbox.external",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="port to serve on (default 8765)")
-    parser.add_argument("--players", type=int, default=6, help="players at the table, 6 to 15 (default 6)")
-    parser.add_argument("--restart", action="store_true", help="also check the game survives a restart of the bot")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for each step (default 300)")
-    return asyncio.run(play(parser.parse_args(argv)))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

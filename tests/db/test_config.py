@@ -78,7 +78,7 @@ def test_db_cli_refuses_a_misspelt_key_but_reads_the_bots_own(
     database instead; the bot's own keys (moderator_role, …) are fine in that file."""
     from argparse import Namespace
 
-    from bot.db import cli as db_cli
+    from bot.cli import db as db_cli
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("WOLFHOWL_CONFIG", raising=False)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import db as db_cli
 from bot.config import DEFAULT_DATABASE_URL
-from bot.db import cli as db_cli
 from bot.db.migrate import head_revision
 from bot.db.session import Database
 from bot.db.where import DatabaseProblem, describe

@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlalchemy.engine import Inspector
 
-from bot.db import cli as db_cli
+from bot.cli import db as db_cli
 from bot.db.migrate import current, downgrade, head_revision, upgrade
 from bot.db.models import Base
 from bot.db.session import make_engine

@@ -1,4 +1,4 @@
-"""``python -m bot.sandbox.external``, the check of a deployed bot (a container) against the
+"""``python -m bot.cli.external``, the check of a deployed bot (a container) against the
 local Discord: here the bot is ``wolfhowl run`` in a process of its own, stopped with
 SIGTERM and started again mid-game, as ``docker stop`` / ``docker start`` would, or killed
 with SIGKILL (a crash) and started again."""
@@ -37,7 +37,7 @@ async def play_across_a_restart(folder: Path, *, kill: bool = False) -> str:
     """The harness's game against ``wolfhowl run`` in a process of its own, stopped once
     Dusk 1 has opened (SIGTERM, or SIGKILL with ``kill``) and started again; its output."""
     harness = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.sandbox.external", "--port", "0", "--restart", "--timeout", "60",
+        sys.executable, "-m", "bot.cli.external", "--port", "0", "--restart", "--timeout", "60",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     assert harness.stdout is not None

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.docs_gen import main
 from bot.docs_gen import DOCUMENTS, stale, write_all
-from bot.docs_gen.__main__ import main
 from bot.docs_gen.generate import ROOT, TemplateError, render_template
 from bot.i18n import t
 from bot.i18n.terms import FACTIONS, STATES, TRAITS
@@ -26,11 +26,11 @@ LOCALE = {"en": "en-US", "zh": "zh-CN"}
 
 def test_committed_docs_match_the_class_data_and_templates() -> None:
     out = stale()
-    assert not out, "docs are stale; run `python -m bot.docs_gen`:\n" + "\n".join(out.values())
+    assert not out, "docs are stale; run `python -m bot.cli.docs_gen`:\n" + "\n".join(out.values())
 
 
 def test_the_check_command_passes() -> None:
-    r = subprocess.run([sys.executable, "-m", "bot.docs_gen", "--check"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    r = subprocess.run([sys.executable, "-m", "bot.cli.docs_gen", "--check"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
 
 

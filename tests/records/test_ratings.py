@@ -11,7 +11,7 @@ from argparse import Namespace
 import pytest
 from sqlalchemy import delete, select
 
-from bot.db import cli as db_cli
+from bot.cli import db as db_cli
 from bot.db.models import GameRecord, PlayerStanding, SeatRecord
 from bot.db.session import Database
 from bot.service import end_game

@@ -11,21 +11,20 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 ROOT = EXAMPLES.parents[1]
 
 
-def wolfhowl(*args: str | Path, entry: tuple[str, ...] = ("bot.scenario",)) -> subprocess.CompletedProcess[str]:
-    """Run the tool in a subprocess. ``python -m bot.scenario`` is the subcommand without
-    the dispatcher (which imports every other subcommand first); one test goes through
-    the real ``wolfhowl`` dispatcher."""
+def wolfhowl(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run ``wolfhowl scenario`` in a subprocess (``python -m bot.cli``: the dispatcher
+    imports the chosen subcommand only)."""
     return subprocess.run(
-        [sys.executable, "-m", *entry, *map(str, args)],
+        [sys.executable, "-m", "bot.cli", "scenario", *map(str, args)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
 
 
 def test_the_wolfhowl_dispatcher_runs_it() -> None:
-    ok = wolfhowl(EXAMPLES / "vote-tie.toml", entry=("bot.cli", "scenario"))
+    ok = wolfhowl(EXAMPLES / "vote-tie.toml")
     assert ok.returncode == 0, ok.stderr
     assert "vote counts" in ok.stdout.lower() or "Votes" in ok.stdout
-    bad = wolfhowl(EXAMPLES / "missing.toml", entry=("bot.cli", "scenario"))
+    bad = wolfhowl(EXAMPLES / "missing.toml")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 

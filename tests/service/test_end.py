@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import verify
 from bot.db.models import GameStep, OutboxMessage
 from bot.db.session import Database
 from bot.service import (
@@ -25,7 +26,6 @@ from bot.service import (
     pause_game,
     remove_player,
     submit_grail,
-    verify_cli,
     verify_log,
 )
 from bot.service import errors as E
@@ -79,7 +79,7 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
     assert report.ok and report.steps == 5, report.mismatch
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log))
-    assert verify_cli.run(Namespace(log=path)) == 0
+    assert verify.run(Namespace(log=path)) == 0
     log["steps"][-1]["events"][-1]["data"]["winners"] = ["nobody"]
     bad = verify_log(log)
     assert not bad.ok and "end" in (bad.mismatch or "")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import verify
 from bot.db.session import Database
-from bot.service import Dispatcher, MemorySender, export_game, get_game, verify_cli, verify_log
+from bot.service import Dispatcher, MemorySender, export_game, get_game, verify_log
 from tests.service.helpers import play_to_end, started
 
 
@@ -35,22 +36,22 @@ async def test_fifteen_player_game_to_the_end_then_verify(db: Database, tmp_path
 
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log))
-    assert verify_cli.run(Namespace(log=path)) == 0
+    assert verify.run(Namespace(log=path)) == 0
     # Tamper with one roll: verify names the first mismatch and exits 1.
     step = next(s for s in log["steps"] if s["rolls"])
     step["rolls"][0]["result"] += 1
     path.write_text(json.dumps(log))
-    assert verify_cli.run(Namespace(log=path)) == 1
+    assert verify.run(Namespace(log=path)) == 1
 
 
 @pytest.mark.parametrize("content", ["not json", "{}", '{"format": "wolfhowl-log", "game": {}, "steps": []}'])
 def test_verify_refuses_bad_files(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
-    assert verify_cli.run(Namespace(log=path)) == 2
+    assert verify.run(Namespace(log=path)) == 2
     err = capsys.readouterr().err
     assert "wolfhowl verify" in err and "Traceback" not in err
-    assert verify_cli.run(Namespace(log=tmp_path / "missing.json")) == 2
+    assert verify.run(Namespace(log=tmp_path / "missing.json")) == 2
 
 
 
@@ -133,8 +134,8 @@ async def test_verify_refuses_a_malformed_log_without_a_traceback(db: Database, 
     path = tmp_path / "bad.json"
     for bad in (bad_seat, infinite):
         path.write_text(json.dumps(bad))
-        assert verify_cli.run(Namespace(log=path)) == 2
+        assert verify.run(Namespace(log=path)) == 2
     path.write_text("[" * 100_000 + "]" * 100_000)
-    assert verify_cli.run(Namespace(log=path)) == 2
+    assert verify.run(Namespace(log=path)) == 2
     err = capsys.readouterr().err
     assert err.count("wolfhowl verify") == 3 and "Traceback" not in err

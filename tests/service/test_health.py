@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.health import run
 from bot.db.models import OutboxMessage
 from bot.db.session import Database, utcnow
 from bot.service import processes
-from bot.service.health_cli import run
 from bot.service.processes import this_host
 from tests.service.helpers import within
 

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
 from bot.ai.runner import play_game, play_many
-from bot.sim.cli import main
+from bot.cli import simulate
 
 TIMING = ("seconds", "games_per_second", "jobs")
+
+
+def main(argv: list[str]) -> int:
+    """``wolfhowl simulate ARGV``: the subcommand's own parser and run."""
+    parser = argparse.ArgumentParser(prog="wolfhowl simulate")
+    simulate.add_arguments(parser)
+    return simulate.run(parser.parse_args(argv))
 
 
 def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -98,13 +106,12 @@ def test_bad_arguments_exit_2(argv: list[str], message: str, capsys: pytest.Capt
 
 
 def test_wolfhowl_dispatches_to_simulate() -> None:
-    """bot/cli.py's SUBCOMMANDS names this module; its parser takes our options."""
-    import argparse
+    """bot.cli's SUBCOMMANDS names this module; its parser takes our options."""
+    from bot.cli import SUBCOMMANDS
 
-    from bot.sim import cli
-
+    assert SUBCOMMANDS["simulate"][0] == simulate.__name__
     parser = argparse.ArgumentParser(prog="wolfhowl simulate")
-    cli.add_arguments(parser)
+    simulate.add_arguments(parser)
     args = parser.parse_args(["--games", "3", "--players", "6", "--json"])
     assert (args.games, args.players, args.jobs, args.seed, args.json, args.plot) == (3, 6, 1, "0", True, None)
 

@@ -10,29 +10,26 @@ import json
 import sys
 from datetime import UTC, datetime
 
-from bot.service.overview import GameLine
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.cli import database
+from bot.config import ConfigError
+from bot.db.reading import open_existing
+from bot.db.where import problem
+from bot.service.overview import GameLine, games_overview
 
 HEADERS = ("game", "server", "channel", "status", "phase", "deadline", "players", "waiting")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from bot.db.reading import add_arguments as database_arguments
-
-    database_arguments(parser)
+    database.add_arguments(parser)
     parser.add_argument("--days", type=float, default=7, metavar="N", help="also list games that ended in the last N days (default 7)")
     parser.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
 
 
 def run(args: argparse.Namespace) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from bot.config import ConfigError
-    from bot.db.reading import configured_url, open_existing
-    from bot.db.where import problem
-    from bot.service.overview import games_overview
-
     try:
-        url = configured_url(args)
+        url = database.configured_url(args)
     except ConfigError as exc:
         print(f"wolfhowl games: {exc}", file=sys.stderr)
         return 2

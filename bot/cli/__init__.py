@@ -1,5 +1,7 @@
-"""The ``wolfhowl`` command. Each subcommand lives in its own module, imported only when
-used, exposing ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code)."""
+"""The ``wolfhowl`` command (the package holds every command-line front end). Each
+subcommand lives in its own module of this package, imported only when used, exposing
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit code); ``wolfhowl run``'s
+is ``bot.discord.run``, beside the bot it starts."""
 
 from __future__ import annotations
 
@@ -9,15 +11,15 @@ import sys
 from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("bot.sandbox.demo", "play a whole game on the built-in local Discord"),
+    "demo": ("bot.cli.demo", "play a whole game on the built-in local Discord"),
     "run": ("bot.discord.run", "run the bot against Discord"),
-    "simulate": ("bot.sim.cli", "play many games between baseline AI players and report"),
-    "scenario": ("bot.scenario.cli", "what-if: resolve one phase from a TOML file"),
-    "db": ("bot.db.cli", "database maintenance (upgrade, downgrade, current)"),
-    "verify": ("bot.service.verify_cli", "replay an exported game log and confirm every roll"),
-    "export": ("bot.service.export_cli", "a finished game's replay page (HTML) or log (JSON), from the database"),
-    "games": ("bot.service.games_cli", "live and recent games: server, channel, phase, deadline, messages waiting"),
-    "health": ("bot.service.health_cli", "is the running bot well: connected, database reachable, outbox flowing (exit 0/1)"),
+    "simulate": ("bot.cli.simulate", "play many games between baseline AI players and report"),
+    "scenario": ("bot.cli.scenario", "what-if: resolve one phase from a TOML file"),
+    "db": ("bot.cli.db", "database maintenance (upgrade, downgrade, current)"),
+    "verify": ("bot.cli.verify", "replay an exported game log and confirm every roll"),
+    "export": ("bot.cli.export", "a finished game's replay page (HTML) or log (JSON), from the database"),
+    "games": ("bot.cli.games", "live and recent games: server, channel, phase, deadline, messages waiting"),
+    "health": ("bot.cli.health", "is the running bot well: connected, database reachable, outbox flowing (exit 0/1)"),
 }
 
 
@@ -51,6 +53,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     return int(args._run(args) or 0)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,7 +2,7 @@
 maintenance. ``check [REVISION]`` says, before it is done, what upgrading (or
 downgrading) to REVISION would do to which games (bot.service.db_check). ``backfill`` writes the records of games that ended before records were
 kept; ``ratings`` checks the stored ratings against a replay of the records, and with
-``--rebuild`` rewrites them from it."""
+``--rebuild`` rewrites them from it (the work itself is in the service)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,16 @@ from alembic.util.exc import CommandError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from bot.db import migrate, reading
+from bot.cli import database
+from bot.config import ConfigError
+from bot.db import migrate
+from bot.db.session import Database
 from bot.db.where import describe, moved, problem
+from bot.service.backfill import backfill
+from bot.service.db_check import check_database
+from bot.service.privacy import forget_leftovers
+from bot.service.ratings import rebuild as rebuild_all
+from bot.service.ratings import stored_matches_replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,15 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help="target revision (upgrade and check: head by default; downgrade: required, e.g. base or -1; check: a revision or base)",
     )
-    reading.add_arguments(parser)
+    database.add_arguments(parser)
     parser.add_argument("--rebuild", action="store_true", help="ratings: rebuild every rating from the records")
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError
-
     try:
-        url = reading.configured_url(args)
+        url = database.configured_url(args)
     except ConfigError as exc:
         print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
         return 2
@@ -57,15 +63,11 @@ def run(args: argparse.Namespace) -> int:
             asyncio.run(migrate.downgrade(url, args.revision))
             print(f"{where}: downgraded from {before or 'empty'} to {_reached(url)}")
         elif args.action == "check":
-            from bot.service.db_check import check_database
-
             print(where)
             for line in asyncio.run(check_database(url, args.revision)).lines():
                 print(line)
         elif args.action in ("backfill", "ratings"):
-            from bot.db.records_cli import run_records
-
-            return run_records(url, args.action, rebuild=args.rebuild)
+            return asyncio.run(_records(url, args.action, args.rebuild))
         else:
             rev = asyncio.run(migrate.current(url))
             head = migrate.head_revision()
@@ -87,10 +89,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _forget_leftovers(url: str) -> int:
-    from bot.db.session import Database
-    from bot.service.privacy import forget_leftovers
+async def _records(url: str, action: str, rebuild: bool) -> int:
+    """``backfill``, or ``ratings`` checked (exit 1 when one differs) or rebuilt."""
+    async with Database(url) as db:
+        if action == "backfill":
+            written = await backfill(db)
+            print(f"records written for {written} finished game(s)" if written else "every finished game has its records")
+            return 0
+        if rebuild:
+            count = await rebuild_all(db)
+            print(f"ratings rebuilt from the records: {count} standing(s)")
+            return 0
+        differ = await stored_matches_replay(db)
+        if differ:
+            print(f"{len(differ)} standing(s) differ from a replay of the records (`wolfhowl db ratings --rebuild` rewrites them)")
+            return 1
+        print("every rating matches a replay of the records")
+        return 0
 
+
+async def _forget_leftovers(url: str) -> int:
     async with Database(url) as db:
         return await forget_leftovers(db)
 

@@ -1,6 +1,6 @@
 """``wolfhowl export GAME [--format html|json] [--out FILE] [--lang LOCALE] [--config FILE]
 [--url URL]``: a finished game's replay page or its log, straight from the database (no
-Discord connection; the database as ``wolfhowl games`` finds it, ``bot.db.reading``). The JSON is exactly what
+Discord connection; the database as ``wolfhowl games`` finds it, ``bot.cli.database``). The JSON is exactly what
 ``/mod log`` gives and ``wolfhowl verify`` checks. Exit 0 having written the file; 1 when
 the game is not there or not over; 2 for a bad configuration."""
 
@@ -14,8 +14,14 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.db import reading
+from bot.cli import database
+from bot.config import ConfigError
+from bot.db.reading import open_existing
+from bot.db.where import DatabaseProblem
 from bot.i18n import LOCALES
+from bot.render.replay import replay_html
+from bot.service.errors import ServiceError
+from bot.service.export import export_finished, log_bytes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,13 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("html", "json"), default="html", help="html: the replay page (default); json: the game log")
     parser.add_argument("--out", help="the file to write (default: wolfhowl-game-GAME.html or .json here; - for standard output)")
     parser.add_argument("--lang", choices=LOCALES, help="the replay's language (default: the game's)")
-    reading.add_arguments(parser)
+    database.add_arguments(parser)
 
 
 async def _export(url: str, game_id: int) -> dict[str, Any]:
-    from bot.service.export import export_finished
-
-    db = reading.open_existing(url)
+    db = open_existing(url)
     try:
         return await export_finished(db, game_id)
     finally:
@@ -37,13 +41,8 @@ async def _export(url: str, game_id: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError
-    from bot.db.where import DatabaseProblem
-    from bot.service.errors import ServiceError
-    from bot.service.export import log_bytes
-
     try:
-        url = reading.configured_url(args)
+        url = database.configured_url(args)
     except ConfigError as exc:
         print(f"wolfhowl export: {exc}", file=sys.stderr)
         return 2
@@ -59,12 +58,7 @@ def run(args: argparse.Namespace) -> int:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"wolfhowl export: {first}", file=sys.stderr)
         return 1
-    if args.format == "json":
-        data = log_bytes(log)
-    else:
-        from bot.render.replay import replay_html
-
-        data = replay_html(log, args.lang).encode()
+    data = log_bytes(log) if args.format == "json" else replay_html(log, args.lang).encode()
     out = args.out or f"wolfhowl-game-{args.game}.{args.format}"
     if out == "-":
         sys.stdout.buffer.write(data)

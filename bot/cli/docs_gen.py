@@ -1,6 +1,7 @@
-"""``python -m bot.docs_gen`` writes docs/rules.md and docs/rules.zh.md;
-``python -m bot.docs_gen --check`` exits 1 when the committed files differ from what the
-templates and the class data give (CI runs this through tests/docs)."""
+"""``python -m bot.cli.docs_gen`` writes the player documents (docs/rules.md,
+docs/rules.zh.md, docs/scenario.md) with :mod:`bot.docs_gen`; ``--check`` exits 1 when
+the committed files differ from what the templates and the class data give (CI runs this
+through tests/docs)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.docs_gen.generate import ROOT, TEMPLATES, TemplateError, stale, write_a
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.docs_gen", description="generate the player rules documents from the templates and the class data")
+    parser = argparse.ArgumentParser(prog="python -m bot.cli.docs_gen", description="generate the player rules documents from the templates and the class data")
     parser.add_argument("--check", action="store_true", help="do not write: exit 1 if the committed documents are out of date")
     parser.add_argument("--root", type=Path, default=ROOT, help="repository root (default: this checkout)")
     args = parser.parse_args(argv)
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, diff in out.items():
                 print(f"{name} is out of date with the class data or its template:\n{diff}\n", file=sys.stderr)
             if out:
-                print("Run `python -m bot.docs_gen` and commit the result.", file=sys.stderr)
+                print("Run `python -m bot.cli.docs_gen` and commit the result.", file=sys.stderr)
                 return 1
             print("docs up to date")
             return 0

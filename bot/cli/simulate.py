@@ -23,6 +23,9 @@ import sys
 import time
 from pathlib import Path
 
+from bot.ai.runner import play_many
+from bot.sim.plot import plot
+from bot.sim.report import render, summarise
 from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, RuleViolation, Settings
 from engine import lineup as lineups
 
@@ -95,9 +98,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games, print the report, draw the plot; the exit status."""
-    from bot.ai.runner import play_many
-    from bot.sim.report import render, summarise
-
     jobs = min(args.jobs, args.games, os.cpu_count() or 1) if args.jobs > 1 else 1
     try:
         choice = lineups.normalize(args.lineup)
@@ -134,8 +134,6 @@ def run(args: argparse.Namespace) -> int:
     summary["house_rules"] = {rule: getattr(args, rule) for rule in HOUSE_RULES}
     summary["lineup"] = {"setting": choice, "classes": lineup.text() if lineup is not None else None}
     if args.plot is not None:
-        from bot.sim.plot import plot
-
         try:
             plot(summary, args.plot)
         except OSError as exc:
@@ -155,13 +153,3 @@ def run(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m bot.sim.cli``: the same command without the ``wolfhowl`` dispatcher."""
-    parser = argparse.ArgumentParser(prog="wolfhowl simulate", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -7,13 +7,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bot.service.health import STALE_SECONDS, STUCK_SECONDS
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.cli import database
+from bot.config import ConfigError
+from bot.db.reading import open_existing
+from bot.db.where import problem
+from bot.service.health import STALE_SECONDS, STUCK_SECONDS, check
+from bot.service.processes import this_host
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from bot.db.reading import add_arguments as database_arguments
-
-    database_arguments(parser)
+    database.add_arguments(parser)
     parser.add_argument("--any-host", action="store_true", help="accept any bot process's heartbeat (default: this host's only)")
     parser.add_argument("--stale", type=float, default=STALE_SECONDS, metavar="SECONDS", help=f"a heartbeat older than this is not connected (default {STALE_SECONDS})")
     parser.add_argument("--stuck", type=float, default=STUCK_SECONDS, metavar="SECONDS", help=f"a message due for longer than this is stuck (default {STUCK_SECONDS})")
@@ -21,16 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from bot.config import ConfigError
-    from bot.db.reading import configured_url, open_existing
-    from bot.db.where import problem
-    from bot.service.health import check
-    from bot.service.processes import this_host
-
     try:
-        url = configured_url(args)
+        url = database.configured_url(args)
     except ConfigError as exc:
         return _say(False, f"unhealthy: {exc}")
 

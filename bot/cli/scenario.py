@@ -13,16 +13,22 @@ import sys
 import traceback
 
 from bot.i18n.terms import lang_of
-from bot.scenario.build import Scenario, load
-from bot.scenario.errors import ScenarioError
-from bot.scenario.output import single_json, single_text, stats_text
-from bot.scenario.run import run_many, run_once
+from bot.scenario import (
+    Scenario,
+    ScenarioError,
+    load,
+    run_many,
+    run_once,
+    single_json,
+    single_text,
+    stats_text,
+)
 
 MAX_REPEAT = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The subcommand's options (called by ``bot.cli``)."""
+    """The subcommand's options."""
     parser.add_argument("file", help="the scenario, a TOML file (format: docs/scenario.md)")
     parser.add_argument("--seed", help="the seed (default: the file's `seed`, else 'scenario'); with --repeat, the base of the run seeds")
     parser.add_argument("--repeat", type=int, metavar="N", help="run N times (seeds BASE#0 .. BASE#N-1) and print how often each outcome came up")
