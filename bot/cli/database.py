@@ -6,7 +6,9 @@ and checked as ``wolfhowl run`` reads them."""
 from __future__ import annotations
 
 import argparse
+import sys
 
+from bot.config import ConfigError
 from bot.discord.config import config_for_command
 
 
@@ -20,3 +22,13 @@ def configured_url(args: argparse.Namespace) -> str:
     if args.url:
         return str(args.url)
     return config_for_command(args.config).database_url
+
+
+def url_or_say_why(args: argparse.Namespace, command: str) -> str | None:
+    """:func:`configured_url`, or None having said on standard error why the settings
+    cannot be read (``wolfhowl COMMAND: ...``; the command then exits 2)."""
+    try:
+        return configured_url(args)
+    except ConfigError as exc:
+        print(f"wolfhowl {command}: {exc}", file=sys.stderr)
+        return None

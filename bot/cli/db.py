@@ -16,7 +16,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from bot.cli import database
-from bot.config import ConfigError
 from bot.db import migrate
 from bot.db.session import Database
 from bot.db.where import describe, moved, problem
@@ -39,10 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        url = database.configured_url(args)
-    except ConfigError as exc:
-        print(f"wolfhowl db {args.action}: {exc}", file=sys.stderr)
+    url = database.url_or_say_why(args, f"db {args.action}")
+    if url is None:
         return 2
     if args.action != "upgrade" and (missing := _missing_sqlite_file(url)):
         # Looking must not create: opening a missing SQLite file would leave an empty one.

@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.cli import database
-from bot.config import ConfigError
 from bot.db.reading import open_existing
 from bot.db.where import DatabaseProblem
 from bot.i18n import LOCALES
@@ -41,10 +40,8 @@ async def _export(url: str, game_id: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        url = database.configured_url(args)
-    except ConfigError as exc:
-        print(f"wolfhowl export: {exc}", file=sys.stderr)
+    url = database.url_or_say_why(args, "export")
+    if url is None:
         return 2
     try:
         log = asyncio.run(_export(url, args.game))

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.cli import database
-from bot.config import ConfigError
 from bot.db.reading import open_existing
 from bot.db.where import problem
 from bot.service.overview import GameLine, games_overview
@@ -28,10 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        url = database.configured_url(args)
-    except ConfigError as exc:
-        print(f"wolfhowl games: {exc}", file=sys.stderr)
+    url = database.url_or_say_why(args, "games")
+    if url is None:
         return 2
 
     async def read() -> tuple[datetime, list[GameLine]]:
