@@ -3,8 +3,8 @@
 State in, submissions in, a seed in -> new state and events out. The bot plays games
 through what is exported here; it reads the value modules directly (:mod:`engine.view`:
 what one seat may know, :mod:`engine.classes`: the class data, ``events``,
-``submissions``, ``messages``: the error texts), and the scenario tool and the
-rules-document generator also read the internals they stage or quote. Nothing here
+``submissions``, ``errors``: refusals as message keys and parameters, worded by the
+bot), and the scenario tool and the rules-document generator also read the internals they stage or quote. Nothing here
 imports the bot.
 """
 

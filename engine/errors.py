@@ -1,11 +1,11 @@
-"""Typed rule errors. Each carries a message key and parameters; ``text(locale)`` renders
-it in English or Chinese from :mod:`engine.messages`, so the bot never shows a traceback."""
+"""Typed rule errors. Each carries a message key and parameters, never a sentence: the bot
+words them in the reader's language (``bot.i18n.refusals``), so it never shows a
+traceback. A parameter is a plain value (a seat, a number, what someone typed), an id (a
+skill's, a class's) or another message key (a reason, a phase, a faction)."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from engine.messages import MESSAGES, language, render
 
 
 class RuleViolation(ValueError):
@@ -19,28 +19,9 @@ class RuleViolation(ValueError):
         super().__init__(self.key)
 
     def __str__(self) -> str:
-        # Rendered on demand: refusals are common in simulations and rarely printed.
-        return self.text("en-US")
-
-    def text(self, locale: str = "en-US") -> str:
-        params = self.params
-        skill = params.get("skill")
-        if isinstance(skill, str):
-            from engine.classes import skill_names  # (engine.classes imports this module)
-
-            names = skill_names().get(skill)
-            if names:
-                params = {**params, "skill": names[language(locale)]}
-            elif f"skill.{skill}" in MESSAGES:  # release: an order, not a class's skill
-                params = {**params, "skill": f"skill.{skill}"}
-        class_id = params.get("class_name")
-        if isinstance(class_id, str):
-            from engine.classes import catalogue
-
-            spec = catalogue().get(class_id)
-            if spec is not None:
-                params = {**params, "class_name": spec.name[language(locale)]}
-        return render(self.key, locale, **params)
+        # For logs and tracebacks: the key and its parameters (the words are the bot's).
+        given = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.key}({given})"
 
 
 class WrongPhaseError(RuleViolation):

@@ -26,6 +26,7 @@ from pathlib import Path
 from bot.ai.runner import play_many
 from bot.sim.plot import plot
 from bot.sim.report import render, summarise
+from bot.i18n import refusal_text
 from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, RuleViolation, Settings
 from engine import lineup as lineups
 
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             args.players = lineups.fixed_size(choice) or MAX_PLAYERS
         lineup = lineups.resolve(choice, args.players)
     except RuleViolation as exc:
-        print(f"wolfhowl simulate: --lineup: {exc.text('en-US')}", file=sys.stderr)
+        print(f"wolfhowl simulate: --lineup: {refusal_text(exc, 'en-US')}", file=sys.stderr)
         return 2
     rules = {rule: kind(getattr(args, rule)) for rule, kind in HOUSE_RULES.items()}
     settings = Settings(**rules, lineup=lineup)  # type: ignore[arg-type]

@@ -3,7 +3,7 @@ language, everything unexpected is logged with its context and answered with a s
 apology (never a traceback).
 
 Refusals come from three places, each with a message key and parameters:
-:class:`engine.RuleViolation` (``.text(locale)``), :class:`bot.service.ServiceError`
+:class:`engine.RuleViolation` (worded by ``bot.i18n.refusal_text``), :class:`bot.service.ServiceError`
 (``.key``/``.params``, worded by the ``[svc]`` table of our catalogues when it has the
 key) and :class:`ReplyError`, raised by the Discord layer itself (bad player argument,
 not a moderator, wrong place).
@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.discord import answering, first_response, metering
 from bot.discord.permissions import permission_names
-from bot.i18n import has_key, normalize_locale, t
+from bot.i18n import has_key, normalize_locale, refusal_text, t
 from bot.render import words
 from bot.service.errors import RuleRefusedError, ServiceError
 from engine import RuleViolation
@@ -127,7 +127,7 @@ def _error_text(error: BaseException, loc: str) -> str | None:
     if isinstance(error, ServiceError):
         return service_text(error, loc)
     if isinstance(error, RuleViolation):
-        return error.text(loc)
+        return refusal_text(error, loc)
     if isinstance(error, app_commands.TransformerError):
         return t("reply.error.bad_value", loc, value=str(error.value)[:100])
     if isinstance(error, app_commands.NoPrivateMessage):

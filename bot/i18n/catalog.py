@@ -3,9 +3,8 @@
 Catalogues are ``bot/i18n/<locale>.toml`` (the game itself) and, for the features
 around it, one file per topic in ``bot/i18n/<locale>/*.toml``; nested tables form
 dotted keys (``[event] GrailWon = "..."`` is ``event.GrailWon``), and a key may be
-defined in one file only. The engine's own error texts
-(``error.*``, ``reason.*``, ``phase.*``) come from :mod:`engine.messages`, so a rule
-error reads the same in the bot as in the engine's tests.
+defined in one file only. The engine's refusals (``error.*``, ``reason.*``, ``phase.*``)
+are the ``refusals`` topic, worded by :mod:`bot.i18n.refusals`.
 
 Plurals: where a language says "1 name" but "2 names", its catalogue has ``<key>_one``
 beside ``<key>``, used when the ``count`` parameter is 1. Chinese needs none.
@@ -19,19 +18,20 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from engine.messages import MESSAGES as ENGINE_MESSAGES
-from engine.messages import language, text_in
-
 # zh-TW (Traditional Chinese) is generated from zh-CN: bot/i18n/make_zh_tw.py.
 LOCALES = ("en-US", "zh-CN", "zh-TW")
 SINGULAR = "_one"  # suffix of a key's form for a count of 1 (see the module docstring)
 DEFAULT_LOCALE = "en-US"
+TRADITIONAL = ("zh-tw", "zh-hk", "zh-mo", "zh-hant")  # the locales that read Traditional Chinese
 
 
 def normalize_locale(locale: str | None) -> str:
     """Map any Discord locale to one we speak: Traditional Chinese (Discord's zh-TW) to
-    zh-TW, other Chinese to zh-CN, the rest to en-US (engine.messages.language)."""
-    return language(str(locale)) if locale else DEFAULT_LOCALE
+    zh-TW, other Chinese to zh-CN, the rest to en-US."""
+    low = str(locale or DEFAULT_LOCALE).lower()
+    if low.startswith(TRADITIONAL):
+        return "zh-TW"
+    return "zh-CN" if low.startswith("zh") else DEFAULT_LOCALE
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -65,10 +65,7 @@ def load(locale: str, root: Traversable | None = None) -> dict[str, str]:
 
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    out = load(locale)
-    for key, entry in ENGINE_MESSAGES.items():
-        out.setdefault(key, text_in(entry, locale))
-    return out
+    return load(locale)
 
 
 def keys(locale: str) -> set[str]:

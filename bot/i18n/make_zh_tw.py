@@ -4,8 +4,8 @@ terms right by hand (``OVERRIDES``). Writes:
 
 * ``bot/i18n/zh-TW.toml`` and ``bot/i18n/zh-TW/<topic>.toml``: each zh-CN catalogue file
   converted line by line (keys, order and comments kept);
-* ``engine/data/zh-TW.toml``: each Simplified text of the engine (its error messages, the
-  classes' names, descriptions and skills) with its Traditional twin.
+* ``engine/data/zh-TW.toml``: each Simplified text of the class data (the classes' names,
+  descriptions and skills) with its Traditional twin.
 
 ``python -m bot.i18n.make_zh_tw`` after changing a zh-CN text; ``--check`` exits 1 when
 the committed files are not what it would write (the tests run it). OpenCC is a
@@ -78,11 +78,10 @@ def catalogue_pairs() -> Iterator[tuple[Path, Path]]:
 
 
 def engine_texts() -> list[str]:
-    """Every Simplified text the engine can show, in a stable order."""
+    """Every Simplified text of the class data, in a stable order."""
     from engine.classes import catalogue
-    from engine.messages import MESSAGES
 
-    texts = [entry["zh-CN"] for entry in MESSAGES.values()]
+    texts: list[str] = []
     for spec in catalogue().values():
         texts += [spec.name["zh-CN"], spec.blurb["zh-CN"]]
         for skill in spec.skills:
@@ -97,7 +96,7 @@ def outputs() -> dict[Path, str]:
     for source, target in catalogue_pairs():
         text = source.read_text(encoding="utf-8")
         out[target] = HEADER.format(source=source.relative_to(ROOT).as_posix()) + traditional(text, cc)
-    lines = [HEADER.format(source="the engine's zh-CN texts (engine/messages.py, engine/data/classes)")]
+    lines = [HEADER.format(source="the class data's zh-CN texts (engine/data/classes)")]
     lines.append("# Simplified text = its Traditional twin; a text the same in both is not listed.\n")
     for text in engine_texts():
         tw = traditional(text, cc)

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.i18n import refusal_text
 from bot.scenario.errors import Problem, ScenarioError, from_validation_error
 from bot.scenario.model import OPEN_ENDED_STATES, PlayerSpec, ScenarioSpec
 from engine import (
@@ -320,7 +321,7 @@ def make_submissions(spec: ScenarioSpec, state: GameState, locale: str) -> tuple
             try:
                 out.setdefault(seat, []).append(validate(state, seat, sub))
             except RuleViolation as exc:
-                problems.append(Problem(_where(seat, field), exc.text(locale)))
+                problems.append(Problem(_where(seat, field), refusal_text(exc, locale)))
     return out, problems
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import has_key
+from bot.i18n import has_key, refusal_text
 from bot.i18n.terms import FACTIONS, LOCALES, STATES, TRAITS, Lang, term
 from bot.render.events import render_event
-from engine import Audience, Event, GameState
+from engine import Audience, Event, GameState, RuleViolation
 from engine.classes import catalogue, class_spec
-from engine.messages import render as render_message
 
 # Data keys holding one seat, and keys holding a list of seats.
 SEAT_KEYS = frozenset({"seat", "attacker", "target", "source", "thief", "victim", "winner", "from_seat", "grappler", "subject", "caster", "owner", "holder", "druid"})
@@ -292,7 +291,7 @@ class Describer:
         return f"指认（共{d['asked']}项）：确认 " + ("；".join(items) or "无")
 
     def _dropped(self, d: dict[str, Any]) -> str:
-        why = render_message(d["key"], "zh-CN" if self.lang == "zh" else "en-US")
+        why = refusal_text(RuleViolation(d["key"]), "zh-CN" if self.lang == "zh" else "en-US")
         if self.lang == "en":
             return f"{self.seat(d['seat'])}'s {d.get('submission', d.get('kind'))} was dropped: {why}"
         return f"{self.seat(d['seat'])}的{d.get('submission', d.get('kind'))}提交被丢弃：{why}"

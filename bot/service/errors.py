@@ -1,5 +1,9 @@
-"""Typed service errors. Each carries a message ``key`` and ``params`` for the Discord
-layer's catalogues, plus built-in en-US/zh-CN texts so a message is never missing.
+"""Typed service errors. Each carries a message ``key`` and ``params``, never a sentence:
+the words are the ``[svc]`` tables of the catalogues (``bot/i18n``), where ``error.x`` is
+``svc.x``; ``text(locale)`` looks them up (the Discord layer adds its own touches, such
+as escaping a player's name). Every refusal of the service derives from
+:class:`ServiceError`, here or in the modules of one feature's refusals
+(``access_errors``, ``standby_errors``, ``stats_errors``).
 
 When one is raised nothing has been written: every use case runs in one unit of work
 that rolls back on the error.
@@ -9,114 +13,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import has_key, refusal_text, t
 from engine import RuleViolation
-from engine.messages import MESSAGES as ENGINE_MESSAGES
-from engine.messages import render_from
 
-# The parameters that carry a message key (see ServiceError.text).
-KEY_PARAMS = frozenset({"phase", "expected"})
+SECTION = "svc."  # where a service error's key lives in the catalogues
+FALLBACK = "error.service"  # the text of a key the catalogues do not have
 
-MESSAGES: dict[str, dict[str, str]] = {
-    "error.service": {"en-US": "That cannot be done now.", "zh-CN": "现在无法执行该操作。"},
-    "error.bad_argument": {
-        "en-US": "Invalid {field}: {reason}.",
-        "zh-CN": "{field}无效：{reason}。",
-    },
-    "error.setting_fixed": {
-        "en-US": "{field} is fixed once the game has started.",
-        "zh-CN": "游戏开始后就不能再修改{field}。",
-    },
-    "error.max_below_joined": {
-        "en-US": "{joined} players have already joined: the player limit cannot be lower.",
-        "zh-CN": "已有{joined}名玩家加入，人数上限不能低于这个数。",
-    },
-    "error.game_not_found": {"en-US": "No such game.", "zh-CN": "找不到这局游戏。"},
-    "error.no_active_game": {
-        "en-US": "You are not in any game right now.",
-        "zh-CN": "你目前没有参加任何游戏。",
-    },
-    "error.channel_has_game": {
-        "en-US": "This channel already has a game (#{game_id}).",
-        "zh-CN": "这个频道已经有一局游戏（第{game_id}局）。",
-    },
-    "error.already_in_game": {
-        "en-US": "You are already in game #{game_id}, in {channel}; one game at a time.",
-        "zh-CN": "你已经在{channel}的第{game_id}局游戏中；同一时间只能参加一局。",
-    },
-    "error.already_joined": {"en-US": "You have already joined this game.", "zh-CN": "你已经加入了这局游戏。"},
-    "error.kicked_from_lobby": {
-        "en-US": "A moderator has taken you out of game #{game_id}'s lobby: you cannot join it again.",
-        "zh-CN": "管理员已将你移出第{game_id}局的大厅：你不能再次加入。",
-    },
-    "error.newcomer_busy": {
-        "en-US": "{name} is already in game #{game_id}, in {channel}; a player plays one game at a time.",
-        "zh-CN": "{name}已经在{channel}的第{game_id}局游戏中；每人同一时间只能参加一局。",
-    },
-    "error.newcomer_was_seated": {
-        "en-US": "{name} held seat {seat} of this game before and cannot take another seat: they know that seat's secrets.",
-        "zh-CN": "{name}在本局中曾占据{seat}号座位，不能再接手其他座位：此人知道那个座位的秘密。",
-    },
-    "error.lobby_full": {"en-US": "The lobby is full ({max} players).", "zh-CN": "大厅已满（{max}人）。"},
-    "error.lobby_closed": {
-        "en-US": "The game has already started or ended.",
-        "zh-CN": "游戏已经开始或结束。",
-    },
-    "error.not_enough_players": {
-        "en-US": "At least {min} players are needed; {count} have joined.",
-        "zh-CN": "至少需要{min}名玩家；目前有{count}人加入。",
-    },
-    "error.not_in_game": {"en-US": "You are not in this game.", "zh-CN": "你不在这局游戏中。"},
-    "error.not_running": {"en-US": "The game is not running.", "zh-CN": "游戏没有在进行中。"},
-    "error.not_started": {
-        "en-US": "The game has not started yet: a moderator starts it with `/mod start`.",
-        "zh-CN": "游戏尚未开始：由管理员用 `/管理 开始`（`/mod start`）开始。",
-    },
-    "error.game_paused": {"en-US": "The game is paused.", "zh-CN": "游戏已暂停。"},
-    "error.paused_advance": {
-        "en-US": "The game is paused: resume it (/phase resume) before advancing.",
-        "zh-CN": "游戏已暂停：请先恢复游戏（/phase resume）再推进。",
-    },
-    "error.already_paused": {"en-US": "The game is already paused.", "zh-CN": "游戏已经暂停了。"},
-    "error.not_paused": {"en-US": "The game is not paused.", "zh-CN": "游戏没有暂停。"},
-    "error.extend_at_limit": {
-        "en-US": "The phase already has as long left as a phase may run ({days} days): nothing was changed.",
-        "zh-CN": "本阶段剩余时间已达上限（{days}天）：未作任何更改。",
-    },
-    "error.game_finished": {"en-US": "The game has ended.", "zh-CN": "游戏已经结束。"},
-    "error.game_not_over": {
-        "en-US": "Game #{game_id} is not over yet: its replay and full log come once it has ended.",
-        "zh-CN": "第{game_id}局还没有结束：复盘和完整记录要等游戏结束后才能获取。",
-    },
-    "error.game_never_played": {
-        "en-US": "Game #{game_id} was cancelled before it started: there is nothing to replay.",
-        "zh-CN": "第{game_id}局在开始前就取消了：没有可以复盘的内容。",
-    },
-    "error.phase_closed": {
-        "en-US": "Too late: {phase} of round {round} has closed; nothing was recorded.",
-        "zh-CN": "太迟了：第{round}轮的{phase}已经结束，本次提交没有记录。",
-    },
-    "error.already_advanced": {
-        "en-US": "That phase has already been resolved; it is now {phase} of round {round}.",
-        "zh-CN": "该阶段已经结算；现在是第{round}轮的{phase}。",
-    },
-    "error.concurrent_change": {
-        "en-US": "Someone changed the game at the same moment; please try again.",
-        "zh-CN": "有人同时修改了这局游戏；请重试。",
-    },
-    "error.seat_not_found": {"en-US": "There is no seat {seat}.", "zh-CN": "没有{seat}号座位。"},
-    "error.seat_gone": {
-        "en-US": "Seat {seat} has left the game.",
-        "zh-CN": "{seat}号已经出局。",
-    },
-    # The rule refusal and the phases' names read as the engine words them.
-    **{k: v for k, v in ENGINE_MESSAGES.items() if k == "error.rule" or k.startswith("phase.")},
-}
+
+def catalogue_key(key: str) -> str:
+    """The catalogue key of the service error key ``key`` (``error.x`` is ``svc.x``)."""
+    return SECTION + key.removeprefix("error.")
 
 
 class ServiceError(Exception):
     """A use case refused. ``key``/``params`` are for the translated reply."""
 
-    key = "error.service"
+    key = FALLBACK
 
     def __init__(self, key: str | None = None, **params: Any) -> None:
         self.key = key or type(self).key
@@ -124,9 +36,11 @@ class ServiceError(Exception):
         super().__init__(self.text("en-US"))
 
     def text(self, locale: str = "en-US") -> str:
-        # A phase parameter holds a message key, shown in the same language; any other
-        # value (a name, typed text) is shown as it is, even if it looks like a key.
-        return render_from(MESSAGES, "error.service", KEY_PARAMS, self.key, locale, **self.params)
+        """The refusal in ``locale``'s words. A phase parameter holds a message key, shown
+        in the same language; any other value (a name, typed text) is shown as it is, even
+        if it looks like a key."""
+        key = catalogue_key(self.key)
+        return t(key if has_key(key) else catalogue_key(FALLBACK), locale, **self.params)
 
 
 class BadArgumentError(ServiceError):
@@ -258,7 +172,7 @@ class SeatGoneError(ServiceError):
 
 class RuleRefusedError(ServiceError):
     """The engine refused a submission. Carries the engine's own key and parameters, and
-    renders with the engine's catalogue."""
+    is worded as the engine's refusals are (``bot.i18n.refusals``)."""
 
     key = "error.rule"
 
@@ -267,4 +181,4 @@ class RuleRefusedError(ServiceError):
         super().__init__(violation.key, **violation.params)
 
     def text(self, locale: str = "en-US") -> str:
-        return self.violation.text(locale)
+        return refusal_text(self.violation, locale)

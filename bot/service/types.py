@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import engine
+from bot.i18n import refusal_text
 from bot.service.errors import BadArgumentError
 from engine import lineup as lineups
 
@@ -102,7 +103,7 @@ class GameSettings(BaseModel):
         try:
             return lineups.normalize(v)
         except engine.RuleViolation as exc:
-            raise ValueError(exc.text("en-US")) from None
+            raise ValueError(refusal_text(exc, "en-US")) from None
 
     @model_validator(mode="after")
     def _lineup_fits(self) -> GameSettings:

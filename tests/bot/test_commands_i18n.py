@@ -14,7 +14,6 @@ from bot.discord import cogs
 from bot.discord.translator import CatalogueTranslator, key_of
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
-from bot.service.errors import MESSAGES as SERVICE_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
@@ -119,9 +118,9 @@ def test_translator_answers_only_our_languages():
     assert asyncio.run(tr.translate(app_commands.locale_str("x"), discord.Locale.chinese, None)) is None
 
 
-def literal_keys(pattern: str) -> set[str]:
+def literal_keys(pattern: str, folder: str = "bot/discord") -> set[str]:
     found: set[str] = set()
-    for path in (ROOT / "bot" / "discord").rglob("*.py"):
+    for path in (ROOT / folder).rglob("*.py"):
         found |= set(re.findall(pattern, path.read_text(encoding="utf-8")))
     return found
 
@@ -134,20 +133,24 @@ def test_every_error_and_command_key_of_the_discord_layer_exists():
 
 
 def test_service_errors_read_the_same_in_our_words():
-    """Our [svc] texts (used when present; the service's own otherwise) take the same
-    parameters as the service's, and cover its errors as they were when written."""
+    """Every refusal of the service has its [svc] text in each language, taking the same
+    parameters in each: the error classes' keys and the keys raised by name."""
     import string
 
-    from engine.messages import text_in
+    from bot.service import access_errors, errors, standby_errors, stats_errors
+    from engine import errors as rules
 
     def fields(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
-    for key, texts in SERVICE_MESSAGES.items():
-        ours = "svc." + key.removeprefix("error.")
-        for loc in LOCALES:
-            if ours in catalogue(loc):
-                assert fields(catalogue(loc)[ours]) == fields(text_in(texts, loc)), (key, loc)
+    classes = [c for m in (errors, access_errors, standby_errors, stats_errors) for c in vars(m).values() if isinstance(c, type) and issubclass(c, errors.ServiceError)]
+    engine_keys = {c.key for c in vars(rules).values() if isinstance(c, type) and issubclass(c, rules.RuleViolation)}
+    raised = literal_keys(r"\"(error\.[a-z_]+)\"", "bot/service") - engine_keys  # and the keys named in the code
+    assert {"error.offer_already_open", "error.newcomer_cannot_see"} <= raised and len(classes) > 30  # the scans work
+    for key in raised | {c.key for c in classes if c is not errors.RuleRefusedError}:
+        ours = errors.catalogue_key(key)
+        assert all(ours in catalogue(loc) for loc in LOCALES), key
+        assert len({frozenset(fields(catalogue(loc)[ours])) for loc in LOCALES}) == 1, key
     known = {"error.no_active_game", "error.phase_closed", "error.not_in_game", "error.lobby_full", "error.concurrent_change"}
     assert all("svc." + k.removeprefix("error.") in catalogue(loc) for k in known for loc in LOCALES)
 

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.discord.translator import CatalogueTranslator
-from bot.i18n import normalize_locale, t, terms
+from bot.i18n import normalize_locale, refusal_text, t, terms
 from bot.i18n.catalog import _flatten, catalogue
 from bot.i18n.make_zh_tw import I18N, catalogue_pairs, engine_texts, stale
 from engine.classes import class_spec
@@ -100,7 +100,7 @@ def test_engine_texts_come_in_traditional_too() -> None:
     wizard = class_spec("wizard")
     assert wizard.name["zh-TW"] == "法師" and wizard.name["zh-CN"] == "法师"
     assert all("全域性" not in s.text["zh-TW"] and "聖盃" not in s.text["zh-TW"] for s in wizard.skills)
-    assert DeadTargetError(target=3).text("zh-TW") == "3號已經出局，不能作為目標。"
+    assert refusal_text(DeadTargetError(target=3), "zh-TW") == "3號已經出局，不能作為目標。"
     assert terms.class_name("wizard", "zh-TW") == "法師"
 
 

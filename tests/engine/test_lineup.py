@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from bot.i18n import refusal_text
 from engine import Settings, new_game
 from engine.classes import FACTION_ROWS
 from engine.dice import Dice
@@ -78,15 +79,15 @@ def test_a_line_up_the_rules_do_not_allow_is_refused_with_the_reason_in_both_lan
     with pytest.raises(LineupError) as caught:
         normalize(text)
     en, zh = BAD[text]
-    assert en in caught.value.text("en-US") and caught.value.text("en-US").startswith("That line-up cannot be used")
-    assert zh in caught.value.text("zh-CN")
-    assert caught.value.text("zh-TW") != caught.value.text("zh-CN")
+    assert en in refusal_text(caught.value, "en-US") and refusal_text(caught.value, "en-US").startswith("That line-up cannot be used")
+    assert zh in refusal_text(caught.value, "zh-CN")
+    assert refusal_text(caught.value, "zh-TW") != refusal_text(caught.value, "zh-CN")
 
 
 def test_a_line_up_for_another_size_is_refused():
     with pytest.raises(LineupError) as caught:
         resolve("warrior,monk/barbarian,druid/bard,ranger", 7)
-    assert "it seats 6 players and the table has 7" in caught.value.text("en-US")
+    assert "it seats 6 players and the table has 7" in refusal_text(caught.value, "en-US")
 
 
 def test_the_deal_seats_the_line_up_shuffled_by_the_seed():

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import refusal_text
 from engine import GameState, Settings, end_game, new_game, remove_player, rules
 from engine.classes import catalogue, catalogue_of, class_spec
 from engine.errors import RuleViolation
@@ -213,8 +214,8 @@ def test_a_version_this_release_does_not_know_is_refused() -> None:
     with pytest.raises(RuleViolation) as refused:
         Settings.from_dict({"rules_version": rules.CURRENT + 1})
     assert refused.value.key == "error.unknown_rules_version"
-    assert f"rules version {rules.CURRENT + 1}" in refused.value.text("en-US")
-    assert f"规则版本{rules.CURRENT + 1}" in refused.value.text("zh-CN")
+    assert f"rules version {rules.CURRENT + 1}" in refusal_text(refused.value, "en-US")
+    assert f"规则版本{rules.CURRENT + 1}" in refusal_text(refused.value, "zh-CN")
     with pytest.raises(RuleViolation):
         new_game(NAMES[:6], "s", replace(Settings(), rules_version=0))
 

@@ -3,8 +3,8 @@ whose message exists in both languages; a good one comes back normalised."""
 
 import pytest
 
+from bot.i18n import refusal_text
 from engine import errors as E
-from engine.messages import MESSAGES
 from engine.model import Phase
 from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Vote
 from engine.validate import validate
@@ -47,7 +47,7 @@ def test_refusals(phase, submission, error):
         validate(st(phase), 1, submission)
     exc = info.value
     assert isinstance(exc, E.RuleViolation)
-    en, zh = exc.text("en-US"), exc.text("zh-CN")
+    en, zh = refusal_text(exc, "en-US"), refusal_text(exc, "zh-CN")
     assert en and zh and en != zh
     assert "{" not in en and "{" not in zh  # every placeholder filled
 
@@ -94,26 +94,29 @@ def test_attack_plus_free_skill_fits_two_standards_do_not():
 
 
 def test_every_error_key_has_both_languages():
-    for key, entry in MESSAGES.items():
-        assert set(entry) == {"en-US", "zh-CN"}, key
+    from bot.i18n import LOCALES
+    from bot.i18n.catalog import catalogue
+
     for cls in vars(E).values():
         if isinstance(cls, type) and issubclass(cls, E.RuleViolation):
-            assert cls.key in MESSAGES, cls
+            assert all(cls.key in catalogue(loc) for loc in LOCALES), cls
+    refusals = {k for k in catalogue("en-US") if k.startswith(("error.", "reason."))}
+    assert refusals and all(refusals <= catalogue(loc).keys() for loc in LOCALES)
 
 
 def test_a_refusal_names_the_skill_in_the_players_language_not_by_id():
     st = table(("paladin", "lawful"), ("warrior", "neutral"))
     with pytest.raises(E.SkillUnavailableError) as refused:
         validate(st, 1, Orders((Action("smite_evil", (2,)),), frozenset({"divine_guard"})))
-    assert refused.value.text("en-US").startswith("You cannot use Divine Guard now")
-    assert "神圣守护" in refused.value.text("zh-CN") and "divine_guard" not in refused.value.text("zh-CN")
+    assert refusal_text(refused.value, "en-US").startswith("You cannot use Divine Guard now")
+    assert "神圣守护" in refusal_text(refused.value, "zh-CN") and "divine_guard" not in refusal_text(refused.value, "zh-CN")
     # A skill no class has is shown as typed.
-    assert "“dragon-breath”" in E.UnknownSkillError(skill="dragon-breath").text("en-US")
+    assert "“dragon-breath”" in refusal_text(E.UnknownSkillError(skill="dragon-breath"), "en-US")
     # Release is an order of its own, no class's skill: named too, not shown as an id.
     with pytest.raises(E.SkillUnavailableError) as refused:
         validate(st, 1, Orders((Action("release"),)))
-    assert refused.value.text("en-US").startswith("You cannot use Release now")
-    assert "松开" in refused.value.text("zh-CN") and "release" not in refused.value.text("zh-CN")
+    assert refusal_text(refused.value, "en-US").startswith("You cannot use Release now")
+    assert "松开" in refusal_text(refused.value, "zh-CN") and "release" not in refusal_text(refused.value, "zh-CN")
 
 
 def test_a_table_of_the_wrong_size_is_refused_in_both_languages():
@@ -122,8 +125,8 @@ def test_a_table_of_the_wrong_size_is_refused_in_both_languages():
 
     with pytest.raises(E.OutOfRangeError) as refused:
         deal(5, Dice.for_phase("seed", 0, "setup"))
-    assert refused.value.text("en-US").startswith("The number of players must be a whole number from 6 to 15")
-    assert refused.value.text("zh-CN").startswith("玩家人数必须是6到15之间的整数")
+    assert refusal_text(refused.value, "en-US").startswith("The number of players must be a whole number from 6 to 15")
+    assert refusal_text(refused.value, "zh-CN").startswith("玩家人数必须是6到15之间的整数")
 
 
 def test_seats_named_by_each_kind_of_submission():
@@ -140,6 +143,6 @@ def test_an_order_whose_targets_do_not_fit_reads_as_such_not_as_gibberish() -> N
     submission the engine cannot read."""
     with pytest.raises(E.OrderShapeError) as refused:
         validate(st(), 1, Orders((Action("attack", ()),)))
-    assert refused.value.text("en-US") == "That order does not fit: an attack names exactly one target."
-    assert refused.value.text("zh-CN") == "该指令不符合要求：攻击只能指定一个目标。"
+    assert refusal_text(refused.value, "en-US") == "That order does not fit: an attack names exactly one target."
+    assert refusal_text(refused.value, "zh-CN") == "该指令不符合要求：攻击只能指定一个目标。"
     assert isinstance(refused.value, E.MalformedSubmissionError)  # still caught as before

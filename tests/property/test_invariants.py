@@ -3,6 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import refusal_text
 from engine import Audience, RuleViolation, Settings, VoteTieRule, validate
 from engine.model import FACTIONS
 from tests.engine.randplay import play, random_submission
@@ -64,5 +65,5 @@ def test_any_submission_is_applied_or_refused_with_a_rule_violation(seed, n, pha
             out = validate(state, seat, sub)
             assert out.kind == sub.kind
         except RuleViolation as exc:
-            assert exc.text("en-US") and exc.text("zh-CN")
+            assert refusal_text(exc, "en-US") and refusal_text(exc, "zh-CN")
         assert state.to_dict() == before  # validation never changes anything

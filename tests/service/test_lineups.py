@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from bot.db.session import Database
+from bot.i18n import refusal_text
 from bot.service import errors as E
 from bot.service import export_game, get_game, start_game, store_odds, update_settings, verify_log
 from bot.service.lineup_odds import odds_for, table_size
@@ -73,7 +74,7 @@ async def test_a_line_up_that_does_not_fit_is_refused_and_nothing_changes(db: Da
     before = (await get_game(db, game_id)).settings
     with pytest.raises(LineupError) as caught:
         await update_settings(db, game_id, **change)
-    assert reason in caught.value.text("en-US") and caught.value.text("zh-CN") != caught.value.text("en-US")
+    assert reason in refusal_text(caught.value, "en-US") and refusal_text(caught.value, "zh-CN") != refusal_text(caught.value, "en-US")
     assert (await get_game(db, game_id)).settings == before
 
 
@@ -83,7 +84,7 @@ async def test_an_own_line_up_holds_the_table_to_its_size(db: Database) -> None:
         await update_settings(db, game_id, max_players=8)
     with pytest.raises(LineupError) as caught:
         await start_game(db, game_id)  # six have joined, the line-up seats seven
-    assert "it seats 7 players and the table has 6" in caught.value.text("en-US")
+    assert "it seats 7 players and the table has 6" in refusal_text(caught.value, "en-US")
     assert (await get_game(db, game_id)).status == "lobby"
     info = await update_settings(db, game_id, lineup="classic")  # back to a preset: any size again
     assert info.settings.max_players == 7 and info.odds is not None and info.odds.players == 6

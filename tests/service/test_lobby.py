@@ -150,11 +150,14 @@ async def test_error_texts_in_both_languages() -> None:
 
 
 def test_service_texts_name_the_phases_as_the_engine_does() -> None:
-    """One wording of each phase: the service's catalogue takes the engine's entries."""
-    from engine.messages import MESSAGES as ENGINE_MESSAGES
+    """One wording of each phase: a service refusal names it as the engine's refusals do."""
+    from bot.i18n import LOCALES, refusal_text, t
+    from engine.errors import WrongPhaseError
 
-    for key in ("phase.day", "phase.dusk", "phase.morning", "phase.over", "error.rule"):
-        assert E.MESSAGES[key] is ENGINE_MESSAGES[key]
+    for loc in LOCALES:
+        dusk = t("phase.dusk", loc)
+        assert dusk in E.PhaseClosedError(round=2, phase="phase.dusk").text(loc)
+        assert dusk in refusal_text(WrongPhaseError(expected="phase.dusk", phase="phase.day"), loc)
     # A name that looks like a key is shown as typed, a phase key in the reader's language.
     err = E.SeatGoneError(seat="phase.day")
     assert err.text("zh-CN") == "phase.day号已经出局。"

@@ -15,7 +15,7 @@ from bot.discord.lineup_replies import add_lineup_fields, classes_text, lineup_n
 from bot.discord.replies import INFO_COLOUR
 from bot.discord.translator import L
 from bot.discord.views.lobby import refresh_lobby
-from bot.i18n import normalize_locale, t
+from bot.i18n import normalize_locale, refusal_text, t
 from bot.service.lineup_odds import table_size
 from bot.service.types import GameInfo
 from engine import RuleViolation
@@ -41,7 +41,7 @@ def suggestions(current: str, players: int, locale: str) -> list[app_commands.Ch
             if len(text) <= MAX_CHOICE:
                 out.append(app_commands.Choice(name=t("lineup.choice_custom", locale, classes=classes_text(lineup, locale))[:MAX_CHOICE], value=text))
         except RuleViolation as exc:
-            out.append(app_commands.Choice(name=t("lineup.choice_bad", locale, reason=exc.text(locale))[:MAX_CHOICE], value=typed[:MAX_CHOICE]))
+            out.append(app_commands.Choice(name=t("lineup.choice_bad", locale, reason=refusal_text(exc, locale))[:MAX_CHOICE], value=typed[:MAX_CHOICE]))
     matching = [n for n in lineups.PRESETS if typed.casefold() in f"{n} {lineup_name(n, locale)}".casefold()]
     for name in matching or lineups.PRESETS:
         label = lineup_name(name, locale)

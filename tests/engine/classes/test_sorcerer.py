@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.i18n import refusal_text
 from engine.classes import SkillSpec, class_spec
 from engine.errors import (
     ActionEconomyError,
@@ -363,5 +364,5 @@ def test_a_spell_sent_without_an_amount_is_refused_naming_the_amounts():
     with pytest.raises(MalformedSubmissionError) as err:
         validate(trio(), 1, orders(Action("chaos_bolt", (2,))))
     low, high = skill("chaos_bolt").amount
-    assert f"needs an amount of points from {low} to {high}" in err.value.text("en-US")
-    assert f"需要填写{low}到{high}之间的点数" in err.value.text("zh-CN")
+    assert f"needs an amount of points from {low} to {high}" in refusal_text(err.value, "en-US")
+    assert f"需要填写{low}到{high}之间的点数" in refusal_text(err.value, "zh-CN")
