@@ -1,4 +1,5 @@
-"""Traditional Chinese (zh-TW) twins of the engine's Simplified (zh-CN) texts, read from
+"""Traditional Chinese (zh-TW) twins of the class data's Simplified (zh-CN) texts (names,
+descriptions, skills: the line-up parser reads a class's name in any script), read from
 ``engine/data/zh-TW.toml``. That file is generated with OpenCC and the game's terms
 checked by hand (``python -m bot.i18n.make_zh_tw``); a text not listed reads the same in
 both scripts. The engine itself converts nothing."""
