@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from bot.ai.runner import play_many
+from bot.i18n import refusal_text
 from bot.sim.plot import plot
 from bot.sim.report import render, summarise
-from bot.i18n import refusal_text
 from engine import HOUSE_RULES, MAX_PLAYERS, MIN_PLAYERS, RuleViolation, Settings
 from engine import lineup as lineups
 
