@@ -9,13 +9,14 @@ from typing import Any
 
 import discord
 
+from bot.discord import game_settings
 from bot.discord.durations import format_duration
-from bot.discord.lineup_replies import add_lineup_fields, setting_line
+from bot.discord.lineup_replies import add_lineup_fields
+from bot.discord.setting_lines import ai_count, ai_line
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
-from bot.service.ai_seats import AI_MARK
 from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 
 OK_COLOUR = 0x15803D
@@ -230,65 +231,15 @@ def player_lines(info: GameInfo) -> list[str]:
     return lines
 
 
-def reminder_text(s: GameSettings, locale: str) -> str:
-    """The reminder's lead, with a warning when some phase is too short to get one (the
-    reminder would fall before the phase opens)."""
-    lead = format_duration(s.reminder_lead_seconds, locale)
-    if s.reminder_lead_seconds >= min(s.day_seconds, s.dusk_seconds, s.morning_seconds):
-        return t("reply.settings.reminder_too_long", locale, value=lead)
-    return lead
-
-
-def policy_text(s: GameSettings, locale: str) -> str:
-    """The absence policy's settings line: when it acts, what it does, a standby's time."""
-    if not s.absence_misses:
-        return t("absence.setting", locale, value=t("absence.setting_off", locale))
-    action = t(f"cmd.choice.absence_{s.absence_action}", locale)
-    offer = format_duration(s.offer_seconds, locale)
-    return t("absence.setting", locale, value=t("absence.setting_on", locale, count=s.absence_misses, action=action, offer=offer))
-
-
-def ai_count(info: GameInfo) -> int:
-    """How many of the table's (or the lobby's) seats the AI holds."""
-    return sum(1 for p in info.players if not p.user_id and p.name.startswith(AI_MARK))
-
-
-def ai_line(s: GameSettings, count: int, locale: str) -> str | None:
-    """The AI seats and, when the AI fills the table, to how many players; None when the
-    game has neither."""
-    if s.fill_to:
-        return t("reply.settings.ai_fill", locale, value=count, fill=s.fill_to)
-    if s.ai_seats or count:
-        return t("reply.settings.ai_seats", locale, value=count)
-    return None
-
-
 def settings_lines(s: GameSettings, locale: str, ai: int | None = None) -> str:
     """The settings, one line each; ``ai``: how many seats the AI holds now (by default
     the fixed count the settings ask for)."""
-    ai_text = ai_line(s, s.ai_seats if ai is None else ai, locale)
-    yes, no = t("reply.yes", locale), t("reply.no", locale)
-    return "\n".join(
-        [
-            t("reply.settings.max_players", locale, value=s.max_players),
-            t("reply.settings.durations", locale, day=format_duration(s.day_seconds, locale), dusk=format_duration(s.dusk_seconds, locale), morning=format_duration(s.morning_seconds, locale)),
-            t("reply.settings.reminder", locale, value=reminder_text(s, locale) if s.reminder_lead_seconds else no),
-            t("reply.settings.vote_tie", locale, value=t(f"cmd.choice.tie_{s.vote_tie_rule}", locale)),
-            t("reply.settings.reveal", locale, value=yes if s.reveal_on_death else no),
-            t("reply.settings.early", locale, value=yes if s.early_advance else no),
-            t("reply.settings.language", locale, value=t(f"cmd.choice.lang_{s.language.replace('-', '_')}", locale)),
-            t("reply.settings.win_score", locale, value=s.win_score),
-            *house_rule_lines(s, locale),
-            policy_text(s, locale),
-        ]
-        + ([ai_text] if ai_text else [])
-    )
+    return "\n".join(game_settings.lines(s, locale, s.ai_seats if ai is None else ai))
 
 
 def house_rule_lines(s: GameSettings, locale: str) -> list[str]:
-    """The game's house rules, one line each, as the options' choices name them."""
-    rules = [t(f"reply.settings.{rule}", locale, value=t(f"cmd.choice.{rule}_{getattr(s, rule)}", locale)) for rule in HOUSE_RULES]
-    return [*rules, setting_line(s, locale)]
+    """The game's house rules and its line-up, one line each, as the options' choices name them."""
+    return game_settings.lines(s, locale, s.ai_seats, names=(*HOUSE_RULES, "lineup"))
 
 
 def start_line(info: GameInfo, locale: str) -> str | None:

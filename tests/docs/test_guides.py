@@ -18,10 +18,10 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot.config import Config
-from bot.discord.cogs.game_admin import overrides
 from bot.discord.cogs.info import HELP_SECTIONS, TOPICS
 from bot.discord.config import DiscordConfig
 from bot.discord.durations import format_duration
+from bot.discord.game_settings import overrides
 from bot.discord.translator import key_of
 from bot.i18n import t, terms
 from bot.i18n.catalog import catalogue

@@ -19,8 +19,8 @@ from bot.discord import permissions
 from bot.discord.checks import require_moderator
 from bot.discord.cogs import Groups
 from bot.discord.context import Ctx, moderated_game
-from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError, guarded
+from bot.discord.game_settings import option_value, overrides, setting_options
 from bot.discord.payload import NUMBER, Checked
 from bot.discord.players import parse_player, player_choices
 from bot.discord.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
@@ -32,82 +32,7 @@ from bot.discord.views.lobby import refresh_lobby
 from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.export import log_bytes
-from bot.service.start_time import MAX_START_SECONDS, MIN_START_SECONDS
-from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, SeatInfo
-
-TIE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.tie_{v}"), value=v) for v in ("roll", "nobody", "all")]
-LANG_CHOICES = [app_commands.Choice(name=L("cmd.choice.lang_en_US"), value="en-US"), app_commands.Choice(name=L("cmd.choice.lang_zh_CN"), value="zh-CN"), app_commands.Choice(name=L("cmd.choice.lang_zh_TW"), value="zh-TW")]
-# The house rules' choices, default first (bot.service.types.HOUSE_RULES).
-HOUSE_CHOICES = {rule: [app_commands.Choice(name=L(f"cmd.choice.{rule}_{v}"), value=v) for v in values] for rule, values in HOUSE_RULES.items()}
-
-SETTING_PARAMS = {
-    "max_players": "max_players", "day": "day", "dusk": "dusk", "morning": "morning", "reminder": "reminder",
-    "vote_tie": "vote_tie", "reveal_on_death": "reveal_on_death", "early_advance": "early_advance",
-    "language": "language", "win_score": "win_score", "quiet_dead": "quiet_dead", "start_in": "start_in",
-    "killing_blow": "killing_blow", "departures": "departures", "vote_damage": "vote_damage",
-    "absence_misses": "absence_misses", "absence_action": "absence_action", "offer_time": "offer_time",
-    "ai_seats": "ai_seats", "fill_to": "fill_to",
-}  # fmt: skip
-ABSENCE_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.absence_{v}"), value=v) for v in ("replace", "remove", "ai", "notify")]
-
-
-def with_setting_options(func: Any) -> Any:
-    """Names and descriptions of the settings options shared by create and settings."""
-    func = app_commands.rename(**{k: L(f"cmd.name.{v}") for k, v in SETTING_PARAMS.items()})(func)
-    func = app_commands.describe(**{k: L(f"cmd.param.{v}") for k, v in SETTING_PARAMS.items()})(func)
-    return app_commands.choices(vote_tie=TIE_CHOICES, language=LANG_CHOICES, absence_action=ABSENCE_CHOICES, **HOUSE_CHOICES)(func)
-
-
-# What switches the reminder off, in either language.
-NO_REMINDER = frozenset({"0", "off", "no", "none", "never", "关", "关闭", "不", "否", "无", "不提醒"})
-
-
-def overrides(**given: Any) -> dict[str, Any]:
-    """Settings options as GameSettings fields; durations parsed (``24h``, ``90m``)."""
-    out: dict[str, Any] = {}
-    for name in ("day", "dusk", "morning"):
-        if given.get(name) is not None:
-            out[f"{name}_seconds"] = parse_duration(given[name])
-    if given.get("reminder") is not None:
-        text = str(given["reminder"]).strip()
-        if text.casefold() in NO_REMINDER:
-            out["reminder_lead_seconds"] = 0
-        else:
-            try:
-                out["reminder_lead_seconds"] = parse_duration(text)
-            except ReplyError:
-                raise ReplyError("reply.error.reminder", text=text[:40]) from None
-    for name in ("max_players", "reveal_on_death", "early_advance", "win_score", "ai_seats", "fill_to"):
-        if given.get(name) is not None:
-            out[name] = given[name]
-    if given.get("vote_tie") is not None:
-        out["vote_tie_rule"] = given["vote_tie"].value
-    if given.get("language") is not None:
-        out["language"] = given["language"].value
-    for rule in HOUSE_RULES:
-        if given.get(rule) is not None:
-            out[rule] = given[rule].value
-    if given.get("absence_misses") is not None:
-        out["absence_misses"] = given["absence_misses"]
-    if given.get("absence_action") is not None:
-        out["absence_action"] = given["absence_action"].value
-    if given.get("offer_time") is not None:
-        out["offer_seconds"] = parse_duration(given["offer_time"])
-    return out
-
-
-def start_seconds(text: str | None) -> int | None:
-    """A lobby's start time as typed (``2d``, ``36h``; ``off`` for none): seconds from
-    now, 0 for none, None when not given."""
-    if text is None:
-        return None
-    text = str(text).strip()
-    if text.casefold() in NO_REMINDER:
-        return 0
-    try:
-        return parse_duration(text, low=MIN_START_SECONDS, high=MAX_START_SECONDS)
-    except ReplyError:
-        raise ReplyError("lobby_start.error", text=text[:40]) from None
+from bot.service.types import GameInfo, GameSettings, SeatInfo
 
 
 async def _moderated(ctx: Ctx) -> GameInfo:
@@ -132,30 +57,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     mod = groups.mod
 
     @mod.command(name=L("cmd.name.create"), description=L("cmd.desc.mod_create"))
-    @with_setting_options
-    async def create(
-        interaction: discord.Interaction,
-        max_players: app_commands.Range[int, 6, 15] | None = None,
-        day: str | None = None,
-        dusk: str | None = None,
-        morning: str | None = None,
-        reminder: str | None = None,
-        vote_tie: app_commands.Choice[str] | None = None,
-        reveal_on_death: bool | None = None,
-        early_advance: bool | None = None,
-        language: app_commands.Choice[str] | None = None,
-        win_score: app_commands.Range[int, 1, 100] | None = None,
-        quiet_dead: bool | None = None,
-        killing_blow: app_commands.Choice[str] | None = None,
-        departures: app_commands.Choice[str] | None = None,
-        vote_damage: app_commands.Choice[str] | None = None,
-        absence_misses: app_commands.Range[int, 0, 10] | None = None,
-        absence_action: app_commands.Choice[str] | None = None,
-        offer_time: str | None = None,
-        start_in: str | None = None,
-        ai_seats: app_commands.Range[int, 0, 14] | None = None,
-        fill_to: app_commands.Range[int, 0, 15] | None = None,
-    ) -> None:
+    @setting_options
+    async def create(interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
@@ -164,18 +67,13 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         basic_missing, _ = permissions.bot_missing(channel)
         if basic_missing:
             raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
-        given = overrides(
-            max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
-            reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
-            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
-            absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
-            ai_seats=ai_seats, fill_to=fill_to,
-        )  # fmt: skip
-        if language is None:
-            given["language"] = _default_language(interaction, ctx.bot.config.language)
-        settings = GameSettings.from_config(ctx.bot.config, **given)
-        starts = start_seconds(start_in) or 0
+        fields = overrides(**given)
+        if given.get("language") is None:
+            fields["language"] = _default_language(interaction, ctx.bot.config.language)
+        settings = GameSettings.from_config(ctx.bot.config, **fields)
+        starts = option_value("start_in", given.get("start_in")) or 0
         info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings, start_in=starts)
+        quiet_dead = given.get("quiet_dead")
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
         reply = settings_embed(info, ctx.locale, quiet)
@@ -193,49 +91,22 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
     @mod.command(name=L("cmd.name.settings"), description=L("cmd.desc.mod_settings"))
-    @with_setting_options
-    async def settings(
-        interaction: discord.Interaction,
-        max_players: app_commands.Range[int, 6, 15] | None = None,
-        day: str | None = None,
-        dusk: str | None = None,
-        morning: str | None = None,
-        reminder: str | None = None,
-        vote_tie: app_commands.Choice[str] | None = None,
-        reveal_on_death: bool | None = None,
-        early_advance: bool | None = None,
-        language: app_commands.Choice[str] | None = None,
-        win_score: app_commands.Range[int, 1, 100] | None = None,
-        quiet_dead: bool | None = None,
-        killing_blow: app_commands.Choice[str] | None = None,
-        departures: app_commands.Choice[str] | None = None,
-        vote_damage: app_commands.Choice[str] | None = None,
-        absence_misses: app_commands.Range[int, 0, 10] | None = None,
-        absence_action: app_commands.Choice[str] | None = None,
-        offer_time: str | None = None,
-        start_in: str | None = None,
-        ai_seats: app_commands.Range[int, 0, 14] | None = None,
-        fill_to: app_commands.Range[int, 0, 15] | None = None,
-    ) -> None:
+    @setting_options
+    async def settings(interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
-        given = overrides(
-            max_players=max_players, day=day, dusk=dusk, morning=morning, reminder=reminder, vote_tie=vote_tie,
-            reveal_on_death=reveal_on_death, early_advance=early_advance, language=language, win_score=win_score,
-            killing_blow=killing_blow, departures=departures, vote_damage=vote_damage,
-            absence_misses=absence_misses, absence_action=absence_action, offer_time=offer_time,
-            ai_seats=ai_seats, fill_to=fill_to,
-        )  # fmt: skip
-        starts = start_seconds(start_in)
-        if given or starts is not None:
-            info = await service.update_settings(ctx.db, info.id, start_in=starts, **given)
+        fields = overrides(**given)
+        starts = option_value("start_in", given.get("start_in"))
+        quiet_dead = given.get("quiet_dead")
+        if fields or starts is not None:
+            info = await service.update_settings(ctx.db, info.id, start_in=starts, **fields)
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
         quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
         if quiet_dead is not None and channel is not None:
             note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
-            if note and given and quiet is not quiet_dead:  # say plainly what did change
+            if note and fields and quiet is not quiet_dead:  # say plainly what did change
                 note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
         if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
             await refresh_lobby(channel, info)  # the lobby post shows the settings

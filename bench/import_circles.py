@@ -1,0 +1,103 @@
+"""Modules of a package caught in import circles.
+
+    .venv/bin/python bench/import_circles.py [bot.discord] [--runtime]
+
+Reads every module of the package, draws an arrow for each import of another module of
+the same package (at the top or inside a function; imports under ``if TYPE_CHECKING``
+are left out with ``--runtime``), and prints the
+strongly connected components of more than one module (Tarjan's algorithm), largest
+first, with the number of modules in circles.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_lines(tree: ast.Module) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                lines.update(range(inner.lineno, (inner.end_lineno or inner.lineno) + 1))
+    return lines
+
+
+def graph(package: str, runtime: bool = False) -> dict[str, set[str]]:
+    """Each module of ``package`` with the modules of ``package`` it imports."""
+    paths = sorted((ROOT / package.replace(".", "/")).rglob("*.py"))
+    modules = {module_name(p) for p in paths}
+    arrows: dict[str, set[str]] = {}
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_lines(tree) if runtime else set()
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if getattr(node, "lineno", None) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)  # a submodule by name
+        me = module_name(path)
+        arrows[me] = {name for name in found if name in modules and name != me}
+    return arrows
+
+
+def circles(arrows: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, largest first."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(arrows.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(10_000)
+    for node in sorted(arrows):
+        if node not in index:
+            visit(node)
+    return sorted(found, key=len, reverse=True)
+
+
+def main(argv: list[str]) -> None:
+    package = next((a for a in argv if not a.startswith("-")), "bot.discord")
+    arrows = graph(package, runtime="--runtime" in argv)
+    found = circles(arrows)
+    for component in found:
+        print(f"{len(component)} modules: {', '.join(component)}")
+    print(f"{package}: {sum(map(len, found))} of {len(arrows)} modules in import circles")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,59 @@
+"""The settings lines that say more than one setting's value: the phases' lengths, the
+reminder (with its warning), the absence policy and the AI's seats. The one-value lines
+are made by the settings' declaration (``game_settings``)."""
+
+from __future__ import annotations
+
+from bot.discord.durations import format_duration
+from bot.i18n import t
+from bot.service.ai_seats import AI_MARK
+from bot.service.types import GameInfo, GameSettings
+
+
+def durations_line(s: GameSettings, locale: str) -> str:
+    """The three phases' lengths, in one line."""
+    return t(
+        "reply.settings.durations",
+        locale,
+        day=format_duration(s.day_seconds, locale),
+        dusk=format_duration(s.dusk_seconds, locale),
+        morning=format_duration(s.morning_seconds, locale),
+    )
+
+
+def reminder_text(s: GameSettings, locale: str) -> str:
+    """The reminder's lead, with a warning when some phase is too short to get one (the
+    reminder would fall before the phase opens)."""
+    lead = format_duration(s.reminder_lead_seconds, locale)
+    if s.reminder_lead_seconds >= min(s.day_seconds, s.dusk_seconds, s.morning_seconds):
+        return t("reply.settings.reminder_too_long", locale, value=lead)
+    return lead
+
+
+def reminder_line(s: GameSettings, locale: str) -> str:
+    value = reminder_text(s, locale) if s.reminder_lead_seconds else t("reply.no", locale)
+    return t("reply.settings.reminder", locale, value=value)
+
+
+def policy_text(s: GameSettings, locale: str) -> str:
+    """The absence policy's settings line: when it acts, what it does, a standby's time."""
+    if not s.absence_misses:
+        return t("absence.setting", locale, value=t("absence.setting_off", locale))
+    action = t(f"cmd.choice.absence_{s.absence_action}", locale)
+    offer = format_duration(s.offer_seconds, locale)
+    return t("absence.setting", locale, value=t("absence.setting_on", locale, count=s.absence_misses, action=action, offer=offer))
+
+
+def ai_count(info: GameInfo) -> int:
+    """How many of the table's (or the lobby's) seats the AI holds."""
+    return sum(1 for p in info.players if not p.user_id and p.name.startswith(AI_MARK))
+
+
+def ai_line(s: GameSettings, count: int, locale: str) -> str | None:
+    """The AI seats and, when the AI fills the table, to how many players; None when the
+    game has neither."""
+    if s.fill_to:
+        return t("reply.settings.ai_fill", locale, value=count, fill=s.fill_to)
+    if s.ai_seats or count:
+        return t("reply.settings.ai_seats", locale, value=count)
+    return None

@@ -1,0 +1,94 @@
+"""The game settings are declared once (``bot.discord.game_settings.SETTINGS``): a setting
+added there is an option of both ``/mod create`` and ``/mod settings``, is read into its
+``GameSettings`` field, and has its line in the settings embed."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord import cogs, game_settings
+from bot.discord.errors import ReplyError
+from bot.discord.game_settings import Duration, overrides
+from bot.discord.replies import settings_lines
+from bot.i18n import LOCALES
+from bot.i18n.catalog import catalogue
+from bot.service.types import GameSettings
+
+
+def command(tree: app_commands.CommandTree, path: str) -> app_commands.Command:
+    group, name = path.split()
+    found = next(c for c in tree.get_commands() if c.name == group)
+    assert isinstance(found, app_commands.Group)
+    sub = next(c for c in found.commands if c.name == name)
+    assert isinstance(sub, app_commands.Command)
+    return sub
+
+
+def tree() -> app_commands.CommandTree:
+    built = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    cogs.install(built)
+    return built
+
+
+@pytest.fixture
+def grace(monkeypatch: pytest.MonkeyPatch) -> Duration:
+    """A new setting, declared as a moderator's option: the Dusk's grace (a field the
+    options do not offer today), with its words in every catalogue."""
+    setting = Duration("dusk_grace", "dusk_grace_seconds", low=0, high=3600)
+    monkeypatch.setattr(game_settings, "SETTINGS", [*game_settings.SETTINGS, setting])
+    for loc in LOCALES:
+        words = {"cmd.name.dusk_grace": "dusk_grace", "cmd.param.dusk_grace": "Grace", "reply.settings.dusk_grace": "Grace after the last order: {value}"}
+        for key, text in words.items():
+            monkeypatch.setitem(catalogue(loc), key, text)
+    return setting
+
+
+def test_a_declared_setting_is_an_option_of_both_commands_and_a_line_of_the_embed(grace: Duration) -> None:
+    built = tree()
+    for path in ("mod create", "mod settings"):
+        params = {p.name: p for p in command(built, path).parameters}
+        assert "dusk_grace" in params, path
+        assert params["dusk_grace"].type is discord.AppCommandOptionType.string
+        assert not params["dusk_grace"].required
+    assert overrides(dusk_grace="5m") == {"dusk_grace_seconds": 300}
+    assert "Grace after the last order: 5m" in settings_lines(GameSettings(dusk_grace_seconds=300), "en-US")
+    assert "dusk_grace" in {key.split(".")[-1] for key in game_settings.catalogue_keys()}
+
+
+def test_both_commands_offer_the_same_settings_in_the_declared_order() -> None:
+    built = tree()
+    wanted = [s.name for s in game_settings.options()]
+    for path in ("mod create", "mod settings"):
+        assert [p.name for p in command(built, path).parameters] == wanted
+
+
+def test_ranges_and_choices_come_from_the_settings_fields() -> None:
+    params = {p.name: p for p in command(tree(), "mod create").parameters}
+    assert (params["max_players"].min_value, params["max_players"].max_value) == (6, 15)
+    assert (params["win_score"].min_value, params["win_score"].max_value) == (1, 100)
+    assert [c.value for c in params["vote_tie"].choices] == ["roll", "nobody", "all"]
+    assert [c.value for c in params["language"].choices] == ["en-US", "zh-CN", "zh-TW"]
+
+
+def test_what_is_typed_is_read_into_the_fields() -> None:
+    tie = app_commands.Choice(name="x", value="nobody")
+    assert overrides(day="2h", reminder="off", vote_tie=tie, win_score=20, quiet_dead=True, start_in="1d") == {
+        "day_seconds": 7200,
+        "reminder_lead_seconds": 0,
+        "vote_tie_rule": "nobody",
+        "win_score": 20,
+    }
+    with pytest.raises(ReplyError) as caught:
+        overrides(reminder="soon")
+    assert caught.value.key == "reply.error.reminder"
+    assert game_settings.option_value("start_in", "off") == 0
+    assert game_settings.option_value("start_in", None) is None
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_every_key_the_settings_use_is_in_the_catalogue(loc: str) -> None:
+    keys = game_settings.catalogue_keys()
+    assert {"cmd.name.max_players", "cmd.choice.tie_roll", "reply.settings.reveal", "lobby_start.error"} <= keys
+    assert sorted(keys - catalogue(loc).keys()) == []
