@@ -4,17 +4,22 @@ added there is an option of both ``/mod create`` and ``/mod settings``, is read 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import discord
 import pytest
 from discord import app_commands
 
 from bot.discord import cogs, game_settings
 from bot.discord.errors import ReplyError
-from bot.discord.game_settings import Duration, overrides
-from bot.discord.replies import settings_lines
+from bot.discord.game_settings import overrides
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
-from bot.service.types import GameSettings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def command(tree: app_commands.CommandTree, path: str) -> app_commands.Command:
@@ -32,29 +37,51 @@ def tree() -> app_commands.CommandTree:
     return built
 
 
-@pytest.fixture
-def grace(monkeypatch: pytest.MonkeyPatch) -> Duration:
-    """A new setting, declared as a moderator's option: the Dusk's grace (a field the
-    options do not offer today), with its words in every catalogue."""
-    setting = Duration("dusk_grace", "dusk_grace_seconds", low=0, high=3600)
-    monkeypatch.setattr(game_settings, "SETTINGS", [*game_settings.SETTINGS, setting])
-    for loc in LOCALES:
-        words = {"cmd.name.dusk_grace": "dusk_grace", "cmd.param.dusk_grace": "Grace", "reply.settings.dusk_grace": "Grace after the last order: {value}"}
-        for key, text in words.items():
-            monkeypatch.setitem(catalogue(loc), key, text)
-    return setting
+ADD_A_SETTING = """
+import asyncio, json
+import discord
+from discord import app_commands
+from bot.discord import game_settings
+from bot.discord.game_settings import Duration
+from bot.i18n import LOCALES
+from bot.i18n.catalog import catalogue
+
+# A new setting, declared before the commands are built: the Dusk's grace (a field the
+# options do not offer today), with its words in every catalogue.
+game_settings.SETTINGS.append(Duration("dusk_grace", "dusk_grace_seconds", low=0, high=3600))
+for loc in LOCALES:
+    catalogue(loc).update({"cmd.name.dusk_grace": "dusk_grace", "cmd.param.dusk_grace": "Grace",
+                           "reply.settings.dusk_grace": "Grace after the last order: {value}"})
+
+from bot.discord import cogs
+from bot.discord.game_settings import overrides
+from bot.discord.replies import settings_embed
+from bot.service.types import GameInfo, GameSettings
+from tests.bot.test_game_settings import command, tree
+
+built = tree()
+info = GameInfo(id=7, guild_id=1, channel_id=2, moderator_id=3, status="lobby", round=0, phase=None, deadline=None,
+                paused_remaining=None, version=1, seed_sha256="0" * 64, settings=GameSettings(dusk_grace_seconds=300), players=())
+print(json.dumps({
+    "options": {path: [p.name for p in command(built, path).parameters] for path in ("mod create", "mod settings")},
+    "read": overrides(dusk_grace="5m"),
+    "embed": settings_embed(info, "en-US").description,
+    "keys": sorted(game_settings.catalogue_keys()),
+}))
+"""
 
 
-def test_a_declared_setting_is_an_option_of_both_commands_and_a_line_of_the_embed(grace: Duration) -> None:
-    built = tree()
-    for path in ("mod create", "mod settings"):
-        params = {p.name: p for p in command(built, path).parameters}
-        assert "dusk_grace" in params, path
-        assert params["dusk_grace"].type is discord.AppCommandOptionType.string
-        assert not params["dusk_grace"].required
-    assert overrides(dusk_grace="5m") == {"dusk_grace_seconds": 300}
-    assert "Grace after the last order: 5m" in settings_lines(GameSettings(dusk_grace_seconds=300), "en-US")
-    assert "dusk_grace" in {key.split(".")[-1] for key in game_settings.catalogue_keys()}
+def test_a_setting_added_to_the_declaration_is_an_option_of_both_commands_and_a_line_of_the_embed() -> None:
+    """The commands are built when their module is imported, so the setting is added
+    in a fresh interpreter before that."""
+    done = subprocess.run([sys.executable, "-c", ADD_A_SETTING], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    for path, names in seen["options"].items():
+        assert names[-1] == "dusk_grace", path
+    assert seen["read"] == {"dusk_grace_seconds": 300}
+    assert "Grace after the last order: 5m" in seen["embed"].splitlines()
+    assert "reply.settings.dusk_grace" in seen["keys"]
 
 
 def test_both_commands_offer_the_same_settings_in_the_declared_order() -> None:

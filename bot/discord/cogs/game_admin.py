@@ -13,11 +13,12 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
 from bot.discord import permissions
 from bot.discord.checks import require_moderator
-from bot.discord.cogs import Groups
+from bot.discord.cogs.groups import command
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.game_settings import option_value, overrides, setting_options
@@ -53,12 +54,12 @@ async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
     await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(target.name))))
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    mod = groups.mod
+class GameAdmin(commands.Cog):
+    """A moderator's game: ``/mod create|start|settings|replace|kick|end|status|log``."""
 
-    @mod.command(name=L("cmd.name.create"), description=L("cmd.desc.mod_create"))
+    @command("mod", "create")
     @setting_options
-    async def create(interaction: discord.Interaction, **given: Any) -> None:
+    async def create(self, interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
@@ -82,17 +83,17 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
 
-    @mod.command(name=L("cmd.name.start"), description=L("cmd.desc.mod_start"))
-    async def start(interaction: discord.Interaction) -> None:
+    @command("mod", "start")
+    async def start(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         info = await service.start_game(ctx.db, info.id)
         await _close_lobby_post(ctx, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
-    @mod.command(name=L("cmd.name.settings"), description=L("cmd.desc.mod_settings"))
+    @command("mod", "settings")
     @setting_options
-    async def settings(interaction: discord.Interaction, **given: Any) -> None:
+    async def settings(self, interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         fields = overrides(**given)
@@ -115,10 +116,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
 
-    @mod.command(name=L("cmd.name.replace"), description=L("cmd.desc.mod_replace"))
+    @command("mod", "replace")
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
-    async def replace(interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
+    async def replace(self, interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         seat = parse_player(player, info.players).seat
@@ -133,10 +134,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await service.replace_player(ctx.db, info.id, seat, _ref(newcomer), standing)
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
 
-    @mod.command(name=L("cmd.name.kick"), description=L("cmd.desc.mod_kick"))
+    @command("mod", "kick")
     @app_commands.rename(player=L("cmd.name.player"))
     @app_commands.describe(player=L("cmd.param.player_kick"))
-    async def kick(interaction: discord.Interaction, player: str) -> None:
+    async def kick(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         if info.status == "lobby":
@@ -152,12 +153,12 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
     @replace.autocomplete("player")
     @kick.autocomplete("player")
-    async def _players(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
         return [] if info is None else player_choices(current, info.players, lobby=info.status == "lobby")
 
-    @mod.command(name=L("cmd.name.end"), description=L("cmd.desc.mod_end"))
-    async def end(interaction: discord.Interaction) -> None:
+    @command("mod", "end")
+    async def end(self, interaction: discord.Interaction) -> None:
         # A running or paused game ends scored; a lobby is cancelled. The button carries
         # which of the two was confirmed, and does only that.
         ctx = await Ctx.begin(interaction)
@@ -171,8 +172,8 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             text = t("reply.end_confirm", ctx.locale, game=info.id)
         await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
 
-    @mod.command(name=L("cmd.name.status"), description=L("cmd.desc.mod_status"))
-    async def status(interaction: discord.Interaction) -> None:
+    @command("mod", "status")
+    async def status(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         st = await service.phase_status(ctx.db, info.id, interaction.user.id)
@@ -181,10 +182,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
         await ctx.send(embed=absence_fields(embed, st, ctx.locale))
 
-    @mod.command(name=L("cmd.name.log"), description=L("cmd.desc.mod_log"))
+    @command("mod", "log")
     @app_commands.rename(game_id=L("cmd.name.game_id"))
     @app_commands.describe(game_id=L("cmd.param.game_id"))
-    async def log(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+    async def log(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         if game_id is not None:
             info = await service.get_game(ctx.db, game_id)
@@ -201,7 +202,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         data = await service.export_game(ctx.db, info.id)
         file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
-
 
 async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
     """The lobby post loses its buttons once the game has started or ended."""

@@ -8,14 +8,13 @@ import re
 from typing import Any
 
 import discord
-from discord import app_commands
+from discord.ext import commands
 
-from bot.discord.cogs import Groups
+from bot.discord.cogs.groups import command
 from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.discord.standing import standing_in_server
-from bot.discord.translator import L
 from bot.i18n import t, terms
 from bot.render import words
 from bot.service import policy
@@ -81,15 +80,16 @@ class HistoryPageButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, run)
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.game.command(name=L("cmd.name.history"), description=L("cmd.desc.game_history"))
-    async def history(interaction: discord.Interaction) -> None:
+class History(commands.Cog):
+    """The server's finished games: ``/game history``."""
+
+    @command("game", "history")
+    async def history(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         if interaction.guild_id is None:
             raise ReplyError("history.guild_only")
         page = await game_history(ctx.db, interaction.guild_id)
         view = history_view(interaction.guild_id, page, ctx.locale)
         await ctx.send(embed=history_embed(page, ctx.locale), view=view)
-
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [HistoryPageButton]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import engine.rules
-from bot.discord.cogs import Groups, top_level
+from bot.discord.cogs.groups import top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
 from bot.discord.replies import house_rule_lines
@@ -95,9 +96,9 @@ HELP_SECTIONS = (
 
 def help_embed(locale: str) -> discord.Embed:
     embed = discord.Embed(title=t("help.title", locale), description=t("help.intro", locale), colour=RULES_COLOUR)
-    for section, commands in HELP_SECTIONS:
+    for section, paths in HELP_SECTIONS:
         lines = []
-        for path in commands:
+        for path in paths:
             parts = path.split()
             shown = " ".join(t(f"cmd.name.{p}", locale) for p in parts)
             lines.append(f"`/{shown}` — {t('cmd.desc.' + '_'.join(parts), locale)}")
@@ -117,11 +118,13 @@ async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
     embed.add_field(name=t("rules.this_game", ctx.locale, game=info.id), value="\n".join(lines), inline=False)
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+class Info(commands.Cog):
+    """The rules and the help: ``/rules``, ``/help``."""
+
     @top_level("rules")
     @app_commands.rename(topic=L("cmd.name.topic"))
     @app_commands.describe(topic=L("cmd.param.topic"))
-    async def rules(interaction: discord.Interaction, topic: str | None = None) -> None:
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         chosen = parse_topic(topic)
         embed = topic_embed(chosen, ctx.locale)
@@ -130,14 +133,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await ctx.send(embed=embed)
 
     @rules.autocomplete("topic")
-    async def _topics(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _topics(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return topic_choices(current, locale_of(interaction))
 
     @top_level("help")
-    async def help_(interaction: discord.Interaction) -> None:
+    async def help_(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         await ctx.send(embed=help_embed(ctx.locale))
-
-    for command in (rules, help_):
-        tree.add_command(command)
-

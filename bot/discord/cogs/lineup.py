@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
 from bot.discord.checks import require_moderator
-from bot.discord.cogs import Groups
+from bot.discord.cogs.groups import command
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.lineup_replies import add_lineup_fields, classes_text, lineup_name, setting_line
 from bot.discord.replies import INFO_COLOUR
@@ -51,11 +52,13 @@ def suggestions(current: str, players: int, locale: str) -> list[app_commands.Ch
     return out[:25]
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.mod.command(name=L("cmd.name.lineup"), description=L("cmd.desc.mod_lineup"))
+class Lineup(commands.Cog):
+    """The line-up and its odds: ``/mod lineup``."""
+
+    @command("mod", "lineup")
     @app_commands.rename(lineup=L("cmd.name.lineup"))
     @app_commands.describe(lineup=L("cmd.param.lineup"))
-    async def lineup(interaction: discord.Interaction, lineup: str | None = None) -> None:
+    async def lineup(self, interaction: discord.Interaction, lineup: str | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
@@ -69,7 +72,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await ctx.send(embed=lineup_embed(info, ctx.locale, pending=pending))
 
     @lineup.autocomplete("lineup")
-    async def _suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _suggest(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
         players = 15 if info is None else table_size(info.settings, len(info.players))
         return suggestions(current, players, normalize_locale(str(interaction.locale)))

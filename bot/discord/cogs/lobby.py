@@ -4,14 +4,13 @@ lobby post's buttons, which share one flow each."""
 from __future__ import annotations
 
 import discord
-from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
-from bot.discord.cogs import Groups
+from bot.discord.cogs.groups import command
 from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError
 from bot.discord.replies import notice_embed
-from bot.discord.translator import L
 from bot.discord.views.lobby import is_lobby_post, refresh_lobby
 from bot.i18n import t
 from bot.service.types import GameInfo
@@ -62,11 +61,13 @@ async def _refresh(ctx: Ctx, info: GameInfo) -> None:
     await refresh_lobby(channel, info, message)
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.game.command(name=L("cmd.name.join"), description=L("cmd.desc.game_join"))
-    async def join(interaction: discord.Interaction) -> None:
+class Lobby(commands.Cog):
+    """Joining and leaving a game's lobby: ``/game join``, ``/game leave``."""
+
+    @command("game", "join")
+    async def join(self, interaction: discord.Interaction) -> None:
         await join_flow(interaction, None)
 
-    @groups.game.command(name=L("cmd.name.leave"), description=L("cmd.desc.game_leave"))
-    async def leave(interaction: discord.Interaction) -> None:
+    @command("game", "leave")
+    async def leave(self, interaction: discord.Interaction) -> None:
         await leave_flow(interaction, None)

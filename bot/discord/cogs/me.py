@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
-from bot.discord.cogs import Groups, top_level
+from bot.discord.cogs.groups import top_level
 from bot.discord.context import Ctx
 from bot.discord.outbound import render_outgoing
 from bot.discord.replies import (
@@ -102,15 +102,17 @@ def embed_chunks(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
     return chunks
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+class Me(commands.Cog):
+    """A player's own sheet and private messages: ``/me``, ``/inbox``."""
+
     @top_level("me")
-    async def me(interaction: discord.Interaction) -> None:
+    async def me(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         pv = await ctx.view()
         await ctx.send(embeds=me_embeds(pv, ctx.locale))
 
     @top_level("inbox")
-    async def inbox(interaction: discord.Interaction) -> None:
+    async def inbox(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         messages = await service.read_inbox(ctx.db, interaction.user.id, mark_read=False)
         if not messages:
@@ -133,6 +135,3 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await service.mark_inbox_read(ctx.db, interaction.user.id, [m.key for m in shown if m.read_at is None])
         if len(unread) > len(shown):
             await ctx.send(content=t("reply.inbox.more", ctx.locale, count=len(unread) - len(shown)))
-
-    for command in (me, inbox):
-        tree.add_command(command)

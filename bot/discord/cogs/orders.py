@@ -11,12 +11,13 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
 import engine
 from bot.discord import submit
 from bot.discord.choices import guess_choices, may_flip, parse_guess, parse_skill, skill_choices
-from bot.discord.cogs import Groups, top_level
+from bot.discord.cogs.groups import command, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError
 from bot.discord.players import parse_player, player_choices
@@ -83,11 +84,13 @@ async def guess_autocomplete(interaction: discord.Interaction, current: str) -> 
     return [] if pv is None or pv.sheet is None else guess_choices(pv.sheet, current, locale_of(interaction))
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+class Orders(commands.Cog):
+    """A player's grail number, identifications, orders and vote."""
+
     @top_level("grail")
     @app_commands.rename(number=L("cmd.name.number"))
     @app_commands.describe(number=L("cmd.param.number"))
-    async def grail(interaction: discord.Interaction, number: int) -> None:
+    async def grail(self, interaction: discord.Interaction, number: int) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: engine.GrailNumber(number))
 
@@ -95,7 +98,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(player=L("cmd.name.player"), guess=L("cmd.name.guess"))
     @app_commands.describe(player=L("cmd.param.player_identify"), guess=L("cmd.param.guess"))
     @app_commands.autocomplete(player=player_autocomplete, guess=guess_autocomplete)
-    async def identify(interaction: discord.Interaction, player: str, guess: str) -> None:
+    async def identify(self, interaction: discord.Interaction, player: str, guess: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
 
         def ask(pv: PlayerView) -> service.Asked:
@@ -105,19 +108,20 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
 
         await _send(ctx, ask)
 
-    @groups.act.command(name=L("cmd.name.attack"), description=L("cmd.desc.act_attack"))
+    @command("act", "attack")
     @app_commands.rename(player=L("cmd.name.player"))
     @app_commands.describe(player=L("cmd.param.player_attack"))
     @app_commands.autocomplete(player=player_autocomplete)
-    async def attack(interaction: discord.Interaction, player: str) -> None:
+    async def attack(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: service.action_piece(engine.Action("attack", (_seat(player, pv),))))
 
-    @groups.act.command(name=L("cmd.name.skill"), description=L("cmd.desc.act_skill"))
+    @command("act", "skill")
     @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"), switch=L("cmd.name.switch"))
     @app_commands.describe(skill=L("cmd.param.skill"), target=L("cmd.param.target"), target2=L("cmd.param.target2"), target3=L("cmd.param.target3"), amount=L("cmd.param.amount"), switch=L("cmd.param.switch"))
     @app_commands.autocomplete(skill=skill_autocomplete, target=player_autocomplete, target2=player_autocomplete, target3=player_autocomplete)
     async def skill(
+        self,
         interaction: discord.Interaction,
         skill: str,
         target: str | None = None,
@@ -148,7 +152,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(player=L("cmd.name.player"))
     @app_commands.describe(player=L("cmd.param.player_vote"))
     @app_commands.autocomplete(player=player_autocomplete)
-    async def vote(interaction: discord.Interaction, player: str) -> None:
+    async def vote(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         await _send(ctx, lambda pv: engine.Vote(_seat(player, pv)))
 
@@ -156,7 +160,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.rename(clear=L("cmd.name.clear"))
     @app_commands.describe(clear=L("cmd.param.clear"))
     @app_commands.choices(clear=CLEAR_CHOICES)
-    async def orders(interaction: discord.Interaction, clear: app_commands.Choice[str] | None = None) -> None:
+    async def orders(self, interaction: discord.Interaction, clear: app_commands.Choice[str] | None = None) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         pv = await _view(ctx)
         if clear is None:
@@ -172,6 +176,3 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         pv = await _view(ctx)
         class_id = pv.sheet["class_id"] if pv.sheet else None
         await ctx.send(embeds=[note, sent_embed(pv.sent, pv.game, class_id, ctx.locale, unread=pv.unread)], view=panel_view(pv, ctx.locale))
-
-    for command in (grail, identify, vote, orders):
-        tree.add_command(command)

@@ -9,10 +9,11 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
 from bot.discord.checks import require_moderator
-from bot.discord.cogs import Groups
+from bot.discord.cogs.groups import command
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import format_duration, parse_duration
 from bot.discord.replies import closing_line, deadline_line, notice_embed, phase_name
@@ -30,9 +31,19 @@ def seen_phase(info: GameInfo) -> dict[str, Any]:
     return {"expected_round": info.round, "expected_phase": info.phase}
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @groups.phase.command(name=L("cmd.name.advance"), description=L("cmd.desc.phase_advance"))
-    async def advance(interaction: discord.Interaction) -> None:
+async def pause_or_resume(interaction: discord.Interaction, change: Any, said: str) -> None:
+    ctx = await Ctx.begin(interaction)
+    info = await moderated_game(ctx.bot, interaction)
+    await require_moderator(ctx.bot, interaction, info)
+    info = await change(ctx.db, info.id)
+    await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
+
+
+class Phase(commands.Cog):
+    """The clock of a game: ``/phase advance|extend|pause|resume``."""
+
+    @command("phase", "advance")
+    async def advance(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
@@ -43,10 +54,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
 
-    @groups.phase.command(name=L("cmd.name.extend"), description=L("cmd.desc.phase_extend"))
+    @command("phase", "extend")
     @app_commands.rename(duration=L("cmd.name.duration"))
     @app_commands.describe(duration=L("cmd.param.duration"))
-    async def extend(interaction: discord.Interaction, duration: str) -> None:
+    async def extend(self, interaction: discord.Interaction, duration: str) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
         await require_moderator(ctx.bot, interaction, info)
@@ -58,17 +69,10 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
 
-    async def pause_or_resume(interaction: discord.Interaction, change: Any, said: str) -> None:
-        ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        await require_moderator(ctx.bot, interaction, info)
-        info = await change(ctx.db, info.id)
-        await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
-
-    @groups.phase.command(name=L("cmd.name.pause"), description=L("cmd.desc.phase_pause"))
-    async def pause(interaction: discord.Interaction) -> None:
+    @command("phase", "pause")
+    async def pause(self, interaction: discord.Interaction) -> None:
         await pause_or_resume(interaction, service.pause_game, "reply.paused")
 
-    @groups.phase.command(name=L("cmd.name.resume"), description=L("cmd.desc.phase_resume"))
-    async def resume(interaction: discord.Interaction) -> None:
+    @command("phase", "resume")
+    async def resume(self, interaction: discord.Interaction) -> None:
         await pause_or_resume(interaction, service.resume_game, "reply.resumed")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
-from bot.discord.cogs import Groups, top_level
+from bot.discord.cogs.groups import top_level
 from bot.discord.context import Ctx
 from bot.discord.replies import INFO_COLOUR, names_of
 from bot.discord.translator import L
@@ -32,11 +33,13 @@ def page(tagged: list[tuple[int, discord.Embed]], spent: int) -> tuple[list[list
     return messages(whole, spent), next_round
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+class Recap(commands.Cog):
+    """What a seat saw since a round: ``/recap``."""
+
     @top_level("recap")
     @app_commands.rename(since_round=L("cmd.name.since_round"))
     @app_commands.describe(since_round=L("cmd.param.since_round"))
-    async def recap_command(interaction: discord.Interaction, since_round: app_commands.Range[int, 1, 1000] | None = None) -> None:
+    async def recap_command(self, interaction: discord.Interaction, since_round: app_commands.Range[int, 1, 1000] | None = None) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         here = interaction.channel_id if interaction.guild_id is not None else None
         rc = await service.seat_recap(ctx.db, interaction.user.id, here, since_round)
@@ -52,6 +55,3 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
             await ctx.send(content=head if i == 0 else None, embeds=chunk)
         if next_round is not None and next_round <= rc.game.round:
             await ctx.send(content=t("recap.more", ctx.locale, round=next_round))
-
-    tree.add_command(recap_command)
-

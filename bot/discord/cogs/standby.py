@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import bot.service as service
-from bot.discord.cogs import CONTEXTS, INSTALLS, Groups
+from bot.discord.cogs.groups import group
 from bot.discord.context import Ctx
 from bot.discord.errors import ReplyError
 from bot.discord.replies import notice_embed
@@ -26,15 +27,15 @@ async def _standby_game(ctx: Ctx, game_id: int | None) -> int:
     raise ReplyError("absence.which")
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    standby = app_commands.Group(
-        name=L("cmd.name.standby"), description=L("cmd.desc.standby"), allowed_contexts=CONTEXTS, allowed_installs=INSTALLS
-    )
+class Standby(commands.Cog):
+    """A game's standby list: ``/standby join``, ``/standby leave``."""
+
+    standby = group("standby")
 
     @standby.command(name=L("cmd.name.join"), description=L("cmd.desc.standby_join"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
     @app_commands.describe(game_id=L("cmd.param.standby_game"))
-    async def join(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+    async def join(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         game = await service.get_game(ctx.db, await _standby_game(ctx, game_id))
         waiting = await service.join_standby(ctx.db, game.id, ctx.user, await ctx.standing(game))
@@ -43,9 +44,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @standby.command(name=L("cmd.name.leave"), description=L("cmd.desc.standby_leave"))
     @app_commands.rename(game_id=L("cmd.name.game_id"))
     @app_commands.describe(game_id=L("cmd.param.standby_game"))
-    async def leave(interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await service.leave_standby(ctx.db, await _standby_game(ctx, game_id), interaction.user.id)
         await ctx.send(embed=notice_embed(t("absence.standby_left", ctx.locale, game=info.id)))
-
-    tree.add_command(standby)

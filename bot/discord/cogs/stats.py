@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot.discord.cogs import Groups, group, top_level
+from bot.discord.cogs.groups import group, top_level
 from bot.discord.context import Ctx, locale_of
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.payload import NUMBER, Checked
@@ -42,13 +43,16 @@ if TYPE_CHECKING:
 SORT_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.sort_{s}"), value=s) for s in SORTS]
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
+class Stats(commands.Cog):
+    """The community's records: ``/stats view|hide|show|forget``, ``/leaderboard``."""
+
     stats = group("stats")
 
     @stats.command(name=L("cmd.name.view"), description=L("cmd.desc.stats_view"))
     @app_commands.rename(player=L("cmd.name.player"), all_servers=L("cmd.name.all_servers"), public=L("cmd.name.public"))
     @app_commands.describe(player=L("cmd.param.stats_player"), all_servers=L("cmd.param.all_servers"), public=L("cmd.param.public"))
     async def view(
+        self,
         interaction: discord.Interaction, player: discord.User | None = None, all_servers: bool = False, public: bool = False
     ) -> None:
         target = player or interaction.user
@@ -65,19 +69,19 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         await ctx.send(embed=stats_embed(found, target.display_name, ctx.locale), file=file, ephemeral=not public)
 
     @stats.command(name=L("cmd.name.hide"), description=L("cmd.desc.stats_hide"))
-    async def hide(interaction: discord.Interaction) -> None:
+    async def hide(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         changed = await set_hidden(ctx.db, interaction.user.id, True)
         await ctx.send(embed=notice_embed(t("stats.hidden_now" if changed else "stats.hidden_already", ctx.locale)))
 
     @stats.command(name=L("cmd.name.show"), description=L("cmd.desc.stats_show"))
-    async def show(interaction: discord.Interaction) -> None:
+    async def show(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         changed = await set_hidden(ctx.db, interaction.user.id, False)
         await ctx.send(embed=notice_embed(t("stats.shown_now" if changed else "stats.shown_already", ctx.locale)))
 
     @stats.command(name=L("cmd.name.forget"), description=L("cmd.desc.stats_forget"))
-    async def forget_me(interaction: discord.Interaction) -> None:
+    async def forget_me(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetButton(interaction.user.id, ctx.locale))
@@ -88,6 +92,7 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
     @app_commands.describe(sort=L("cmd.param.sort"), min_games=L("cmd.param.min_games"), page=L("cmd.param.page"))
     @app_commands.choices(sort=SORT_CHOICES)
     async def board(
+        self,
         interaction: discord.Interaction,
         sort: app_commands.Choice[str] | None = None,
         min_games: app_commands.Range[int, 1, MAX_MIN_GAMES] = DEFAULT_MIN_GAMES,
@@ -99,10 +104,6 @@ def install(tree: app_commands.CommandTree, groups: Groups) -> None:
         standing = await standing_in_server(ctx.bot, interaction, interaction.guild_id)
         found = await board_for(ctx.db, standing, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games)
         await ctx.send(embed=leaderboard_embed(found, ctx.locale), view=page_buttons(found, ctx.locale))
-
-    tree.add_command(stats)
-    tree.add_command(board)
-
 
 def page_buttons(board: Board, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)

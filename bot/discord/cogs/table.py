@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import discord
-from discord import app_commands
+from discord.ext import commands
 
-from bot.discord.cogs import Groups, top_level
+from bot.discord.cogs.groups import top_level
 from bot.discord.views.table import show_table
 
 
-def install(tree: app_commands.CommandTree, groups: Groups) -> None:
-    @top_level("table")
-    async def table(interaction: discord.Interaction) -> None:
-        await show_table(interaction)
+class Table(commands.Cog):
+    """The table as everyone at it knows it: ``/table``."""
 
-    tree.add_command(table)
+    @top_level("table")
+    async def table(self, interaction: discord.Interaction) -> None:
+        await show_table(interaction)
