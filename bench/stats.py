@@ -154,7 +154,7 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
         row["stats_all"] = percentiles(await timed(args.queries, lambda: stats(True)))
         row["leaderboard"] = percentiles(await timed(args.queries, board))
         if args.chart:
-            from bot.discord.stats_replies import chart_png
+            from bot.discord.embeds.stats_replies import chart_png
 
             sample = await stats()
             row["stats_chart"] = percentiles(await timed(max(10, args.queries // 10), lambda: asyncio.sleep(0, chart_png(sample, "zh-CN"))))

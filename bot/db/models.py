@@ -438,7 +438,7 @@ class DmChannel(Base):
 
 class DeadChannel(Base):
     """The channel for the dead of a game channel, recorded when the bot creates it: the
-    only channel the bot trusts as that room (``bot.discord.quiet_dead``). A topic says
+    only channel the bot trusts as that room (``bot.discord.guild.quiet_dead``). A topic says
     which game channel a room is for, but anyone who manages a channel can write a topic;
     a channel's id, once recorded here, cannot be forged."""
 

@@ -20,22 +20,23 @@ import bot.service as service
 from bot import metrics
 from bot.db.session import Database
 from bot.db.signals import DEADLINES, MESSAGES
-from bot.discord import channel_access, command_sync, metering
+from bot.discord import command_sync, metering
 from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
-from bot.discord.dispatcher import DiscordSender, Dispatcher
 from bot.discord.errors import WolfTree
-from bot.discord.heartbeat import Heartbeat
-from bot.discord.lineup_odds import OddsRunner
+from bot.discord.guild import channel_access
+from bot.discord.guild.quiet_dead import QuietReport
+from bot.discord.guild.quiet_return import ReturnWatch
+from bot.discord.loops.dispatcher import DiscordSender, Dispatcher
+from bot.discord.loops.heartbeat import Heartbeat
+from bot.discord.loops.lineup_odds import OddsRunner
+from bot.discord.loops.orphans import cancel_orphaned
+from bot.discord.loops.reconciler import Reconciler
+from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
-from bot.discord.orphans import cancel_orphaned
-from bot.discord.pacer import GlobalPacer, pace
-from bot.discord.quiet_dead import QuietReport
-from bot.discord.quiet_return import ReturnWatch
-from bot.discord.reconciler import Reconciler
-from bot.discord.scheduler import Scheduler
+from bot.discord.outbound.pacer import GlobalPacer, pace
 from bot.discord.translator import CatalogueTranslator
 from bot.service import processes
 from bot.service.live_places import GamePlace
@@ -130,19 +131,19 @@ class WolfBot(commands.Bot):
         self.scheduler.wake()
 
     async def lobby_closed(self, game_id: int) -> None:
-        from bot.discord.views.lobby import close_lobby_post
+        from bot.discord.components.lobby import close_lobby_post
 
         await close_lobby_post(self, game_id)
 
     async def setup_hook(self) -> None:
-        from bot.discord import cogs
-        from bot.discord.views import dynamic_items
+        from bot.discord.commands.tree import install
+        from bot.discord.components import dynamic_items
 
         await self.check_database()
         if self.is_closed():  # stopped while migrating: connect no further
             return
         await self.tree.set_translator(CatalogueTranslator())
-        cogs.install(self.tree)
+        install(self.tree)
         self.component_items = dynamic_items()
         self.add_dynamic_items(*self.component_items)
         if self.config.metrics_port is not None:
@@ -171,7 +172,7 @@ class WolfBot(commands.Bot):
         metering.finished(interaction, "answered")
 
     def holding(self, process_id: int) -> None:
-        """The leases taken from now on name this process's row (bot.discord.heartbeat)."""
+        """The leases taken from now on name this process's row (bot.discord.loops.heartbeat)."""
         self.dispatcher.holder = process_id
 
     def process_name(self) -> str:
@@ -252,13 +253,13 @@ class WolfBot(commands.Bot):
         # Commands, buttons and menus are routed by discord.py; forms by their custom id.
         # What discord.py drops without a word (a component no item takes) is refused.
         from bot.discord import payload
-        from bot.discord.views.panel import grail_form_submitted
+        from bot.discord.components.panel import grail_form_submitted
 
         if not await grail_form_submitted(interaction):
             await payload.unclaimed_component(self.component_items, interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        from bot.discord.quiet_dead import dead_channel_deleted
+        from bot.discord.guild.quiet_dead import dead_channel_deleted
 
         info = await service.game_in_channel(self.db, channel.id)  # one indexed read
         if info is not None:

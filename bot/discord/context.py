@@ -17,9 +17,9 @@ import discord
 
 import bot.service as service
 from bot.discord import first_response
-from bot.discord.checks import member_in, member_is_moderator
 from bot.discord.errors import ReplyError
-from bot.discord.standing import standing_in
+from bot.discord.guild.checks import member_in, member_is_moderator
+from bot.discord.guild.standing import standing_in
 from bot.i18n import normalize_locale
 from bot.service.policy import Standing
 from bot.service.types import GameInfo, UserRef
@@ -199,7 +199,7 @@ class Ctx:
 
     async def standing(self, game: GameInfo) -> Standing:
         """What Discord says of the caller in ``game``'s server and channel, for the
-        service's access policy (:mod:`bot.discord.standing`)."""
+        service's access policy (:mod:`bot.discord.guild.standing`)."""
         return await standing_in(self.bot, self.interaction, game.guild_id, game.channel_id)
 
     async def view(self) -> PlayerView:

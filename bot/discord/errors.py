@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import answering, first_response, metering
-from bot.discord.permissions import permission_names
+from bot.discord.guild.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, refusal_text, t
 from bot.render import words
 from bot.service.errors import RuleRefusedError, ServiceError

@@ -23,9 +23,9 @@ import annotated_types
 from discord import app_commands
 
 from bot.discord.durations import format_duration, parse_duration
+from bot.discord.embeds.lineup_replies import setting_line
+from bot.discord.embeds.setting_lines import ai_line, durations_line, policy_text, reminder_line
 from bot.discord.errors import ReplyError
-from bot.discord.lineup_replies import setting_line
-from bot.discord.setting_lines import ai_line, durations_line, policy_text, reminder_line
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.service.start_time import MAX_START_SECONDS, MIN_START_SECONDS

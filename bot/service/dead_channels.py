@@ -1,5 +1,5 @@
 """The channel for the dead of each game channel, recorded by id when the bot creates it
-(see ``bot.discord.quiet_dead``: the only room the bot trusts as that channel). One per
+(see ``bot.discord.guild.quiet_dead``: the only room the bot trusts as that channel). One per
 game channel, kept across its games, as the room itself is; made again when deleted."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ command, a button or menu, an export), whatever ids arrived from Discord.
 Two kinds of fact meet here. What Discord witnesses of the caller — whether they are a
 member of the game's server, which of its channels they can see, whether they moderate
 there — arrives as a :class:`Standing`, gathered by the Discord layer from the
-interaction's own member data or by asking Discord (``bot.discord.standing``), never
+interaction's own member data or by asking Discord (``bot.discord.guild.standing``), never
 from an id a payload carried. What the database knows — the seat a caller holds, held
 or waits for in the lobby, and who created the game — is read by the use case. A
 standing about another server than the game's counts for nothing: to this game, its

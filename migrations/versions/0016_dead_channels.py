@@ -3,7 +3,7 @@
 The bot found the dead's channel again by a marker in its topic; anyone who manages a
 channel can write that topic, and the bot then let the dead into a room a living player
 reads. The id of the room the bot created is recorded here, and only that room is used
-(``bot.discord.quiet_dead``). A room made before this revision is not recorded: the bot
+(``bot.discord.guild.quiet_dead``). A room made before this revision is not recorded: the bot
 makes a new one the next time it needs it.
 
 Revision ID: 0016

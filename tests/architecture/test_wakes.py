@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The loops themselves and the bot that wires them to the signals.
-LOOPS = {"bot/discord/background.py", "bot/discord/client.py", "bot/discord/dispatcher.py", "bot/discord/scheduler.py"}
+LOOPS = {"bot/discord/loops/background.py", "bot/discord/client.py", "bot/discord/loops/dispatcher.py", "bot/discord/loops/scheduler.py"}
 WAKE = re.compile(r"\bwake_(?:dispatcher|scheduler)\(|\b(?:dispatcher|scheduler)\.wake\(")
 
 
@@ -35,7 +35,7 @@ def test_nothing_in_the_service_or_the_database_wakes_a_loop_by_hand():
 
 def test_the_check_sees_a_wake(tmp_path, monkeypatch):
     """The checks above could fail: each form of a wake is found."""
-    handler = tmp_path / "bot" / "discord" / "cogs" / "x.py"
+    handler = tmp_path / "bot" / "discord" / "commands" / "x.py"
     handler.parent.mkdir(parents=True)
     handler.write_text("ctx.bot.wake_dispatcher()\nbot.wake_scheduler()\nself.bot.dispatcher.wake()\nbot.scheduler.wake()\n")
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)

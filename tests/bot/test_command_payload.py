@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord import cogs
+from bot.discord.commands.tree import install
 from bot.discord.translator import CatalogueTranslator
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "commands" / "payload.json"
@@ -25,7 +25,7 @@ async def payload() -> list[dict[str, Any]]:
     """What ``tree.sync()`` sends: each top-level command's translated payload."""
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
-    cogs.install(tree)
+    install(tree)
     translator = CatalogueTranslator()
     out = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
     return sorted(out, key=lambda c: c["name"])

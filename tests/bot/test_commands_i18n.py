@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord import cogs
+from bot.discord.commands.tree import install
 from bot.discord.translator import CatalogueTranslator, key_of
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
@@ -23,7 +23,7 @@ LOCALE = {"en-US": discord.Locale.american_english, "zh-CN": discord.Locale.chin
 def tree() -> app_commands.CommandTree:
     client = discord.Client(intents=discord.Intents.none())
     t = app_commands.CommandTree(client)
-    cogs.install(t)
+    install(t)
     return t
 
 
@@ -156,7 +156,7 @@ def test_service_errors_read_the_same_in_our_words():
 
 
 def test_keys_built_at_run_time_exist():
-    from bot.discord.cogs.info import TOPICS
+    from bot.discord.commands.info import TOPICS
 
     for loc in LOCALES:
         cat = catalogue(loc)

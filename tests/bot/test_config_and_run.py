@@ -148,8 +148,8 @@ async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_
 
     from discord.ext import commands
 
-    from bot.discord import cogs
     from bot.discord.client import WolfBot
+    from bot.discord.commands.tree import install
     from bot.discord.errors import guarded
 
     config = DiscordConfig(token="t", database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
@@ -163,7 +163,7 @@ async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_
     monkeypatch.setattr(commands.Bot, "close", disconnect)
     monkeypatch.setattr(client.scheduler, "stop", stopping.set)  # the first thing a stop does
     # A /help as Discord sends it (the typed layer reads its data before the handler).
-    cogs.install(client.tree)
+    install(client.tree)
     interaction = SimpleNamespace(client=client, data={"type": 1, "name": "help", "options": []}, type=discord.InteractionType.application_command)
 
     async def answer() -> None:  # acknowledged; its work ends after the stop began

@@ -16,8 +16,8 @@ from sqlalchemy import select
 import bot.service as service
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.channel_access import AccessWatch
-from bot.discord.dispatcher import DiscordSender, Dispatcher, backoff
+from bot.discord.guild.channel_access import AccessWatch
+from bot.discord.loops.dispatcher import DiscordSender, Dispatcher, backoff
 from bot.service import dispatch as service_dispatch
 from bot.service.outbox import nonce_for, pending_count
 from tests.service.helpers import started, user

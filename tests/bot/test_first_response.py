@@ -134,7 +134,7 @@ async def test_an_answer_ready_while_the_acknowledgement_is_in_flight_follows_it
 
 
 def test_a_skill_that_may_be_a_toggle_is_known_without_the_sheet() -> None:
-    from bot.discord.choices import may_flip
+    from bot.discord.commands.choices import may_flip
 
     assert may_flip("rage") and may_flip("狂暴") and may_flip(" Mage Armor ")
     assert not may_flip("attack") and not may_flip("release") and not may_flip("")

@@ -13,7 +13,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord import cogs, game_settings
+from bot.discord import game_settings
+from bot.discord.commands.tree import install
 from bot.discord.errors import ReplyError
 from bot.discord.game_settings import overrides
 from bot.i18n import LOCALES
@@ -33,7 +34,7 @@ def command(tree: app_commands.CommandTree, path: str) -> app_commands.Command:
 
 def tree() -> app_commands.CommandTree:
     built = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    cogs.install(built)
+    install(built)
     return built
 
 
@@ -53,9 +54,9 @@ for loc in LOCALES:
     catalogue(loc).update({"cmd.name.dusk_grace": "dusk_grace", "cmd.param.dusk_grace": "Grace",
                            "reply.settings.dusk_grace": "Grace after the last order: {value}"})
 
-from bot.discord import cogs
+from bot.discord.commands.tree import install
 from bot.discord.game_settings import overrides
-from bot.discord.replies import settings_embed
+from bot.discord.embeds.replies import settings_embed
 from bot.service.types import GameInfo, GameSettings
 from tests.bot.test_game_settings import command, tree
 

@@ -8,8 +8,8 @@ import pytest
 
 import engine
 import engine.view
-from bot.discord.cogs.me import me_embeds
-from bot.discord.replies import lobby_embed, status_embed
+from bot.discord.commands.me import me_embeds
+from bot.discord.embeds.replies import lobby_embed, status_embed
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import FIELD_LIMIT, chunks

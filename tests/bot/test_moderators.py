@@ -1,4 +1,4 @@
-"""Who may run moderator commands (bot/discord/checks.py): the game's creator, a member
+"""Who may run moderator commands (bot/discord/guild/checks.py): the game's creator, a member
 with Manage Server, or a member with the configured moderator role — named or by id, in
 the game channel or from a DM, where Discord sends no member and the bot looks the caller
 up in the game's server. Anyone else is refused and nothing changes."""

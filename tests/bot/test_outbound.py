@@ -7,7 +7,7 @@ import dataclasses
 
 import bot.service as service
 from bot.db.session import Database
-from bot.discord.outbound import render_outgoing
+from bot.discord.outbound.renderers import render_outgoing
 from bot.i18n import LOCALES, t, terms
 from bot.service.outbox import mark_delivered
 from engine.classes import catalogue

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord.pacer import GlobalPacer, exempt, pace
+from bot.discord.outbound.pacer import GlobalPacer, exempt, pace
 
 
 class Clock:

@@ -2,8 +2,8 @@
 
 import pytest
 
+from bot.discord.commands.players import MAX_CHOICES, parse_player, player_choices
 from bot.discord.errors import ReplyError, error_text
-from bot.discord.players import MAX_CHOICES, parse_player, player_choices
 from bot.service.types import SeatInfo
 
 ALICE, BOB = 111111111111111111, 222222222222222222

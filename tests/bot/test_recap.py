@@ -122,7 +122,7 @@ def test_long_recaps_keep_discords_limits_without_cutting_a_line():
     the rest."""
     import discord
 
-    from bot.discord.cogs.recap import MESSAGES_PER_RECAP, page
+    from bot.discord.commands.recap import MESSAGES_PER_RECAP, page
     from bot.render.recap import _descriptions, fit_one, messages
 
     lines = [f"line {i} " + "x" * 90 for i in range(120)]

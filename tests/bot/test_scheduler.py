@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import bot.service as service
 from bot.db.session import Database
 from bot.db.signals import MESSAGES
-from bot.discord.scheduler import Scheduler, sleep_for
+from bot.discord.loops.scheduler import Scheduler, sleep_for
 from tests.service.helpers import started, take_due, user
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

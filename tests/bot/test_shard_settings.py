@@ -97,7 +97,7 @@ async def test_a_sharded_process_holds_its_shards_servers_and_reaches_the_others
 async def test_a_moderator_of_a_server_on_another_shard_is_known_by_rest(sqlite_url: str) -> None:
     """The process holding shard 0 answers every DM: a moderator's roles in a server on
     another shard are read by REST, and someone who left that server is known to have."""
-    from bot.discord.checks import member_in, member_is_moderator, still_member
+    from bot.discord.guild.checks import member_in, member_is_moderator, still_member
     from discord_emulator import permissions as perm
 
     async with Emulator(heartbeat_interval=0.5) as emu:

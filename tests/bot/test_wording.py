@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.discord.outbound import render_outgoing
+from bot.discord.outbound.renderers import render_outgoing
 from bot.i18n import LOCALES
 from bot.render.posts import phase_opened
 from bot.service.outbox import OutgoingMessage
@@ -147,7 +147,7 @@ def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: 
 
 
 def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() -> None:
-    from bot.discord.choices import parse_skill, skill_label
+    from bot.discord.commands.choices import parse_skill, skill_label
     from bot.render.events import render_event
     from engine.classes import class_spec
     from engine.events import private
@@ -167,7 +167,7 @@ def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() 
 
 
 def test_what_you_sent_reads_as_sent() -> None:
-    from bot.discord.replies import describe_submission
+    from bot.discord.embeds.replies import describe_submission
 
     bolt = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 2}], "toggles": []}
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (2 points)")
@@ -181,7 +181,7 @@ def test_what_you_sent_reads_as_sent() -> None:
 
 
 def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
-    from bot.discord.replies import settings_lines
+    from bot.discord.embeds.replies import settings_lines
     from bot.service.types import GameSettings
 
     fine = GameSettings(reminder_lead_seconds=3600)
@@ -197,7 +197,7 @@ def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
 def test_an_advance_says_when_the_new_phase_closes_in_a_sentence_that_reads(locale: str) -> None:
     """With a deadline, and without one (the moderator closes it): never "deadline no
     deadline", nor "截止2小时后"."""
-    from bot.discord.replies import closing_line
+    from bot.discord.embeds.replies import closing_line
     from bot.i18n import t
 
     def advanced(when: datetime | None) -> str:

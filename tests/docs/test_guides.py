@@ -18,7 +18,7 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot.config import Config
-from bot.discord.cogs.info import HELP_SECTIONS, TOPICS
+from bot.discord.commands.info import HELP_SECTIONS, TOPICS
 from bot.discord.config import DiscordConfig
 from bot.discord.durations import format_duration
 from bot.discord.game_settings import overrides

@@ -17,7 +17,7 @@ from unittest import mock
 import discord
 
 import bot.service as service
-from bot.discord.permissions import MUTED
+from bot.discord.guild.permissions import MUTED
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
@@ -56,7 +56,7 @@ def dying_before_lobby_refresh() -> Iterator[asyncio.Event]:
         reached.set()
         await asyncio.get_running_loop().create_future()
 
-    with mock.patch("bot.discord.cogs.lobby.refresh_lobby", refresh):
+    with mock.patch("bot.discord.commands.lobby.refresh_lobby", refresh):
         yield reached
 
 

@@ -11,7 +11,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from bot.db.models import SeatRecord
-from bot.discord.stats_replies import chart_png
+from bot.discord.embeds.stats_replies import chart_png
 from bot.i18n import LOCALES
 from bot.render.fonts import CJK_FONT
 from bot.render.stats_chart import stats_chart_texts

@@ -35,7 +35,7 @@ MODERATOR = UserRef(9, "Mod")
 
 async def sees(db: Database, game_id: object, who: UserRef) -> Standing:
     """What Discord would say of ``who`` as a member of the game's server who can see its
-    channel (the access policy's facts, as ``bot.discord.standing`` gathers them); a
+    channel (the access policy's facts, as ``bot.discord.guild.standing`` gathers them); a
     stranger's standing when there is no such game (the use case then says so)."""
     try:
         info = await get_game(db, game_id)  # type: ignore[arg-type]

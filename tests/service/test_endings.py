@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.db import repositories as repo
 from bot.db.models import PlayerStanding
 from bot.db.session import Database
-from bot.discord.outbound import render_outgoing
+from bot.discord.outbound.renderers import render_outgoing
 from bot.service import get_game
 from engine.model import FACTIONS
 from tests.bot.test_outbound import text_of

@@ -14,7 +14,7 @@ import bot.service as service
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.scheduler import Scheduler
+from bot.discord.loops.scheduler import Scheduler
 from bot.service.errors import BadArgumentError, LobbyClosedError
 from tests.service.helpers import (
     CHANNEL,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import engine
 from bot.db import repositories as repo
 from bot.db.session import Database
-from bot.discord.outbound import render_outgoing
+from bot.discord.outbound.renderers import render_outgoing
 from bot.service import (
     Dispatcher,
     MemorySender,

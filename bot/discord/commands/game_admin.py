@@ -1,0 +1,283 @@
+"""Moderator commands of ``/mod``: create (with its settings), start, settings, replace,
+kick, end (after a confirmation), status and the log (the clock's are ``/phase``'s).
+
+A moderator has Manage Server, or the configured moderator role, or created the game
+(``checks``). Discord lists ``/mod`` only to members with Manage Server unless a server
+admin opens it to others (and always in DMs), so the check is made here, each time."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import bot.service as service
+from bot.discord.commands.groups import command
+from bot.discord.commands.players import parse_player, player_choices
+from bot.discord.components.lobby import refresh_lobby
+from bot.discord.context import Ctx, moderated_game
+from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
+from bot.discord.errors import ReplyError, guarded
+from bot.discord.game_settings import option_value, overrides, setting_options
+from bot.discord.guild import permissions
+from bot.discord.guild.checks import require_moderator
+from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
+from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
+from bot.discord.guild.standing import standing_of
+from bot.discord.payload import NUMBER, Checked
+from bot.discord.translator import L
+from bot.i18n import normalize_locale, t
+from bot.render import words
+from bot.service.export import log_bytes
+from bot.service.types import GameInfo, GameSettings, SeatInfo
+
+
+async def _moderated(ctx: Ctx) -> GameInfo:
+    info = await moderated_game(ctx.bot, ctx.interaction)
+    await require_moderator(ctx.bot, ctx.interaction, info)
+    return info
+
+
+async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
+    """Before the start the player leaves the lobby, is told by DM, and may not join it
+    again."""
+    if not target.user_id:  # an AI seat: the lobby's settings say how many there are
+        raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
+    info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
+    channel = ctx.bot.messageable(info.channel_id, info.guild_id)
+    if channel is not None:
+        await refresh_lobby(channel, info)
+    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(target.name))))
+
+
+class GameAdmin(commands.Cog):
+    """A moderator's game: ``/mod create|start|settings|replace|kick|end|status|log``."""
+
+    @command("mod", "create")
+    @setting_options
+    async def create(self, interaction: discord.Interaction, **given: Any) -> None:
+        ctx = await Ctx.begin(interaction)
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            raise ReplyError("reply.error.create_where")
+        await require_moderator(ctx.bot, interaction, None)
+        basic_missing, _ = permissions.bot_missing(channel)
+        if basic_missing:
+            raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
+        fields = overrides(**given)
+        if given.get("language") is None:
+            fields["language"] = _default_language(interaction, ctx.bot.config.language)
+        settings = GameSettings.from_config(ctx.bot.config, **fields)
+        starts = option_value("start_in", given.get("start_in")) or 0
+        info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings, start_in=starts)
+        quiet_dead = given.get("quiet_dead")
+        want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
+        note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
+        reply = settings_embed(info, ctx.locale, quiet)
+        reply.title = t("reply.created", ctx.locale, game=info.id)
+        if note:
+            reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+        await ctx.send(embed=reply)
+
+    @command("mod", "start")
+    async def start(self, interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        info = await service.start_game(ctx.db, info.id)
+        await _close_lobby_post(ctx, info)
+        await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
+
+    @command("mod", "settings")
+    @setting_options
+    async def settings(self, interaction: discord.Interaction, **given: Any) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        fields = overrides(**given)
+        starts = option_value("start_in", given.get("start_in"))
+        quiet_dead = given.get("quiet_dead")
+        if fields or starts is not None:
+            info = await service.update_settings(ctx.db, info.id, start_in=starts, **fields)
+        note = None
+        guild = ctx.bot.get_guild(info.guild_id)
+        channel = guild.get_channel(info.channel_id) if guild else None
+        quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
+        if quiet_dead is not None and channel is not None:
+            note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
+            if note and fields and quiet is not quiet_dead:  # say plainly what did change
+                note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
+        if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
+            await refresh_lobby(channel, info)  # the lobby post shows the settings
+        reply = settings_embed(info, ctx.locale, quiet)
+        if note:
+            reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+        await ctx.send(embed=reply)
+
+    @command("mod", "replace")
+    @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
+    @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
+    async def replace(self, interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        seat = parse_player(player, info.players).seat
+        assert seat is not None
+        if newcomer is None:  # the seat goes to the standby list
+            name = await service.offer_seat(ctx.db, info.id, seat)
+            await ctx.send(embed=notice_embed(t("absence.offered", ctx.locale, seat=seat, name=words.player_name(name))))
+            return
+        if newcomer.bot:
+            raise ReplyError("reply.error.newcomer_bot")
+        standing = await standing_of(ctx.bot, newcomer, info.guild_id, info.channel_id)
+        await service.replace_player(ctx.db, info.id, seat, _ref(newcomer), standing)
+        await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
+
+    @command("mod", "kick")
+    @app_commands.rename(player=L("cmd.name.player"))
+    @app_commands.describe(player=L("cmd.param.player_kick"))
+    async def kick(self, interaction: discord.Interaction, player: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        if info.status == "lobby":
+            await _kick_from_lobby(ctx, info, parse_player(player, info.players, lobby=True))
+            return
+        target = parse_player(player, info.players)
+        assert target.seat is not None
+        await service.remove_player(ctx.db, info.id, target.seat)
+        after = await service.get_game(ctx.db, info.id)
+        note = report_note(await sync_quiet_dead(ctx.bot, after), ctx.locale)  # the one removed, muted
+        text = t("reply.kicked", ctx.locale, player=words.seat_name(target.seat or 0, words.player_name(target.name)))
+        await ctx.send(embed=notice_embed(with_note(text, note)))
+
+    @replace.autocomplete("player")
+    @kick.autocomplete("player")
+    async def _players(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        info = await interaction.client.tables.get(interaction.client, interaction, moderating=True)  # type: ignore[attr-defined]
+        return [] if info is None else player_choices(current, info.players, lobby=info.status == "lobby")
+
+    @command("mod", "end")
+    async def end(self, interaction: discord.Interaction) -> None:
+        # A running or paused game ends scored; a lobby is cancelled. The button carries
+        # which of the two was confirmed, and does only that.
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        view = discord.ui.View(timeout=None)
+        if info.status == "lobby":
+            view.add_item(CancelButton(info.id, ctx.locale))
+            text = t("reply.cancel_confirm", ctx.locale, game=info.id)
+        else:
+            view.add_item(EndButton(info.id, ctx.locale))
+            text = t("reply.end_confirm", ctx.locale, game=info.id)
+        await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
+
+    @command("mod", "status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await _moderated(ctx)
+        st = await service.phase_status(ctx.db, info.id, interaction.user.id)
+        # A moderator who holds or held a seat, even a dead, replaced or removed one (they
+        # know its class and faction, which can still win), sees only the count.
+        embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
+        await ctx.send(embed=absence_fields(embed, st, ctx.locale))
+
+    @command("mod", "log")
+    @app_commands.rename(game_id=L("cmd.name.game_id"))
+    @app_commands.describe(game_id=L("cmd.param.game_id"))
+    async def log(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        if game_id is not None:
+            info = await service.get_game(ctx.db, game_id)
+        elif interaction.guild_id is not None and interaction.channel_id is not None:
+            found = await service.latest_game_in_channel(ctx.db, interaction.channel_id, finished_first=True)
+            if found is None:
+                raise ReplyError("reply.error.no_game_here")
+            info = found
+        else:
+            raise ReplyError("reply.error.log_which")
+        await require_moderator(ctx.bot, interaction, info)
+        if info.status not in ("over", "cancelled"):
+            raise ReplyError("reply.error.log_not_ready")
+        data = await service.export_game(ctx.db, info.id)
+        file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
+        await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
+
+async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
+    """The lobby post loses its buttons once the game has started or ended."""
+    channel = ctx.bot.messageable(info.channel_id, info.guild_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await refresh_lobby(channel, info)
+
+
+def _default_language(interaction: discord.Interaction, configured: str) -> str:
+    """A Chinese-speaking server (its Discord community language) gets Chinese, in the
+    script it chose (zh-TW or zh-CN); any other the configured default."""
+    loc = str(interaction.guild_locale or "")
+    return normalize_locale(loc) if loc.lower().startswith("zh") else configured
+
+
+def _ref(user: discord.abc.User) -> Any:
+    from bot.discord.context import user_ref
+
+    return user_ref(user, None)
+
+
+class EndButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:end:(?P<game>{NUMBER})"):
+    """The confirmation of /mod end for a running or paused game: the game ends now,
+    scored like a natural end. Checks the moderator again when pressed."""
+
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.end_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:end:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            ctx = await Ctx.begin(interaction)
+            info = await service.get_game(ctx.db, self.game_id)
+            await require_moderator(ctx.bot, interaction, info)
+            await service.end_game(ctx.db, self.game_id)
+            await _after_end(ctx, self.game_id, t("reply.ended", ctx.locale, game=self.game_id))
+
+        await guarded(interaction, run)
+
+
+class CancelButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:cancel:(?P<game>{NUMBER})"):
+    """The confirmation of /mod end for a lobby: the game is cancelled, if it is still
+    in the lobby (once started, /mod end must be confirmed again, as a scored end)."""
+
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(discord.ui.Button(label=t("ui.cancel_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:cancel:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> CancelButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            ctx = await Ctx.begin(interaction)
+            info = await service.get_game(ctx.db, self.game_id)
+            await require_moderator(ctx.bot, interaction, info)
+            if info.status in ("running", "paused"):
+                raise ReplyError("reply.error.end_started", game=info.id)
+            await service.cancel_game(ctx.db, self.game_id, "cancelled")
+            await _after_end(ctx, self.game_id, t("reply.cancelled", ctx.locale, game=self.game_id))
+
+        await guarded(interaction, run)
+
+
+async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
+    """The end is written (its posts go as it commits): close the lobby post, give the dead their
+    voice back, and tell the moderator."""
+    info = await service.get_game(ctx.db, game_id)
+    await _close_lobby_post(ctx, info)
+    note = report_note(await sync_quiet_dead(ctx.bot, info), ctx.locale)
+    await ctx.send(embed=notice_embed(with_note(text, note)))
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton, CancelButton]

@@ -1,0 +1,112 @@
+"""The lobby post's Join and Leave buttons (custom ids ``wh:join:<game>`` and
+``wh:leave:<game>``) and the lobby post itself, kept up to date as players come and go."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+import bot.service as service
+from bot.discord.embeds.replies import lobby_embed
+from bot.discord.errors import guarded
+from bot.discord.payload import NUMBER, Checked
+from bot.i18n import t
+from bot.service.types import GameInfo
+
+log = logging.getLogger("wolfhowl.discord.lobby")
+
+
+class JoinButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:join:(?P<game>{NUMBER})"):
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(
+            discord.ui.Button(label=t("ui.join", locale), emoji="🍺", style=discord.ButtonStyle.success, custom_id=f"wh:join:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord.commands.lobby import join_flow
+
+        await guarded(interaction, lambda: join_flow(interaction, self.game_id))
+
+
+class LeaveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:leave:(?P<game>{NUMBER})"):
+    def __init__(self, game_id: int, locale: str = "en-US") -> None:
+        super().__init__(
+            discord.ui.Button(label=t("ui.leave", locale), style=discord.ButtonStyle.secondary, custom_id=f"wh:leave:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.discord.commands.lobby import leave_flow
+
+        await guarded(interaction, lambda: leave_flow(interaction, self.game_id))
+
+
+def lobby_view(info: GameInfo) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if info.status == "lobby":
+        locale = info.settings.language
+        view.add_item(JoinButton(info.id, locale))
+        view.add_item(LeaveButton(info.id, locale))
+    return view
+
+
+def is_lobby_post(message: discord.Message, game_id: int) -> bool:
+    wanted = f"wh:join:{game_id}"
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "custom_id", None) == wanted:
+                return True
+    return False
+
+
+def _seen(e: discord.Embed) -> tuple[object, ...]:
+    return (e.title, e.description, tuple((f.name, f.value) for f in e.fields), e.footer.text)
+
+
+def shows(message: discord.Message, embed: discord.Embed, view: discord.ui.View) -> bool:
+    """Whether the lobby post already shows ``embed`` and has buttons exactly when ``view``
+    has (a refresh that would change nothing is not sent)."""
+    return bool(message.embeds) and _seen(message.embeds[0]) == _seen(embed) and bool(message.components) == bool(view.children)
+
+
+async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, message: discord.Message | None = None) -> None:
+    """Show the current roster on the lobby post: ``message`` when known (a button was
+    pressed on it), else the latest lobby post of this game in the channel; not edited
+    when it already does. Best effort: the roster is also in /mod status, and the
+    reconciler refreshes it again after a crash."""
+    try:
+        if message is None:
+            me = getattr(getattr(channel, "guild", None), "me", None)
+            async for m in channel.history(limit=50):
+                if (me is None or m.author.id == me.id) and is_lobby_post(m, info.id):
+                    message = m
+                    break
+        embed, view = lobby_embed(info, info.settings.language), lobby_view(info)
+        if message is not None and not shows(message, embed, view):
+            await message.edit(embed=embed, view=view)
+    except discord.HTTPException:
+        log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
+
+
+async def close_lobby_post(bot: Any, game_id: int) -> None:
+    """The lobby post of a game started or cancelled at its start time (no command to
+    answer): its buttons go."""
+    info = await service.get_game(bot.db, game_id)
+    channel = bot.messageable(info.channel_id, info.guild_id)
+    if isinstance(channel, discord.abc.Messageable):
+        await refresh_lobby(channel, info)
+
+
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [JoinButton, LeaveButton]
