@@ -15,19 +15,25 @@ from typing import Any
 
 import discord
 from discord.ext import commands
+from sqlalchemy.exc import SQLAlchemyError
 
 import bot.service as service
 from bot import metrics
+from bot.db import migrate
 from bot.db.session import Database
 from bot.db.signals import DEADLINES, MESSAGES
-from bot.discord import command_sync, metering
+from bot.db.where import describe, moved, problem
+from bot.discord import command_sync, metering, payload
 from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
+from bot.discord.commands.tree import install
+from bot.discord.components.lobby import close_lobby_post
+from bot.discord.components.panel import grail_form_submitted
+from bot.discord.components.registry import dynamic_items
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
-from bot.discord.errors import WolfTree
 from bot.discord.guild import channel_access
-from bot.discord.guild.quiet_dead import QuietReport
+from bot.discord.guild.quiet_dead import QuietReport, dead_channel_deleted
 from bot.discord.guild.quiet_return import ReturnWatch
 from bot.discord.loops.dispatcher import DiscordSender, Dispatcher
 from bot.discord.loops.heartbeat import Heartbeat
@@ -38,8 +44,10 @@ from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.wolf_tree import WolfTree
 from bot.service import processes
 from bot.service.live_places import GamePlace
+from bot.service.privacy import forget_leftovers
 from bot.service.types import GameInfo
 
 log = logging.getLogger("wolfhowl.discord")
@@ -131,14 +139,9 @@ class WolfBot(commands.Bot):
         self.scheduler.wake()
 
     async def lobby_closed(self, game_id: int) -> None:
-        from bot.discord.components.lobby import close_lobby_post
-
         await close_lobby_post(self, game_id)
 
     async def setup_hook(self) -> None:
-        from bot.discord.commands.tree import install
-        from bot.discord.components import dynamic_items
-
         await self.check_database()
         if self.is_closed():  # stopped while migrating: connect no further
             return
@@ -200,12 +203,6 @@ class WolfBot(commands.Bot):
     async def check_database(self) -> None:
         """Migrate (unless told not to) and log which database this is and its revision;
         any failure to reach it is a DatabaseProblem naming it (not a Discord one)."""
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from bot.db import migrate
-        from bot.db.where import describe, moved, problem
-        from bot.service.privacy import forget_leftovers
-
         where = describe(self.db.url)
         try:
             if self.config.migrate_on_start:
@@ -252,15 +249,10 @@ class WolfBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # Commands, buttons and menus are routed by discord.py; forms by their custom id.
         # What discord.py drops without a word (a component no item takes) is refused.
-        from bot.discord import payload
-        from bot.discord.components.panel import grail_form_submitted
-
         if not await grail_form_submitted(interaction):
             await payload.unclaimed_component(self.component_items, interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        from bot.discord.guild.quiet_dead import dead_channel_deleted
-
         info = await service.game_in_channel(self.db, channel.id)  # one indexed read
         if info is not None:
             await cancel_orphaned(self, [info])

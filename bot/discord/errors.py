@@ -195,27 +195,6 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
     metering.finished(interaction, outcome)
 
 
-class WolfTree(app_commands.CommandTree):
-    """The command tree with the one error handler; each command is counted as in hand
-    until answered, so that a stop lets it finish (``bot.discord.answering``)."""
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """discord.py awaits this before it reads a command's options: the typed layer
-        (``bot.discord.payload``) checks them here, and a refusal is answered at once."""
-        from bot.discord import payload  # (it builds on this module)
-
-        answering.hold(interaction)
-        try:
-            payload.check_command(self, interaction)
-        except payload.PayloadError as exc:
-            await payload.refuse(interaction, exc)
-            return False
-        return True
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await handle_error(interaction, error)
-
-
 async def guarded(interaction: discord.Interaction, action: Callable[[], Awaitable[None]]) -> None:
     """Run a component's or modal's handler with the same error handling as commands
     (discord.py only logs what a dynamic item raises), counted as in hand until answered."""

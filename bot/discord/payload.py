@@ -9,7 +9,7 @@ localized ephemeral reply (``input.*``), logged at INFO, and nothing is stored.
 
 Where it runs, all through discord.py's public hooks:
 
-* a command or an autocomplete: ``CommandTree.interaction_check`` (``errors.WolfTree``),
+* a command or an autocomplete: ``CommandTree.interaction_check`` (``wolf_tree.WolfTree``),
   which discord.py awaits before it reads the options into a namespace;
 * a component: the item's ``interaction_check`` (the :class:`Checked` mixin every
   component of the bot begins with), which discord.py awaits after building the item

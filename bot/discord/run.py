@@ -16,6 +16,11 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from bot import event_loop
+from bot.config import ConfigError
+from bot.discord.config import config_for_command
+from bot.log_context import JsonFormatter
+
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
 
@@ -57,8 +62,6 @@ def configure_logging(level: str, token: str, log_format: str = "text") -> None:
     """The log on stderr: text lines, or with ``log_format`` "json" one JSON object a
     line (time, level, logger, message, and the game, shard and interaction where there
     is one: ``bot.log_context``)."""
-    from bot.log_context import JsonFormatter
-
     handler = logging.StreamHandler(sys.stderr)
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
@@ -128,9 +131,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    from bot.config import ConfigError
-    from bot.discord.config import config_for_command
-
+    """Read the configuration, then start the bot. The client (and with it discord.py,
+    every command and the database layer) is imported here, once the configuration has
+    been read: ``wolfhowl run`` with a bad configuration or no token answers without
+    loading them, and importing this module stays cheap (``bot.discord``)."""
     overrides: dict[str, object] = {}
     if args.no_sync:
         overrides["sync_commands"] = False
@@ -153,7 +157,6 @@ def _start(args: argparse.Namespace) -> int:
     import discord
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot import event_loop
     from bot.db.where import problem
     from bot.discord.client import WolfBot
 

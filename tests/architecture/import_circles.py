@@ -1,6 +1,6 @@
 """Modules of a package caught in import circles.
 
-    .venv/bin/python bench/import_circles.py [bot.discord] [--runtime]
+    .venv/bin/python -m tests.architecture.import_circles [bot.discord] [--runtime]
 
 Reads every module of the package, draws an arrow for each import of another module of
 the same package (at the top or inside a function; imports under ``if TYPE_CHECKING``
@@ -15,7 +15,7 @@ import ast
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def module_name(path: Path) -> str:

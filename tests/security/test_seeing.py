@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from bot.db.models import Base, User
 from bot.db.session import Database
-from bot.discord.commands.history import game_line
+from bot.discord.embeds.history import game_line
 from bot.render import words
 from bot.render.replay import replay_html
 from bot.service import (

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from bot.db.models import Base, GamePlayer, SeatRecord, User
 from bot.db.session import Database
-from bot.discord.commands.history import game_line
+from bot.discord.embeds.history import game_line
 from bot.render.replay import replay_html
 from bot.service import export_finished, replace_player
 from bot.service.export import log_bytes

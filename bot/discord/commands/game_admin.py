@@ -8,7 +8,6 @@ admin opens it to others (and always in DMs), so the check is made here, each ti
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
 import discord
@@ -18,17 +17,17 @@ from discord.ext import commands
 import bot.service as service
 from bot.discord.commands.groups import command
 from bot.discord.commands.players import parse_player, player_choices
-from bot.discord.components.lobby import refresh_lobby
-from bot.discord.context import Ctx, moderated_game
+from bot.discord.components.end import CancelButton, EndButton
+from bot.discord.components.lobby import close_lobby, refresh_lobby
+from bot.discord.context import Ctx, moderated_game, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
-from bot.discord.errors import ReplyError, guarded
+from bot.discord.errors import ReplyError
 from bot.discord.game_settings import option_value, overrides, setting_options
 from bot.discord.guild import permissions
 from bot.discord.guild.checks import require_moderator
 from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.guild.standing import standing_of
-from bot.discord.payload import NUMBER, Checked
 from bot.discord.translator import L
 from bot.i18n import normalize_locale, t
 from bot.render import words
@@ -88,7 +87,7 @@ class GameAdmin(commands.Cog):
         ctx = await Ctx.begin(interaction)
         info = await _moderated(ctx)
         info = await service.start_game(ctx.db, info.id)
-        await _close_lobby_post(ctx, info)
+        await close_lobby(ctx.bot, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
     @command("mod", "settings")
@@ -131,7 +130,7 @@ class GameAdmin(commands.Cog):
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
         standing = await standing_of(ctx.bot, newcomer, info.guild_id, info.channel_id)
-        await service.replace_player(ctx.db, info.id, seat, _ref(newcomer), standing)
+        await service.replace_player(ctx.db, info.id, seat, user_ref(newcomer, None), standing)
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
 
     @command("mod", "kick")
@@ -203,81 +202,9 @@ class GameAdmin(commands.Cog):
         file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 
-async def _close_lobby_post(ctx: Ctx, info: GameInfo) -> None:
-    """The lobby post loses its buttons once the game has started or ended."""
-    channel = ctx.bot.messageable(info.channel_id, info.guild_id)
-    if isinstance(channel, discord.abc.Messageable):
-        await refresh_lobby(channel, info)
-
 
 def _default_language(interaction: discord.Interaction, configured: str) -> str:
     """A Chinese-speaking server (its Discord community language) gets Chinese, in the
     script it chose (zh-TW or zh-CN); any other the configured default."""
     loc = str(interaction.guild_locale or "")
     return normalize_locale(loc) if loc.lower().startswith("zh") else configured
-
-
-def _ref(user: discord.abc.User) -> Any:
-    from bot.discord.context import user_ref
-
-    return user_ref(user, None)
-
-
-class EndButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:end:(?P<game>{NUMBER})"):
-    """The confirmation of /mod end for a running or paused game: the game ends now,
-    scored like a natural end. Checks the moderator again when pressed."""
-
-    def __init__(self, game_id: int, locale: str = "en-US") -> None:
-        super().__init__(discord.ui.Button(label=t("ui.end_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:end:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            ctx = await Ctx.begin(interaction)
-            info = await service.get_game(ctx.db, self.game_id)
-            await require_moderator(ctx.bot, interaction, info)
-            await service.end_game(ctx.db, self.game_id)
-            await _after_end(ctx, self.game_id, t("reply.ended", ctx.locale, game=self.game_id))
-
-        await guarded(interaction, run)
-
-
-class CancelButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:cancel:(?P<game>{NUMBER})"):
-    """The confirmation of /mod end for a lobby: the game is cancelled, if it is still
-    in the lobby (once started, /mod end must be confirmed again, as a scored end)."""
-
-    def __init__(self, game_id: int, locale: str = "en-US") -> None:
-        super().__init__(discord.ui.Button(label=t("ui.cancel_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:cancel:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> CancelButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            ctx = await Ctx.begin(interaction)
-            info = await service.get_game(ctx.db, self.game_id)
-            await require_moderator(ctx.bot, interaction, info)
-            if info.status in ("running", "paused"):
-                raise ReplyError("reply.error.end_started", game=info.id)
-            await service.cancel_game(ctx.db, self.game_id, "cancelled")
-            await _after_end(ctx, self.game_id, t("reply.cancelled", ctx.locale, game=self.game_id))
-
-        await guarded(interaction, run)
-
-
-async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
-    """The end is written (its posts go as it commits): close the lobby post, give the dead their
-    voice back, and tell the moderator."""
-    info = await service.get_game(ctx.db, game_id)
-    await _close_lobby_post(ctx, info)
-    note = report_note(await sync_quiet_dead(ctx.bot, info), ctx.locale)
-    await ctx.send(embed=notice_embed(with_note(text, note)))
-
-
-ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton, CancelButton]

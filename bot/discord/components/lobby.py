@@ -1,5 +1,6 @@
 """The lobby post's Join and Leave buttons (custom ids ``wh:join:<game>`` and
-``wh:leave:<game>``) and the lobby post itself, kept up to date as players come and go."""
+``wh:leave:<game>``), the joining and leaving they share with ``/game join`` and
+``/game leave``, and the lobby post itself, kept up to date as players come and go."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import discord
 
 import bot.service as service
-from bot.discord.embeds.replies import lobby_embed
-from bot.discord.errors import guarded
+from bot.discord.context import Ctx
+from bot.discord.embeds.replies import lobby_embed, notice_embed
+from bot.discord.errors import ReplyError, guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.i18n import t
 from bot.service.types import GameInfo
@@ -31,8 +33,6 @@ class JoinButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.commands.lobby import join_flow
-
         await guarded(interaction, lambda: join_flow(interaction, self.game_id))
 
 
@@ -48,8 +48,6 @@ class LeaveButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord.commands.lobby import leave_flow
-
         await guarded(interaction, lambda: leave_flow(interaction, self.game_id))
 
 
@@ -103,10 +101,59 @@ async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, messag
 async def close_lobby_post(bot: Any, game_id: int) -> None:
     """The lobby post of a game started or cancelled at its start time (no command to
     answer): its buttons go."""
-    info = await service.get_game(bot.db, game_id)
+    await close_lobby(bot, await service.get_game(bot.db, game_id))
+
+
+async def close_lobby(bot: Any, info: GameInfo) -> None:
+    """The lobby post loses its buttons once the game has started or ended."""
     channel = bot.messageable(info.channel_id, info.guild_id)
     if isinstance(channel, discord.abc.Messageable):
         await refresh_lobby(channel, info)
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [JoinButton, LeaveButton]
+
+
+async def _lobby_here(ctx: Ctx) -> int:
+    """/game join names no game: it is the one of the channel it is used in."""
+    interaction = ctx.interaction
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ReplyError("reply.error.join_where")
+    info = await service.game_in_channel(ctx.db, interaction.channel_id)
+    if info is None:
+        raise ReplyError("reply.error.no_game_here")
+    return info.id
+
+
+async def join_flow(interaction: discord.Interaction, game_id: int | None) -> None:
+    ctx = await Ctx.begin(interaction)
+    if game_id is None:
+        game_id = await _lobby_here(ctx)
+    game = await service.get_game(ctx.db, game_id)
+    info = await service.join_game(ctx.db, game.id, ctx.user, await ctx.standing(game))
+    await _refresh(ctx, info)
+    await ctx.send(
+        embed=notice_embed(t("reply.joined", ctx.locale, game=info.id, count=len(info.players), max=info.settings.max_players))
+    )
+
+
+async def leave_flow(interaction: discord.Interaction, game_id: int | None) -> None:
+    ctx = await Ctx.begin(interaction)
+    if game_id is None:
+        game_id = (await ctx.game()).id
+    info = await service.leave_game(ctx.db, game_id, interaction.user.id)
+    await _refresh(ctx, info)
+    await ctx.send(embed=notice_embed(t("reply.left", ctx.locale, game=info.id)))
+
+
+async def _refresh(ctx: Ctx, info: GameInfo) -> None:
+    """Show the new roster on the game's lobby post, in the game's own channel: the
+    message whose button was pressed only when it is that post (a button's id names a
+    game, not the message it sits on)."""
+    interaction = ctx.interaction
+    channel = interaction.channel if interaction.channel_id == info.channel_id else ctx.bot.messageable(info.channel_id, info.guild_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    pressed = interaction.message if interaction.type is discord.InteractionType.component else None
+    message = pressed if pressed is not None and pressed.channel.id == info.channel_id and is_lobby_post(pressed, info.id) else None
+    await refresh_lobby(channel, info, message)

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 import bot.service as service
+from bot.discord.context import Ctx
 from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
@@ -29,8 +30,6 @@ class AcceptOfferButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            from bot.discord.context import Ctx
-
             ctx = await Ctx.begin(interaction)
             game = await service.offered_game(ctx.db, self.offer_id)
             result = await service.accept_offer(ctx.db, self.offer_id, ctx.user, await ctx.standing(game))

@@ -15,6 +15,11 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.discord.components.lobby import lobby_view
+from bot.discord.components.panel import OpenPanelButton
+from bot.discord.components.replay import replay_view
+from bot.discord.components.standby import offer_view
+from bot.discord.components.table import TableButton
 from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
 from bot.i18n import has_key, t, terms
 from bot.render import absence as absence_text
@@ -104,9 +109,6 @@ def _ts(iso: str | None) -> int | None:
 
 
 def _panel_view(game_id: int, locale: str) -> discord.ui.View:
-    from bot.discord.components.panel import OpenPanelButton
-    from bot.discord.components.table import TableButton
-
     view = discord.ui.View(timeout=None)
     view.add_item(OpenPanelButton(game_id, locale))
     view.add_item(TableButton(game_id, locale))
@@ -151,8 +153,6 @@ def _events(m: StepEvents, msg: OutgoingMessage, info: GameInfo | None, loc: str
         chart = scoreboard_png(ended.data["scores"], ended.data["winners"], loc, history=history, win_score=win_score, survivors=survivors)
         out.attachments.append(("scoreboard.png", chart))
         if msg.game_id:
-            from bot.discord.components.replay import replay_view
-
             out.view = replay_view(msg.game_id, loc)
     return out
 
@@ -164,7 +164,6 @@ ENDING_COLOUR = {"win": PHASE_COLOUR["over"], "shared": PHASE_COLOUR["over"], "l
 def _ending(m: Ending, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """A player's own ending: won or lost and why, the scores, their points, their rating's
     move, and the Replay button."""
-    from bot.discord.components.replay import replay_view
 
     faction = terms.faction(m.faction, loc)
     winners = [terms.faction(w, loc) for w in m.winners]
@@ -220,7 +219,6 @@ def _game_started(m: GameStarted, msg: OutgoingMessage, info: GameInfo | None, l
 def _lobby(m: LobbyPost, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """The lobby post as the game stands when it is sent (whoever has joined meanwhile;
     closed if the game has started)."""
-    from bot.discord.components.lobby import lobby_view
 
     if info is None:
         return Rendered(embeds=[notice_embed(t("event.Unknown", loc, kind="lobby"), NEUTRAL)])
@@ -365,8 +363,6 @@ def _offers_exhausted(m: OffersExhausted, msg: OutgoingMessage, info: GameInfo |
 
 
 def _seat_offer(m: SeatOffered, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    from bot.discord.components.standby import offer_view
-
     text = absence_text.offer_text(m.game, m.channel, m.seat, m.expires, loc)
     return Rendered(embeds=[notice_embed(text, NEUTRAL)], view=offer_view(m.offer, loc))
 
