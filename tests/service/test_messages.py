@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.outbound import RENDERERS, render_outgoing
+from bot.discord.outbound.renderers import RENDERERS, render_outgoing
 from bot.i18n import LOCALES, t
 from bot.service import messages
 from bot.service.common import locked_game, mail_for
