@@ -47,8 +47,9 @@ def graph(package: str, runtime: bool = False) -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                found.add(node.module)
-                found.update(f"{node.module}.{a.name}" for a in node.names)  # a submodule by name
+                for alias in node.names:  # a submodule by name, else a name of the module itself
+                    sub = f"{node.module}.{alias.name}"
+                    found.add(sub if sub in modules else node.module)
         me = module_name(path)
         arrows[me] = {name for name in found if name in modules and name != me}
     return arrows
