@@ -250,7 +250,7 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
     from bot.db.session import Database
     from bot.discord.client import WolfBot
     from bot.discord.config import DiscordConfig
-    from bot.discord.run import point_discord_to
+    from bot.discord.endpoints import point_discord_to
     from discord_emulator.ready import start_until_ready
 
     point_discord_to(args.api, args.gateway)

@@ -1,7 +1,6 @@
 """The ``wolfhowl`` command (the package holds every command-line front end). Each
 subcommand lives in its own module of this package, imported only when used, exposing
-``add_arguments(parser)`` and ``run(args) -> int`` (the exit code); ``wolfhowl run``'s
-is ``bot.discord.run``, beside the bot it starts."""
+``add_arguments(parser)`` and ``run(args) -> int`` (the exit code)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("bot.cli.demo", "play a whole game on the built-in local Discord"),
-    "run": ("bot.discord.run", "run the bot against Discord"),
+    "run": ("bot.cli.run", "run the bot against Discord"),
     "simulate": ("bot.cli.simulate", "play many games between baseline AI players and report"),
     "scenario": ("bot.cli.scenario", "what-if: resolve one phase from a TOML file"),
     "db": ("bot.cli.db", "database maintenance (upgrade, downgrade, current)"),

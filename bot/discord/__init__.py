@@ -2,6 +2,6 @@
 scheduler. Thin by design: a handler parses its arguments, calls one service function
 and renders the result; the rules live in ``engine`` and the use cases in ``bot.service``.
 
-Importing this package is cheap (``wolfhowl run`` imports :mod:`bot.discord.run`); the
-client and the command modules are imported when the bot starts.
+Importing this package is cheap (``wolfhowl run``, :mod:`bot.cli.run`, reads its settings
+first); the client and the command modules are imported when the bot starts.
 """

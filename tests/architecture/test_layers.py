@@ -18,8 +18,6 @@ CLI = "bot.cli"
 PROJECT = ("bot", "engine", "discord_emulator")
 # Modules outside bot/cli that parse a command line, and why they may.
 FRONT_ENDS_ELSEWHERE = {
-    # ``wolfhowl run``: the front end of the bot it starts, beside it in the Discord layer.
-    "bot/discord/run.py",
     # Build scripts that regenerate their own package's data files.
     "bot/i18n/make_zh_tw.py",
     "bot/render/fonts/make_subset.py",

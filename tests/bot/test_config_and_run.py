@@ -14,9 +14,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.cli.run import RedactToken, add_arguments, run
 from bot.discord.client import intents
 from bot.discord.config import DiscordConfig
-from bot.discord.run import RedactToken, add_arguments, run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "config.example.toml"
@@ -114,8 +114,8 @@ async def test_a_stop_while_discord_is_unreachable_does_not_wait_out_the_reconne
     gave up after 10 s and killed it. The bot now stops at once."""
     import discord.backoff
 
+    from bot.cli.run import serve
     from bot.discord.client import WolfBot
-    from bot.discord.run import serve
     from discord_emulator import Emulator
 
     backing_off = asyncio.Event()

@@ -11,9 +11,9 @@ import pytest
 import uvloop
 
 from bot import event_loop
+from bot.cli.run import add_arguments, run
 from bot.config import ConfigError
 from bot.discord.config import config_for_command
-from bot.discord.run import add_arguments, run
 
 
 async def _loop_type() -> type:

@@ -12,8 +12,8 @@ import logging
 import pytest
 
 from bot import log_context
+from bot.cli.run import configure_logging
 from bot.discord.config import DiscordConfig
-from bot.discord.run import configure_logging
 from discord_emulator.interactions import MESSAGE_COMPONENT
 from tests.bot.conftest import Table, started_game
 

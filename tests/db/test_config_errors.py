@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.run import add_arguments, run
 from bot.config import ConfigError
 from bot.discord.config import load_discord_config
-from bot.discord.run import add_arguments, run
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot import event_loop
 from bot.config import ConfigError
 from bot.discord.config import config_for_command
+from bot.discord.endpoints import point_discord_to
 from bot.log_context import JsonFormatter
 
 if TYPE_CHECKING:
@@ -44,18 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sync", action="store_true", help="do not register the slash commands at start-up")
     parser.add_argument("--no-migrate", action="store_true", help="do not run the database migrations at start-up")
     parser.add_argument("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default from the settings)")
-
-
-def point_discord_to(api_base: str, gateway_url: str) -> None:
-    """Send discord.py's REST and gateway traffic elsewhere (the emulator)."""
-    import discord.gateway
-    import discord.http
-    import yarl
-
-    if api_base:
-        discord.http.Route.BASE = api_base.rstrip("/")
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
 def configure_logging(level: str, token: str, log_format: str = "text") -> None:
@@ -134,7 +123,7 @@ def _start(args: argparse.Namespace) -> int:
     """Read the configuration, then start the bot. The client (and with it discord.py,
     every command and the database layer) is imported here, once the configuration has
     been read: ``wolfhowl run`` with a bad configuration or no token answers without
-    loading them, and importing this module stays cheap (``bot.discord``)."""
+    loading them."""
     overrides: dict[str, object] = {}
     if args.no_sync:
         overrides["sync_commands"] = False
