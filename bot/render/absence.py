@@ -39,14 +39,14 @@ def reminder_note(in_row: int, left: int | None, action: str, locale: str) -> st
 def moderator_text(game_id: int, seat: int, name: str, in_row: int, total: int, action: str, locale: str) -> str:
     """To the moderator: a seat's run of misses reached the limit, and what was done."""
     what = t(f"absence.moderator_{action}", locale)
-    shown = words.shown_name(name, locale)
-    return t("absence.moderator", locale, game=game_id, seat=seat, name=shown, in_row=in_row, total=total, action=what)
+    player = words.seat_name(seat, words.shown_name(name, locale))
+    return t("absence.moderator", locale, game=game_id, player=player, in_row=in_row, total=total, action=what)
 
 
 def exhausted_text(game_id: int, seat: int, name: str, removed: bool, locale: str) -> str:
     """To the moderator: no standby took the seat (and so it was removed, or not)."""
     key = "absence.exhausted_removed" if removed else "absence.exhausted"
-    return t(key, locale, game=game_id, seat=seat, name=words.shown_name(name, locale))
+    return t(key, locale, game=game_id, player=words.seat_name(seat, words.shown_name(name, locale)))
 
 
 def offer_text(game_id: int, channel_id: int, seat: int, expires: str, locale: str) -> str:

@@ -26,6 +26,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from bot.i18n import t
+from bot.render import words
 from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
@@ -195,9 +196,9 @@ class Printer:
 
     def private(self, game: Any) -> None:
         for p in game.players:
-            seat = t("demo.seat", self.lang, seat=p.seat) if p.seat else t("demo.no_seat", self.lang)
             name = f"[bold]{escape(p.name)}[/]"
-            self.console.rule(t("demo.private", self.lang, name=name, seat=seat, lang=p.locale))
+            player = words.seat_name(p.seat, name) if p.seat else t("demo.no_seat", self.lang, name=name)
+            self.console.rule(t("demo.private", self.lang, player=player, lang=p.locale))
             self.locale = p.locale
             if p.user.dms_closed:
                 self.console.print(Prose(Text(t("demo.dms_closed", self.lang), style="dim")))

@@ -54,7 +54,7 @@ async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):
     await table.delivered()
     told = [t for t in table.texts(table.emu.dms(table.mod)[mod_dms:]) if "has left the server" in t]
     assert len(told) == 1, told
-    assert f"<@{erin.id}> (erin, seat 5 of game #{game_id})" in told[0] and "/mod replace" in told[0]
+    assert f"<@{erin.id}> (#5 erin in game #{game_id})" in told[0] and "/mod replace" in told[0]
     public = table.emu.channel_messages(table.channel, include_ephemeral=False)
     assert not any(f"<@{erin.id}>" in (m.content or "") for m in public)
 

@@ -360,7 +360,7 @@ class DiscordSender:
             self._told_left.add((uid, info.id))
             locale = await moderator_locale(self.bot, info)
             text = t(
-                "reply.post.player_left_server", locale, user=f"<@{uid}>", name=words.player_name(holder.name), seat=holder.seat, game=info.id
+                "reply.post.player_left_server", locale, user=f"<@{uid}>", player=words.seat_name(holder.seat, words.player_name(holder.name)), game=info.id
             )
             await dm_moderator(self.bot, info, text, nonce=nonce_for(f"left:{info.id}:{uid}"))
         return True

@@ -171,7 +171,8 @@ def _ending(m: Ending, msg: OutgoingMessage, info: GameInfo | None, loc: str) ->
     reason = t(f"end_reason.{m.reason or 'stopped'}", loc)
     lines = [t(why, loc, winners=words.listing(winners, loc), round=m.round, reason=reason)]
     fate = t("ending.fate_alive" if m.alive else "ending.fate_departed", loc)
-    lines.append(t("ending.you", loc, faction=faction, class_name=terms.class_name(m.class_id, loc), seat=m.seat, fate=fate))
+    player = words.seat_label(m.seat, names_of(info, loc) if info else {})
+    lines.append(t("ending.you", loc, player=player, faction=faction, class_name=terms.class_name(m.class_id, loc), fate=fate))
     scores = sorted(dict(m.scores or {}).items(), key=lambda kv: -kv[1])
     shown = [f"{terms.faction(f, loc)} **{v}**" if f == m.faction else f"{terms.faction(f, loc)} {v}" for f, v in scores]
     lines.append(t("ending.scores", loc, scores=" · ".join(shown)))
@@ -322,7 +323,7 @@ def _replaced(m: PlayerReplaced | SeatHandedOver, msg: OutgoingMessage, info: Ga
 def _target_removed(m: TargetRemoved, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """Your vote, orders or guess named a player a moderator has removed."""
     what = {"vote": "vote", "orders": "orders"}.get(m.what, "identify")
-    return _notice(f"reply.post.target_removed_{what}", {**_params(m, msg), "name": words.player_name(m.name)}, loc)
+    return _notice(f"reply.post.target_removed_{what}", {**_params(m, msg), "name": words.seat_name(m.seat, words.player_name(m.name))}, loc)
 
 
 def _lobby_reminder(m: LobbyReminder, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
