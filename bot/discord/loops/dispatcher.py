@@ -359,9 +359,9 @@ class DiscordSender:
         if holder.alive and (uid, info.id) not in self._told_left:
             self._told_left.add((uid, info.id))
             locale = await moderator_locale(self.bot, info)
-            text = t(
-                "reply.post.player_left_server", locale, user=f"<@{uid}>", player=words.seat_name(holder.seat, words.player_name(holder.name)), game=info.id
-            )
+            name = words.player_name(holder.name)
+            player = words.seat_name(holder.seat, name) if holder.seat is not None else name
+            text = t("reply.post.player_left_server", locale, user=f"<@{uid}>", player=player, game=info.id)
             await dm_moderator(self.bot, info, text, nonce=nonce_for(f"left:{info.id}:{uid}"))
         return True
 
