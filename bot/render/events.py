@@ -89,6 +89,8 @@ def _line(event: Event, locale: str | None, names: dict[int, str], final: bool) 
     if k == "OrdersNotDone":
         skills = words.listing((order_name(d.get("class_id"), s, locale) for s in d.get("skills", [])), locale)
         return t("event.OrdersNotDone", locale, skills=skills, reason=t(f"event.not_done.{d.get('reason')}", locale))
+    if k == "YourTurn":
+        return render_turn(d, locale, names)
     if k == "FactionWipedOut":
         return t("event.FactionWipedOut", locale, faction=terms.faction(d["faction"], locale))
     if k == "VotesCounted":
@@ -113,6 +115,19 @@ def order_name(class_id: str | None, skill_id: str, locale: str | None) -> str:
         return terms.skill_name(class_id, skill_id, locale) if class_id else skill_id
     except KeyError:
         return skill_id
+
+
+def render_turn(d: dict[str, Any], locale: str | None, names: dict[int, str]) -> str:
+    """One order of the player's own turn, as given (bot.service.night_turns): what it
+    was and whom it named; an attack says that its outcome is never told (R11)."""
+    skill = order_name(d.get("class_id"), d["skill"], locale)
+    targets = words.listing((words.seat_label(s, names) for s in d.get("targets") or ()), locale)
+    order = t("event.turn.order", locale, skill=skill, targets=targets) if targets else skill
+    if d.get("amount") is not None:
+        order += t("reply.sub.amount", locale, count=d["amount"])
+    if d["skill"] == "attack":
+        order += t("event.turn.attack_note", locale)
+    return t("event.YourTurn" if d.get("first") else "event.YourTurnThen", locale, order=order)
 
 
 def render_votes(d: dict[str, Any], locale: str | None, names: dict[int, str]) -> str:

@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_turns
+from bot.service import absence, ai_turns, night_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -80,7 +80,8 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     payloads: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         payloads.setdefault(str(row.seat), []).append(row.payload)
-    outcome = engine.advance(state, submissions_from(payloads), game.secret_seed)
+    submissions = submissions_from(payloads)
+    outcome = engine.advance(state, submissions, game.secret_seed)
     apply_state(game, outcome.state)
     seq = add_step(
         s,
@@ -101,7 +102,10 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     else:
         arm_clock(game, now)
     mail, holders = await mail_for(s, game, seq=seq, round_no=closed_round, phase=closed_phase, now=now)
-    await mail_events(mail, holders, outcome.events, closed_round, closed_phase, step="advance", state=outcome.state)
+    news = outcome.events
+    if closed_phase == "dusk":  # each seat's own turn in the story of its night
+        news = night_turns.with_turns(news, submissions, {p.seat: p.class_id for p in state.players})
+    await mail_events(mail, holders, news, closed_round, closed_phase, step="advance", state=outcome.state)
     if over:
         await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
