@@ -34,6 +34,7 @@ from bot.service.common import (
     mail_seed_reveal,
     require_running,
     state_of,
+    submissions_from,
 )
 from bot.service.endings import mail_endings
 from bot.service.errors import AlreadyAdvancedError, ConcurrentChangeError
@@ -130,8 +131,3 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
         messages=mail.count,
         events=[e.to_dict() for e in outcome.events if e.audience is engine.Audience.PUBLIC],
     )
-
-
-def submissions_from(payloads: dict[str, list[dict[str, Any]]]) -> dict[int, list[engine.Submission]]:
-    """Stored payloads (seat as a string key) -> the engine's submissions by seat."""
-    return {int(seat): [engine.submission_from_dict(p) for p in subs] for seat, subs in payloads.items()}

@@ -358,3 +358,8 @@ async def info_of(
         odds=odds,
         rules_version=rules_version,
     )
+
+
+def submissions_from(payloads: dict[str, list[dict[str, Any]]]) -> dict[int, list[engine.Submission]]:
+    """Stored payloads (seat as a string key) -> the engine's submissions by seat."""
+    return {int(seat): [engine.submission_from_dict(p) for p in subs] for seat, subs in payloads.items()}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import engine
 from engine import Audience, Event
@@ -90,3 +91,19 @@ def with_turns(
         out += inserts.get(i, [])
         out.append(e)
     return out
+
+
+def logged_turns(
+    kind: str,
+    phase: str,
+    events: list[dict[str, Any]],
+    submissions: Mapping[int, Iterable[engine.Submission]],
+    state: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """A step of the game log's events (dicts, as stored) with the turns its advance
+    told (:func:`with_turns`), from its submissions and stored state: a recap tells a
+    seat what its reports told it. Any other step's events as they are."""
+    if kind != "advance" or phase != "dusk":
+        return events
+    class_of = {int(p["seat"]): str(p["class_id"]) for p in state.get("players", [])}
+    return [e.to_dict() for e in with_turns([Event.from_dict(e) for e in events], submissions, class_of)]

@@ -26,7 +26,8 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GameStep, Submission
 from bot.db.session import Database
-from bot.service.common import check_id, info_of
+from bot.service import night_turns
+from bot.service.common import check_id, info_of, submissions_from
 from bot.service.errors import (
     BadArgumentError,
     GameNotStartedError,
@@ -96,7 +97,9 @@ def seat_history(steps: Iterable[GameStep], seat: int, since_round: int = 0) -> 
         if st.round < since_round:
             continue
         public = tuple(e for e in st.events if e["audience"] == PUBLIC)
-        private = tuple(e for e in st.events if e["audience"] == PRIVATE and e.get("seat") == seat)
+        sent = submissions_from(st.inputs.get("submissions") or {}) if st.kind == "advance" else {}
+        told = night_turns.logged_turns(st.kind, st.phase, st.events, sent, st.state)
+        private = tuple(e for e in told if e["audience"] == PRIVATE and e.get("seat") == seat)
         if public or private:
             out.append(RecapEntry(st.round, st.phase, st.kind, public, private))
     return out

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
-from bot.service.advance import submissions_from
+from bot.service.common import submissions_from
 from bot.service.export import LOG_FORMAT
 from engine import lineup as lineups
 

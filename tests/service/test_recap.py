@@ -200,6 +200,8 @@ def test_audit_events_and_other_seats_news_never_enter_a_history():
         def __init__(self, round_no: int, events: list[Event]) -> None:
             self.round, self.phase, self.kind = round_no, "dusk", "advance"
             self.events = [e.to_dict() for e in events]
+            self.inputs: dict[str, Any] = {"submissions": {}}  # nobody gave orders: no turn to tell
+            self.state: dict[str, Any] = {"players": []}
 
     steps = [
         Step(1, [Event("PlayerLeft", Audience.PUBLIC, None, {"name": "x", "seat": 4}), Event("Roll", Audience.AUDIT), Event("GrailWon", Audience.PRIVATE, 2)]),
