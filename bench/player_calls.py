@@ -7,7 +7,7 @@ each call below is made ``--calls`` times after a warm-up; printed per call: CPU
 (the process's, so aiosqlite's thread too) and wall time, in ms.
 
 - ``view_here``: ``player_view_here``, what a command reads first;
-- ``grail``: ``submit_payload`` of a grail number;
+- ``grail``: ``handle`` of a whole grail number (``SendSubmission``);
 - ``grail+view``: a panel's grail form: the submission and the player's view the panel is
   redrawn from (the receipt's);
 - ``require_open``: ``require_open_for``, the grail button's check before the form.
@@ -49,7 +49,7 @@ async def measure(url: str, calls: int) -> dict[str, tuple[float, float]]:
 
         def grail(i: int) -> Awaitable[Any]:
             payload = {"kind": "grail", "number": 1 + i % 100}
-            return service.submit_payload(db, 100 + i % PLAYERS, payload, game_id=info.id, expected_round=1, expected_phase="day")
+            return service.handle(db, service.SendSubmission(payload), 100 + i % PLAYERS, game_id=info.id, round_no=1)
 
         async def grail_and_view(i: int) -> None:
             receipt = await grail(i)

@@ -8,7 +8,18 @@ nothing. No Discord code here; outgoing messages go through the outbox.
 from bot.service.advance import advance_phase
 from bot.service.ai_seats import seat_to_ai
 from bot.service.ai_turns import plan_missing as plan_missing_ai_turns
-from bot.service.commands import Asked, submit_here
+from bot.service.commands import (
+    ActSkill,
+    AddAction,
+    AddGuess,
+    Command,
+    SendGrail,
+    SendSubmission,
+    SendVote,
+    ToggleSkill,
+    Withdraw,
+    handle,
+)
 from bot.service.dead_channels import dead_channel_of, game_channel_of_dead, record_dead_channel
 from bot.service.deadlines import advance_if_due, next_wakeup, remind_if_due, run_due
 from bot.service.dispatch import Dispatcher, MemorySender, Sender, Undeliverable
@@ -61,23 +72,8 @@ from bot.service.outbox import (
     release,
     retry_held_now,
 )
-from bot.service.pieces import (
-    action_piece,
-    add_action,
-    add_guess,
-    guess_piece,
-    toggle_piece,
-    toggle_skill,
-)
 from bot.service.recap import seat_recap
 from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat, offered_game
-from bot.service.submissions import (
-    submit,
-    submit_grail,
-    submit_payload,
-    submit_vote,
-    withdraw_submission,
-)
 from bot.service.table import TableView, table_view
 from bot.service.types import (
     GameInfo,
@@ -98,7 +94,10 @@ from bot.service.views import (
 )
 
 __all__ = [
-    "Asked",
+    "ActSkill",
+    "AddAction",
+    "AddGuess",
+    "Command",
     "Dispatcher",
     "GameInfo",
     "GamePlace",
@@ -108,18 +107,20 @@ __all__ = [
     "PhaseStatus",
     "PlayerView",
     "Receipt",
+    "SendGrail",
+    "SendSubmission",
+    "SendVote",
     "Sender",
     "ServiceError",
     "StepResult",
     "TableView",
+    "ToggleSkill",
     "Undeliverable",
     "UserRef",
     "VerifyReport",
+    "Withdraw",
     "accept_offer",
-    "action_piece",
     "active_game_of",
-    "add_action",
-    "add_guess",
     "advance_if_due",
     "advance_phase",
     "cancel_game",
@@ -138,7 +139,7 @@ __all__ = [
     "games_moderated_by",
     "games_to_reconcile",
     "get_game",
-    "guess_piece",
+    "handle",
     "join_game",
     "join_standby",
     "kick_from_lobby",
@@ -185,15 +186,7 @@ __all__ = [
     "start_game",
     "store_odds",
     "stored_odds_keys",
-    "submit",
-    "submit_grail",
-    "submit_here",
-    "submit_payload",
-    "submit_vote",
     "table_view",
-    "toggle_piece",
-    "toggle_skill",
     "update_settings",
     "verify_log",
-    "withdraw_submission",
 ]

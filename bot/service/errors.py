@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import has_key, refusal_text, t
+from bot.render import words
 from engine import RuleViolation
 
 SECTION = "svc."  # where a service error's key lives in the catalogues
@@ -182,3 +183,30 @@ class RuleRefusedError(ServiceError):
 
     def text(self, locale: str = "en-US") -> str:
         return refusal_text(self.violation, locale)
+
+
+class ResolveError(ServiceError):
+    """What a player typed names nothing their view of the game resolves (no such
+    player, skill or guess; several players match). ``key`` is the catalogue key itself
+    (a ``reply.error.*`` the Discord layer's own refusals share); a list parameter is
+    shown as a list in the reader's language."""
+
+    def text(self, locale: str = "en-US") -> str:
+        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in self.params.items()}
+        return t(self.key, locale, **params)
+
+
+class SwitchNotToggleError(ServiceError):
+    """``/act skill`` with ``switch`` on a skill that is not a toggle (``skill``: its id,
+    ``class_id``: the caller's class, for the Discord layer to name it)."""
+
+    key = "error.switch_not_toggle"
+
+
+class GuessRefusedError(RuleRefusedError):
+    """A guess outside the class's identification rule, with the caller's ``sheet``: the
+    reply quotes the rule itself."""
+
+    def __init__(self, violation: RuleViolation, sheet: dict[str, Any] | None) -> None:
+        super().__init__(violation)
+        self.sheet = sheet

@@ -2,16 +2,12 @@
 
 Each is one submission for the engine (a night's ``Orders``, a Dusk's
 ``Identification``), but players send them piece by piece (``/act attack``, then
-``/act skill``, then ``/identify``). Each use case here reads what the player has stored
-this phase, adds one piece and stores the whole again, all under the game's row lock: two
-pieces sent at the same moment are applied one after the other, so neither is lost. The
-engine validates the whole resulting submission; if it refuses, the piece is refused and
-the stored submission stays as it was.
-
-``expected_round`` pins the Dusk the piece is meant for (a panel knows it; a command
-pins the Dusk the player was looking at): when another phase is open, PhaseClosedError.
-Without a pin, a piece sent outside Dusk gets the engine's "wrong phase" (or "phase
-closed" right after the Dusk closed).
+``/act skill``, then ``/identify``). A :class:`Piece` makes the whole from what the
+player has stored this phase; ``bot.service.commands.handle`` reads it, adds the piece
+and stores the whole again, all under the game's row lock: two pieces sent at the same
+moment are applied one after the other, so neither is lost. The engine validates the
+whole resulting submission; if it refuses, the piece is refused and the stored
+submission stays as it was.
 """
 
 from __future__ import annotations
@@ -22,11 +18,7 @@ from typing import Any
 
 import engine
 from bot.db.models import Submission
-from bot.db.session import Database
-from bot.service.common import check_expected, check_id, state_of
 from bot.service.errors import BadArgumentError
-from bot.service.submissions import locked_seat, validated
-from bot.service.types import Receipt
 
 # The engine accepts "let go of the one I grapple" only as the night's first action.
 RELEASE = "release"
@@ -129,55 +121,3 @@ def guess_piece(guess: engine.Guess) -> Piece:
         return engine.Identification(tuple(guesses))
 
     return Piece(engine.Identification(()), build)
-
-
-async def add_action(
-    db: Database,
-    user_id: int,
-    action: engine.Action,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Add one action to the caller's orders for tonight (:func:`action_piece`)."""
-    return await _amend(db, user_id, action_piece(action), game_id, expected_round)
-
-
-async def toggle_skill(
-    db: Database,
-    user_id: int,
-    skill: str,
-    *,
-    on: bool | None = None,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Switch a toggle skill for tonight (:func:`toggle_piece`). The actions are kept."""
-    return await _amend(db, user_id, toggle_piece(skill, on), game_id, expected_round)
-
-
-async def add_guess(
-    db: Database,
-    user_id: int,
-    guess: engine.Guess,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-) -> Receipt:
-    """Add one guess to the caller's identifications for this Dusk (:func:`guess_piece`)."""
-    return await _amend(db, user_id, guess_piece(guess), game_id, expected_round)
-
-
-async def _amend(db: Database, user_id: int, piece: Piece, game_id: int | None, expected_round: int | None) -> Receipt:
-    """Under the game's lock: the stored submission of the piece's kind with the piece
-    added, validated whole and stored."""
-    check_id(user_id, "user")
-    check_expected(expected_round, None)
-    now = db.now()
-    async with db.transaction() as s:
-        pin = "dusk" if expected_round is not None else None
-        turn = await locked_seat(s, user_id, game_id, expected_round, pin)
-        rows = await turn.phase_rows(s)
-        state = state_of(turn.game)
-        normal = validated(state, turn.game, turn.seat, piece.whole(rows, turn.seat))
-        return await turn.store(s, normal, now, state, rows)

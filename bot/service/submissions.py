@@ -5,9 +5,9 @@ a resubmission of the same kind in the same phase replaces the earlier one.
 A submission and a phase advance of the same game never interleave: both lock the game
 row first. So a submission arriving as the phase closes is either stored before the
 advance reads the phase's submissions (and counted), or sees the next phase and is
-refused with PhaseClosedError — never carried over. A submission can also be withdrawn
-(``withdraw_submission``); orders and identifications can be sent a piece at a time
-(``bot.service.pieces``).
+refused with PhaseClosedError — never carried over. Every submission comes in by one road,
+``bot.service.commands.handle``, which also withdraws one; orders and identifications
+can be sent a piece at a time (``bot.service.pieces``).
 
 A submission is one unit of work from the lock to the answer: the receipt carries the
 player's own view just after it (``Receipt.view``), read in the same transaction from
@@ -30,9 +30,7 @@ from bot.db import core
 from bot.db import repositories as repo
 from bot.db.models import Game, Submission, table_of
 from bot.db.repositories import PlayerRow
-from bot.db.session import Database
 from bot.service.common import (
-    check_expected,
     check_id,
     done_seats,
     require_running,
@@ -41,7 +39,6 @@ from bot.service.common import (
     state_of,
 )
 from bot.service.errors import (
-    BadArgumentError,
     GameNotFoundError,
     NoActiveGameError,
     NotInGameError,
@@ -51,7 +48,6 @@ from bot.service.errors import (
 )
 from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
 from bot.service.views import PlayerView, seat_view
-from engine.errors import WrongPhaseError
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
@@ -62,66 +58,6 @@ def closed_phase_before(round_no: int, phase: str) -> tuple[int, str]:
     if i == 0:
         return round_no - 1, PHASE_ORDER[-1]
     return round_no, PHASE_ORDER[i - 1]
-
-
-async def submit(
-    db: Database,
-    user_id: int,
-    submission: engine.Submission,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-    expected_phase: str | None = None,
-) -> Receipt:
-    """Store ``submission`` from ``user_id`` for the current phase of their game (their
-    one live game when ``game_id`` is None) and return a receipt.
-
-    ``expected_round``/``expected_phase``: the phase the player was answering (e.g. from
-    a button's custom id); if another phase is open now, PhaseClosedError.
-    Raises RuleRefusedError (engine key and params) when the rules refuse it."""
-    check_id(user_id, "user")
-    if not isinstance(submission, SUBMISSION_TYPES):
-        raise BadArgumentError(field="submission", reason="not a submission")
-    check_expected(expected_round, expected_phase)
-    now = db.now()
-    async with db.transaction() as s:
-        turn = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
-        state = state_of(turn.game)
-        normal = validated(state, turn.game, turn.seat, submission)
-        return await turn.store(s, normal, now, state)
-
-
-async def withdraw_submission(
-    db: Database,
-    user_id: int,
-    kind: str,
-    *,
-    game_id: int | None = None,
-    expected_round: int | None = None,
-    expected_phase: str | None = None,
-) -> bool:
-    """Delete what ``user_id`` has sent of ``kind`` (grail, identify, orders, vote) in the
-    open phase, so that it is not resolved and no longer counts as sent for the early
-    advance (an early close already set stays: see ``close_early_if_all_sent``). True if
-    something was withdrawn, False if nothing had been sent.
-
-    ``expected_round``/``expected_phase`` pin the phase as for :func:`submit`
-    (PhaseClosedError when another is open). Without a pin, outside the kind's phase:
-    PhaseClosedError if that phase has just closed, else RuleRefusedError (wrong
-    phase). Once the deadline has passed the phase still closes at the next tick, with
-    whatever is left: like any late change, the withdrawal counts if it came first."""
-    check_id(user_id, "user")
-    if kind not in KIND_PHASE:
-        raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
-    check_expected(expected_round, expected_phase)
-    async with db.transaction() as s:
-        turn = await locked_seat(s, user_id, game_id, expected_round, expected_phase)
-        game = turn.game
-        assert game.phase is not None
-        if KIND_PHASE[kind] != game.phase:
-            wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
-            raise refusal(wrong, game, kind)
-        return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)
 
 
 @dataclass(slots=True)
@@ -328,28 +264,3 @@ async def close_early_if_all_sent(
             game.phase_deadline = early
             game.reminder_due_at = None
     return all_sent
-
-
-async def submit_grail(db: Database, user_id: int, number: int, **kw: Any) -> Receipt:
-    """Day: a whole number 1-100."""
-    if not isinstance(number, int) or isinstance(number, bool):
-        raise BadArgumentError(field="number", reason="a whole number")
-    return await submit(db, user_id, engine.GrailNumber(number), **kw)
-
-
-async def submit_vote(db: Database, user_id: int, target: int, **kw: Any) -> Receipt:
-    """Morning: the seat voted for."""
-    if not isinstance(target, int) or isinstance(target, bool):
-        raise BadArgumentError(field="target", reason="a seat number")
-    return await submit(db, user_id, engine.Vote(target), **kw)
-
-
-async def submit_payload(db: Database, user_id: int, payload: dict[str, Any], **kw: Any) -> Receipt:
-    """Any submission as its dict form (``engine.submission_from_dict``)."""
-    if not isinstance(payload, dict):
-        raise BadArgumentError(field="submission", reason="not a submission")
-    try:
-        sub = engine.submission_from_dict(payload)
-    except engine.RuleViolation as exc:
-        raise RuleRefusedError(exc) from None
-    return await submit(db, user_id, sub, **kw)

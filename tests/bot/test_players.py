@@ -2,8 +2,10 @@
 
 import pytest
 
-from bot.discord.commands.players import MAX_CHOICES, parse_player, player_choices
-from bot.discord.errors import ReplyError, error_text
+from bot.discord.commands.players import MAX_CHOICES, player_choices
+from bot.discord.errors import error_text
+from bot.service.errors import ResolveError
+from bot.service.resolve import parse_player
 from bot.service.types import SeatInfo
 
 ALICE, BOB = 111111111111111111, 222222222222222222
@@ -30,7 +32,7 @@ def test_a_player_is_found_by_seat_name_or_mention(text, seat):
 
 
 def reason(text, players=TABLE, **kw):
-    with pytest.raises(ReplyError) as info:
+    with pytest.raises(ResolveError) as info:
         parse_player(text, players, **kw)
     return info.value
 

@@ -71,7 +71,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_closes_one_phase_the_nex
 async def test_early_advance_when_everyone_has_sent(db: Database, clock):
     game_id = await started(db, 6, day_seconds=86400)
     for i in range(1, 7):
-        await service.submit_grail(db, user(i).id, 10 * i, game_id=game_id)
+        await service.handle(db, service.SendGrail(10 * i), user(i).id, game_id=game_id)
     scheduler = Scheduler(db)
     assert await scheduler.delay() == scheduler.min_sleep
     assert [s.closed_phase for s in (await scheduler.tick()).advanced] == ["day"]

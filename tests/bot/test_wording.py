@@ -147,8 +147,9 @@ def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: 
 
 
 def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() -> None:
-    from bot.discord.commands.choices import parse_skill, skill_label
+    from bot.discord.commands.choices import skill_label
     from bot.render.events import render_event
+    from bot.service.resolve import parse_skill
     from engine.classes import class_spec
     from engine.events import private
 

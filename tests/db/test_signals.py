@@ -112,7 +112,7 @@ async def send_all(db: Database, game_id: int, but: int = 0) -> None:
     state = await current_state(db, game_id)
     players = [p for p in (await service.get_game(db, game_id)).players if p.seat is not None]
     for p in players[: len(players) - but]:
-        await service.submit(db, p.user_id, choice(state, p.seat), game_id=game_id)
+        await service.handle(db, service.SendSubmission(choice(state, p.seat)), p.user_id, game_id=game_id)
 
 
 def test_a_failing_listener_does_not_stop_the_others(caplog):

@@ -12,13 +12,14 @@ from bot.db.session import Database
 from bot.service import (
     Dispatcher,
     MemorySender,
+    SendGrail,
     advance_phase,
     get_game,
+    handle,
     join_game,
     phase_status,
     run_due,
     start_game,
-    submit_grail,
 )
 from bot.service.outbox import claim_due_messages
 from engine.events import public
@@ -68,7 +69,7 @@ async def test_the_public_reminder_counts_a_death_held_for_the_morning_as_not_se
 
 async def test_the_public_reminder_count_is_unchanged_without_held_news(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
-    await submit_grail(db, user(1).id, 50)
+    await handle(db, SendGrail(50), user(1).id)
     clock.advance(DAY - LEAD)
     assert (await run_due(db)).reminded == [game_id]
     msgs = await claim_due_messages(db, limit=100)

@@ -34,13 +34,14 @@ from bot.service import (
     Dispatcher,
     GameSettings,
     OutgoingMessage,
+    SendSubmission,
     UserRef,
     advance_phase,
     create_game,
+    handle,
     join_game,
     player_view,
     start_game,
-    submit,
 )
 from bot.service import errors as E
 from tests.service.helpers import choice, current_state, sees
@@ -137,7 +138,7 @@ async def play(url: str, received: Path, restart: int, args: argparse.Namespace)
                 continue
             uid = users[seat - 1].id
             if sub.kind not in (await player_view(db, uid, game_id)).sent:
-                await submit(db, uid, sub, game_id=game_id)
+                await handle(db, SendSubmission(sub), uid, game_id=game_id)
         with contextlib.suppress(E.AlreadyAdvancedError):
             await advance_phase(db, game_id, expected_round=state.round, expected_phase=state.phase.value)
     await dispatcher.drain()

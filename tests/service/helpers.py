@@ -15,16 +15,17 @@ from bot.db.session import Database, utcnow
 from bot.service import (
     GameSettings,
     OutgoingMessage,
+    SendSubmission,
     ServiceError,
     UserRef,
     advance_phase,
     claim_due_messages,
     create_game,
     get_game,
+    handle,
     join_game,
     mark_delivered,
     start_game,
-    submit,
 )
 from bot.service.policy import Standing
 
@@ -115,7 +116,7 @@ async def send_all(db: Database, game_id: int) -> int:
     for p in info.players:
         sub = choice(state, p.seat) if p.seat is not None else None
         if sub is not None:
-            await submit(db, p.user_id, sub, game_id=game_id)
+            await handle(db, SendSubmission(sub), p.user_id, game_id=game_id)
             sent += 1
     return sent
 

@@ -10,18 +10,19 @@ import pytest
 import engine
 from bot.db.session import Database
 from bot.service import (
+    SendSubmission,
     UserRef,
     accept_offer,
     advance_phase,
     export_game,
     get_game,
+    handle,
     join_standby,
     leave_standby,
     offer_seat,
     phase_status,
     player_view,
     run_due,
-    submit,
     verify_log,
 )
 from bot.service import errors as E
@@ -42,7 +43,7 @@ async def send_all_but(db: Database, game_id: int, quiet: set[int]) -> None:
             continue
         sub = choice(state, p.seat)
         if sub is not None:
-            await submit(db, p.user_id, sub, game_id=game_id)
+            await handle(db, SendSubmission(sub), p.user_id, game_id=game_id)
 
 
 async def close(db: Database, game_id: int, quiet: set[int]) -> list[Any]:

@@ -12,7 +12,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import GameStep
 from bot.db.session import Database
-from bot.service import advance_phase, export_game, get_game, submit_grail
+from bot.service import SendGrail, advance_phase, export_game, get_game, handle
 from bot.service import errors as E
 from tests.service.helpers import current_state, send_all, started, take_due, user
 
@@ -21,7 +21,7 @@ async def test_day_advance_writes_state_step_and_messages(db: Database, clock) -
     game_id = await started(db, 6)
     await take_due(db, limit=100)  # the start's messages, out of the way
     for seat in range(1, 7):
-        await submit_grail(db, user(seat).id, seat * 10)
+        await handle(db, SendGrail(seat * 10), user(seat).id)
     clock.advance(5)
     result = await advance_phase(db, game_id, expected_round=1, expected_phase="day")
     assert (result.closed_round, result.closed_phase, result.round, result.phase) == (1, "day", 1, "dusk")

@@ -14,9 +14,11 @@ import engine
 from bot.db.models import AiTurn, GameStep, OutboxMessage, Submission
 from bot.service import (
     GameSettings,
+    SendSubmission,
     create_game,
     export_game,
     get_game,
+    handle,
     pause_game,
     player_view,
     replace_player,
@@ -24,7 +26,6 @@ from bot.service import (
     run_due,
     seat_to_ai,
     start_game,
-    submit,
     update_settings,
     verify_log,
 )
@@ -56,7 +57,7 @@ async def _humans_send(db, game_id: int) -> None:
         if p.seat is not None and p.user_id:
             sub = choice(state, p.seat)
             if sub is not None:
-                await submit(db, p.user_id, sub, game_id=game_id)
+                await handle(db, SendSubmission(sub), p.user_id, game_id=game_id)
 
 
 async def _play_to_end(db, clock, game_id: int, max_ticks: int = 600) -> None:

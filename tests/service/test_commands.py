@@ -1,28 +1,24 @@
-"""A player's command in one unit of work (``service.submit_here``): the game is found
-by its channel (or the caller's one live game), locked and read once; the command's
-arguments are resolved against the caller's view inside that transaction; a refusal
-while resolving them stores nothing."""
+"""A player's command in one unit of work (``service.handle``): the game is found by its
+channel (or the caller's one live game), locked and read once; what was typed is
+resolved against the caller's view inside that transaction; a refusal while resolving
+stores nothing."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import event, select
 
-import engine
 from bot.db.models import Submission
 from bot.db.session import Database
-from bot.service import action_piece, advance_phase, player_view, submit_here
+from bot.service import ActSkill, AddAction, AddGuess, SendGrail, advance_phase, handle, player_view
 from bot.service.errors import (
     GameNotStartedError,
     NoActiveGameError,
     NotInGameError,
+    ResolveError,
     RuleRefusedError,
 )
 from tests.service.helpers import CHANNEL, lobby, started, user
-
-
-class Unknown(Exception):
-    """What a command raises for an argument it cannot resolve."""
 
 
 async def _stored(db: Database, game_id: int) -> list[tuple[int, str, dict]]:
@@ -31,77 +27,68 @@ async def _stored(db: Database, game_id: int) -> list[tuple[int, str, dict]]:
     return [tuple(r) for r in rows]
 
 
-async def test_a_command_reads_the_view_and_sends_in_one_transaction(db: Database) -> None:
+async def test_a_typed_name_is_resolved_and_sent_in_one_transaction(db: Database) -> None:
     game_id = await started(db, 6, early_advance=False)
-    seen = []
+    await advance_phase(db, game_id)  # Dusk
     statements: list[str] = []
 
     def note(conn: object, cursor: object, statement: str, *args: object) -> None:
         statements.append(statement)
 
-    def ask(pv):
-        seen.append(pv)
-        return engine.GrailNumber(42 if pv.sent == {} else 7)
-
     event.listen(db.engine.sync_engine, "before_cursor_execute", note)
     try:
-        receipt = await submit_here(db, user(1).id, CHANNEL, ask)
+        receipt = await handle(db, AddAction("attack", ("#2",)), user(1).id, CHANNEL)
     finally:
         event.remove(db.engine.sync_engine, "before_cursor_execute", note)
-    assert seen[0].game.id == game_id and seen[0].seat == 1 and seen[0].sheet is not None
-    assert receipt.submission == {"kind": "grail", "number": 42}
-    assert receipt.view is not None and receipt.view.sent == {"grail": {"kind": "grail", "number": 42}}
-    assert receipt.view == await player_view(db, user(1).id, game_id)
+    assert [(a["skill"], a["targets"]) for a in receipt.submission["actions"]] == [("attack", [2])]  # "#2": seat 2
+    assert receipt.view is not None and receipt.view == await player_view(db, user(1).id, game_id)
     games_read = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "FROM games" in s]
     assert len(games_read) == 1, statements  # the game, locked, once: no separate view read
 
-    # A second command sees the first in its view.
-    again = await submit_here(db, user(1).id, CHANNEL, ask)
-    assert seen[1].sent == {"grail": {"kind": "grail", "number": 42}}
-    assert again.submission["number"] == 7 and again.replaced
+    # A second piece amends what the first stored.
+    again = await handle(db, AddAction("attack", ("3",)), user(1).id, CHANNEL)
+    assert again.replaced
+    assert [(a["skill"], a["targets"]) for a in again.submission["actions"]] == [("attack", [3])]
 
 
 async def test_without_a_game_in_the_channel_the_callers_live_game_is_used(db: Database) -> None:
     game_id = await started(db, 6)
     other = await started(db, 6, channel=CHANNEL + 1, first=20)
-    receipt = await submit_here(db, user(2).id, None, lambda pv: engine.GrailNumber(10))  # a DM
+    receipt = await handle(db, SendGrail(10), user(2).id, None)  # a DM
     assert receipt.game_id == game_id
-    elsewhere = await submit_here(db, user(3).id, 999_999, lambda pv: engine.GrailNumber(11))  # a channel without a game
+    elsewhere = await handle(db, SendGrail(11), user(3).id, 999_999)  # a channel without a game
     assert elsewhere.game_id == game_id
     with pytest.raises(NotInGameError):  # another game's channel: not theirs
-        await submit_here(db, user(3).id, CHANNEL + 1, lambda pv: engine.GrailNumber(12))
+        await handle(db, SendGrail(12), user(3).id, CHANNEL + 1)
     with pytest.raises(NoActiveGameError):
-        await submit_here(db, 5555, None, lambda pv: engine.GrailNumber(12))
+        await handle(db, SendGrail(12), 5555, None)
     assert {(seat, kind) for seat, kind, _ in await _stored(db, game_id)} == {(2, "grail"), (3, "grail")}
     assert await _stored(db, other) == []
 
 
-async def test_a_refusal_while_resolving_the_arguments_stores_nothing(db: Database) -> None:
-    game_id = await started(db, 6)
-
-    def ask(pv):
-        raise Unknown(pv.seat)
-
-    with pytest.raises(Unknown):
-        await submit_here(db, user(1).id, CHANNEL, ask)
-    assert await _stored(db, game_id) == []
-    with pytest.raises(RuleRefusedError):  # the engine refuses a number out of range
-        await submit_here(db, user(1).id, CHANNEL, lambda pv: engine.GrailNumber(101))
-    assert await _stored(db, game_id) == []
-
-
-async def test_a_piece_amends_what_was_stored(db: Database) -> None:
+async def test_what_names_nothing_is_refused_and_nothing_stored(db: Database) -> None:
     game_id = await started(db, 6)
     await advance_phase(db, game_id)  # Dusk
-    await submit_here(db, user(1).id, CHANNEL, lambda pv: action_piece(engine.Action("attack", (2,))))
-    again = await submit_here(db, user(1).id, CHANNEL, lambda pv: action_piece(engine.Action("attack", (3,))))
-    assert again.replaced
-    assert [(a["skill"], a["targets"]) for a in again.submission["actions"]] == [("attack", [3])]
+    with pytest.raises(ResolveError) as err:
+        await handle(db, AddAction("attack", ("nobody at all",)), user(1).id, CHANNEL)
+    assert err.value.key == "reply.error.player_unknown" and err.value.params == {"text": "nobody at all"}
+    with pytest.raises(ResolveError) as err:
+        await handle(db, ActSkill("juggling"), user(1).id, CHANNEL)
+    assert err.value.key == "reply.error.skill_unknown"
+    with pytest.raises(ResolveError) as err:
+        await handle(db, AddGuess("#2", "a teapot"), user(1).id, CHANNEL)
+    assert err.value.key == "reply.error.guess_unknown"
+    assert await _stored(db, game_id) == []
 
 
-async def test_in_the_lobby_nothing_is_asked(db: Database) -> None:
+async def test_a_refusal_of_the_rules_stores_nothing(db: Database) -> None:
+    game_id = await started(db, 6)
+    with pytest.raises(RuleRefusedError):  # the engine refuses a number out of range
+        await handle(db, SendGrail(101), user(1).id, CHANNEL)
+    assert await _stored(db, game_id) == []
+
+
+async def test_in_the_lobby_nothing_is_resolved(db: Database) -> None:
     await lobby(db, 6)
-    asked = []
     with pytest.raises(GameNotStartedError):
-        await submit_here(db, user(1).id, CHANNEL, lambda pv: asked.append(pv) or engine.GrailNumber(5))
-    assert asked == []
+        await handle(db, AddAction("attack", ("#2",)), user(1).id, CHANNEL)

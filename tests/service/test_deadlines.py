@@ -12,14 +12,17 @@ from bot.db.signals import MESSAGES
 from bot.service import (
     Dispatcher,
     MemorySender,
+    SendGrail,
+    SendSubmission,
+    Withdraw,
     advance_phase,
     extend_deadline,
     get_game,
+    handle,
     next_wakeup,
     pause_game,
     resume_game,
     run_due,
-    submit_grail,
 )
 from bot.service import errors as E
 from bot.service.outbox import claim_due_messages
@@ -37,8 +40,8 @@ async def test_deadline_advances_and_reminds_the_missing(db: Database, clock) ->
     assert await next_wakeup(db) == start + timedelta(seconds=DAY - LEAD)
     await Dispatcher(db, MemorySender()).drain()
     assert await next_wakeup(db) == start + timedelta(seconds=DAY - LEAD)
-    await submit_grail(db, user(1).id, 50)
-    await submit_grail(db, user(2).id, 60)
+    await handle(db, SendGrail(50), user(1).id)
+    await handle(db, SendGrail(60), user(2).id)
     clock.advance(DAY - LEAD - 1)
     report = await run_due(db)
     assert report.advanced == [] and report.reminded == []
@@ -59,7 +62,7 @@ async def test_deadline_advances_and_reminds_the_missing(db: Database, clock) ->
 async def test_early_advance_is_picked_up_at_the_next_tick(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=DAY)
     for i in range(1, 7):
-        await submit_grail(db, user(i).id, i)
+        await handle(db, SendGrail(i), user(i).id)
     report = await run_due(db)
     assert [r.game_id for r in report.advanced] == [game_id]
 
@@ -91,7 +94,7 @@ async def test_resume_after_everyone_sent_closes_the_phase_as_before_the_pause(d
     after the grace, as before the pause)."""
     game_id = await started(db, 6, day_seconds=DAY)
     for i in range(1, 7):
-        await submit_grail(db, user(i).id, i)
+        await handle(db, SendGrail(i), user(i).id)
     await pause_game(db, game_id)
     info = await resume_game(db, game_id)
     assert info.deadline == clock.now
@@ -238,21 +241,20 @@ async def test_at_dusk_a_wounded_player_who_identified_does_not_hold_up_the_earl
     """Waiting for orders a wounded player cannot give would tell the table, by an early
     close that never comes, that someone is hurt."""
     import engine
-    from bot.service import submit
 
     game_id, state = await at_dusk_with_seat_2_wounded(db, early_advance=True)
     deadline = (await get_game(db, game_id)).deadline
     for seat in (1, 3, 4, 5, 6):
-        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
+        await handle(db, SendSubmission(engine.Orders(actions=(engine.Action("attack", (2,)),))), user(seat).id, game_id=game_id)
     assert (await get_game(db, game_id)).deadline == deadline  # seat 2 has sent nothing yet
-    receipt = await submit(db, user(2).id, one_guess(state, 2), game_id=game_id)
+    receipt = await handle(db, SendSubmission(one_guess(state, 2)), user(2).id, game_id=game_id)
     assert receipt.all_sent
     assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=60)  # Dusk's grace
 
 
 async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db: Database, clock) -> None:
     import engine
-    from bot.service import advance_phase, submit
+    from bot.service import advance_phase
     from tests.service.helpers import current_state
 
     game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, early_advance=True)
@@ -260,17 +262,17 @@ async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db:
     state = await current_state(db, game_id)
     deadline = (await get_game(db, game_id)).deadline
     for seat in (1, 3, 4, 5, 6):
-        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (2,)),)), game_id=game_id)
-    receipt = await submit(db, user(2).id, one_guess(state, 2), game_id=game_id)
+        await handle(db, SendSubmission(engine.Orders(actions=(engine.Action("attack", (2,)),))), user(seat).id, game_id=game_id)
+    receipt = await handle(db, SendSubmission(one_guess(state, 2)), user(2).id, game_id=game_id)
     assert not receipt.all_sent and (await get_game(db, game_id)).deadline == deadline
 
 
 async def test_removing_the_last_player_who_had_not_sent_closes_the_phase_early(db: Database, clock) -> None:
-    from bot.service import remove_player, submit_grail
+    from bot.service import remove_player
 
     game_id = await started(db, 6, day_seconds=3600, early_advance=True)
     for i in range(1, 6):
-        await submit_grail(db, user(i).id, 10 * i, game_id=game_id)
+        await handle(db, SendGrail(10 * i), user(i).id, game_id=game_id)
     assert (await get_game(db, game_id)).deadline == clock.now + timedelta(seconds=3600)
     await remove_player(db, game_id, 6)
     assert (await get_game(db, game_id)).deadline == clock.now  # everyone left has sent
@@ -282,16 +284,15 @@ async def test_a_withdrawal_in_the_dusk_grace_does_not_move_the_deadline_back(db
     """A ruling: once everyone has sent, the Dusk closes after its short grace; taking
     orders back in the grace leaves that player with none (the grace is for adding)."""
     import engine
-    from bot.service import advance_phase, submit
-    from bot.service.submissions import withdraw_submission
+    from bot.service import advance_phase
 
     game_id = await started(db, 6, day_seconds=3600, dusk_seconds=3600, early_advance=True)
     await advance_phase(db, game_id)
     for i in range(1, 7):
-        await submit(db, user(i).id, engine.Orders(), game_id=game_id)
+        await handle(db, SendSubmission(engine.Orders()), user(i).id, game_id=game_id)
     grace_end = (await get_game(db, game_id)).deadline
     assert grace_end == clock.now + timedelta(seconds=60)
-    assert await withdraw_submission(db, user(4).id, "orders", game_id=game_id)
+    assert await handle(db, Withdraw("orders"), user(4).id, game_id=game_id)
     assert (await get_game(db, game_id)).deadline == grace_end
 
 

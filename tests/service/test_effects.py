@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from bot.db.session import Database
 from bot.service import (
+    SendGrail,
     advance_phase,
     end_game,
     extend_deadline,
     games_to_reconcile,
+    handle,
     join_game,
     leave_game,
     mark_all_reconciled,
@@ -22,7 +24,6 @@ from bot.service import (
     replace_player,
     resume_game,
     start_game,
-    submit_grail,
     update_settings,
 )
 from bot.service.types import UserRef
@@ -80,7 +81,7 @@ async def test_every_change_of_a_game_or_its_players_marks_it(db: Database) -> N
 async def test_a_submission_or_the_clock_marks_nothing(db: Database) -> None:
     game_id = await started(db, 6, early_advance=True)
     await settle(db)
-    await submit_grail(db, user(1).id, 42)
+    await handle(db, SendGrail(42), user(1).id)
     await extend_deadline(db, game_id, 600)
     await send_all(db, game_id)  # everyone has sent: the deadline moves to now
     assert not await marked(db, game_id)

@@ -15,6 +15,7 @@ from bot.cli import verify
 from bot.db.models import GameStep, OutboxMessage
 from bot.db.session import Database
 from bot.service import (
+    SendGrail,
     active_game_of,
     advance_phase,
     cancel_game,
@@ -22,10 +23,10 @@ from bot.service import (
     end_game,
     export_game,
     get_game,
+    handle,
     join_game,
     pause_game,
     remove_player,
-    submit_grail,
     verify_log,
 )
 from bot.service import errors as E
@@ -49,7 +50,7 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
     for _ in range(3):  # into round 2's Day
         await send_all(db, game_id)
         await advance_phase(db, game_id)
-    await submit_grail(db, user(1).id, 50)  # sent in the open phase: not resolved
+    await handle(db, SendGrail(50), user(1).id)  # sent in the open phase: not resolved
     await take_due(db, limit=1000)
     result = await end_game(db, game_id)
     assert (result.kind, result.status, result.over) == ("end", "over", True)

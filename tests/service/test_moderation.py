@@ -7,18 +7,19 @@ import pytest
 import engine
 from bot.db.session import Database
 from bot.service import (
+    SendGrail,
+    SendSubmission,
     UserRef,
     active_game_of,
     advance_phase,
     cancel_game,
     export_game,
     get_game,
+    handle,
     join_game,
     player_view,
     remove_player,
     replace_player,
-    submit,
-    submit_grail,
     verify_log,
 )
 from bot.service import errors as E
@@ -38,7 +39,7 @@ NEWCOMER = UserRef(555, "Newcomer", "zh-CN")
 
 async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) -> None:
     game_id = await started(db, 6, seed="replace-seed")
-    await submit_grail(db, user(2).id, 77)
+    await handle(db, SendGrail(77), user(2).id)
     before = await player_view(db, user(2).id)
     await take_due(db, limit=100)
     result = await replace_player(db, game_id, 2, NEWCOMER, await sees(db, game_id, NEWCOMER))
@@ -77,7 +78,7 @@ async def test_remove_then_play_on_and_verify(db: Database) -> None:
     with pytest.raises(E.SeatGoneError):
         await remove_player(db, game_id, 4)
     with pytest.raises(E.NotInGameError):
-        await submit_grail(db, user(4).id, 5, game_id=game_id)
+        await handle(db, SendGrail(5), user(4).id, game_id=game_id)
     await replace_player(db, game_id, 5, NEWCOMER, await sees(db, game_id, NEWCOMER))
     await play_to_end(db, game_id)
     report = verify_log(await export_game(db, game_id))
@@ -132,7 +133,7 @@ async def test_a_removal_voids_votes_for_the_removed_and_tells_who_named_them(db
     able = [p.seat for p in state.players if p.alive and not p.wounded and p.seat != 2]
     for seat in able:
         target = 2 if seat in able[:2] else next(s for s in able if s != seat)
-        await submit(db, user(seat).id, engine.Orders(actions=(engine.Action("attack", (target,)),)), game_id=game_id)
+        await handle(db, SendSubmission(engine.Orders(actions=(engine.Action("attack", (target,)),))), user(seat).id, game_id=game_id)
     await take_due(db)
     await remove_player(db, game_id, 2)
     told = [m for m in await take_due(db) if m.payload.get("type") == "target_removed"]
@@ -147,9 +148,9 @@ async def test_a_removal_voids_votes_for_the_removed_and_tells_who_named_them(db
     alive = [p.seat for p in state.players if p.alive]
     doomed, voters, others = alive[-1], alive[:2], alive[2:-1]
     for seat in voters:
-        await submit(db, user(seat).id, engine.Vote(doomed), game_id=game_id)
+        await handle(db, SendSubmission(engine.Vote(doomed)), user(seat).id, game_id=game_id)
     for seat in others:
-        await submit(db, user(seat).id, engine.Vote(voters[0]), game_id=game_id)
+        await handle(db, SendSubmission(engine.Vote(voters[0])), user(seat).id, game_id=game_id)
     deadline = (await get_game(db, game_id)).deadline
     await take_due(db)
     await remove_player(db, game_id, doomed)  # the last who had not voted leaves

@@ -18,17 +18,18 @@ import engine
 from bot.db.models import GameStep, Submission
 from bot.db.session import Database
 from bot.service import (
+    AddAction,
+    AddGuess,
     Receipt,
-    add_action,
-    add_guess,
+    SendGrail,
+    SendSubmission,
+    ToggleSkill,
+    Withdraw,
     advance_phase,
     get_game,
+    handle,
     phase_status,
     player_view,
-    submit,
-    submit_grail,
-    toggle_skill,
-    withdraw_submission,
 )
 from bot.service import errors as E
 from bot.service.types import GameSettings
@@ -101,10 +102,10 @@ def guess_pair(state: engine.GameState, seat: int) -> tuple[engine.Guess, engine
 
 def send(db: Database, uid: int, game_id: int, piece: Any, pin: int | None = 1) -> Piece:
     if isinstance(piece, engine.Action):
-        return lambda: add_action(db, uid, piece, game_id=game_id, expected_round=pin)
+        return lambda: handle(db, AddAction(piece.skill, piece.targets, piece.amount), uid, game_id=game_id, round_no=pin)
     if isinstance(piece, engine.Guess):
-        return lambda: add_guess(db, uid, piece, game_id=game_id, expected_round=pin)
-    return lambda: toggle_skill(db, uid, piece, on=True, game_id=game_id, expected_round=pin)
+        return lambda: handle(db, AddGuess(piece.target, (piece.what, piece.value)), uid, game_id=game_id, round_no=pin)
+    return lambda: handle(db, ToggleSkill(piece, on=True), uid, game_id=game_id, round_no=pin)
 
 
 async def test_pieces_sent_at_the_same_moment_are_all_kept(db: Database) -> None:
@@ -138,45 +139,45 @@ async def test_a_piece_the_rules_refuse_leaves_the_orders_as_they_were(db: Datab
     seat = next(p.seat for p in state.players if any(a.skill != "attack" and engine.class_spec(p.class_id).skill(a.skill).cost == "standard" for a in action_pieces(state, p.seat)))
     standard = next(a for a in action_pieces(state, seat) if a.skill != "attack" and engine.class_spec(state.player(seat).class_id).skill(a.skill).cost == "standard")
     uid = user(seat).id
-    first = await add_action(db, uid, engine.Action("attack", (seat % 8 + 1,)), game_id=game_id, expected_round=1)
+    first = await handle(db, AddAction("attack", (seat % 8 + 1,)), uid, game_id=game_id, round_no=1)
     assert first.kind == "orders" and not first.replaced and first.revision == 1
     with pytest.raises(E.RuleRefusedError) as err:
-        await add_action(db, uid, standard, game_id=game_id, expected_round=1)  # a second standard action
+        await handle(db, AddAction(standard.skill, standard.targets, standard.amount), uid, game_id=game_id, round_no=1)  # a second standard action
     assert err.value.key == "error.actions"
     assert (await player_view(db, uid, game_id)).sent["orders"] == first.submission
     # Ordering the same skill again replaces it in its place.
-    again = await add_action(db, uid, engine.Action("attack", ((seat + 1) % 8 + 1,)), game_id=game_id)
+    again = await handle(db, AddAction("attack", ((seat + 1) % 8 + 1,)), uid, game_id=game_id)
     assert again.replaced and again.revision == 2
     assert [a["targets"] for a in again.submission["actions"]] == [[(seat + 1) % 8 + 1]]
     # Toggles: flipped on, kept when an action is added, switched off.
     toggle = next(s.id for s in engine.class_spec(state.player(seat).class_id).skills if s.mode == "toggle")
-    on = await toggle_skill(db, uid, toggle, game_id=game_id)
+    on = await handle(db, ToggleSkill(toggle), uid, game_id=game_id)
     if toggle in on.submission["toggles"]:
-        assert (await toggle_skill(db, uid, toggle, game_id=game_id)).submission["toggles"] == []
+        assert (await handle(db, ToggleSkill(toggle), uid, game_id=game_id)).submission["toggles"] == []
     with pytest.raises(E.BadArgumentError):
-        await add_action(db, uid, {"skill": "attack"}, game_id=game_id)  # type: ignore[arg-type]
+        await handle(db, {"skill": "attack"}, uid, game_id=game_id)  # type: ignore[call-overload]
     with pytest.raises(E.BadArgumentError):
-        await add_action(db, uid, engine.Action("attack", ("2",)), game_id=game_id)  # type: ignore[arg-type]
+        await handle(db, AddAction("attack", (2.5,)), uid, game_id=game_id)  # type: ignore[arg-type]
     with pytest.raises(E.BadArgumentError):
-        await add_guess(db, uid, ("2", "trait", "combat"), game_id=game_id)  # type: ignore[arg-type]
+        await handle(db, ("2", "trait", "combat"), uid, game_id=game_id)  # type: ignore[call-overload]
     with pytest.raises(E.RuleRefusedError) as err:
-        await add_guess(db, uid, engine.Guess(seat, "trait", "combat"), game_id=game_id)  # oneself
+        await handle(db, AddGuess(seat, ("trait", "combat")), uid, game_id=game_id)  # oneself
     assert err.value.key == "error.self_target"
 
 
 async def test_a_piece_after_its_dusk_closed_is_refused_never_carried_over(db: Database) -> None:
     game_id = await started(db, 6)
     with pytest.raises(E.RuleRefusedError) as err:  # during the Day: not yet
-        await add_action(db, user(1).id, engine.Action("attack", (2,)), game_id=game_id)
+        await handle(db, AddAction("attack", (2,)), user(1).id, game_id=game_id)
     assert err.value.key == "error.wrong_phase"
     await advance_phase(db, game_id)
-    await add_action(db, user(1).id, engine.Action("attack", (2,)), game_id=game_id, expected_round=1)
+    await handle(db, AddAction("attack", (2,)), user(1).id, game_id=game_id, round_no=1)
     await advance_phase(db, game_id)  # Dusk 1 closes
     for call in (
-        add_action(db, user(1).id, engine.Action("attack", (3,)), game_id=game_id, expected_round=1),
-        add_action(db, user(1).id, engine.Action("attack", (3,))),  # no pin: just closed
-        add_guess(db, user(1).id, engine.Guess(3, "trait", "combat"), expected_round=1),
-        toggle_skill(db, user(1).id, "rage", expected_round=1),
+        handle(db, AddAction("attack", (3,)), user(1).id, game_id=game_id, round_no=1),
+        handle(db, AddAction("attack", (3,)), user(1).id),  # no pin: just closed
+        handle(db, AddGuess(3, ("trait", "combat")), user(1).id, round_no=1),
+        handle(db, ToggleSkill("rage"), user(1).id, round_no=1),
     ):
         with pytest.raises(E.PhaseClosedError) as closed:
             await call
@@ -185,29 +186,29 @@ async def test_a_piece_after_its_dusk_closed_is_refused_never_carried_over(db: D
         rows = (await s.execute(select(Submission))).scalars().all()
     assert [(r.round, r.phase, r.seat, r.kind) for r in rows] == [(1, "dusk", 1, "orders")]
     with pytest.raises(E.NoActiveGameError):
-        await add_action(db, 4242, engine.Action("attack", (2,)))
+        await handle(db, AddAction("attack", (2,)), 4242)
 
 
 async def test_a_withdrawn_submission_is_not_resolved_and_not_counted_as_sent(db: Database, clock) -> None:
     game_id = await started(db, 6, day_seconds=3600)
     deadline = (await get_game(db, game_id)).deadline
     for i in range(2, 7):
-        await submit_grail(db, user(i).id, 10 * i, game_id=game_id)
-    assert await withdraw_submission(db, user(2).id, "grail", game_id=game_id, expected_round=1, expected_phase="day")
-    assert not await withdraw_submission(db, user(2).id, "grail", game_id=game_id)  # nothing left
+        await handle(db, SendGrail(10 * i), user(i).id, game_id=game_id)
+    assert await handle(db, Withdraw("grail"), user(2).id, game_id=game_id, round_no=1)
+    assert not await handle(db, Withdraw("grail"), user(2).id, game_id=game_id)  # nothing left
     assert 2 not in (await phase_status(db, game_id)).sent
-    last = await submit_grail(db, user(1).id, 5, game_id=game_id)
+    last = await handle(db, SendGrail(5), user(1).id, game_id=game_id)
     assert not last.all_sent and last.deadline == deadline  # seat 2 no longer counts
     # Refusals write nothing.
     with pytest.raises(E.BadArgumentError):
-        await withdraw_submission(db, user(3).id, "everything", game_id=game_id)
+        await handle(db, Withdraw("everything"), user(3).id, game_id=game_id)
     with pytest.raises(E.RuleRefusedError) as err:
-        await withdraw_submission(db, user(3).id, "orders", game_id=game_id)
+        await handle(db, Withdraw("orders"), user(3).id, game_id=game_id)
     assert err.value.key == "error.wrong_phase"
     with pytest.raises(E.PhaseClosedError):
-        await withdraw_submission(db, user(3).id, "grail", game_id=game_id, expected_round=1, expected_phase="dusk")
+        await handle(db, Withdraw("orders"), user(3).id, game_id=game_id, round_no=1)  # pinned to a Dusk not yet open
     with pytest.raises(E.NotInGameError):
-        await withdraw_submission(db, 4242, "grail", game_id=game_id)
+        await handle(db, Withdraw("grail"), 4242, game_id=game_id)
     assert sorted((await phase_status(db, game_id)).sent) == [1, 3, 4, 5, 6]
     result = await advance_phase(db, game_id)
     async with db.read() as s:
@@ -215,19 +216,20 @@ async def test_a_withdrawn_submission_is_not_resolved_and_not_counted_as_sent(db
     assert sorted(step.inputs["submissions"]) == ["1", "3", "4", "5", "6"]
     # Right after the Day closed, withdrawing its number says so.
     with pytest.raises(E.PhaseClosedError):
-        await withdraw_submission(db, user(3).id, "grail", game_id=game_id)
+        await handle(db, Withdraw("grail"), user(3).id, game_id=game_id)
 
 
 async def test_withdraw_then_send_again_moves_the_deadline_for_early_advance(db: Database, clock) -> None:
     game_id = await at_dusk(db, 6, seed="pieces-seed-02")
     for i in range(1, 7):
-        await submit(db, user(i).id, engine.Orders(), game_id=game_id)
+        await handle(db, SendSubmission(engine.Orders()), user(i).id, game_id=game_id)
     # everyone sent: early advance, after the Dusk's grace for the last player's pieces
     grace = timedelta(seconds=GameSettings().dusk_grace_seconds)
     assert grace.total_seconds() > 0
     assert (await get_game(db, game_id)).deadline == clock.now + grace
     clock.advance(1)
-    assert await withdraw_submission(db, user(4).id, "orders", expected_round=1, expected_phase="dusk")
+    assert await handle(db, Withdraw("orders"), user(4).id, round_no=1)
     state = await current_state(db, game_id)
-    receipt = await add_action(db, user(4).id, action_pieces(state, 4)[0], expected_round=1)
+    first = action_pieces(state, 4)[0]
+    receipt = await handle(db, AddAction(first.skill, first.targets, first.amount), user(4).id, round_no=1)
     assert receipt.all_sent and receipt.revision == 1 and not receipt.replaced

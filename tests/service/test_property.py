@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from bot.db.models import GameStep, OutboxMessage, Submission
 from bot.db.session import Database
-from bot.service import ServiceError, advance_phase, submit_payload
+from bot.service import SendSubmission, ServiceError, advance_phase, handle
 from tests.conftest import FakeClock, wipe
 from tests.service.helpers import started, user
 
@@ -87,7 +87,7 @@ def test_any_submission_is_stored_or_refused_cleanly(db_url: str) -> None:
         async def check(db: Database) -> None:
             before = await everything(db)
             try:
-                receipt = await submit_payload(db, user(who).id, payload, game_id=game_id)
+                receipt = await handle(db, SendSubmission(payload), user(who).id, game_id=game_id)
             except ServiceError as exc:
                 assert exc.key and exc.text("zh-CN")
                 assert await everything(db) == before

@@ -13,14 +13,15 @@ from bot.db.models import GameStep, Submission
 from bot.db.session import Database
 from bot.service import (
     Receipt,
+    SendGrail,
     UserRef,
     advance_if_due,
     advance_phase,
     claim_due_messages,
     create_game,
     get_game,
+    handle,
     join_game,
-    submit_grail,
 )
 from bot.service import errors as E
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, sees, started, user
@@ -64,7 +65,7 @@ async def _race_one(db: Database, trial: int) -> tuple[int, int]:
 
     async def late_submit(i: int) -> Receipt:
         await asyncio.sleep(rng.random() * 0.08)
-        return await submit_grail(db, user(i).id, i % 100 + 1, game_id=game_id)
+        return await handle(db, SendGrail(i % 100 + 1), user(i).id, game_id=game_id)
 
     async def close() -> object:
         await asyncio.sleep(0.02 + rng.random() * 0.03)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 from bot.db.session import Database
-from bot.service import advance_phase, submit
+from bot.service import AddAction, AddGuess, SendGrail, SendSubmission, advance_phase, handle
 from engine.model import FACTIONS
 from tests.service.helpers import current_state, started, user
 
@@ -26,21 +26,20 @@ def guesses_for(state: engine.GameState) -> tuple[int, list[engine.Guess]]:
 
 async def test_receipts_say_what_changed_and_the_title_matches_the_body(db: Database) -> None:
     from bot.discord.embeds.replies import receipt_embed
-    from bot.service import add_action, add_guess, submit_grail
 
     game_id = await started(db, 7)
     state = await current_state(db, game_id)
     seat, (a, b, c) = guesses_for(state)
     me, other = user(seat).id, next(q.seat for q in state.players if q.seat not in (seat, a.target, b.target))
-    first = await submit_grail(db, me, 42, game_id=game_id)
-    again = await submit_grail(db, me, 57, game_id=game_id)
-    same = await submit_grail(db, me, 57, game_id=game_id)
+    first = await handle(db, SendGrail(42), me, game_id=game_id)
+    again = await handle(db, SendGrail(57), me, game_id=game_id)
+    same = await handle(db, SendGrail(57), me, game_id=game_id)
     await advance_phase(db, game_id)
-    one = await add_guess(db, me, a, game_id=game_id)
-    two = await add_guess(db, me, b, game_id=game_id)
-    swapped = await add_guess(db, me, c, game_id=game_id)
-    attack = await add_action(db, me, engine.Action("attack", (other,)), game_id=game_id)
-    passed = await submit(db, me, engine.Orders(), game_id=game_id)
+    one = await handle(db, AddGuess(a.target, (a.what, a.value)), me, game_id=game_id)
+    two = await handle(db, AddGuess(b.target, (b.what, b.value)), me, game_id=game_id)
+    swapped = await handle(db, AddGuess(c.target, (c.what, c.value)), me, game_id=game_id)
+    attack = await handle(db, AddAction("attack", (other,)), me, game_id=game_id)
+    passed = await handle(db, SendSubmission(engine.Orders()), me, game_id=game_id)
     names = {p.seat: p.name for p in state.players}
     seen = {}
     for loc in ("en-US", "zh-CN"):

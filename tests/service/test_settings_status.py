@@ -11,6 +11,8 @@ import pytest
 import engine
 from bot.db.session import Database
 from bot.service import (
+    SendGrail,
+    SendSubmission,
     UserRef,
     advance_phase,
     cancel_game,
@@ -18,6 +20,7 @@ from bot.service import (
     create_game,
     games_moderated_by,
     get_game,
+    handle,
     latest_game_in_channel,
     live_games,
     phase_status,
@@ -26,8 +29,6 @@ from bot.service import (
     remove_player,
     replace_player,
     start_game,
-    submit,
-    submit_grail,
     update_settings,
 )
 from bot.service import errors as E
@@ -48,13 +49,13 @@ async def test_phase_status_says_which_kinds_each_seat_sent_never_what(db: Datab
     lobby_id = await lobby(db, 6)
     assert (await phase_status(db, lobby_id)).sent == {}
     await start_game(db, lobby_id)
-    await submit_grail(db, user(1).id, 42)
-    await submit_grail(db, user(2).id, 7)
+    await handle(db, SendGrail(42), user(1).id)
+    await handle(db, SendGrail(7), user(2).id)
     status = await phase_status(db, lobby_id)
     assert status.game.phase == "day" and status.sent == {1: ("grail",), 2: ("grail",)}
     await advance_phase(db, lobby_id)
-    await submit(db, user(3).id, engine.Orders())
-    await submit(db, user(3).id, engine.Identification(()))
+    await handle(db, SendSubmission(engine.Orders()), user(3).id)
+    await handle(db, SendSubmission(engine.Identification(())), user(3).id)
     status = await phase_status(db, lobby_id)
     assert status.sent == {3: ("identify", "orders")}
     assert all(isinstance(k, str) for kinds in status.sent.values() for k in kinds)
@@ -155,7 +156,7 @@ async def test_finding_games_by_channel_moderator_and_all_live(db: Database) -> 
 
 async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: Database) -> None:
     game_id = await started(db, 6)
-    await submit_grail(db, user(2).id, 41)
+    await handle(db, SendGrail(41), user(2).id)
     expected = await player_view(db, user(2).id, game_id)
     # In the game's channel, by DM (no channel), and from a channel with no game.
     for where in (CHANNEL, None, 424242):

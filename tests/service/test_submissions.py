@@ -10,14 +10,14 @@ import engine
 from bot.db.models import Submission
 from bot.db.session import Database
 from bot.service import (
+    SendGrail,
+    SendSubmission,
+    SendVote,
     advance_phase,
+    handle,
     pause_game,
     player_view,
     resume_game,
-    submit,
-    submit_grail,
-    submit_payload,
-    submit_vote,
 )
 from bot.service import errors as E
 from tests.service.helpers import count, current_state, lobby, send_all, started, user
@@ -29,10 +29,10 @@ async def stored(db: Database) -> int:
 
 async def test_submit_and_resubmit_replaces(db: Database) -> None:
     game_id = await started(db, 6)
-    r1 = await submit_grail(db, user(1).id, 40)
+    r1 = await handle(db, SendGrail(40), user(1).id)
     assert (r1.game_id, r1.round, r1.phase, r1.seat, r1.kind) == (game_id, 1, "day", 1, "grail")
     assert r1.submission == {"kind": "grail", "number": 40} and not r1.replaced and r1.revision == 1
-    r2 = await submit_grail(db, user(1).id, 41)
+    r2 = await handle(db, SendGrail(41), user(1).id)
     assert r2.replaced and r2.revision == 2
     assert await stored(db) == 1
     view = await player_view(db, user(1).id)
@@ -43,42 +43,44 @@ async def test_submit_and_resubmit_replaces(db: Database) -> None:
 async def test_rule_refusals_carry_the_engine_key(db: Database) -> None:
     await started(db, 6)
     with pytest.raises(E.RuleRefusedError) as err:
-        await submit_grail(db, user(1).id, 101)
+        await handle(db, SendGrail(101), user(1).id)
     assert err.value.key == "error.out_of_range" and err.value.params["value"] == 101
     assert "100" in err.value.text("en-US") and err.value.text("zh-CN") != err.value.text("en-US")
     with pytest.raises(E.RuleRefusedError) as err:
-        await submit_vote(db, user(1).id, 2)  # a vote during the Day: not yet
+        await handle(db, SendVote(2), user(1).id)  # a vote during the Day: not yet
     assert err.value.key == "error.wrong_phase"
     with pytest.raises(E.RuleRefusedError):
-        await submit_payload(db, user(1).id, {"kind": "nonsense"})
+        await handle(db, SendSubmission({"kind": "nonsense"}), user(1).id)
     with pytest.raises(E.BadArgumentError):
-        await submit_grail(db, user(1).id, "40")  # type: ignore[arg-type]
+        await handle(db, SendGrail("40"), user(1).id)  # type: ignore[arg-type]
     with pytest.raises(E.BadArgumentError):
-        await submit(db, user(1).id, {"kind": "grail"})  # type: ignore[arg-type]
+        await handle(db, {"kind": "grail"}, user(1).id)  # type: ignore[call-overload]
+    with pytest.raises(E.BadArgumentError):
+        await handle(db, SendSubmission(("grail", 40)), user(1).id)
     assert await stored(db) == 0
 
 
 async def test_not_in_a_game(db: Database) -> None:
     game_id = await started(db, 6)
     with pytest.raises(E.NoActiveGameError):
-        await submit_grail(db, user(99).id, 50)
+        await handle(db, SendGrail(50), user(99).id)
     with pytest.raises(E.NotInGameError):
-        await submit_grail(db, user(99).id, 50, game_id=game_id)
+        await handle(db, SendGrail(50), user(99).id, game_id=game_id)
     lobby_id = await lobby(db, 1, channel=3000, first=20)
     with pytest.raises(E.GameNotStartedError):
-        await submit_grail(db, user(20).id, 50, game_id=lobby_id)
+        await handle(db, SendGrail(50), user(20).id, game_id=lobby_id)
 
 
 async def test_phase_closed_is_refused_not_carried_over(db: Database) -> None:
     game_id = await started(db, 6)
-    await submit_grail(db, user(1).id, 30)
+    await handle(db, SendGrail(30), user(1).id)
     await advance_phase(db, game_id)  # Day 1 -> Dusk 1
     with pytest.raises(E.PhaseClosedError) as err:
-        await submit_grail(db, user(2).id, 30)
+        await handle(db, SendGrail(30), user(2).id)
     assert err.value.params == {"round": 1, "phase": "phase.day"}
     with pytest.raises(E.PhaseClosedError):
-        await submit(db, user(2).id, engine.Orders(), expected_round=1, expected_phase="day")
-    r = await submit(db, user(2).id, engine.Orders(), expected_round=1, expected_phase="dusk")
+        await handle(db, SendGrail(30), user(2).id, round_no=1)  # pinned to the Day that closed
+    r = await handle(db, SendSubmission(engine.Orders()), user(2).id, round_no=1)
     assert r.phase == "dusk"
     async with db.read() as s:
         rows = (await s.execute(select(Submission.round, Submission.phase, Submission.seat))).all()
@@ -89,9 +91,9 @@ async def test_paused_game_refuses(db: Database) -> None:
     game_id = await started(db, 6)
     await pause_game(db, game_id)
     with pytest.raises(E.GamePausedError):
-        await submit_grail(db, user(1).id, 50)
+        await handle(db, SendGrail(50), user(1).id)
     await resume_game(db, game_id)
-    assert (await submit_grail(db, user(1).id, 50)).revision == 1
+    assert (await handle(db, SendGrail(50), user(1).id)).revision == 1
 
 
 async def test_everyone_sent_brings_the_deadline_forward(db: Database, clock) -> None:
@@ -100,10 +102,10 @@ async def test_everyone_sent_brings_the_deadline_forward(db: Database, clock) ->
     assert before is not None and before > clock.now
     state = await current_state(db, game_id)
     for seat in range(1, 6):
-        r = await submit_grail(db, user(seat).id, 10 * seat)
+        r = await handle(db, SendGrail(10 * seat), user(seat).id)
         assert not r.all_sent and r.deadline == before
     assert state.phase is engine.Phase.DAY
-    r = await submit_grail(db, user(6).id, 60)
+    r = await handle(db, SendGrail(60), user(6).id)
     assert r.all_sent and r.deadline == clock.now
 
 
@@ -131,9 +133,10 @@ async def test_bad_expected_phase_and_ids(db: Database) -> None:
     game_id = await started(db, 6)
     for kw in ({"expected_phase": "night"}, {"expected_round": 0}, {"expected_round": "1"}):
         with pytest.raises(E.BadArgumentError):
-            await submit_grail(db, user(1).id, 50, **kw)
-        with pytest.raises(E.BadArgumentError):
             await advance_phase(db, game_id, **kw)
+    for round_no in (0, "1"):
+        with pytest.raises(E.BadArgumentError):
+            await handle(db, SendGrail(50), user(1).id, round_no=round_no)  # type: ignore[arg-type]
     with pytest.raises(E.BadArgumentError):
         await read_inbox(db, -1)
     with pytest.raises(E.BadArgumentError):
@@ -147,14 +150,14 @@ async def test_the_receipt_carries_the_view_a_fresh_read_gives(db: Database) -> 
     and the deadline an early close has just moved)."""
     game_id = await started(db, 6)
     for i in range(1, 7):
-        receipt = await submit_grail(db, user(i).id, 10 + i, expected_round=1, expected_phase="day")
+        receipt = await handle(db, SendGrail(10 + i), user(i).id, round_no=1)
         fresh = await player_view(db, user(i).id, game_id)
         assert receipt.view == fresh and list(receipt.view.sent) == list(fresh.sent)
         assert receipt.view.sent == {"grail": {"kind": "grail", "number": 10 + i}}
     assert receipt.all_sent and receipt.deadline_moved
     assert receipt.view.game.deadline == receipt.deadline
     await advance_phase(db, game_id)  # Day -> Dusk
-    await submit_payload(db, user(1).id, {"kind": "orders", "actions": [], "toggles": []})
-    receipt = await submit_payload(db, user(1).id, {"kind": "identify", "guesses": []})
+    await handle(db, SendSubmission({"kind": "orders", "actions": [], "toggles": []}), user(1).id)
+    receipt = await handle(db, SendSubmission({"kind": "identify", "guesses": []}), user(1).id)
     fresh = await player_view(db, user(1).id, game_id)
     assert receipt.view == fresh and list(receipt.view.sent) == list(fresh.sent) == ["identify", "orders"]

@@ -12,11 +12,12 @@ from bot.discord.outbound.renderers import render_outgoing
 from bot.service import (
     Dispatcher,
     MemorySender,
+    SendSubmission,
     advance_phase,
     claim_due_messages,
     get_game,
+    handle,
     run_due,
-    submit,
 )
 from bot.service.common import apply_state, state_of
 from tests.bot.test_outbound import text_of
@@ -43,8 +44,8 @@ async def test_a_player_wounded_by_the_vote_is_told_what_counts_the_odds_and_how
     await advance_phase(db, game_id)  # Dusk: a quiet night
     await set_hp(db, game_id, 2, 1)
     for seat in (1, 3, 4, 5, 6):
-        await submit(db, user(seat).id, engine.Vote(2), game_id=game_id)
-    await submit(db, user(2).id, engine.Vote(1), game_id=game_id)
+        await handle(db, SendSubmission(engine.Vote(2)), user(seat).id, game_id=game_id)
+    await handle(db, SendSubmission(engine.Vote(1)), user(2).id, game_id=game_id)
     await take_due(db)
     await advance_phase(db, game_id)  # Morning: the vote takes seat 2 to HP 0
     mine = [m for m in await take_due(db) if m.recipient_kind == "user" and m.payload.get("seat") == 2]

@@ -2,8 +2,9 @@
 
 Both come from the caller's sheet (``engine.view.sheet``), so a player is only ever
 offered their own class's skills and the guesses their class may make. Whatever is
-typed instead (an id, a name in either language, a pasted label) is parsed back; the
-engine still has the last word on whether it is allowed.
+typed instead (an id, a name in either language, a pasted label) is resolved by the
+service (``bot.service.resolve``); the engine still has the last word on whether it is
+allowed.
 """
 
 from __future__ import annotations
@@ -14,16 +15,11 @@ from typing import Any
 
 from discord import app_commands
 
-from bot.discord.errors import ReplyError
 from bot.i18n import LOCALES, t, terms
+from bot.service.resolve import all_values, fold
 from engine.classes import SkillSpec, catalogue, class_spec
-from engine.model import FACTIONS, Trait
 
 MAX_CHOICES = 25
-
-
-def _fold(text: str) -> str:
-    return text.casefold().strip()
 
 
 def orderable_skills(sheet: dict[str, Any]) -> list[SkillSpec | str]:
@@ -51,28 +47,15 @@ def skill_label(class_id: str, skill: SkillSpec | str, locale: str) -> str:
 
 
 def skill_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
-    want = _fold(current or "")
+    want = fold(current or "")
     out = []
     for skill in orderable_skills(sheet):
         label = skill_label(sheet["class_id"], skill, locale)
         value = skill if isinstance(skill, str) else skill.id
-        if want and want not in _fold(label) and want not in value:
+        if want and want not in fold(label) and want not in value:
             continue
         out.append(app_commands.Choice(name=label[:100], value=value))
     return out[:MAX_CHOICES]
-
-
-def parse_skill(text: str, sheet: dict[str, Any]) -> SkillSpec | str:
-    """The caller's skill named by ``text`` (id, or name in either language)."""
-    want = _fold(text or "")
-    spec = class_spec(sheet["class_id"])
-    if want == "release" or want in {_fold(t(key, loc)) for key in ("skill.release", "reply.skill.release") for loc in LOCALES}:
-        return "release"
-    for s in spec.skills:
-        names = {_fold(s.id)} | {_fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
-        if want in names:
-            return s
-    raise ReplyError("reply.error.skill_unknown", skill=(text or "")[:50])
 
 
 @functools.cache
@@ -82,7 +65,7 @@ def _toggle_names() -> frozenset[str]:
         for spec in catalogue().values()
         for s in spec.skills
         if s.mode == "toggle"
-        for name in {_fold(s.id)} | {_fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
+        for name in {fold(s.id)} | {fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
     )
 
 
@@ -90,7 +73,7 @@ def may_flip(text: str) -> bool:
     """Whether ``text`` may name a toggle skill of some class (by id, or name in either
     language), read without the caller's sheet: ordered without a switch such a skill is
     flipped, which done twice is not done (``bot.discord.first_response``)."""
-    return _fold(text or "") in _toggle_names()
+    return fold(text or "") in _toggle_names()
 
 
 def guess_options(sheet: dict[str, Any]) -> list[tuple[str, str]]:
@@ -104,40 +87,16 @@ def guess_options(sheet: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def all_values(what: str) -> list[str]:
-    if what == "trait":
-        return [x.value for x in Trait]
-    if what == "faction":
-        return [f.value for f in FACTIONS]
-    return sorted(catalogue())
-
-
 def guess_label(what: str, value: str, locale: str) -> str:
     return t("reply.guess_label", locale, value=terms.guess_value(what, value, locale), what=t(f"reply.what.{what}", locale))
 
 
 def guess_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
-    want = _fold(current or "")
+    want = fold(current or "")
     out = []
     for what, value in guess_options(sheet):
         label = guess_label(what, value, locale)
-        if want and want not in _fold(label) and want not in value:
+        if want and want not in fold(label) and want not in value:
             continue
         out.append(app_commands.Choice(name=label[:100], value=f"{what}:{value}"))
     return out[:MAX_CHOICES]
-
-
-def parse_guess(text: str, sheet: dict[str, Any] | None = None) -> tuple[str, str]:
-    """("trait", "holy") from ``trait:holy``, ``holy``, ``Holy``, ``神圣``, ``Cleric``…"""
-    raw = (text or "").strip()
-    if ":" in raw:
-        what, _, value = raw.partition(":")
-        if what in ("trait", "class", "faction") and value in all_values(what):
-            return what, value
-    want = _fold(raw)
-    for what in ("trait", "faction", "class"):
-        for value in all_values(what):
-            names = {value} | {_fold(terms.guess_value(what, value, loc)) for loc in LOCALES}
-            if want in names:
-                return what, value
-    raise ReplyError("reply.error.guess_unknown", text=raw[:50])

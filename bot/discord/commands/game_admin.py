@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import bot.service as service
 from bot.discord.commands.groups import command
-from bot.discord.commands.players import parse_player, player_choices
+from bot.discord.commands.players import player_choices
 from bot.discord.components.end import CancelButton, EndButton
 from bot.discord.components.lobby import close_lobby, refresh_lobby
 from bot.discord.context import Ctx, moderated_game, user_ref
@@ -32,6 +32,7 @@ from bot.discord.translator import L
 from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.export import log_bytes
+from bot.service.resolve import parse_player
 from bot.service.types import GameInfo, GameSettings, SeatInfo
 
 

@@ -1,9 +1,10 @@
 """What players send: ``/grail``, ``/identify``, ``/act attack``, ``/act skill``,
 ``/vote``, and ``/orders`` to see, change or clear it (with the order panel).
 
-Each handler that sends something resolves its arguments (players, skills, guesses)
-against the caller's own view inside the unit of work that stores the submission
-(``submit.command``), and shows the receipt; the engine decides what is allowed."""
+Each handler that sends something makes a command of ``bot.service.commands`` of what
+was typed; the service resolves it (players, skills, guesses) against the caller's own
+view inside the unit of work that stores the submission, and the handler shows the
+receipt; the engine decides what is allowed."""
 
 from __future__ import annotations
 
@@ -19,12 +20,10 @@ from bot.discord.commands import submit
 from bot.discord.commands.choices import (
     guess_choices,
     may_flip,
-    parse_guess,
-    parse_skill,
     skill_choices,
 )
 from bot.discord.commands.groups import command, top_level
-from bot.discord.commands.players import parse_player, player_choices
+from bot.discord.commands.players import player_choices
 from bot.discord.components.panel import panel_view, show_panel
 from bot.discord.context import Ctx, locale_of
 from bot.discord.embeds.replies import (
@@ -32,9 +31,7 @@ from bot.discord.embeds.replies import (
     notice_embed,
     receipt_embed,
     sent_embed,
-    skill_label,
 )
-from bot.discord.errors import ReplyError
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.service.types import Receipt
@@ -58,10 +55,10 @@ def _here(interaction: discord.Interaction) -> int | None:
     return interaction.channel_id if interaction.guild_id is not None else None
 
 
-async def _send(ctx: Ctx, ask: Any) -> None:
-    """Send what ``ask`` makes of the caller's view, in one unit of work, and show the
-    receipt (drawn from the view just after it)."""
-    receipt = await submit.command(ctx.bot, ctx.interaction.user.id, _here(ctx.interaction), ask, locale=ctx.locale)
+async def _send(ctx: Ctx, command: Any) -> None:
+    """Send ``command`` (``service.handle``: resolved against the caller's view and
+    stored in one unit of work) and show the receipt (drawn from the view just after it)."""
+    receipt = await submit.send(ctx.bot, command, ctx.interaction.user.id, channel_id=_here(ctx.interaction), locale=ctx.locale)
     await _receipt(ctx, receipt)
 
 
@@ -70,12 +67,6 @@ async def _receipt(ctx: Ctx, receipt: Receipt) -> None:
     assert pv is not None  # (a submission's receipt carries the view after it)
     class_id = pv.sheet["class_id"] if pv.sheet else None
     await ctx.send(embed=receipt_embed(receipt, names_of(pv.game, ctx.locale), class_id, ctx.locale))
-
-
-def _seat(text: str, pv: PlayerView) -> int:
-    seat = parse_player(text, pv.game.players).seat
-    assert seat is not None
-    return seat
 
 
 async def player_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -104,7 +95,7 @@ class Orders(commands.Cog):
     @app_commands.describe(number=L("cmd.param.number"))
     async def grail(self, interaction: discord.Interaction, number: int) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
-        await _send(ctx, lambda pv: engine.GrailNumber(number))
+        await _send(ctx, service.SendGrail(number))
 
     @top_level("identify")
     @app_commands.rename(player=L("cmd.name.player"), guess=L("cmd.name.guess"))
@@ -113,12 +104,7 @@ class Orders(commands.Cog):
     async def identify(self, interaction: discord.Interaction, player: str, guess: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
 
-        def ask(pv: PlayerView) -> service.Asked:
-            seat = _seat(player, pv)
-            what, value = parse_guess(guess, pv.sheet)
-            return service.guess_piece(engine.Guess(seat, what, value))  # type: ignore[arg-type]  # the engine checks ``what``
-
-        await _send(ctx, ask)
+        await _send(ctx, service.AddGuess(player, guess))
 
     @command("act", "attack")
     @app_commands.rename(player=L("cmd.name.player"))
@@ -126,7 +112,7 @@ class Orders(commands.Cog):
     @app_commands.autocomplete(player=player_autocomplete)
     async def attack(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
-        await _send(ctx, lambda pv: service.action_piece(engine.Action("attack", (_seat(player, pv),))))
+        await _send(ctx, service.AddAction("attack", (player,)))
 
     @command("act", "skill")
     @app_commands.rename(skill=L("cmd.name.skill"), target=L("cmd.name.target"), target2=L("cmd.name.target2"), target3=L("cmd.name.target3"), amount=L("cmd.name.amount"), switch=L("cmd.name.switch"))
@@ -144,21 +130,7 @@ class Orders(commands.Cog):
     ) -> None:
         ctx = await Ctx.begin(interaction, idempotent=switch is not None or not may_flip(skill))
 
-        def ask(pv: PlayerView) -> service.Asked:
-            if pv.sheet is None:
-                raise ReplyError("reply.error.not_started")
-            chosen = parse_skill(skill, pv.sheet)
-            targets = tuple(_seat(x, pv) for x in (target, target2, target3) if x)
-            if chosen == "release":
-                return service.action_piece(engine.Action("release", targets, amount))
-            if not isinstance(chosen, str) and chosen.mode == "toggle":
-                return service.toggle_piece(chosen.id, switch)
-            if switch is not None:  # only a toggle is switched on or off
-                raise ReplyError("reply.error.switch_not_toggle", skill=skill_label(pv.sheet["class_id"], chosen if isinstance(chosen, str) else chosen.id, ctx.locale))
-            assert not isinstance(chosen, str)
-            return service.action_piece(engine.Action(chosen.id, targets, amount))
-
-        await _send(ctx, ask)
+        await _send(ctx, service.ActSkill(skill, tuple(x for x in (target, target2, target3) if x), amount, switch))
 
     @top_level("vote")
     @app_commands.rename(player=L("cmd.name.player"))
@@ -166,7 +138,7 @@ class Orders(commands.Cog):
     @app_commands.autocomplete(player=player_autocomplete)
     async def vote(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
-        await _send(ctx, lambda pv: engine.Vote(_seat(player, pv)))
+        await _send(ctx, service.SendVote(player))
 
     @top_level("orders")
     @app_commands.rename(clear=L("cmd.name.clear"))
@@ -178,10 +150,12 @@ class Orders(commands.Cog):
         if clear is None:
             await show_panel(interaction, pv.game.id, pv=pv)
             return
-        if clear.value == "pass":
-            await _receipt(ctx, await submit.pass_night(ctx.bot, pv, interaction.user.id))
+        # The Dusk the player was looking at (outside Dusk, no pin: the engine says when).
+        dusk = pv.game.round if pv.game.phase == "dusk" else None
+        if clear.value == "pass":  # empty orders, which count as sent
+            await _receipt(ctx, await submit.send(ctx.bot, service.SendSubmission(engine.Orders()), interaction.user.id, game_id=pv.game.id, round_no=dusk))
             return
-        withdrawn = await submit.clear(ctx.bot, pv, interaction.user.id, clear.value)
+        withdrawn = await submit.withdraw(ctx.bot, interaction.user.id, clear.value, game_id=pv.game.id, round_no=dusk)
         key = "reply.orders.cleared" if withdrawn else "reply.orders.nothing_to_clear"
         note = notice_embed(t(key, ctx.locale, what=t(f"reply.kind.{clear.value}", ctx.locale)))
         # What is left, with the panel, in the same message.

@@ -212,7 +212,7 @@ async def grail_form_submitted(interaction: discord.Interaction) -> bool:
         # through so "-1" gets the range message, as /grail -1 does.
         if not text.lstrip("+-").isdecimal() or len(text) - len(text.lstrip("+-")) > 1:
             raise ReplyError("reply.error.not_a_number", text=text[:10])
-        receipt = await submit.send_grail(interaction.client, interaction.user.id, game_id, int(text), round_no)  # type: ignore[arg-type]
+        receipt = await submit.send(interaction.client, service.SendGrail(int(text)), interaction.user.id, game_id=game_id, round_no=round_no)  # type: ignore[arg-type]
         await show_panel(interaction, game_id, edit=edit, pv=receipt.view)
 
     await guarded(interaction, run)
@@ -235,7 +235,7 @@ class VoteSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        return (await submit.send_vote(interaction.client, interaction.user.id, self.game_id, self.used.values[0], self.round_no)).view  # type: ignore[arg-type]
+        return (await submit.send(interaction.client, service.SendVote(self.used.values[0]), interaction.user.id, game_id=self.game_id, round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:atk:{G}:{R}"):
@@ -250,7 +250,7 @@ class AttackSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         return cls(int(match["game"]), int(match["round"]), options=list(getattr(item, "options", [])))
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, "attack", [self.used.values[0]], round_no=self.round_no)).view  # type: ignore[arg-type]
+        return (await submit.send(interaction.client, service.AddAction("attack", (self.used.values[0],)), interaction.user.id, game_id=self.game_id, round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:skill:{G}:{R}"):
@@ -277,15 +277,15 @@ class SkillSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         pv.require_open(self.round_no, "dusk")
         skill_id: str = self.used.values[0]
         if skill_id == "release":
-            return (await submit.add_action(bot, pv, interaction.user.id, "release", [], round_no=self.round_no)).view
+            return (await submit.send(bot, service.AddAction("release"), interaction.user.id, game_id=pv.game.id, round_no=self.round_no)).view
         assert pv.sheet is not None
         spec = class_spec(pv.sheet["class_id"]).skill(skill_id)
         if spec is None:
             raise ReplyError("reply.error.skill_unknown", skill=skill_id)
         if spec.mode == "toggle":
-            return (await submit.flip_toggle(bot, pv, interaction.user.id, skill_id, round_no=self.round_no)).view
+            return (await submit.send(bot, service.ToggleSkill(skill_id), interaction.user.id, game_id=pv.game.id, round_no=self.round_no)).view
         if spec.targets[1] == 0 and spec.amount is None:
-            return (await submit.add_action(bot, pv, interaction.user.id, skill_id, [], round_no=self.round_no)).view
+            return (await submit.send(bot, service.AddAction(skill_id), interaction.user.id, game_id=pv.game.id, round_no=self.round_no)).view
         await ask_targets(interaction, pv, skill_id, self.round_no)
         return pv  # nothing sent yet: the panel is redrawn as just read
 
@@ -339,7 +339,7 @@ class SkillTargetSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]],
                 view.add_item(AmountSelect(self.game_id, self.round_no, self.skill, "-".join(map(str, targets)), locale, _amounts(spec.amount)))
                 await first_response.update(interaction, content=t("ui.choose_amount", locale), view=view)
                 return
-            receipt = await submit.add_action(bot, pv, interaction.user.id, self.skill, targets, round_no=self.round_no)
+            receipt = await submit.send(bot, service.AddAction(self.skill, tuple(targets)), interaction.user.id, game_id=pv.game.id, round_no=self.round_no)
             await show_panel(interaction, self.game_id, edit=True, pv=receipt.view)
 
         await guarded(interaction, run)
@@ -358,7 +358,7 @@ class AmountSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         targets: list[int] = self.used.fields["targets"]
-        return (await submit.add_action(interaction.client, self.game_id, interaction.user.id, self.skill, targets, self.used.values[0], round_no=self.round_no)).view  # type: ignore[arg-type]
+        return (await submit.send(interaction.client, service.AddAction(self.skill, tuple(targets), self.used.values[0]), interaction.user.id, game_id=self.game_id, round_no=self.round_no)).view  # type: ignore[arg-type]
 
 
 class IdentifySelect(Checked, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"wh:idp:{G}:{R}"):
@@ -404,7 +404,7 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
         what, value = self.used.values[0]
-        return (await submit.add_guess(interaction.client, self.game_id, interaction.user.id, self.seat, what, value, round_no=self.round_no, locale=locale_of(interaction))).view  # type: ignore[arg-type]
+        return (await submit.send(interaction.client, service.AddGuess(self.seat, (what, value)), interaction.user.id, game_id=self.game_id, round_no=self.round_no, locale=locale_of(interaction))).view  # type: ignore[arg-type]
 
 
 class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
@@ -418,7 +418,7 @@ class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         return cls(int(match["game"]), int(match["round"]), match["kind"])
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
-        await submit.clear(interaction.client, self.game_id, interaction.user.id, self.kind, round_no=self.round_no)  # type: ignore[arg-type]
+        await submit.withdraw(interaction.client, interaction.user.id, self.kind, game_id=self.game_id, round_no=self.round_no)  # type: ignore[arg-type]
         return None
 
 
