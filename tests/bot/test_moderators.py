@@ -206,15 +206,13 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
 
 
 async def _all_but_one_order_and_it_identifies(table: Table, game_id: int, by_seat: dict[int, Any], victim: int) -> str:
-    import engine
-
     for seat, u in by_seat.items():
         if seat != victim:
-            await service.add_action(table.db, u.id, engine.Action("attack", (victim,)), game_id=game_id)
+            await service.handle(table.db, service.AddAction("attack", (victim,)), u.id, game_id=game_id)
     slot = (await service.player_view(table.db, by_seat[victim].id, game_id)).sheet["identify"][0]
     value = (slot["values"] or {"trait": ["combat"], "faction": ["lawful"], "class": ["warrior"]}[slot["what"]])[0]
     other = next(s for s in by_seat if s != victim)
-    await service.add_guess(table.db, by_seat[victim].id, engine.Guess(other, slot["what"], value), game_id=game_id)
+    await service.handle(table.db, service.AddGuess(other, (slot["what"], value)), by_seat[victim].id, game_id=game_id)
     return reply_text(await table.run(table.mod, "mod status"))
 
 
