@@ -106,8 +106,9 @@ class Withdraw:
     kind: str
 
 
-Command = SendGrail | SendVote | AddAction | ActSkill | ToggleSkill | AddGuess | SendSubmission | Withdraw
-PIECES = (AddAction, ActSkill, ToggleSkill, AddGuess)
+# What stores a submission; with a withdrawal, every command.
+Sending = SendGrail | SendVote | AddAction | ActSkill | ToggleSkill | AddGuess | SendSubmission
+Command = Sending | Withdraw
 
 
 def _is_int(value: Any) -> bool:
@@ -208,7 +209,7 @@ def _skill(command: ActSkill, view: PlayerView | None) -> Piece:
 @overload
 async def handle(db: Database, command: Withdraw, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None) -> bool: ...
 @overload
-async def handle(db: Database, command: SendGrail | SendVote | AddAction | ActSkill | ToggleSkill | AddGuess | SendSubmission, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None) -> Receipt: ...
+async def handle(db: Database, command: Sending, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None) -> Receipt: ...
 async def handle(
     db: Database, command: Command, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None
 ) -> Receipt | bool:

@@ -13,7 +13,7 @@ than carried into the next one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import bot.service as service
 from bot.discord.embeds.replies import skill_label
@@ -43,7 +43,7 @@ def refused_guess(exc: GuessRefusedError, locale: str) -> Exception:
 
 async def send(
     bot: WolfBot,
-    command: Any,
+    command: service.Sending,
     user_id: int,
     *,
     channel_id: int | None = None,
