@@ -33,10 +33,13 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".wolfhowl-installed"
 CONSTRAINTS = ROOT / "constraints.txt"
 LINTED = ("engine", "bot", "discord_emulator", "tests", "bench", "migrations", "dev.py")
-# pytest-xdist: one worker a core (`auto`), each test file whole on one worker, so that a
-# file's module-scoped games are played once, the longest files first (tests/slow_first.py);
-# `-n 0` after `test` runs it all in one process.
-PARALLEL = ("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder")
+# pytest-xdist: each test file whole on one worker, so that a file's module-scoped games are
+# played once, the longest files first (tests/slow_first.py); `-n 0` after `test` runs it
+# all in one process. Half as many workers again as cores: the longest files spend about
+# half their time waiting on other processes (a bot killed and restarted, a deadline), and
+# a third worker fills that wait.
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+PARALLEL = ("-n", str(max(2, CORES * 3 // 2)), "--dist", "loadfile", "--no-loadscope-reorder")
 
 
 def ensure_env() -> None:

@@ -56,7 +56,7 @@ def dying_before_lobby_refresh() -> Iterator[asyncio.Event]:
         reached.set()
         await asyncio.get_running_loop().create_future()
 
-    with mock.patch("bot.discord.commands.lobby.refresh_lobby", refresh):
+    with mock.patch("bot.discord.components.lobby.refresh_lobby", refresh):
         yield reached
 
 
