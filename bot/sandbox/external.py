@@ -118,6 +118,13 @@ async def game(tavern: ExternalTavern, args: ExternalOptions) -> bool:
         say("FAILED: the scoreboard came without its chart")
         return False
     say("the scoreboard came with its chart")
+    # The endings are the bot's last messages: once each player has theirs, nothing waits.
+    await tavern.watcher.until(
+        lambda: all(any(reader.is_ending(m) for m in tavern.dms(p.user)) for p in table.players),
+        args.timeout,
+        "a private ending for every player",
+    )
+    say(f"every player's ending delivered by DM ({len(table.players)})")
     if tavern.emu.server_errors or table.stats.failed:
         say(
             f"{table.stats.failed} interactions unanswered; "

@@ -177,6 +177,15 @@ def is_game_over(message: Message) -> bool:
     )
 
 
+def is_ending(message: Message) -> bool:
+    """A player's private ending: won, a shared win or lost."""
+    return any(
+        match(key, str(e.get("title") or "")) is not None
+        for e in message.embeds
+        for key in ("ending.title_win", "ending.title_shared", "ending.title_loss")
+    )
+
+
 @cache
 def _list_separators() -> re.Pattern[str]:
     """What separates the items of a list in running text, in either language."""

@@ -77,6 +77,7 @@ async def test_a_bot_in_another_process_plays_a_whole_game_across_a_restart(tmp_
     text = await play_across_a_restart(tmp_path)
     assert "character sheets delivered by DM to all 6 players" in text
     assert "the scoreboard came with its chart" in text and text.rstrip().endswith("OK")
+    assert "every player's ending delivered by DM (6)" in text
 
 
 async def test_a_bot_killed_with_sigkill_mid_game_goes_on_and_its_database_adds_up(tmp_path: Path) -> None:

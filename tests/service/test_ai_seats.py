@@ -210,7 +210,8 @@ async def test_ai_seats_play_a_whole_game_that_verifies(db, clock):
 
 async def test_the_ai_reads_what_a_human_in_its_seat_would(db, clock):
     """For every seat, human or AI: the events it was told are exactly the log's public
-    events and its own private ones, in order, and its sheet is /me's."""
+    events and its own private ones, in order (and its own turns, told to it alone), and
+    its sheet is /me's."""
     game_id = await _ai_lobby(db, 3, 4)
     await start_game(db, game_id)
     await _play_to_end(db, clock, game_id)
@@ -224,7 +225,12 @@ async def test_the_ai_reads_what_a_human_in_its_seat_would(db, clock):
     assert ai_rows and all(r.status == "ai" for r in ai_rows)  # never handed to Discord
     info = await get_game(db, game_id)
     for seat, reading in readings.items():
-        told = [e for m in reading.messages if m.get("type") == "events" for e in m["events"]]
+        told_all = [e for m in reading.messages if m.get("type") == "events" for e in m["events"]]
+        # Besides the log's events, a night report tells the seat its own turn, as it ordered it
+        # (YourTurn, bot/service/night_turns.py): private to the seat, never in the log.
+        turns = [e for e in told_all if e["kind"] == "YourTurn"]
+        assert all(e["audience"] == "private" and e["seat"] == seat for e in turns), seat
+        told = [e for e in told_all if e["kind"] != "YourTurn"]
         public = [e for st in steps for e in st.events if e["audience"] == "public"]
         private = [e for st in steps for e in st.events if e["audience"] == "private" and e["seat"] == seat]
         assert sorted(map(repr, told)) == sorted(map(repr, public + private)), seat
