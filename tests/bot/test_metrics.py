@@ -224,6 +224,10 @@ async def test_a_real_prometheus_scrapes_the_bot_during_a_game(table: Table, tmp
         assert await prom.value('sum(wolfhowl_games_live{status="running"})') == 1
 
         # The outbox held: what the phase's close writes waits, and ages with the clock.
+        # Everything written before (the numbers' receipts) is delivered first, so the
+        # oldest waiting message is the close's own (on a loaded machine a receipt could
+        # still be waiting, 2 h 10 min old by then).
+        await table.delivered()
         await table.stop_dispatcher()
         table.clock.advance(2 * 3600)  # past the phase's deadline (2 h at most): the scheduler closes it
 
