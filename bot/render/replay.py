@@ -29,6 +29,7 @@ from bot.render.replay_chart import score_svg
 from bot.render.replay_story import Story
 from engine.classes import skill_names
 from engine.events import Audience, Event
+from engine.night.turns import logged_turns
 from engine.scoring import SURVIVOR_POINTS
 
 # Markdown the event lines may carry: a backslash escape (a player's name), bold, code.
@@ -76,6 +77,13 @@ def _template() -> Template:
 
 def _events(step: dict[str, Any]) -> list[Event]:
     return [Event.from_dict(e) for e in step.get("events") or []]
+
+
+def _told(step: dict[str, Any]) -> list[Event]:
+    """A step's events as its reports told them: a night's with each seat's own turns
+    put in where they came (engine.night.turns), as its night report and /recap have them."""
+    told = logged_turns(str(step["kind"]), str(step["phase"]), step.get("events") or [], step.get("inputs") or {}, step.get("state") or {})
+    return [Event.from_dict(e) for e in told]
 
 
 def step_label(step: dict[str, Any], loc: str) -> str:
@@ -225,7 +233,7 @@ class Replay:
             seat = int(p["seat"])
             parts = []
             for s in self.steps:
-                lines = [render_event(e, loc, self.md_names) for e in _events(s) if e.audience is Audience.PRIVATE and e.seat == seat]
+                lines = [render_event(e, loc, self.md_names) for e in _told(s) if e.audience is Audience.PRIVATE and e.seat == seat]
                 if lines:
                     parts.append(f'<div class="step"><h4>{escape(step_label(s, loc))}</h4>{_list(lines)}</div>')
             head = f"{words.seat_name(seat, escape(p['name']))} · {escape(terms.class_name(p['class_id'], loc))} · {_faction(p['faction'], loc)}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.i18n import has_key, refusal_text
 from bot.i18n.terms import FACTIONS, LOCALES, STATES, TRAITS, Lang, term
+from bot.render import words
 from bot.render.events import render_event
 from engine import Audience, Event, GameState, RuleViolation
 from engine.classes import catalogue, class_spec
@@ -114,13 +115,13 @@ WORDS: _T = {
 
 
 def seat_label(state: GameState, seat: int | None, lang: Lang) -> str:
-    """'seat 2 (Bo)' / '2号（Bo）'; None is 'nobody'."""
+    """'#2 Bo', the one way the bot names a player (:func:`bot.render.words.seat_name`);
+    None is 'nobody'."""
     if seat is None:
         return WORDS["nobody"][lang]
     if not 1 <= seat <= len(state.players):
-        return f"seat {seat}" if lang == "en" else f"{seat}号"
-    name = state.player(seat).name
-    return f"seat {seat} ({name})" if lang == "en" else f"{seat}号（{name}）"
+        return words.seat_name(seat, None)
+    return words.seat_name(seat, state.player(seat).name)
 
 
 def skill_label(skill_id: str, class_id: str | None, lang: Lang) -> str:
@@ -248,9 +249,9 @@ class Describer:
 
     def _allocation(self, d: dict[str, Any]) -> str:
         if self.lang == "en":
-            numbers = ", ".join(f"seat {k}: {v}" for k, v in d["numbers"].items())
+            numbers = ", ".join(f"#{k}: {v}" for k, v in d["numbers"].items())
             return f"grail numbers ({numbers}), mean {d['mean']}; closest {self.seats(d['tied'])}; the grail goes to {self.seat(d['winner'])}"
-        numbers = "，".join(f"{k}号：{v}" for k, v in d["numbers"].items())
+        numbers = "，".join(f"#{k}：{v}" for k, v in d["numbers"].items())
         return f"圣杯数字（{numbers}），平均数{d['mean']}；最接近：{self.seats(d['tied'])}；圣杯归{self.seat(d['winner'])}"
 
     def _votes(self, d: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_turns, night_turns
+from bot.service import absence, ai_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -39,6 +39,7 @@ from bot.service.common import (
 from bot.service.endings import mail_endings
 from bot.service.errors import AlreadyAdvancedError, ConcurrentChangeError
 from bot.service.types import StepResult
+from engine.night import turns as night_turns
 
 
 async def advance_phase(

@@ -26,8 +26,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GameStep, Submission
 from bot.db.session import Database
-from bot.service import night_turns
-from bot.service.common import check_id, info_of, submissions_from
+from bot.service.common import check_id, info_of
 from bot.service.errors import (
     BadArgumentError,
     GameNotStartedError,
@@ -38,6 +37,7 @@ from bot.service.messages import RecapPart
 from bot.service.outbox import Mail
 from bot.service.types import GameInfo
 from bot.service.views import game_here
+from engine.night import turns as night_turns
 
 PUBLIC = engine.Audience.PUBLIC.value
 PRIVATE = engine.Audience.PRIVATE.value
@@ -97,8 +97,7 @@ def seat_history(steps: Iterable[GameStep], seat: int, since_round: int = 0) -> 
         if st.round < since_round:
             continue
         public = tuple(e for e in st.events if e["audience"] == PUBLIC)
-        sent = submissions_from(st.inputs.get("submissions") or {}) if st.kind == "advance" else {}
-        told = night_turns.logged_turns(st.kind, st.phase, st.events, sent, st.state)
+        told = night_turns.logged_turns(st.kind, st.phase, st.events, st.inputs, st.state)
         private = tuple(e for e in told if e["audience"] == PRIVATE and e.get("seat") == seat)
         if public or private:
             out.append(RecapEntry(st.round, st.phase, st.kind, public, private))

@@ -36,9 +36,28 @@ async def finished_log(url: str, language: str) -> dict[str, Any]:
             await join_game(db, game_id, UserRef(100 + i, name), await sees(db, game_id, UserRef(100 + i, name)))
         await start_game(db, game_id)
         await play_to_end(db, game_id)
-        return await export_game(db, game_id)
+        log = await export_game(db, game_id)
+        log["_turns_sent"] = await turns_sent(db, game_id)
+        return log
     finally:
         await db.dispose()
+
+
+async def turns_sent(db: Database, game_id: int) -> dict[int, list[dict[str, Any]]]:
+    """Each seat's ``YourTurn`` events as its night reports carried them (the outbox's
+    rows, written at each night's close), in the order sent."""
+    from sqlalchemy import select
+
+    from bot.db.models import OutboxMessage
+
+    out: dict[int, list[dict[str, Any]]] = {}
+    async with db.read() as s:
+        rows = (await s.execute(select(OutboxMessage).where(OutboxMessage.game_id == game_id).order_by(OutboxMessage.id))).scalars()
+        for row in rows:
+            body = row.payload
+            if body.get("type") == "events" and body.get("seat") is not None:
+                out.setdefault(int(body["seat"]), []).extend(e["data"] for e in body["events"] if e["kind"] == "YourTurn")
+    return out
 
 
 @pytest.fixture(scope="module", params=["en-US", "zh-CN"])
@@ -236,3 +255,25 @@ def test_a_save_names_its_caster_and_an_action_with_no_roll_is_told():
     assert "#1 Ann is healed 3 HP (Lay on Hands)" in hands.subs[0].html
     assert 'data-seats="2 3"' in html and 'data-seats="1"' in html
     assert "Lawful</span> +2 (the grail, #1 Ann)" in lines[3].html
+
+
+def test_each_seats_private_news_tells_its_turns_as_its_night_reports_did(log: dict[str, Any]):
+    """Behind each seat's <details>, its own turns ("▶️ Your turn: …") where its night
+    reports had them: the same orders, in the same order, read back from the log."""
+    import html as htmlmod
+
+    from bot.render.replay import Replay
+
+    loc = log["game"]["language"]
+    page = Replay(log).private()
+    sections = re.findall(r"<details><summary>(.*?)</summary>(.*?)</details>", page, re.S)
+    assert len(sections) == len(NAMES)
+    sent = log["_turns_sent"]
+    assert sum(map(len, sent.values())) > 10  # the game had nights with orders
+    first, then = t("event.YourTurn", loc, order="\x00").split("\x00")[0], t("event.YourTurnThen", loc, order="\x00").split("\x00")[0]
+    for n, (head, body) in enumerate(sections, start=1):
+        assert htmlmod.unescape(head).startswith(f"#{n} ")
+        lines = [htmlmod.unescape(re.sub("<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", body, re.S)]
+        turns = [line for line in lines if line.startswith((first, then))]
+        assert len(turns) == len(sent.get(n, [])), (n, turns)
+        assert [line.startswith(first) for line in turns] == [d["first"] for d in sent.get(n, [])]

@@ -33,8 +33,8 @@ def test_one_run_prints_events_with_audiences_and_rolls() -> None:
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "seed '7'" in out
-    assert "[audit]" in out and "[private → seat 1 (Ada)]" in out
-    assert "seat 1 (Ada) → seat 2 (Bo) (attack): d100" in out
+    assert "[audit]" in out and "[private → #1 Ada]" in out
+    assert "#1 Ada → #2 Bo (attack): d100" in out
     assert "Rolls:" in out and "initiative: d20 =" in out and "attack:2: d100 =" in out
     assert "Next phase: Morning" in out
 

@@ -35,7 +35,7 @@ def test_audience_labels() -> None:
     labels = {e.audience: audience_label(e, sc.state, "en") for e in events}
     assert labels[Audience.PUBLIC] == "[public]"
     assert labels[Audience.AUDIT] == "[audit]"
-    assert labels[Audience.PRIVATE] == "[private → seat 3 (Cy)]" or labels[Audience.PRIVATE].startswith("[private → seat ")
+    assert labels[Audience.PRIVATE] == "[private → #3 Cy]"
     zh = {audience_label(e, sc.state, "zh") for e in events}
     assert "[公开]" in zh and "[审计]" in zh
 
@@ -43,7 +43,7 @@ def test_audience_labels() -> None:
 def test_private_news_reads_as_the_player_reads_it() -> None:
     sc = load(ROOT / "docs" / "examples" / "warrior-attacks-grail-carrier.toml")
     text = single_text(sc, "tavern", run_once(sc, "tavern"), "en")
-    assert "[private → seat 2 (Bo)]   🩸 You took 1 damage. HP 5/10." in text
+    assert "[private → #2 Bo]   🩸 You took 1 damage. HP 5/10." in text
 
 
 def test_json_carries_events_rolls_and_both_states() -> None:
@@ -73,5 +73,5 @@ def test_initiative_rolls_show_the_modifier_the_engine_used_toggles_included() -
     outcome = run_once(sc, "s2")
     text = single_text(sc, "s2", outcome, "en")
     init = {r.who: r.result for r in outcome.rolls if r.why == "initiative"}
-    assert f"seat 1 (P1) initiative: d20 = {init[1]} + 5 = {init[1] + 5}" in text
-    assert f"seat 2 (P2) initiative: d20 = {init[2]} + 3 = {init[2] + 3}" in text
+    assert f"#1 P1 initiative: d20 = {init[1]} + 5 = {init[1] + 5}" in text
+    assert f"#2 P2 initiative: d20 = {init[2]} + 3 = {init[2] + 3}" in text

@@ -1,4 +1,4 @@
-"""Every seat's own turn is told in the story of its night (bot.service.night_turns):
+"""Every seat's own turn is told in the story of its night (engine.night.turns):
 over many seeded games played by the baseline AI, each order a seat gave appears in its
 report once, as given, in the order given, at the point of the night where its turn
 came (after the blows that reached it before, before those after), followed by what the
@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.ai.runner import play_game
 from bot.render.posts import private_embed
-from bot.service.night_turns import TURN_KINDS, last_orders, with_turns
 from engine import Audience, Event, new_game
+from engine.night.turns import TURN_KINDS, last_orders, with_turns
 
 GAMES = 16
 PLAYERS = 12

@@ -24,29 +24,29 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import engine
-from engine import Audience, Event
+from engine.events import Audience, Event
+from engine.submissions import Action, Orders, Submission, submission_from_dict
 
 # Audit events of the seat's own turn (``seat``: the one whose turn it is): its orders
 # carried out, found void, unpaid or a grail skill fizzled, or breaking free of a hold.
 TURN_KINDS = frozenset({"ActionTaken", "OrdersVoid", "ActionLost", "SkillFizzled", "GrappleBroken", "GrappleReleased"})
 
 
-def turn_data(class_id: str | None, action: engine.Action, *, first: bool) -> dict[str, object]:
+def turn_data(class_id: str | None, action: Action, *, first: bool) -> dict[str, object]:
     """A ``YourTurn`` event's data: one order as given (no ``target`` or ``seat`` key: the
     seat's own class beside another seat would read as news of that seat)."""
     return {"class_id": class_id, "skill": action.skill, "targets": list(action.targets), "amount": action.amount, "first": first}
 
 
-def last_orders(submissions: Iterable[engine.Submission]) -> engine.Orders | None:
+def last_orders(submissions: Iterable[Submission]) -> Orders | None:
     """The orders the engine resolves from one seat's submissions: the last sent."""
-    orders = [s for s in submissions if isinstance(s, engine.Orders)]
+    orders = [s for s in submissions if isinstance(s, Orders)]
     return orders[-1] if orders else None
 
 
 def with_turns(
     events: list[Event],
-    submissions: Mapping[int, Iterable[engine.Submission]],
+    submissions: Mapping[int, Iterable[Submission]],
     class_of: Mapping[int, str],
 ) -> list[Event]:
     """``events`` of a night with each seat's ``YourTurn`` events put in at its turn:
@@ -64,7 +64,7 @@ def with_turns(
             if e.kind == "OrdersNotDone" and e.audience is Audience.PRIVATE and e.seat == seat
             for skill in e.data.get("skills", ())
         )
-        told: list[engine.Action] = []
+        told: list[Action] = []
         for action in orders.actions:
             if action.skill == "release":
                 continue
@@ -97,13 +97,15 @@ def logged_turns(
     kind: str,
     phase: str,
     events: list[dict[str, Any]],
-    submissions: Mapping[int, Iterable[engine.Submission]],
-    state: dict[str, Any],
+    inputs: Mapping[str, Any],
+    state: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """A step of the game log's events (dicts, as stored) with the turns its advance
-    told (:func:`with_turns`), from its submissions and stored state: a recap tells a
-    seat what its reports told it. Any other step's events as they are."""
+    told (:func:`with_turns`), from its stored inputs (the submissions by seat) and
+    stored state: a recap and the replay tell a seat what its reports told it. Any
+    other step's events as they are."""
     if kind != "advance" or phase != "dusk":
         return events
+    submissions = {int(seat): [submission_from_dict(p) for p in subs] for seat, subs in (inputs.get("submissions") or {}).items()}
     class_of = {int(p["seat"]): str(p["class_id"]) for p in state.get("players", [])}
     return [e.to_dict() for e in with_turns([Event.from_dict(e) for e in events], submissions, class_of)]
