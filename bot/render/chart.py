@@ -111,7 +111,12 @@ def scoreboard_figure(
         ax.set_xticks(ticks, [str(int(x)) for x in ticks])
         ax.axvspan(xs[-1], end_x, color="#F3F4F6", zorder=0)
         # The step's name, written up its band: a tick label there would run into the last round's.
-        ax.text((xs[-1] + end_x) / 2, 0.03, survivors_label, transform=ax.get_xaxis_transform(), rotation=90, ha="center", va="bottom", fontsize="small", color="#6B7280", gid="survivors-label")
+        # On the band's own colour, above the dotted steps, so that a step crossing it does not strike it through.
+        ax.text(
+            (xs[-1] + end_x) / 2, 0.03, survivors_label, transform=ax.get_xaxis_transform(), rotation=90, ha="center", va="bottom",
+            fontsize="small", color="#6B7280", gid="survivors-label", zorder=4,
+            bbox={"facecolor": "#F3F4F6", "edgecolor": "none", "pad": 1.5},
+        )  # fmt: skip
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     top = max([win_score or 0, *(v for _, s in rounds for v in s.values()), *scores.values(), 1])
