@@ -8,8 +8,13 @@ From the table come both commands' options (:func:`setting_options`), the checki
 what a moderator typed (:func:`overrides`), the settings embed's lines (:func:`lines`)
 and the catalogue keys all of that needs (:func:`catalogue_keys`).
 
-Adding a setting: the field in ``GameSettings``, one line in ``SETTINGS``, and its words
-in the catalogues (docs/architecture.md, "A game setting").
+Adding a setting: the field in ``GameSettings`` and its words in the catalogues
+(docs/architecture.md, "A game setting"). A field not declared in ``SETTINGS`` is offered
+as the setting its type makes (:func:`derived`: a length for ``*_seconds``, yes or no, one
+of its values, a whole number in its range), after the declared ones, named as the field;
+``SETTINGS`` declares the order of the others and what a type cannot say (a shorter name,
+a line of its own, a prefix for the choices' keys, an option that is no field), and
+``NOT_OFFERED`` the fields no moderator sets.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, Literal, get_args, get_origin
 
 import annotated_types
 from discord import app_commands
@@ -215,6 +220,28 @@ SETTINGS: list[Setting] = [
     Number("ai_seats", "ai_seats", line=_ai),
     Number("fill_to", "fill_to", line=_none),
 ]
+
+
+# GameSettings fields no option offers: the Dusk's grace after the last order is the bot's.
+NOT_OFFERED = frozenset({"dusk_grace_seconds"})
+
+
+def derived(field: str) -> Setting:
+    """The setting a field makes by its type: a length typed as ``24h`` for a
+    ``*_seconds`` field (in the field's range), yes or no for a ``bool``, one of the
+    values of a ``Literal``, else a whole number in the field's range."""
+    annotation = GameSettings.model_fields[field].annotation
+    if field.endswith("_seconds"):
+        low, high = _bounds(field)
+        return Duration(field.removesuffix("_seconds"), field, low=low, high=high)
+    if annotation is bool:
+        return Flag(field, field)
+    if get_origin(annotation) is Literal:
+        return Pick(field, field)
+    return Number(field, field)
+
+
+SETTINGS += [derived(f) for f in GameSettings.model_fields if f not in NOT_OFFERED and f not in {s.field for s in SETTINGS}]
 
 
 def options() -> list[Setting]:

@@ -1,6 +1,6 @@
-"""The game settings are declared once (``bot.discord.game_settings.SETTINGS``): a setting
-added there is an option of both ``/mod create`` and ``/mod settings``, is read into its
-``GameSettings`` field, and has its line in the settings embed."""
+"""The game settings are declared once: a ``GameSettings`` field is an option of both
+``/mod create`` and ``/mod settings`` (as ``bot.discord.game_settings`` declares it or its
+type makes it), is read into its field, and has its line in the settings embed."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from bot.discord.errors import ReplyError
 from bot.discord.game_settings import overrides
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
+from bot.service.types import GameSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,50 +40,63 @@ def tree() -> app_commands.CommandTree:
 
 
 ADD_A_SETTING = """
-import asyncio, json
-import discord
-from discord import app_commands
-from bot.discord import game_settings
-from bot.discord.game_settings import Duration
+import json
+from pydantic import Field, create_model
+import bot.service.types as types
+
+# A new setting, added before the commands are built as a change would add it: a field of
+# GameSettings (here a subclass put in its place) and its words in every catalogue.
+# Nothing else: no declaration, no command, no embed code.
+types.GameSettings = create_model("GameSettings", __base__=types.GameSettings,
+                                  tip_seconds=(int, Field(default=0, ge=0, le=3600)))
+
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
-
-# A new setting, declared before the commands are built: the Dusk's grace (a field the
-# options do not offer today), with its words in every catalogue.
-game_settings.SETTINGS.append(Duration("dusk_grace", "dusk_grace_seconds", low=0, high=3600))
 for loc in LOCALES:
-    catalogue(loc).update({"cmd.name.dusk_grace": "dusk_grace", "cmd.param.dusk_grace": "Grace",
-                           "reply.settings.dusk_grace": "Grace after the last order: {value}"})
+    catalogue(loc).update({"cmd.name.tip": "tip", "cmd.param.tip": "How long the tip shows",
+                           "reply.settings.tip": "Tip shown for: {value}"})
 
-from bot.discord.commands.tree import install
+from bot.discord import game_settings
 from bot.discord.game_settings import overrides
 from bot.discord.embeds.replies import settings_embed
-from bot.service.types import GameInfo, GameSettings
+from bot.service.types import GameInfo
 from tests.bot.test_game_settings import command, tree
 
 built = tree()
 info = GameInfo(id=7, guild_id=1, channel_id=2, moderator_id=3, status="lobby", round=0, phase=None, deadline=None,
-                paused_remaining=None, version=1, seed_sha256="0" * 64, settings=GameSettings(dusk_grace_seconds=300), players=())
+                paused_remaining=None, version=1, seed_sha256="0" * 64, settings=types.GameSettings(tip_seconds=300), players=())
 print(json.dumps({
     "options": {path: [p.name for p in command(built, path).parameters] for path in ("mod create", "mod settings")},
-    "read": overrides(dusk_grace="5m"),
+    "read": overrides(tip="5m"),
     "embed": settings_embed(info, "en-US").description,
     "keys": sorted(game_settings.catalogue_keys()),
 }))
 """
 
 
-def test_a_setting_added_to_the_declaration_is_an_option_of_both_commands_and_a_line_of_the_embed() -> None:
-    """The commands are built when their module is imported, so the setting is added
-    in a fresh interpreter before that."""
+def test_a_field_added_to_the_settings_is_an_option_of_both_commands_and_a_line_of_the_embed() -> None:
+    """Adding a setting touches three files: the ``GameSettings`` field and the two
+    catalogues. The commands are built when their module is imported, so the field is
+    added in a fresh interpreter before that."""
     done = subprocess.run([sys.executable, "-c", ADD_A_SETTING], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     for path, names in seen["options"].items():
-        assert names[-1] == "dusk_grace", path
-    assert seen["read"] == {"dusk_grace_seconds": 300}
-    assert "Grace after the last order: 5m" in seen["embed"].splitlines()
-    assert "reply.settings.dusk_grace" in seen["keys"]
+        assert names[-1] == "tip", path
+    assert seen["read"] == {"tip_seconds": 300}
+    assert "Tip shown for: 5m" in seen["embed"].splitlines()
+    assert {"cmd.name.tip", "cmd.param.tip", "reply.settings.tip"} <= set(seen["keys"])
+
+
+def test_a_setting_is_derived_from_its_fields_type() -> None:
+    """What a field's type makes: a length, yes or no, a choice, a whole number."""
+    assert isinstance(game_settings.derived("offer_seconds"), game_settings.Duration)
+    assert (game_settings.derived("offer_seconds").low, game_settings.derived("offer_seconds").high) == (60, 86400)
+    assert isinstance(game_settings.derived("early_advance"), game_settings.Flag)
+    assert game_settings.derived("departures").values() == ("dawn", "morning")
+    assert isinstance(game_settings.derived("win_score"), game_settings.Number)
+    offered = {s.field for s in game_settings.SETTINGS}
+    assert offered | game_settings.NOT_OFFERED >= set(GameSettings.model_fields)
 
 
 def test_both_commands_offer_the_same_settings_in_the_declared_order() -> None:
