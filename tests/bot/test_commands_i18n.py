@@ -5,44 +5,31 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.commands.tree import install
-from bot.discord.translator import CatalogueTranslator, key_of
+from bot.discord.translator import CatalogueTranslator
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
+from tests.commands_shown import payloads, shown_commands, tree, walk
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
 LOCALE = {"en-US": discord.Locale.american_english, "zh-CN": discord.Locale.chinese, "zh-TW": discord.Locale.taiwan_chinese}
 
 
-def tree() -> app_commands.CommandTree:
-    client = discord.Client(intents=discord.Intents.none())
-    t = app_commands.CommandTree(client)
-    install(t)
-    return t
-
-
-def walk(commands):
-    for c in commands:
-        yield c
-        if isinstance(c, app_commands.Group):
-            yield from walk(c.commands)
-
-
-def strings() -> list[tuple[str, app_commands.locale_str | str]]:
+def strings() -> list[tuple[str, str, dict[str, Any]]]:
+    """Every name, description and choice of the registered payload: (what, command, node)."""
     out = []
-    for c in walk(tree().get_commands()):
-        out += [("name", c._locale_name or c.name), ("desc", c._locale_description or c.description)]
+    for c, payload in payloads():
+        out += [("name", c.qualified_name, payload), ("description", c.qualified_name, payload)]
         if isinstance(c, app_commands.Command):
-            for p in c.parameters:
-                out += [("name", p.locale_name or p.name), ("desc", p.locale_description or p.description)]
-                for choice in p.choices:
-                    out.append(("choice", choice._locale_name or choice.name))
+            for option in payload.get("options", []):
+                out += [("name", c.qualified_name, option), ("description", c.qualified_name, option)]
+                out += [("choice", c.qualified_name, ch) for ch in option.get("choices", [])]
     return out
 
 
@@ -56,12 +43,16 @@ def test_the_scan_sees_the_whole_tree():
     assert expected <= names
 
 
-def test_every_string_of_the_tree_is_a_catalogue_key():
-    for kind, s in strings():
-        key = key_of(s)
-        assert key is not None, f"untranslatable {kind}: {s!r}"
+def test_every_string_of_the_tree_is_translated_from_the_catalogue():
+    """Each name, description and choice carries its words in each of our languages (a
+    plain string, not made by ``L``, would carry none): the catalogue's, for each locale."""
+    for what, command, node in strings():
+        field = "name" if what == "choice" else what
+        given = node.get(f"{field}_localizations") or {}
         for loc in LOCALES:
-            assert key in catalogue(loc), f"{key} ({loc})"
+            assert given.get(loc), f"{command}: {what} {node.get(field)!r} has no {loc} words"
+    vote = next(p for c, p in payloads() if c.qualified_name == "vote")
+    assert vote["name"] == catalogue("en-US")["cmd.name.vote"] and vote["name_localizations"]["zh-CN"] == catalogue("zh-CN")["cmd.name.vote"]
 
 
 @pytest.mark.parametrize("loc", LOCALES)
@@ -178,22 +169,7 @@ def test_keys_built_at_run_time_exist():
 def shown_names(loc: str) -> dict[str, tuple[dict[str, set[str]], dict[str, set[str]]]]:
     """Each command as a client in ``loc`` shows it ("act skill", "行动 技能") -> its options'
     names, and for each option with choices the choices' names."""
-    def name(s) -> str:
-        return catalogue(loc)[key_of(s)]  # type: ignore[index]
-
-    out = {}
-    for c in walk(tree().get_commands()):
-        if not isinstance(c, app_commands.Command):
-            continue
-        path = " ".join(name(x._locale_name) for x in (c.parent, c) if x is not None)  # type: ignore[attr-defined]
-        options: dict[str, set[str]] = {}
-        for p in c.parameters:
-            options[name(p.locale_name)] = {name(ch._locale_name) for ch in p.choices}
-        out[path] = (options, {})
-    for g in tree().get_commands():  # a group alone ("/act") names its subcommands
-        if isinstance(g, app_commands.Group):
-            out.setdefault(name(g._locale_name), ({}, {}))  # type: ignore[attr-defined]
-    return out
+    return {path: ({name: set(choices) for name, (_, choices) in c.options.items()}, {}) for path, c in shown_commands(loc).items()}
 
 
 def test_every_command_a_text_names_is_one_a_client_shows():

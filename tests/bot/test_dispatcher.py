@@ -35,7 +35,9 @@ def http_error(status: int, code: int = 0) -> discord.HTTPException:
 
 class Target(discord.abc.Messageable):
     """A channel or DM that records what it receives and fails as scripted; with a
-    ``clock``, it stamps each message and its history honours ``after``, as Discord's."""
+    ``clock``, it stamps each message and its history honours ``after``, as Discord's.
+    A ``Messageable`` (the sender checks that a channel is one) whose ``send`` and
+    ``history``, the two the sender uses, are its own."""
 
     def __init__(self, name: str, failures: list[BaseException] | None = None, clock: Any = None) -> None:
         self.name = name
@@ -43,9 +45,6 @@ class Target(discord.abc.Messageable):
         self.sent: list[dict[str, Any]] = []
         self.nonces: set[str] = set()
         self.clock = clock
-
-    async def _get_channel(self) -> Any:
-        return self
 
     async def send(self, content: str | None = None, **kwargs: Any) -> Any:  # type: ignore[override]
         if self.failures:

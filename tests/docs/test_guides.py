@@ -22,7 +22,6 @@ from bot.discord.commands.info import HELP_SECTIONS, TOPICS
 from bot.discord.config import DiscordConfig
 from bot.discord.durations import format_duration
 from bot.discord.game_settings import overrides
-from bot.discord.translator import key_of
 from bot.i18n import t, terms
 from bot.i18n.catalog import catalogue
 from bot.sandbox.play_reader import template_regex
@@ -30,7 +29,7 @@ from bot.service.types import HOUSE_RULES, RULE_SETTINGS, GameSettings
 from engine.classes import catalogue as classes
 from engine.classes import class_spec
 from engine.model import FACTIONS, Trait
-from tests.bot.test_commands_i18n import tree, walk
+from tests.commands_shown import shown_commands, tree, walk
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDES = ("playing", "moderating")
@@ -53,35 +52,7 @@ def text_of(guide: str, loc: str) -> str:
     return doc_path(guide, loc).read_text(encoding="utf-8")
 
 
-# -- the command tree as clients show it ----------------------------------------------
-@dataclass(frozen=True)
-class Shown:
-    """A command (or group) as a client shows it: its qualified name in the tree, and each
-    option's shown name -> (parameter, {shown choice: value})."""
-
-    qualified: str
-    options: dict[str, tuple[str, dict[str, str]]]
-
-
-@cache
-def shown_commands(loc: str) -> dict[str, Shown]:
-    """"act skill" / "行动 技能" -> the command; groups alone too ("/act")."""
-
-    def name(s: app_commands.locale_str | str) -> str:
-        return catalogue(loc)[key_of(s)]  # type: ignore[index]
-
-    out: dict[str, Shown] = {}
-    for c in walk(tree().get_commands()):
-        parts = [x for x in (c.parent, c) if x is not None]
-        path = " ".join(name(x._locale_name) for x in parts)  # type: ignore[attr-defined]
-        options: dict[str, tuple[str, dict[str, str]]] = {}
-        if isinstance(c, app_commands.Command):
-            for p in c.parameters:
-                options[name(p.locale_name)] = (p.name, {name(ch._locale_name): str(ch.value) for ch in p.choices})
-        out[path] = Shown(c.qualified_name, options)
-    return out
-
-
+# -- the command tree as clients show it: tests/commands_shown.py ---------------------
 @cache
 def named_values(param: str, loc: str) -> dict[str, str] | None:
     """For the options whose values are names (a skill, a guess, a rules topic): each name
