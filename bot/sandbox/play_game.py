@@ -162,12 +162,29 @@ class TableGame:
         where people are most often slow)."""
         chosen = self.players if players is None else players
         await asyncio.gather(*(p.turn(phase, round_no) for p in chosen if p.alive and not p.over))
+        if self.options.advance == "deadline" and self.options.ai_seats and players is None:
+            await self.skip_to_ai_turns()
         if self.options.advance == "moderator" and players is None:
             if phase == "dusk":
                 await self.moderator.status()
             if self.options.close_near_deadline:
                 await self.skip_to_deadline()
             await self.moderator.advance()
+
+    async def skip_to_ai_turns(self) -> None:
+        """Move the game clock to the moment the open phase's last AI seat plays (each
+        has its moment inside the phase, drawn from the seed), as if the table took its
+        time: once the scripted players have sent, the AI's moments come at once rather
+        than in real time, and the phase closes early, everyone having sent. Only a
+        :class:`GameClock` can be moved; with any other clock, or none, nothing changes."""
+        from bot.service.ai_play import last_due
+
+        clock, db = self.tavern.clock, self.tavern.db
+        if not isinstance(clock, GameClock) or db is None or self.game_id is None:
+            return
+        due = await last_due(db, self.game_id)
+        if due is not None and (gap := (due - clock()).total_seconds()) > 0:
+            clock.skip(gap)
 
     async def skip_to_deadline(self, before: float = 1.0) -> None:
         """Move the game clock to ``before`` seconds ahead of the open phase's deadline (only

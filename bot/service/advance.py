@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_turns
+from bot.service import absence, ai_play, ai_turns
 from bot.service.common import (
     add_step,
     apply_state,
@@ -75,6 +75,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     ``at_deadline``: the phase closes at its deadline (its own, or the early close's),
     so those who sent nothing have missed it; a moderator's advance cuts the phase short
     and counts no misses (see ``absence.count_misses``)."""
+    await ai_play.play_before_close(s, game, now)  # an AI seat has decided by the close
     state = state_of(game)
     closed_round, closed_phase = game.round, str(game.phase)
     missed = await absence.count_misses(s, game, state, closed_round, closed_phase, counted=at_deadline)

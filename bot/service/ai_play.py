@@ -18,7 +18,8 @@ Nothing lives in memory: the due time, and the AI's notes of its own choices aft
 turn (``memory``), are in the database, so a restart plays on where it stopped. A paused
 game's turns wait (only running games are played); once resumed a turn whose moment has
 passed is played at the next tick. Its submission counts for the early close like
-anyone's.
+anyone's. A phase closed before an AI seat's moment (a moderator's advance) has the
+seat's turn played first, in the same unit of work (:func:`play_before_close`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -192,23 +193,44 @@ async def play_turn(db: Database, turn_id: int) -> str:
             return str(turn.outcome)
         if game.status != "running":
             return "waiting"
-        turn.played_at = now
-        state = state_of(game)
-        ai = await ai_seats(s, game.id)
-        if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
-            turn.outcome = "stale"
-            return turn.outcome
-        reading = await seat_reading(s, game, turn.seat)
-        k = knowledge_from(reading, game.round, str(game.phase))
-        subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
-        turn.outcome = "sent" if subs else "nothing"
-        for sub in subs:
-            try:
-                await store(s, game, turn.seat, 0, validated(state, game, turn.seat, sub), now, state)
-            except ServiceError as exc:  # refused like anyone's; the rest still go
-                log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key)
-                turn.outcome = f"refused:{exc.key}"[:64]
+        return await _play(s, game, turn, now)
+
+
+async def play_before_close(s: AsyncSession, game: Game, now: datetime) -> int:
+    """Play, before ``game``'s open phase closes (the game locked by the caller), every AI
+    turn of that phase whose moment has not come: a moderator's advance cuts the phase
+    short, and an AI seat, like a player who has made up their mind, has decided by
+    then. The number played."""
+    turns = (
+        await s.scalars(
+            select(AiTurn)
+            .where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase, AiTurn.played_at.is_(None))
+            .order_by(AiTurn.seat)
+        )
+    ).all()
+    for turn in turns:
+        await _play(s, game, turn, now)
+    return len(turns)
+
+
+async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str:
+    turn.played_at = now
+    state = state_of(game)
+    ai = await ai_seats(s, game.id)
+    if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
+        turn.outcome = "stale"
         return turn.outcome
+    reading = await seat_reading(s, game, turn.seat)
+    k = knowledge_from(reading, game.round, str(game.phase))
+    subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
+    turn.outcome = "sent" if subs else "nothing"
+    for sub in subs:
+        try:
+            await store(s, game, turn.seat, 0, validated(state, game, turn.seat, sub), now, state)
+        except ServiceError as exc:  # refused like anyone's; the rest still go
+            log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key)
+            turn.outcome = f"refused:{exc.key}"[:64]
+    return turn.outcome
 
 
 async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, int, str]]:
@@ -228,6 +250,12 @@ async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When the next AI turn of a running game is due."""
     async with db.read() as s:
         return await s.scalar(select(next_due_time(held)))
+
+
+async def last_due(db: Database, game_id: int) -> datetime | None:
+    """When the last AI turn of ``game_id`` still to play is due (None: none waits)."""
+    async with db.read() as s:
+        return await s.scalar(select(func.max(AiTurn.due_at)).where(AiTurn.game_id == game_id, AiTurn.played_at.is_(None)))
 
 
 def next_due_time(held: Collection[int] = ()) -> Any:

@@ -62,9 +62,12 @@ async def scenario() -> AiGame:
             if (round_no, phase) == (1, "day"):
                 status_text = (await game.moderator.status()).text
                 fixed = await game.moderator.command("mod settings", {"ai_seats": 3})
-            await game.play_phase(round_no, phase)
             if (round_no, phase) == (2, "day"):
-                await tavern.restart_bot()  # the AI's turns of this Day are in the database
+                await game.play_phase(round_no, phase, players=game.players)  # the people only
+                await tavern.restart_bot()  # the AI's turns of this Day are in the database, not yet played
+                await game.skip_to_ai_turns()
+            else:
+                await game.play_phase(round_no, phase)
             phase = NEXT_PHASE[phase]
             round_no += phase == "day"
         if over:

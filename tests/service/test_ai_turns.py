@@ -91,3 +91,21 @@ async def test_the_turns_an_older_version_left_unplanned_are_planned_once(db: Da
     assert await _turns(db, game_id) == {(1, "day", 1), (1, "day", 2)}
     assert await _turns(db, other) == {(1, "day", 1)}
     assert await plan_missing(db) == 0
+
+
+async def test_a_phase_closed_before_the_ais_moment_has_its_ai_turns_played_first(db: Database) -> None:
+    """A moderator's advance cuts the phase short: each AI seat's turn, its moment not yet
+    come, is played in the advance's own unit of work (sent, not stale), and what it sent
+    is what the night resolved."""
+    from bot.db.models import GameStep, Submission
+
+    game_id = await _game(db, 4, 2, k=7)
+    await advance_phase(db, game_id)  # Day 1 closed at once: nobody's moment had come
+    async with db.read() as s:
+        day = (await s.execute(select(AiTurn.seat, AiTurn.outcome, AiTurn.played_at).where(AiTurn.game_id == game_id, AiTurn.phase == "day"))).all()
+        sent = set((await s.execute(select(Submission.seat).where(Submission.game_id == game_id, Submission.user_id == 0, Submission.phase == "day"))).scalars())
+        step = await s.scalar(select(GameStep).where(GameStep.game_id == game_id, GameStep.kind == "advance").order_by(GameStep.seq.desc()).limit(1))
+    assert {seat for seat, *_ in day} == {1, 2}
+    assert all(outcome == "sent" and played is not None for _, outcome, played in day), day
+    assert sent == {1, 2}
+    assert step is not None and {"1", "2"} <= set(step.inputs["submissions"])
