@@ -86,6 +86,7 @@ class WolfBot(commands.Bot):
         options.setdefault("tree_cls", WolfTree)
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("guild_ready_timeout", config.guild_ready_timeout)
         if config.metrics_port is not None:  # every response from Discord counted (bot.discord.metering)
             options.setdefault("http_trace", metering.rest_trace())
         # The bot never joins voice: discord.py's start-up warnings about the missing voice

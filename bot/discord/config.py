@@ -29,6 +29,11 @@ class DiscordConfig(Config):
     command_guild_ids: list[int] = Field(default_factory=list)
     # Run the database migrations before connecting.
     migrate_on_start: bool = True
+    # After the gateway's READY, discord.py waits this long past the last server's
+    # GUILD_CREATE before the bot is ready (its ``guild_ready_timeout``, 2 s by default,
+    # as on Discord, where a large bot's servers arrive over seconds). The local Discord
+    # sends them all at once: its tables and the demo set it shorter.
+    guild_ready_timeout: float = Field(default=2.0, gt=0, le=60)
     # The scheduler sleeps until the next deadline or reminder, but never longer.
     scheduler_max_sleep: float = Field(default=30.0, gt=0)
     # The outbox dispatcher polls this often when nothing woke it.

@@ -344,6 +344,9 @@ class Tavern:
             "log_level": "WARNING",
             # No lobby odds unless asked for: each would play a thousand games aside.
             "lineup_odds_games": 0,
+            # The local Discord sends every GUILD_CREATE right after READY: no need to
+            # wait discord.py's 2 s for a late one.
+            "guild_ready_timeout": 0.5,
         }
         options.update(self.bot_options)
         return DiscordConfig(**options)

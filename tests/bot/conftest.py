@@ -192,7 +192,7 @@ async def table(sqlite_url: str, clock: FakeClock, request: pytest.FixtureReques
                 players.append(u)
             config = DiscordConfig(
                 database_url=db.url.render_as_string(hide_password=False), token=emu.token,
-                migrate_on_start=False, scheduler_max_sleep=0.5, dispatch_interval=0.1,
+                migrate_on_start=False, scheduler_max_sleep=0.5, dispatch_interval=0.1, guild_ready_timeout=0.5,
                 lineup_odds_games=0,  # a test that wants a lobby's odds sets bot.odds.games
                 **(marker.kwargs if (marker := request.node.get_closest_marker("bot_config")) else {}),
             )  # fmt: skip

@@ -76,6 +76,7 @@ class ProcessTavern(Tavern):
             "WOLFHOWL_DATABASE_URL": self.database_url,
             "WOLFHOWL_DISPATCH_INTERVAL": "0.2",
             "WOLFHOWL_SCHEDULER_MAX_SLEEP": "1",
+            "WOLFHOWL_GUILD_READY_TIMEOUT": "0.5",  # the local Discord's servers come at once
         }
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.cli", "run", cwd=ROOT, env=env,
