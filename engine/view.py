@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 
 from engine import rules
 from engine.classes import catalogue_of, class_spec
@@ -20,6 +20,46 @@ VISIBLE_MEMORY = ("spell_points", "companion_hp", "cleave_round", "grappling")
 
 
 @cache
+class SkillRow(TypedDict):
+    """One skill on a sheet: its id, kinds (``action``, ``toggle``, ``once``...), what it
+    costs (``free``, ``action``...) and whether its once-a-game use is spent."""
+
+    id: str
+    kinds: list[str]
+    cost: str
+    used: bool
+
+
+class Sheet(TypedDict):
+    """A player's own sheet as ``/me`` shows it and the bot stores it (JSON-safe): who
+    they are, their numbers as the rules version computes them without the states they
+    were not told of (R9), their grail, skills, identification rule and what they know."""
+
+    seat: int
+    name: str
+    class_id: str
+    faction: str
+    traits: list[str]
+    hp: int
+    max_hp: int
+    alive: bool
+    wounded: bool
+    ab: int
+    armor: int
+    dex: int
+    damage: int
+    will: int
+    reflex: int
+    fortitude: int
+    known_states: list[str]
+    holds_grail: bool
+    grails_banked: int
+    skills: list[SkillRow]
+    identify: list[dict[str, Any]]
+    memory: dict[str, Any]
+    confirmed: list[Any]
+
+
 def _static(class_id: str, version: int) -> tuple[list[str], list[tuple[str, list[str], str]], list[dict[str, Any]]]:
     """The parts of a sheet that only depend on the class (built once per class and
     rules version)."""
@@ -28,13 +68,13 @@ def _static(class_id: str, version: int) -> tuple[list[str], list[tuple[str, lis
     return [t.value for t in spec.traits], skills, [s.model_dump() for s in spec.identify]
 
 
-def sheet(state: GameState, seat: int) -> dict[str, Any]:
+def sheet(state: GameState, seat: int) -> Sheet:
     """The player's own sheet, JSON-safe, with the numbers of the game's rules version."""
     with rules.playing(state.settings.rules_version):
         return _sheet(state, seat)
 
 
-def _sheet(state: GameState, seat: int) -> dict[str, Any]:
+def _sheet(state: GameState, seat: int) -> Sheet:
     p = state.player(seat)
     # R9: the numbers shown must not betray a state the player was not told of (a Monk's
     # hold, a Bard's Prelude): compute them as if only its self-given states existed.

@@ -4,7 +4,6 @@ embed that reads well on a phone (short fields, no tables)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -12,6 +11,7 @@ from bot.i18n import normalize_locale, t, terms
 from bot.render import words
 from bot.render.palette import FACTION_COLOUR
 from engine.classes import class_spec
+from engine.view import Sheet
 
 
 def identify_slot(count: int, what: str, values: Sequence[str], locale: str | None) -> str:
@@ -25,7 +25,7 @@ def identify_slot(count: int, what: str, values: Sequence[str], locale: str | No
     return t("sheet.identify_slot", locale, count=count, what=thing)
 
 
-def identify_rule(sheet: dict[str, Any], locale: str | None) -> str:
+def identify_rule(sheet: Sheet, locale: str | None) -> str:
     return "\n".join(identify_slot(s["count"], s["what"], s["values"], locale) for s in sheet["identify"])
 
 
@@ -36,7 +36,7 @@ def skill_heading(name: str, kinds: Sequence[str], cost: str, locale: str | None
     return f"{name} · {shown} · {t(f'cost.{cost}', locale) if 'active' in kinds else '—'}"[:256]
 
 
-def sheet_embed(sheet: dict[str, Any], locale: str | None, *, states: bool = True) -> discord.Embed:
+def sheet_embed(sheet: Sheet, locale: str | None, *, states: bool = True) -> discord.Embed:
     """``sheet`` is :func:`engine.view.sheet`'s dict."""
     loc = normalize_locale(locale)
     spec = class_spec(sheet["class_id"])

@@ -43,7 +43,9 @@ from bot.db.session import Database
 from bot.service.ai_turns import ai_seats
 from bot.service.common import locked_game, state_of
 from bot.service.errors import ServiceError
+from bot.service.messages import GameStarted, StepEvents, decode
 from bot.service.submissions import store, validated
+from engine.view import Sheet
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +57,7 @@ class SeatReading:
     kind))."""
 
     seat: int
-    sheet: dict[str, Any]
+    sheet: Sheet
     table: list[dict[str, Any]]
     messages: list[dict[str, Any]]
     sent: dict[tuple[int, str, str], dict[str, Any]] = field(default_factory=dict)
@@ -96,19 +98,22 @@ async def seat_reading(s: AsyncSession, game: Game, seat: int) -> SeatReading:
 def knowledge_from(reading: SeatReading, round_no: int, phase: str) -> Knowledge:
     """The simulator's Knowledge of the seat, rebuilt from its reading alone: each
     step's events as the holder read them, in order, with the clock of the phase they
-    closed; its own identifications (to read their answers); then today's sheet."""
-    start = next((m["table"] for m in reading.messages if m.get("type") == "game_started"), reading.table)
+    closed; its own identifications (to read their answers); then today's sheet. The
+    messages are read as the bot's renderers read them, decoded to their classes
+    (``bot.service.messages``)."""
+    read = [decode(m) for m in reading.messages]
+    start = next((m.table for m in read if isinstance(m, GameStarted)), reading.table)
     k = Knowledge(reading.sheet, start)
-    for m in reading.messages:
-        if m.get("type") != "events":
+    for m in read:
+        if not isinstance(m, StepEvents):
             continue
-        k.set_phase(int(m["round"]), str(m["phase"]))
-        if m.get("step") == "advance" and m["phase"] == "dusk":
-            sent = reading.sent.get((int(m["round"]), "dusk", "identify"))
+        k.set_phase(m.round, m.phase)
+        if m.step == "advance" and m.phase == "dusk":
+            sent = reading.sent.get((m.round, "dusk", "identify"))
             if sent is not None:
                 k.note_sent([engine.submission_from_dict(sent)])
-        for e in m["events"]:
-            k.see(engine.Event.from_dict(e))
+        for e in m.events:
+            k.see(e)
     k.update_table(reading.table)
     k.set_phase(round_no, phase)
     k.update_sheet(reading.sheet)

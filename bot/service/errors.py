@@ -16,6 +16,7 @@ from typing import Any
 from bot.i18n import has_key, refusal_text, t
 from bot.render import words
 from engine import RuleViolation
+from engine.view import Sheet
 
 SECTION = "svc."  # where a service error's key lives in the catalogues
 FALLBACK = "error.service"  # the text of a key the catalogues do not have
@@ -207,6 +208,6 @@ class GuessRefusedError(RuleRefusedError):
     """A guess outside the class's identification rule, with the caller's ``sheet``: the
     reply quotes the rule itself."""
 
-    def __init__(self, violation: RuleViolation, sheet: dict[str, Any] | None) -> None:
+    def __init__(self, violation: RuleViolation, sheet: Sheet | None) -> None:
         super().__init__(violation)
         self.sheet = sheet

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from engine import Event
+from engine import Event, view
 
 
 class UnknownMessageError(TypeError):
@@ -186,7 +186,7 @@ class GameStarted(Message):
 class Sheet(Message):
     """A seat's own sheet (``engine.view.sheet``), to whoever has just taken the seat."""
 
-    sheet: dict[str, Any]
+    sheet: view.Sheet
 
 
 @kind("seed_revealed")

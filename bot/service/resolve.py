@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from bot.i18n import LOCALES, t, terms
 from bot.render import words
@@ -21,6 +20,7 @@ from bot.service.errors import ResolveError
 from bot.service.types import SeatInfo
 from engine.classes import SkillSpec, catalogue, class_spec
 from engine.model import FACTIONS, Trait
+from engine.view import Sheet
 
 MENTION = re.compile(r"^<@!?(\d{15,21})>$")
 SEAT = re.compile(r"^(?:#|no\.?\s*|seat\s*)?(\d{1,2})(?:\s*\u53f7)?$", re.IGNORECASE)  # \u53f7: the seat suffix typed in Chinese ("3 hao")
@@ -115,7 +115,7 @@ def seat_of(target: str | int, players: Sequence[SeatInfo]) -> int:
     return seat
 
 
-def parse_skill(text: str, sheet: dict[str, Any]) -> SkillSpec | str:
+def parse_skill(text: str, sheet: Sheet) -> SkillSpec | str:
     """The caller's skill named by ``text`` (id, or name in either language)."""
     want = fold(text or "")
     spec = class_spec(sheet["class_id"])
@@ -136,7 +136,7 @@ def all_values(what: str) -> list[str]:
     return sorted(catalogue())
 
 
-def parse_guess(text: str, sheet: dict[str, Any] | None = None) -> tuple[str, str]:
+def parse_guess(text: str, sheet: Sheet | None = None) -> tuple[str, str]:
     """("trait", "holy") from ``trait:holy``, ``holy``, ``Holy``, ``神圣``, ``Cleric``…"""
     raw = (text or "").strip()
     if ":" in raw:

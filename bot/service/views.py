@@ -26,6 +26,7 @@ from bot.service.errors import (
 from bot.service.rules import decode_state
 from bot.service.standby_queue import standby_list
 from bot.service.types import GameInfo, PhaseStatus
+from engine.view import Sheet
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ class PlayerView:
 
     game: GameInfo
     seat: int | None
-    sheet: dict[str, Any] | None
+    sheet: Sheet | None
     sent: dict[str, dict[str, Any]]
     unread: int = 0
     # Phases this seat missed: in a row, in all (bot.service.absence).

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any
 
 from discord import app_commands
 
 from bot.i18n import LOCALES, t, terms
 from bot.service.resolve import all_values, fold
 from engine.classes import SkillSpec, catalogue, class_spec
+from engine.view import Sheet
 
 MAX_CHOICES = 25
 
 
-def orderable_skills(sheet: dict[str, Any]) -> list[SkillSpec | str]:
+def orderable_skills(sheet: Sheet) -> list[SkillSpec | str]:
     """The skills the caller can put in tonight's orders: active ones not yet spent,
     toggles, and letting go of a grapple while holding someone."""
     spec = class_spec(sheet["class_id"])
@@ -46,7 +46,7 @@ def skill_label(class_id: str, skill: SkillSpec | str, locale: str) -> str:
     return t("reply.skill.target_label", locale, name=name, count=count)
 
 
-def skill_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
+def skill_choices(sheet: Sheet, current: str, locale: str) -> list[app_commands.Choice[str]]:
     want = fold(current or "")
     out = []
     for skill in orderable_skills(sheet):
@@ -76,7 +76,7 @@ def may_flip(text: str) -> bool:
     return fold(text or "") in _toggle_names()
 
 
-def guess_options(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+def guess_options(sheet: Sheet) -> list[tuple[str, str]]:
     """Every (what, value) the caller's identification rule can name, in sheet order."""
     out: list[tuple[str, str]] = []
     for slot in sheet["identify"]:
@@ -91,7 +91,7 @@ def guess_label(what: str, value: str, locale: str) -> str:
     return t("reply.guess_label", locale, value=terms.guess_value(what, value, locale), what=t(f"reply.what.{what}", locale))
 
 
-def guess_choices(sheet: dict[str, Any], current: str, locale: str) -> list[app_commands.Choice[str]]:
+def guess_choices(sheet: Sheet, current: str, locale: str) -> list[app_commands.Choice[str]]:
     want = fold(current or "")
     out = []
     for what, value in guess_options(sheet):
