@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 import bot.service as service
 from bot.discord import first_response
 from bot.discord.errors import ReplyError
-from bot.discord.guild.checks import member_in, member_is_moderator
+from bot.discord.guild.checks import member_in, member_is_moderator, moderator_standing
 from bot.discord.guild.standing import standing_in
 from bot.i18n import normalize_locale
+from bot.service.moderator_commands import ModeratorCommand
 from bot.service.policy import Standing
 from bot.service.types import GameInfo, UserRef
 from bot.service.views import PlayerView
@@ -29,6 +30,8 @@ log = logging.getLogger("wolfhowl.discord")
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
+
+R = TypeVar("R")
 
 
 def locale_of(interaction: discord.Interaction) -> str:
@@ -201,6 +204,12 @@ class Ctx:
         """What Discord says of the caller in ``game``'s server and channel, for the
         service's access policy (:mod:`bot.discord.guild.standing`)."""
         return await standing_in(self.bot, self.interaction, game.guild_id, game.channel_id)
+
+    async def moderate(self, command: ModeratorCommand[R], game: GameInfo | None) -> R:
+        """``command`` done by the service as the caller's (``service.moderate``, which
+        checks that they moderate), with what Discord says of them in ``game``'s server
+        (no game yet: this one's)."""
+        return await service.moderate(self.db, command, await moderator_standing(self.bot, self.interaction, game))
 
     async def view(self) -> PlayerView:
         """The caller's own view of the game (see :func:`view_for`)."""

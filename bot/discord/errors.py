@@ -5,9 +5,10 @@ apology (never a traceback).
 Refusals come from three places, each with a message key and parameters:
 :class:`engine.RuleViolation` (worded by ``bot.i18n.refusal_text``), :class:`bot.service.ServiceError`
 (``.key``/``.params``, worded by the ``[svc]`` table of our catalogues when it has the
-key) and :class:`ReplyError`, raised by the Discord layer itself (not a moderator, wrong
-place); a name, skill or guess that resolves to nothing is the service's
-:class:`~bot.service.errors.ResolveError`, worded from the same ``reply.error`` keys.
+key) and :class:`ReplyError`, raised by the Discord layer itself (wrong place, a bad
+duration); a name, skill or guess that resolves to nothing, a caller who is not a
+moderator and a moderator's command the game refuses now are the service's
+:class:`~bot.service.errors.WordedError`, worded from the same ``reply.error`` keys.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.discord import answering, first_response, metering
 from bot.discord.guild.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, refusal_text, t
 from bot.render import words
-from bot.service.errors import ResolveError, RuleRefusedError, ServiceError
+from bot.service.errors import RuleRefusedError, ServiceError, WordedError
 from engine import RuleViolation
 from engine.classes import skill_names
 
@@ -46,11 +47,6 @@ class ReplyError(app_commands.AppCommandError):
         return t(self.key, locale, **params)
 
 
-class NotModeratorError(ReplyError, app_commands.CheckFailure):
-    def __init__(self) -> None:
-        super().__init__("reply.error.not_moderator")
-
-
 # Settings fields whose /mod settings option has another name.
 SETTING_OPTIONS = {"vote_tie_rule": "vote_tie"}
 
@@ -61,7 +57,7 @@ NAME_PARAMS = ("name",)
 
 
 def service_text(error: ServiceError, locale: str) -> str:
-    if isinstance(error, RuleRefusedError | ResolveError):  # worded by their own keys
+    if isinstance(error, RuleRefusedError | WordedError):  # worded by their own keys
         return error.text(locale)
     key = "svc." + error.key.removeprefix("error.")
     if has_key(key):

@@ -3,7 +3,7 @@ of the ``access`` topic catalogues (see ``bot.service.errors``)."""
 
 from __future__ import annotations
 
-from bot.service.errors import ServiceError
+from bot.service.errors import ServiceError, WordedError
 
 
 class NotServerMemberError(ServiceError):
@@ -18,5 +18,8 @@ class NotYourGameError(ServiceError):
     key = "error.not_your_game"
 
 
-class NotModeratorError(ServiceError):
-    key = "error.not_game_moderator"
+class NotModeratorError(WordedError):
+    """Not a moderator of the game's server (nor its creator), or of the server a game
+    is to be created in."""
+
+    key = "reply.error.not_moderator"

@@ -186,15 +186,24 @@ class RuleRefusedError(ServiceError):
         return refusal_text(self.violation, locale)
 
 
-class ResolveError(ServiceError):
-    """What a player typed names nothing their view of the game resolves (no such
-    player, skill or guess; several players match). ``key`` is the catalogue key itself
-    (a ``reply.error.*`` the Discord layer's own refusals share); a list parameter is
-    shown as a list in the reader's language."""
+class WordedError(ServiceError):
+    """A refusal whose ``key`` is the catalogue key itself (a ``reply.error.*`` the
+    Discord layer's own refusals share); a list parameter is shown as a list in the
+    reader's language."""
 
     def text(self, locale: str = "en-US") -> str:
         params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in self.params.items()}
         return t(self.key, locale, **params)
+
+
+class ResolveError(WordedError):
+    """What a player typed names nothing their view of the game resolves (no such
+    player, skill or guess; several players match)."""
+
+
+class ModerationRefusedError(WordedError):
+    """A moderator's command the game does not allow now (an AI seat kicked from a lobby,
+    a lobby cancelled after it started, a log asked for before the end)."""
 
 
 class SwitchNotToggleError(ServiceError):

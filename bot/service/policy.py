@@ -41,7 +41,9 @@ act                                     ✓
 * see_ended: a finished game's replay page (its Replay button) and complete log;
 * see_board: a server's leaderboard and list of finished games (their page buttons);
 * see_table: the table's public facts (``/table``, the Table button on a phase post);
-* moderate: every ``/mod`` command and its confirmation buttons (``/mod log`` included);
+* moderate: every ``/mod`` and ``/phase`` command and their confirmation buttons
+  (``/mod log`` included), asked by ``moderator_commands.moderate`` (a game not yet
+  created: ``require_server_moderator``);
 * act: grail numbers, orders, votes and the order panel.
 
 The table says who may *ask*; the use case then says whether the game allows it now
@@ -192,6 +194,13 @@ def require(action: Action, standing: Standing, game: GameLike, row: SeatLike | 
     if stranger:
         raise NotServerMemberError(game_id=game.id)
     raise CannotSeeChannelError(game_id=game.id, channel=channel)
+
+
+def require_server_moderator(standing: Standing, guild_id: int | None) -> None:
+    """A game about to be created in ``guild_id`` has no creator yet: the caller must
+    moderate that server (Manage Server, Administrator or the configured role)."""
+    if not (guild_id is not None and standing.member and standing.moderator and standing.guild_id == guild_id):
+        raise NotModeratorError()
 
 
 def require_board(standing: Standing, guild_id: int) -> None:

@@ -11,7 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.errors import NotModeratorError, ReplyError, error_text, handle_error
+from bot.discord.errors import ReplyError, error_text, handle_error
+from bot.service.access_errors import NotModeratorError
 from bot.service.errors import (
     MaxBelowJoinedError,
     NoActiveGameError,

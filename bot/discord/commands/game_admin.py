@@ -1,9 +1,12 @@
 """Moderator commands of ``/mod``: create (with its settings), start, settings, replace,
 kick, end (after a confirmation), status and the log (the clock's are ``/phase``'s).
 
-A moderator has Manage Server, or the configured moderator role, or created the game
-(``checks``). Discord lists ``/mod`` only to members with Manage Server unless a server
-admin opens it to others (and always in DMs), so the check is made here, each time."""
+Each is parse → ``service.moderate`` → render: the command is one of
+``bot.service.moderator_commands``, and the service checks the moderator (Manage Server,
+or the configured moderator role, or the game's creator) from what Discord says of the
+caller (``checks.moderator_standing``). Discord lists ``/mod`` only to members with
+Manage Server unless a server admin opens it to others (and always in DMs), so the check
+is made each time."""
 
 from __future__ import annotations
 
@@ -17,14 +20,13 @@ from discord.ext import commands
 import bot.service as service
 from bot.discord.commands.groups import command
 from bot.discord.commands.players import player_choices
-from bot.discord.components.end import CancelButton, EndButton
+from bot.discord.components.end import ConfirmButton, confirm_key
 from bot.discord.components.lobby import close_lobby, refresh_lobby
 from bot.discord.context import Ctx, moderated_game, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.errors import ReplyError
 from bot.discord.game_settings import option_value, overrides, setting_options
 from bot.discord.guild import permissions
-from bot.discord.guild.checks import require_moderator
 from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.guild.standing import standing_of
@@ -32,26 +34,17 @@ from bot.discord.translator import L
 from bot.i18n import normalize_locale, t
 from bot.render import words
 from bot.service.export import log_bytes
-from bot.service.resolve import parse_player
-from bot.service.types import GameInfo, GameSettings, SeatInfo
+from bot.service.types import GameSettings
 
 
-async def _moderated(ctx: Ctx) -> GameInfo:
-    info = await moderated_game(ctx.bot, ctx.interaction)
-    await require_moderator(ctx.bot, ctx.interaction, info)
-    return info
-
-
-async def _kick_from_lobby(ctx: Ctx, info: GameInfo, target: SeatInfo) -> None:
+async def _kick_from_lobby(ctx: Ctx, kicked: service.SeatChanged) -> None:
     """Before the start the player leaves the lobby, is told by DM, and may not join it
-    again."""
-    if not target.user_id:  # an AI seat: the lobby's settings say how many there are
-        raise ReplyError("reply.error.ai_seat_kick", player=words.player_name(target.name))
-    info = await service.kick_from_lobby(ctx.db, info.id, target.user_id)
+    again: the lobby post shows it."""
+    info = kicked.game
     channel = ctx.bot.messageable(info.channel_id, info.guild_id)
     if channel is not None:
         await refresh_lobby(channel, info)
-    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(target.name))))
+    await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(kicked.player.name))))
 
 
 class GameAdmin(commands.Cog):
@@ -64,7 +57,6 @@ class GameAdmin(commands.Cog):
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
             raise ReplyError("reply.error.create_where")
-        await require_moderator(ctx.bot, interaction, None)
         basic_missing, _ = permissions.bot_missing(channel)
         if basic_missing:
             raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
@@ -73,7 +65,7 @@ class GameAdmin(commands.Cog):
             fields["language"] = _default_language(interaction, ctx.bot.config.language)
         settings = GameSettings.from_config(ctx.bot.config, **fields)
         starts = option_value("start_in", given.get("start_in")) or 0
-        info = await service.create_game(ctx.db, guild_id=interaction.guild.id, channel_id=channel.id, moderator=ctx.user, settings=settings, start_in=starts)
+        info = await ctx.moderate(service.CreateGame(interaction.guild.id, channel.id, ctx.user, settings, starts), None)
         quiet_dead = given.get("quiet_dead")
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
@@ -86,8 +78,8 @@ class GameAdmin(commands.Cog):
     @command("mod", "start")
     async def start(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
-        info = await service.start_game(ctx.db, info.id)
+        info = await moderated_game(ctx.bot, interaction)
+        info = await ctx.moderate(service.StartGame(info.id), info)
         await close_lobby(ctx.bot, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
@@ -95,12 +87,11 @@ class GameAdmin(commands.Cog):
     @setting_options
     async def settings(self, interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
+        info = await moderated_game(ctx.bot, interaction)
         fields = overrides(**given)
         starts = option_value("start_in", given.get("start_in"))
         quiet_dead = given.get("quiet_dead")
-        if fields or starts is not None:
-            info = await service.update_settings(ctx.db, info.id, start_in=starts, **fields)
+        info = await ctx.moderate(service.ChangeSettings(info.id, fields, starts), info)
         note = None
         guild = ctx.bot.get_guild(info.guild_id)
         channel = guild.get_channel(info.channel_id) if guild else None
@@ -121,33 +112,30 @@ class GameAdmin(commands.Cog):
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
     async def replace(self, interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
-        seat = parse_player(player, info.players).seat
-        assert seat is not None
+        info = await moderated_game(ctx.bot, interaction)
         if newcomer is None:  # the seat goes to the standby list
-            name = await service.offer_seat(ctx.db, info.id, seat)
-            await ctx.send(embed=notice_embed(t("absence.offered", ctx.locale, seat=seat, name=words.player_name(name))))
+            offered = await ctx.moderate(service.OfferSeat(info.id, player), info)
+            text = t("absence.offered", ctx.locale, seat=offered.player.seat, name=words.player_name(offered.asked))
+            await ctx.send(embed=notice_embed(text))
             return
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
         standing = await standing_of(ctx.bot, newcomer, info.guild_id, info.channel_id)
-        await service.replace_player(ctx.db, info.id, seat, user_ref(newcomer, None), standing)
-        await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=seat, user=newcomer.mention)))
+        replaced = await ctx.moderate(service.ReplacePlayer(info.id, player, user_ref(newcomer, None), standing), info)
+        await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=replaced.seat, user=newcomer.mention)))
 
     @command("mod", "kick")
     @app_commands.rename(player=L("cmd.name.player"))
     @app_commands.describe(player=L("cmd.param.player_kick"))
     async def kick(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
+        info = await moderated_game(ctx.bot, interaction)
         if info.status == "lobby":
-            await _kick_from_lobby(ctx, info, parse_player(player, info.players, lobby=True))
+            await _kick_from_lobby(ctx, await ctx.moderate(service.KickFromLobby(info.id, player), info))
             return
-        target = parse_player(player, info.players)
-        assert target.seat is not None
-        await service.remove_player(ctx.db, info.id, target.seat)
-        after = await service.get_game(ctx.db, info.id)
-        note = report_note(await sync_quiet_dead(ctx.bot, after), ctx.locale)  # the one removed, muted
+        removed = await ctx.moderate(service.RemovePlayer(info.id, player), info)
+        note = report_note(await sync_quiet_dead(ctx.bot, removed.game), ctx.locale)  # the one removed, muted
+        target = removed.player
         text = t("reply.kicked", ctx.locale, player=words.seat_name(target.seat or 0, words.player_name(target.name)))
         await ctx.send(embed=notice_embed(with_note(text, note)))
 
@@ -162,21 +150,18 @@ class GameAdmin(commands.Cog):
         # A running or paused game ends scored; a lobby is cancelled. The button carries
         # which of the two was confirmed, and does only that.
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
+        info = await moderated_game(ctx.bot, interaction)
+        confirmed = await ctx.moderate(service.AskToEnd(info.id), info)
         view = discord.ui.View(timeout=None)
-        if info.status == "lobby":
-            view.add_item(CancelButton(info.id, ctx.locale))
-            text = t("reply.cancel_confirm", ctx.locale, game=info.id)
-        else:
-            view.add_item(EndButton(info.id, ctx.locale))
-            text = t("reply.end_confirm", ctx.locale, game=info.id)
+        view.add_item(ConfirmButton(confirmed, ctx.locale))
+        text = t(confirm_key(confirmed), ctx.locale, game=info.id)
         await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
 
     @command("mod", "status")
     async def status(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await _moderated(ctx)
-        st = await service.phase_status(ctx.db, info.id, interaction.user.id)
+        info = await moderated_game(ctx.bot, interaction)
+        st = await ctx.moderate(service.ShowStatus(info.id, interaction.user.id), info)
         # A moderator who holds or held a seat, even a dead, replaced or removed one (they
         # know its class and faction, which can still win), sees only the count.
         embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
@@ -196,10 +181,7 @@ class GameAdmin(commands.Cog):
             info = found
         else:
             raise ReplyError("reply.error.log_which")
-        await require_moderator(ctx.bot, interaction, info)
-        if info.status not in ("over", "cancelled"):
-            raise ReplyError("reply.error.log_not_ready")
-        data = await service.export_game(ctx.db, info.id)
+        data = await ctx.moderate(service.ExportLog(info.id), info)
         file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 

@@ -19,7 +19,6 @@ from bot.discord.embeds.lineup_replies import (
     setting_line,
 )
 from bot.discord.embeds.replies import INFO_COLOUR
-from bot.discord.guild.checks import require_moderator
 from bot.discord.translator import L
 from bot.i18n import normalize_locale, refusal_text, t
 from bot.service.lineup_odds import table_size
@@ -66,9 +65,8 @@ class Lineup(commands.Cog):
     async def lineup(self, interaction: discord.Interaction, lineup: str | None = None) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
-        await require_moderator(ctx.bot, interaction, info)
+        info = await ctx.moderate(service.ChooseLineup(info.id, lineup), info)
         if lineup is not None:
-            info = await service.update_settings(ctx.db, info.id, lineup=lineup)
             channel = ctx.bot.get_channel(info.channel_id)
             if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
                 await refresh_lobby(channel, info)

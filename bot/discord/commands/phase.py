@@ -1,7 +1,8 @@
 """``/phase``, the running game's clock, for its moderators: ``advance`` (close the open
 phase now), ``extend`` (more time), ``pause`` and ``resume``. Registered with the same
-default permission as ``/mod`` (``bot.discord.commands``), and each handler checks the
-moderator at run time as ``/mod``'s do."""
+default permission as ``/mod`` (``bot.discord.commands``); each is a command of
+``bot.service.moderator_commands`` done by ``service.moderate``, which checks the
+moderator at run time as for ``/mod``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from bot.discord.commands.groups import command
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import format_duration, parse_duration
 from bot.discord.embeds.replies import closing_line, deadline_line, notice_embed, phase_name
-from bot.discord.guild.checks import require_moderator
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.service.types import MAX_PHASE_SECONDS, GameInfo
@@ -31,11 +31,10 @@ def seen_phase(info: GameInfo) -> dict[str, Any]:
     return {"expected_round": info.round, "expected_phase": info.phase}
 
 
-async def pause_or_resume(interaction: discord.Interaction, change: Any, said: str) -> None:
+async def pause_or_resume(interaction: discord.Interaction, change: type[service.PauseGame | service.ResumeGame], said: str) -> None:
     ctx = await Ctx.begin(interaction)
     info = await moderated_game(ctx.bot, interaction)
-    await require_moderator(ctx.bot, interaction, info)
-    info = await change(ctx.db, info.id)
+    info = await ctx.moderate(change(info.id), info)
     await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
 
 
@@ -46,8 +45,7 @@ class Phase(commands.Cog):
     async def advance(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
-        await require_moderator(ctx.bot, interaction, info)
-        result = await service.advance_phase(ctx.db, info.id, **seen_phase(info))
+        result = await ctx.moderate(service.AdvancePhase(info.id, **seen_phase(info)), info)
         if result.over:
             text = t("reply.advanced_over", ctx.locale, game=info.id)
         else:
@@ -60,9 +58,8 @@ class Phase(commands.Cog):
     async def extend(self, interaction: discord.Interaction, duration: str) -> None:
         ctx = await Ctx.begin(interaction)
         info = await moderated_game(ctx.bot, interaction)
-        await require_moderator(ctx.bot, interaction, info)
         seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
-        info = await service.extend_deadline(ctx.db, info.id, seconds, **seen_phase(info))
+        info = await ctx.moderate(service.ExtendDeadline(info.id, seconds, **seen_phase(info)), info)
         if info.status == "paused":
             text = t("reply.extended_paused", ctx.locale, duration=format_duration(info.paused_remaining or 0, ctx.locale))
         else:
@@ -71,8 +68,8 @@ class Phase(commands.Cog):
 
     @command("phase", "pause")
     async def pause(self, interaction: discord.Interaction) -> None:
-        await pause_or_resume(interaction, service.pause_game, "reply.paused")
+        await pause_or_resume(interaction, service.PauseGame, "reply.paused")
 
     @command("phase", "resume")
     async def resume(self, interaction: discord.Interaction) -> None:
-        await pause_or_resume(interaction, service.resume_game, "reply.resumed")
+        await pause_or_resume(interaction, service.ResumeGame, "reply.resumed")

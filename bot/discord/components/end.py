@@ -1,9 +1,12 @@
-"""The confirmation buttons of ``/mod end`` (custom ids ``wh:end:<game>`` and
-``wh:cancel:<game>``): a running game ends scored, a lobby is cancelled."""
+"""The confirmation button of ``/mod end``, carrying the command it confirms: a running
+game ends scored (``wh:end:<game>``, ``EndGame``), a lobby is cancelled
+(``wh:cancel:<game>``, ``CancelGame``). Both ids are those of the buttons posted before,
+so a button already in Discord still works."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -12,58 +15,59 @@ import bot.service as service
 from bot.discord.components.lobby import close_lobby
 from bot.discord.context import Ctx
 from bot.discord.embeds.replies import notice_embed
-from bot.discord.errors import ReplyError, guarded
-from bot.discord.guild.checks import require_moderator
+from bot.discord.errors import guarded
 from bot.discord.guild.quiet_dead import sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, with_note
 from bot.discord.payload import NUMBER, Checked
 from bot.i18n import t
 
+Confirmed = service.EndGame | service.CancelGame
 
-class EndButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:end:(?P<game>{NUMBER})"):
-    """The confirmation of /mod end for a running or paused game: the game ends now,
-    scored like a natural end. Checks the moderator again when pressed."""
 
-    def __init__(self, game_id: int, locale: str = "en-US") -> None:
-        super().__init__(discord.ui.Button(label=t("ui.end_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:end:{game_id}"))
-        self.game_id = game_id
+@dataclass(frozen=True)
+class Confirmation:
+    """What a button confirming one kind of command shows: the word of its custom id,
+    and its catalogue keys (the question asked, the button's label, the reply once done)."""
+
+    word: str
+    question: str
+    label: str
+    done: str
+
+
+CONFIRMATIONS: dict[type[Confirmed], Confirmation] = {
+    service.EndGame: Confirmation("end", "reply.end_confirm", "ui.end_confirm", "reply.ended"),
+    service.CancelGame: Confirmation("cancel", "reply.cancel_confirm", "ui.cancel_confirm", "reply.cancelled"),
+}
+BY_WORD = {c.word: cls for cls, c in CONFIRMATIONS.items()}
+
+
+def confirm_key(command: Confirmed) -> str:
+    """The question ``command``'s button answers."""
+    return CONFIRMATIONS[type(command)].question
+
+
+class ConfirmButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:(?P<word>end|cancel):(?P<game>{NUMBER})"):
+    """Runs the command it carries through ``service.moderate`` when pressed, so the
+    moderator is checked again then: a lobby's cancel once started is refused (``/mod
+    end`` must be confirmed again, as a scored end)."""
+
+    def __init__(self, command: Confirmed, locale: str = "en-US") -> None:
+        shown = CONFIRMATIONS[type(command)]
+        custom_id = f"wh:{shown.word}:{command.game_id}"
+        super().__init__(discord.ui.Button(label=t(shown.label, locale), style=discord.ButtonStyle.danger, custom_id=custom_id))
+        self.command = command
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> EndButton:
-        return cls(int(match["game"]))
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ConfirmButton:
+        return cls(BY_WORD[match["word"]](int(match["game"])))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             ctx = await Ctx.begin(interaction)
-            info = await service.get_game(ctx.db, self.game_id)
-            await require_moderator(ctx.bot, interaction, info)
-            await service.end_game(ctx.db, self.game_id)
-            await _after_end(ctx, self.game_id, t("reply.ended", ctx.locale, game=self.game_id))
-
-        await guarded(interaction, run)
-
-
-class CancelButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:cancel:(?P<game>{NUMBER})"):
-    """The confirmation of /mod end for a lobby: the game is cancelled, if it is still
-    in the lobby (once started, /mod end must be confirmed again, as a scored end)."""
-
-    def __init__(self, game_id: int, locale: str = "en-US") -> None:
-        super().__init__(discord.ui.Button(label=t("ui.cancel_confirm", locale), style=discord.ButtonStyle.danger, custom_id=f"wh:cancel:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> CancelButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            ctx = await Ctx.begin(interaction)
-            info = await service.get_game(ctx.db, self.game_id)
-            await require_moderator(ctx.bot, interaction, info)
-            if info.status in ("running", "paused"):
-                raise ReplyError("reply.error.end_started", game=info.id)
-            await service.cancel_game(ctx.db, self.game_id, "cancelled")
-            await _after_end(ctx, self.game_id, t("reply.cancelled", ctx.locale, game=self.game_id))
+            game_id = self.command.game_id
+            await ctx.moderate(self.command, await service.get_game(ctx.db, game_id))
+            await _after_end(ctx, game_id, t(CONFIRMATIONS[type(self.command)].done, ctx.locale, game=game_id))
 
         await guarded(interaction, run)
 
@@ -77,4 +81,4 @@ async def _after_end(ctx: Ctx, game_id: int, text: str) -> None:
     await ctx.send(embed=notice_embed(with_note(text, note)))
 
 
-ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [EndButton, CancelButton]
+ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [ConfirmButton]

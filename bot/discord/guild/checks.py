@@ -1,8 +1,8 @@
 """Who is a moderator: a member with Manage Server in the game's server, a member with
 the configured moderator role, or the one who created the game (the service's access
-policy, ``bot.service.policy``, decides from what is asked of Discord here). Checked by
-the handlers against the game the command is about (so it works in DMs too, where
-Discord knows nothing of the caller's server roles)."""
+policy, ``bot.service.policy``, decides from what is asked of Discord here). Asked
+about the game the command is about (so it works in DMs too, where Discord knows
+nothing of the caller's server roles)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord.errors import NotModeratorError
-from bot.service import policy
-from bot.service.policy import Action, Standing
+from bot.service.policy import Standing
 from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
@@ -81,22 +79,21 @@ async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake)
     return True
 
 
-async def require_moderator(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> None:
-    """Raise NotModeratorError unless the caller moderates ``game`` (or, with no game
-    yet, this server): the access policy's ``moderate``, on what Discord says of the
-    caller in the game's server (a creator who has left it moderates no more)."""
+async def moderator_standing(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> Standing:
+    """What Discord says of the caller for the access policy's ``moderate``, asked by
+    ``service.moderate``, in ``game``'s server (or, with no game yet, this one). Two
+    facts only Discord has are settled here: the game's creator is asked only whether
+    they are still a member (an outage locks them out of nothing: a member), anyone
+    else whether they are a member with Manage Server, Administrator or the configured
+    moderator role."""
     user = interaction.user
     guild_id = game.guild_id if game is not None else interaction.guild_id
     if guild_id is None:
-        raise NotModeratorError()
+        return Standing.stranger(user.id)
     if game is not None and game.moderator_id == user.id:
-        # The creator: only their membership is asked, and an outage locks nobody out.
         member = await still_member(bot, guild_id, user)
-        standing = Standing.member_of(user.id, guild_id) if member else Standing.stranger(user.id, guild_id)
-    else:
-        found = await member_in(bot, guild_id, user)
-        moderator = found is not None and member_is_moderator(found, bot.config.moderator_role)
-        standing = Standing.member_of(user.id, guild_id, moderator=moderator) if found else Standing.stranger(user.id, guild_id)
-    allowed = standing.moderator if game is None else policy.allows(Action.MODERATE, policy.roles_of(standing, game))
-    if not allowed:
-        raise NotModeratorError()
+        return Standing.member_of(user.id, guild_id) if member else Standing.stranger(user.id, guild_id)
+    found = await member_in(bot, guild_id, user)
+    if found is None:
+        return Standing.stranger(user.id, guild_id)
+    return Standing.member_of(user.id, guild_id, moderator=member_is_moderator(found, bot.config.moderator_role))
