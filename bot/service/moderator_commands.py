@@ -7,7 +7,9 @@ player as typed (a seat, a name, a mention: resolved here from the game's table 
 asks the access policy's ``moderate`` of the caller's :class:`~bot.service.policy.Standing`
 (what Discord says of them in the game's server), then hands the command to the handler
 registered for its class: every road (a slash command, a confirmation button) is checked
-here, once. A handler is one use case of the service, in its own unit of work.
+here, once. What a handler changes is one use case of the service, in one unit of work
+(a player typed is resolved just before, from a read of the game's table as the
+moderator saw it; the change checks the seat again under the game's lock).
 
 A new moderator command: a dataclass here (``ModeratorCommand[Result]``), a handler
 taking ``(db, command)``, and one ``HANDLERS.add`` line; the Discord layer makes the
