@@ -7,6 +7,7 @@ The moderators' commands live in ``/mod`` (a game opened, set, seated, ended) an
 ``default_member_permissions`` = Manage Server: Discord itself lists them only to members
 with that permission (or to those a server admin lets see them in Server Settings →
 Integrations). Discord applies no member permissions in DMs, and an admin may open a
-group to anyone, so every handler still checks the moderator at run time
-(``bot.discord.guild.checks``).
+group to anyone, so every one is still checked at run time: each is a command of
+``bot.service.moderator_commands`` done by ``service.moderate``, which asks the access
+policy with what ``bot.discord.guild.checks`` gathers of the caller.
 """
