@@ -186,9 +186,12 @@ class TableGame:
         if due is not None and (gap := (due - clock()).total_seconds()) > 0:
             clock.skip(gap)
 
-    async def skip_to_deadline(self, before: float = 1.0) -> None:
+    async def skip_to_deadline(self, before: float = 30.0) -> None:
         """Move the game clock to ``before`` seconds ahead of the open phase's deadline (only
-        a :class:`GameClock` can be moved; with any other clock, or none, nothing changes)."""
+        a :class:`GameClock` can be moved; with any other clock, or none, nothing changes).
+        Far enough ahead that the moderator's ``/phase advance`` comes before the deadline
+        however slow the machine: were the scheduler to close the phase first, the advance
+        would cut the next phase short, and the same seed would play another game."""
         from bot.service import get_game
 
         clock, db = self.tavern.clock, self.tavern.db
