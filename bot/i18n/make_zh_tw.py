@@ -52,6 +52,7 @@ OVERRIDES = {
     "療愈": "療癒",
     "治愈": "治癒",
     "痊愈": "痊癒",
+    "頻道里": "頻道裡",  # in the channel: 裡, inside (里 is a village, a mile)
 }
 HEADER = "# Generated from {source} by `python -m bot.i18n.make_zh_tw` (OpenCC s2twp and the game's terms): do not edit.\n"
 

@@ -84,6 +84,7 @@ MISCONVERSIONS = (
     "輪迴放",  # 逐轮回放 → 逐輪回放
     "隻能", "隻有",  # 只 "only" is not 隻, the measure word for animals
     "傷愈", "療愈", "治愈", "痊愈",  # healing is 癒 in Taiwan
+    "頻道里",  # in the channel: 裡, inside (里 is a village)
     "全域性", "聖盃", "許可權", "身份組", "遠端攻擊", "型別", "引數", "釋出",
 )  # fmt: skip
 
