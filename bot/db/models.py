@@ -86,6 +86,9 @@ class User(Base):
     locale: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
+    # Phase prompts by DM (/settings prompts): NULL while the user has not chosen, and
+    # the game's own setting decides.
+    prompts: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class Game(Base):
@@ -279,6 +282,9 @@ class OutboxMessage(Base):
     discord_message_id: Mapped[int | None] = mapped_column(BigInteger)
     # The process (``processes.id``) a pending row is leased to; NULL when none is.
     leased_by: Mapped[int | None] = mapped_column(Integer)
+    # The idempotency key of the message this one is delivered after (a phase's prompts
+    # follow its public post, whatever their destinations); NULL for most.
+    follows: Mapped[str | None] = mapped_column(String(200))
 
 
 class Process(Base):

@@ -285,6 +285,16 @@ async def user_locales(session: AsyncSession, user_ids: Sequence[int]) -> dict[i
     return {uid: loc for uid, loc in rows.all()}
 
 
+async def user_prompts(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, bool]:
+    """The users' own choice of phase prompts, for those who made one."""
+    rows = await session.execute(select(User.id, User.prompts).where(User.id.in_(list(user_ids)), User.prompts.is_not(None)))
+    return {uid: bool(on) for uid, on in rows.all()}
+
+
+async def set_user_prompts(session: AsyncSession, user_id: int, on: bool, now: datetime) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(prompts=on, updated_at=now))
+
+
 async def lobby(session: AsyncSession, game_id: int) -> list[GamePlayer]:
     """Lobby members in the order they joined (which becomes the seat order)."""
     stmt = (

@@ -206,6 +206,7 @@ SETTINGS: list[Setting] = [
     Pick("vote_tie", "vote_tie_rule", prefix="tie"),
     Flag("reveal_on_death", "reveal_on_death", line_key="reveal"),
     Flag("early_advance", "early_advance", line_key="early"),
+    Flag("prompts", "prompts"),
     Pick("language", "language", prefix="lang"),
     Number("win_score", "win_score"),
     Flag("quiet_dead"),  # the dead's channel is the channel's, not the game's (quiet_dead.py)

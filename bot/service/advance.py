@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_play, ai_turns
+from bot.service import absence, ai_play, ai_turns, prompts
 from bot.service.common import (
     add_step,
     apply_state,
@@ -112,13 +112,15 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     if over:
         await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
-    else:
-        mail_phase_started(mail, game)
+    opened = None if over else mail_phase_started(mail, game)
     told = bool(missed) and await absence.told_privately(s, game)
     due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase, moderator_told=told)
     await s.flush()
     await absence.apply_policy(s, game, mail, due, now, moderator_told=told)
     await s.flush()
+    if opened is not None:
+        await prompts.mail_prompts(mail, game, follows=opened)
+        await s.flush()
     await ai_turns.plan_phase(s, game)  # the new phase's AI turns, seats handed over by the policy too
     return StepResult(
         game_id=game.id,

@@ -288,11 +288,12 @@ def mail_holder(mail: Mail, holder: GamePlayer, message: Message) -> None:
         mail.private(holder.user_id, message)
 
 
-def mail_phase_started(mail: Mail, game: Game) -> None:
-    """The public notice that a phase is open, with its deadline: everyone knows to act."""
+def mail_phase_started(mail: Mail, game: Game) -> str:
+    """The public notice that a phase is open, with its deadline: everyone knows to act.
+    Its outbox key (the phase's prompts follow it)."""
     assert game.phase is not None
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
-    mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
+    return mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
 
 
 def mail_seed_reveal(mail: Mail, game: Game) -> None:

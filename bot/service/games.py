@@ -48,6 +48,7 @@ from bot.service.errors import (
 )
 from bot.service.messages import GameStarted, LobbyKicked, LobbyPost, Sheet
 from bot.service.policy import Action, Standing
+from bot.service.prompts import mail_prompts
 from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
 
@@ -242,7 +243,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     mail.public(GameStarted(table=engine.view.table(state), seed_sha256=game.seed_sha256))
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat)))
-    mail_phase_started(mail, game)
+    await mail_prompts(mail, game, follows=mail_phase_started(mail, game))
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)
 

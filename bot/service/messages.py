@@ -222,6 +222,23 @@ class Reminder(Message):
     run: MissRun | None = field(default=None, metadata=flat(MissRun))
 
 
+@kind("prompt")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhasePrompt(Message):
+    """To a living seat's holder when a phase opens: what they send in it, with its
+    controls, until ``deadline`` (ISO time; None: until a moderator advances). ``sheet``:
+    the seat's own sheet as the phase opened (``engine.view.sheet``), from which the
+    controls are drawn (a wounded seat gets no night orders); ``wounded``: the coming
+    roll, as a reminder carries it (see ``common.wound_note``)."""
+
+    round: int
+    phase: str
+    deadline: str | None
+    seat: int
+    sheet: dict[str, Any]
+    wounded: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+
+
 @kind("ending")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ending(Message):

@@ -122,12 +122,13 @@ class Mail:
         self._add(key, "channel", self.game.channel_id, self.game.language, payload)
         return key
 
-    def private(self, user_id: int, message: Message, audience: str = "private") -> str:
-        """A direct message to one user, in their language when known."""
+    def private(self, user_id: int, message: Message, audience: str = "private", *, follows: str | None = None) -> str:
+        """A direct message to one user, in their language when known; with ``follows``
+        (the key of a message of the same step), never delivered before that one."""
         payload = encode(message)
         key = self._key(audience, str(user_id))
         locale = self.locales.get(user_id) or self.game.language
-        self._add(key, "user", user_id, locale, payload)
+        self._add(key, "user", user_id, locale, payload, follows=follows)
         return key
 
     def to_seat(self, seat: int, message: Message) -> str:
@@ -139,8 +140,9 @@ class Mail:
         return key
 
     def _add(
-        self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any], status: str = "pending"
-    ) -> None:
+        self, key: str, kind: str, recipient: int, locale: str, payload: dict[str, Any], status: str = "pending",
+        follows: str | None = None,
+    ) -> None:  # fmt: skip
         self.session.add(
             OutboxMessage(
                 idempotency_key=key,
@@ -153,6 +155,7 @@ class Mail:
                 attempts=0,
                 next_attempt_at=self.now,
                 created_at=self.now,
+                follows=follows,
             )
         )
         self.count += 1
@@ -185,7 +188,9 @@ async def claim_due_messages(
     (SKIP LOCKED on PostgreSQL; the write lock on SQLite). A message waits while an
     earlier one to the same channel or user is still pending and not due (backing off
     after a failure, or leased to a live dispatcher): each destination gets its messages
-    in order."""
+    in order. A message that ``follows`` another waits while that one is pending at all
+    (a phase's prompts are never sent before, nor in the same batch as, its public post,
+    whatever the dispatcher's concurrency); once it is sent, or given up, they go."""
     if not 1 <= limit <= 1000 or lease_seconds < 1:
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
@@ -210,9 +215,11 @@ async def claim_due_messages(
             earlier.next_attempt_at > now,
             or_(earlier.leased_by.is_(None), earlier.leased_by.not_in(dead)),
         )
+        leader = aliased(OutboxMessage)
+        behind = exists().where(leader.idempotency_key == OutboxMessage.follows, leader.status == "pending")
         stmt = (
             select(OutboxMessage)
-            .where(*due, ~blocked)
+            .where(*due, ~blocked, ~behind)
             .order_by(OutboxMessage.id)
             .limit(limit)
             .with_for_update(skip_locked=True)

@@ -71,6 +71,9 @@ class GameSettings(BaseModel):
     # Dusk orders arrive a piece at a time (/act, /identify): when everyone has sent, the
     # Dusk still waits this long so the last player can finish theirs.
     dusk_grace_seconds: int = Field(default=60, ge=0, le=3600)
+    # A private prompt with the phase's controls to each living player when a phase
+    # opens (bot.service.prompts); a player's own /settings prompts wins over it.
+    prompts: bool = True
     language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
     # House rules (engine.Settings): a killing blow on the grail carrier, when the night's

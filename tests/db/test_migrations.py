@@ -332,3 +332,10 @@ async def test_0016_adds_the_dead_channels_and_drops_them(empty_url: str) -> Non
     assert await _columns(empty_url, "dead_channels") == {"game_channel_id", "dead_channel_id", "guild_id", "created_at"}
     await downgrade(empty_url, "0015")
     assert "dead_channels" not in await _tables(empty_url)
+
+
+async def test_0017_adds_the_prompt_choice_and_the_follows_key_and_drops_them(empty_url: str) -> None:
+    await upgrade(empty_url, "0017")
+    assert "prompts" in await _columns(empty_url, "users") and "follows" in await _columns(empty_url, "outbox")
+    await downgrade(empty_url, "0016")
+    assert "prompts" not in await _columns(empty_url, "users") and "follows" not in await _columns(empty_url, "outbox")

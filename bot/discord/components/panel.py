@@ -12,12 +12,14 @@ A component that sends something redraws the panel from the view its receipt car
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 import discord
 
 import bot.service as service
+import engine
 from bot.discord import first_response, payload
 from bot.discord.commands import submit
 from bot.discord.commands.choices import (
@@ -34,6 +36,7 @@ from bot.discord.payload import NUMBER, Checked
 from bot.i18n import t
 from bot.render import words
 from bot.service.errors import GameFinishedError
+from bot.service.types import GameInfo
 from bot.service.views import PlayerView
 from engine.classes import class_spec
 
@@ -73,10 +76,22 @@ def panel_view(pv: PlayerView, locale: str) -> discord.ui.View:
             view.add_item(SkillSelect(g, r, locale, skills))
         if players:
             view.add_item(IdentifySelect(g, r, locale, players))
+        view.add_item(ClearButton(g, r, "pass", locale))
         view.add_item(ClearButton(g, r, "orders", locale))
         view.add_item(ClearButton(g, r, "identify", locale))
     view.add_item(RefreshButton(g, locale))
     return view
+
+
+def prompt_view(game: GameInfo | None, round_no: int, phase: str, seat: int, sheet: dict[str, Any], locale: str) -> discord.ui.View | None:
+    """A phase prompt's controls: the panel of ``phase`` of ``round_no`` for ``seat``, drawn
+    from its sheet as the phase opened (nothing sent yet). None once that phase has
+    closed (a prompt delivered late). Drawn while the game is paused too: a control used
+    then is refused as the command would be, and works once the game resumes."""
+    if game is None or (game.round, game.phase) != (round_no, phase) or game.status not in ("running", "paused"):
+        return None
+    pv = PlayerView(game=dataclasses.replace(game, status="running"), seat=seat, sheet=sheet, sent={})
+    return panel_view(pv, locale)
 
 
 async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bool = False, pv: PlayerView | None = None) -> None:
@@ -407,10 +422,14 @@ class GuessSelect(_Item, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
         return (await submit.send(interaction.client, service.AddGuess(self.seat, (what, value)), interaction.user.id, game_id=self.game_id, round_no=self.round_no, locale=locale_of(interaction))).view  # type: ignore[arg-type]
 
 
-class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify)"):
+class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:clr:{G}:{R}:(?P<kind>orders|identify|pass)"):
+    """What ``/orders clear`` does: withdraw the orders or the identifications, or say
+    "nothing tonight" (empty orders, which count as sent)."""
+
     def __init__(self, game_id: int, round_no: int, kind: str, locale: str = "en-US") -> None:
         label = t(f"ui.clear_{kind}", locale)
-        discord.ui.DynamicItem.__init__(self, discord.ui.Button(label=label, emoji="🧹", style=discord.ButtonStyle.secondary, custom_id=f"wh:clr:{game_id}:{round_no}:{kind}"))
+        emoji = "💤" if kind == "pass" else "🧹"
+        discord.ui.DynamicItem.__init__(self, discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.secondary, custom_id=f"wh:clr:{game_id}:{round_no}:{kind}"))
         self.game_id, self.round_no, self.kind = game_id, round_no, kind
 
     @classmethod
@@ -418,6 +437,8 @@ class ClearButton(_Item, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         return cls(int(match["game"]), int(match["round"]), match["kind"])
 
     async def act(self, interaction: discord.Interaction) -> PlayerView | None:
+        if self.kind == "pass":
+            return (await submit.send(interaction.client, service.SendSubmission(engine.Orders()), interaction.user.id, game_id=self.game_id, round_no=self.round_no)).view  # type: ignore[arg-type]
         await submit.withdraw(interaction.client, interaction.user.id, self.kind, game_id=self.game_id, round_no=self.round_no)  # type: ignore[arg-type]
         return None
 

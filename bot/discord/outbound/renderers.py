@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.discord.components.lobby import lobby_view
-from bot.discord.components.panel import OpenPanelButton
+from bot.discord.components.panel import OpenPanelButton, prompt_view
 from bot.discord.components.replay import replay_view
 from bot.discord.components.standby import offer_view
 from bot.discord.components.table import TableButton
@@ -51,6 +51,7 @@ from bot.service.messages import (
     LobbyReminder,
     Message,
     OffersExhausted,
+    PhasePrompt,
     PhaseStarted,
     PlayerReplaced,
     RecapPart,
@@ -207,6 +208,22 @@ def _phase_started(m: PhaseStarted, msg: OutgoingMessage, info: GameInfo | None,
     text = phase_opened(m.phase, m.round, _ts(m.deadline), loc)
     embed = discord.Embed(description=text, colour=PHASE_COLOUR.get(m.phase, NEUTRAL))
     return Rendered(embeds=[embed], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
+
+
+def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """A phase's prompt: what to send, by when, with the controls for it (the order
+    panel of the phase, drawn from the seat's sheet). A wounded player is told what still
+    counts and the odds of the coming roll; at Dusk they get no night orders to give."""
+    deadline = f"<t:{_ts(m.deadline)}:R>" if m.deadline else t("post.no_deadline", loc)
+    key = "prompt.dusk_wounded" if m.phase == "dusk" and m.wounded else f"prompt.{m.phase}"
+    lines = [t(key, loc, round=m.round, deadline=deadline)]
+    if isinstance(m.wounded, dict):
+        lines += wounded_lines(m.wounded, loc, passing=False)
+    view = prompt_view(info, m.round, m.phase, m.seat, m.sheet, loc)
+    if view is None:
+        lines.append(t("prompt.closed", loc))
+    lines.append(t("prompt.turn_off", loc))
+    return Rendered(embeds=[notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))], view=view)
 
 
 def _game_started(m: GameStarted, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -391,6 +408,7 @@ RENDERERS = Renderers()
 RENDERERS.add(StepEvents, _events)
 RENDERERS.add(Ending, _ending)
 RENDERERS.add(PhaseStarted, _phase_started)
+RENDERERS.add(PhasePrompt, _prompt)
 RENDERERS.add(LobbyPost, _lobby)
 RENDERERS.add(GameStarted, _game_started)
 RENDERERS.add(Sheet, _sheet)
