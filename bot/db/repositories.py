@@ -20,7 +20,16 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import core
-from bot.db.models import Game, GamePlayer, GameStep, OutboxMessage, Submission, User, table_of
+from bot.db.models import (
+    Game,
+    GamePlayer,
+    GameStep,
+    OutboxMessage,
+    SeatRecord,
+    Submission,
+    User,
+    table_of,
+)
 
 LIVE_STATUSES = ("lobby", "running", "paused")
 MAX_ROW_ID = 2**31 - 1  # the tables' Integer primary keys
@@ -289,6 +298,14 @@ async def user_prompts(session: AsyncSession, user_ids: Sequence[int]) -> dict[i
     """The users' own choice of phase prompts, for those who made one."""
     rows = await session.execute(select(User.id, User.prompts).where(User.id.in_(list(user_ids)), User.prompts.is_not(None)))
     return {uid: bool(on) for uid, on in rows.all()}
+
+
+async def newcomers(session: AsyncSession, user_ids: Sequence[int]) -> set[int]:
+    """Those of ``user_ids`` with no game played to its end (no seat record): in their
+    first game with the bot."""
+    ids = list(user_ids)
+    played = await session.execute(select(SeatRecord.user_id).where(SeatRecord.user_id.in_(ids)).distinct())
+    return set(ids) - {int(u) for u in played.scalars() if u is not None}
 
 
 async def set_user_prompts(session: AsyncSession, user_id: int, on: bool, now: datetime) -> None:

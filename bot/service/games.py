@@ -241,8 +241,9 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     await s.flush()
     mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
     mail.public(GameStarted(table=engine.view.table(state), seed_sha256=game.seed_sha256))
+    new = await repo.newcomers(s, [h.user_id for h in holders.values() if h.user_id is not None])
     for seat, holder in sorted(holders.items()):
-        mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat)))
+        mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat), tip=holder.user_id in new))
     await mail_prompts(mail, game, follows=mail_phase_started(mail, game))
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)

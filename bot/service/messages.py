@@ -187,6 +187,8 @@ class Sheet(Message):
     """A seat's own sheet (``engine.view.sheet``), to whoever has just taken the seat."""
 
     sheet: view.Sheet
+    # The holder's first game with the bot: a one-line tip comes with it.
+    tip: bool = field(default=False, metadata=OMIT_FALSE)
 
 
 @kind("seed_revealed")
@@ -229,7 +231,8 @@ class PhasePrompt(Message):
     controls, until ``deadline`` (ISO time; None: until a moderator advances). ``sheet``:
     the seat's own sheet as the phase opened (``engine.view.sheet``), from which the
     controls are drawn (a wounded seat gets no night orders); ``wounded``: the coming
-    roll, as a reminder carries it (see ``common.wound_note``)."""
+    roll, as a reminder carries it (see ``common.wound_note``); ``tip``: the phase comes
+    for the first time in the holder's first game, and a one-line tip explains it."""
 
     round: int
     phase: str
@@ -237,6 +240,7 @@ class PhasePrompt(Message):
     seat: int
     sheet: dict[str, Any]
     wounded: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+    tip: bool = field(default=False, metadata=OMIT_FALSE)
 
 
 @kind("ending")

@@ -36,6 +36,8 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
         if h.user_id is not None
     }
     chosen = await repo.user_prompts(s, list(humans.values()))
+    # Each phase's first time in a newcomer's first game: a tip with it.
+    new = await repo.newcomers(s, list(humans.values())) if game.round == 1 else set()
     default = settings_of(game).prompts
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
     written = 0
@@ -50,6 +52,7 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
             seat=p.seat,
             sheet=engine.view.sheet(state, p.seat),
             wounded=wound_note(state, p.seat, tonight=game.phase != "morning"),
+            tip=user_id in new,
         )
         mail.private(user_id, prompt, "prompt", follows=follows)
         written += 1

@@ -132,12 +132,15 @@ async def play_to_end(db: Database, game_id: int, max_steps: int = 300) -> int:
 
 
 async def take_due(db: Database, limit: int = 1000) -> list[OutgoingMessage]:
-    """What a dispatcher would deliver now: claimed and marked delivered. (Claimed and not
-    marked, they would hold back the later messages to the same place.)"""
-    messages = await claim_due_messages(db, limit=limit)
-    for m in messages:
-        await mark_delivered(db, m.key)
-    return messages
+    """What a dispatcher would deliver now: claimed and marked delivered, pass after pass
+    while a pass finds some (a phase's prompts come in the pass after its post). (Claimed
+    and not marked, they would hold back the later messages to the same place.)"""
+    taken: list[OutgoingMessage] = []
+    while messages := await claim_due_messages(db, limit=limit):
+        for m in messages:
+            await mark_delivered(db, m.key)
+        taken += messages
+    return taken
 
 
 async def count(db: Database, model: type) -> int:

@@ -34,9 +34,12 @@ async def test_day_advance_writes_state_step_and_messages(db: Database, clock) -
     assert step.kind == "advance" and step.inputs["submissions"]["3"] == [{"kind": "grail", "number": 30}]
     assert any(e["kind"] == "GrailAllocated" for e in step.events)
     msgs = await take_due(db, limit=100)
-    assert msgs[-1].payload["type"] == "phase_started" and msgs[-1].payload["phase"] == "dusk"
+    # The Dusk's post, then its prompts, one to each living player.
+    posts = [m for m in msgs if m.payload["type"] != "prompt"]
+    assert posts[-1].payload["type"] == "phase_started" and posts[-1].payload["phase"] == "dusk"
+    assert [m.payload["type"] for m in msgs[len(posts) :]] == ["prompt"] * 6
     # The mean is 35: seats 3 and 4 tie; the grail winner alone is told, by DM.
-    won = [m for m in msgs if m.recipient_kind == "user"]
+    won = [m for m in posts if m.recipient_kind == "user"]
     assert len(won) == 1 and won[0].payload["events"][0]["kind"] == "GrailWon"
     winner = next(p for p in info.players if p.user_id == won[0].recipient_id)
     assert winner.seat in (3, 4)
@@ -84,7 +87,7 @@ async def test_the_end_frees_everyone_and_reveals_the_seed(db: Database) -> None
     async with db.read() as s:
         assert await repo.live_membership(s, user(1).id) is None
         assert await repo.live_game_in_channel(s, info.channel_id) is None
-    msgs = await take_due(db, limit=1000)
+    msgs = [m for m in await take_due(db, limit=1000) if m.payload["type"] != "prompt"]  # (each after its own phase's post)
     assert msgs[-1].payload == {"game_id": game_id, "type": "seed_revealed", "seed": "ending-seed-1", "seed_sha256": info.seed_sha256}
     with pytest.raises(E.GameFinishedError):
         await advance_phase(db, game_id)

@@ -65,6 +65,8 @@ WRITTEN: list[tuple[str, dict[str, Any]]] = [
     ("channel", {"game_id": 1, "type": "phase_started", "round": 1, "phase": "day", "deadline": None}),
     ("user", {"game_id": 1, "type": "prompt", "round": 1, "phase": "day", "deadline": WHEN, "seat": 1, "sheet": SHEET}),
     ("user", {"game_id": 1, "type": "prompt", "round": 2, "phase": "dusk", "deadline": None, "seat": 1, "sheet": SHEET, "wounded": WOUNDED}),
+    ("user", {"game_id": 1, "type": "prompt", "round": 1, "phase": "morning", "deadline": WHEN, "seat": 1, "sheet": SHEET, "tip": True}),
+    ("user", {"game_id": 1, "type": "sheet", "sheet": SHEET, "tip": True}),
     ("channel", {"game_id": 1, "type": "seed_revealed", "seed": "test-seed-0001", "seed_sha256": SHA}),
     ("channel", {"game_id": 1, "type": "game_started", "table": TABLE, "seed_sha256": SHA}),
     ("user", {"game_id": 1, "type": "sheet", "sheet": SHEET}),

@@ -32,20 +32,21 @@ async def test_dispatcher_delivers_everything_in_order(db: Database) -> None:
     await started(db, 6)
     sender = MemorySender()
     report = await Dispatcher(db, sender, batch=3).drain()
-    assert report.sent == 8 and await pending_count(db) == 0
-    assert sender.types() == ["game_started"] + ["sheet"] * 6 + ["phase_started"]
-    assert len({m.key for m in sender.delivered}) == len({m.nonce for m in sender.delivered}) == 8
+    assert report.sent == 14 and await pending_count(db) == 0
+    # The phase's prompts follow its post.
+    assert sender.types() == ["game_started"] + ["sheet"] * 6 + ["phase_started"] + ["prompt"] * 6
+    assert len({m.key for m in sender.delivered}) == len({m.nonce for m in sender.delivered}) == 14
     assert all(len(m.nonce) == 25 for m in sender.delivered)
     assert (await Dispatcher(db, sender).drain()).total == 0
     assert not await mark_delivered(db, sender.delivered[0].key, 99)  # already sent: the first mark stands
     # Each mark recorded the message id the sender got.
-    assert [await delivered_message_id(db, m.key) for m in sender.delivered] == list(range(1, 9))
+    assert [await delivered_message_id(db, m.key) for m in sender.delivered] == list(range(1, 15))
     claimed_only = await claim_due_messages(db)  # nothing left; an unknown key has no id
     assert claimed_only == [] and await delivered_message_id(db, "g9:1:r0:start:public:channel:0") is None
 
 
 async def test_closed_dms_go_to_the_inbox(db: Database) -> None:
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     sender = MemorySender(closed_dms={user(2).id})
     report = await Dispatcher(db, sender).drain()
     assert report.inbox == 1 and report.sent == 7
@@ -95,7 +96,7 @@ async def test_passing_failures_are_retried_with_backoff_in_order(db: Database, 
 
 
 async def test_giving_up_after_max_attempts(db: Database, clock) -> None:
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     d = Dispatcher(db, FlakySender(failures=10**6))
     for _ in range(MAX_ATTEMPTS):
         await d.drain()
@@ -144,7 +145,7 @@ async def test_a_message_waits_behind_an_earlier_one_to_the_same_place(db: Datab
 
 
 async def test_the_inbox_lists_unread_first_and_marks_what_was_shown(db: Database, clock) -> None:
-    await started(db, 6, day_seconds=7200, reminder_lead_seconds=3600)
+    await started(db, 6, day_seconds=7200, reminder_lead_seconds=3600, prompts=False)
     closed = user(2).id
     sender = MemorySender(closed_dms={closed})
     await Dispatcher(db, sender).drain()

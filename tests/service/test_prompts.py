@@ -20,13 +20,15 @@ from bot.service import (
     advance_phase,
     get_game,
     handle,
+    join_game,
+    run_due,
     start_game,
 )
 from bot.service.common import apply_state, state_of
 from bot.service.outbox import claim_due_messages, mark_delivered, mark_failed, retry_held_now
 from bot.service.prompts import prompts_of, set_prompts
 from tests.bot.test_outbound import text_of
-from tests.service.helpers import lobby, started, user
+from tests.service.helpers import lobby, play_to_end, sees, started, user
 
 
 async def rows(db: Database, game_id: int, kind: str) -> list[OutboxMessage]:
@@ -163,8 +165,6 @@ async def test_a_concurrent_dispatcher_still_sends_the_post_first(db: Database) 
 
 
 async def test_a_player_who_has_sent_gets_no_reminder(db: Database, clock) -> None:
-    from bot.service import run_due
-
     game_id = await started(db, 6, day_seconds=600, reminder_lead_seconds=120, early_advance=False)
     await Dispatcher(db, MemorySender()).drain()
     await handle(db, SendGrail(50), user(1).id)
@@ -176,3 +176,36 @@ async def test_a_player_who_has_sent_gets_no_reminder(db: Database, clock) -> No
         if m.recipient_kind == "user"
     }
     assert reminded == {user(i).id for i in range(2, 7)}
+
+
+async def test_a_newcomers_first_game_has_a_tip_with_the_sheet_and_each_first_phase(
+    db: Database,
+) -> None:
+    first = await started(db, 6, seed="first-game")
+    await play_to_end(db, first)
+    again = await lobby(db, 3, channel=2001, first=1)  # three who have played one game...
+    for i in (7, 8, 9):  # ...and three newcomers
+        await join_game(db, again, user(i), await sees(db, again, user(i)))
+    await start_game(db, again)
+    sheets = {r.recipient_id: r.payload.get("tip", False) for r in await rows(db, again, "sheet")}
+    assert sheets == {user(i).id: i >= 7 for i in (1, 2, 3, 7, 8, 9)}
+    await Dispatcher(db, MemorySender()).drain()
+    for _ in range(3):  # Day 1, Dusk 1, Morning 1, then Day 2
+        await advance_phase(db, again)
+    tipped = {
+        (r.payload["round"], r.payload["phase"], r.recipient_id)
+        for r in await rows(db, again, "prompt")
+        if r.payload.get("tip")
+    }
+    living = {
+        r.recipient_id
+        for r in await rows(db, again, "prompt")
+        if r.payload["round"] == 1 and r.payload["phase"] == "morning"
+    }
+    assert {(r, p) for r, p, _ in tipped} == {
+        (1, "day"),
+        (1, "dusk"),
+        (1, "morning"),
+    }  # not in round 2
+    assert {u for _, p, u in tipped if p == "morning"} == living & {user(i).id for i in (7, 8, 9)}
+    assert {u for _, _, u in tipped} <= {user(i).id for i in (7, 8, 9)}

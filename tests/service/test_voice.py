@@ -49,7 +49,7 @@ async def test_a_player_wounded_by_the_vote_is_told_what_counts_the_odds_and_how
     await take_due(db)
     await advance_phase(db, game_id)  # Morning: the vote takes seat 2 to HP 0
     mine = [m for m in await take_due(db) if m.recipient_kind == "user" and m.payload.get("seat") == 2]
-    assert len(mine) == 1
+    assert [m.payload["type"] for m in mine] == ["events", "prompt"]  # the news, then the Day's prompt
     news = mine[0]
     assert [e["kind"] for e in news.payload["events"]] == ["DamageTaken", "WoundedNow"]
     # The odds are the engine's, for the first roll of this wound, at the next night.

@@ -219,11 +219,14 @@ def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: st
     lines = [t(key, loc, round=m.round, deadline=deadline)]
     if isinstance(m.wounded, dict):
         lines += wounded_lines(m.wounded, loc, passing=False)
+    if m.tip:
+        lines.append(t(f"prompt.tip_{m.phase}", loc))
     view = prompt_view(info, m.round, m.phase, m.seat, m.sheet, loc)
     if view is None:
         lines.append(t("prompt.closed", loc))
-    lines.append(t("prompt.turn_off", loc))
-    return Rendered(embeds=[notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))], view=view)
+    embed = notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))
+    embed.set_footer(text=t("prompt.turn_off", loc))
+    return Rendered(embeds=[embed], view=view)
 
 
 def _game_started(m: GameStarted, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -245,6 +248,8 @@ def _lobby(m: LobbyPost, msg: OutgoingMessage, info: GameInfo | None, loc: str) 
 
 def _sheet(m: Sheet, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     content = t("reply.post.sheet_intro", loc, seat=m.sheet["seat"], game=msg.game_id)
+    if m.tip:  # the holder's first game
+        content += "\n" + t("prompt.tip_sheet", loc)
     return Rendered(content=content, embeds=[sheet_embed(m.sheet, loc)], view=_panel_view(msg.game_id or 0, loc) if msg.game_id else None)
 
 
