@@ -105,13 +105,17 @@ def fake(db: Database) -> tuple[FakeBot, Sleeps, Dispatcher]:
     return bot, sleeps, Dispatcher(db, DiscordSender(bot, sleep=sleeps))  # type: ignore[arg-type]
 
 
+# The games here send no phase prompts: each pass delivers one step's messages (a
+# prompt follows its phase's post, in a later pass; tests/service/test_prompts.py).
+
+
 def all_sent(bot: FakeBot) -> list[Any]:
     return [m for t in [*bot.channels.values(), *bot.dms.values()] for m in t.sent]
 
 
 async def test_a_started_game_is_delivered_once_each(db: Database, fake) -> None:
     bot, _, dispatcher = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     report = await dispatcher.run_once()
     assert report.sent == 8 and await pending_count(db) == 0  # table, phase post, six sheets
     assert len(bot.dms) == 6 and all(len(t.sent) == 1 for t in bot.dms.values())
@@ -121,7 +125,7 @@ async def test_a_started_game_is_delivered_once_each(db: Database, fake) -> None
 
 async def test_server_errors_are_retried_with_growing_backoff(db: Database, fake) -> None:
     bot, sleeps, dispatcher = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     bot.target("user", user(1).id).failures = [http_error(503), http_error(502)]
     await dispatcher.run_once()
     assert len(bot.dms[user(1).id].sent) == 1
@@ -131,7 +135,7 @@ async def test_server_errors_are_retried_with_growing_backoff(db: Database, fake
 
 async def test_a_rate_limit_waits_as_long_as_discord_says(db: Database, fake) -> None:
     bot, sleeps, dispatcher = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     bot.target("user", user(2).id).failures = [discord.RateLimited(7.5)]
     await dispatcher.run_once()
     assert sleeps == [7.5]
@@ -140,7 +144,7 @@ async def test_a_rate_limit_waits_as_long_as_discord_says(db: Database, fake) ->
 
 async def test_after_the_tries_the_service_retries_later_and_order_is_kept(db: Database, fake, clock) -> None:
     bot, _sleeps, dispatcher = fake
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     info = await service.get_game(db, game_id)
     channel = bot.target("channel", info.channel_id)
     channel.failures = [http_error(500)] * 3
@@ -156,7 +160,7 @@ async def test_after_the_tries_the_service_retries_later_and_order_is_kept(db: D
 
 async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Database, fake) -> None:
     bot, _, dispatcher = fake
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     info = await service.get_game(db, game_id)
     closed = user(3).id
     bot.target("user", closed).failures = [http_error(403, 50007)]
@@ -170,7 +174,7 @@ async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Data
 
 async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pinged_once(db: Database, fake, clock) -> None:
     bot, sleeps, dispatcher = fake
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     info = await service.get_game(db, game_id)
     channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
     closed = user(3).id
@@ -192,7 +196,7 @@ async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pi
 
 async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, clock, monkeypatch) -> None:
     bot, _, dispatcher = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     real = service.mark_delivered
     calls = {"n": 0}
 
@@ -217,7 +221,7 @@ async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, cloc
 
 async def test_the_delivered_mark_records_the_discord_message_id(db: Database, fake) -> None:
     bot, _, dispatcher = fake
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     await dispatcher.run_once()
     info = await service.get_game(db, game_id)
     async with db.read() as s:
@@ -235,7 +239,7 @@ async def test_a_message_another_dispatcher_delivered_meanwhile_is_not_resent(db
     messages, and by the time it would send them, the first has marked them delivered
     with their ids: the second finds them in the database, without reading any history."""
     bot, sleeps, second = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     stalled = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
     claimed = await service.claim_due_messages(db)
     ids = {m.key: await stalled.send(m) for m in claimed}
@@ -271,7 +275,7 @@ async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_rese
             return store.setdefault(rid, Target(f"{kind}:{rid}", clock=lambda: clock() - timedelta(seconds=behind)))
 
         bot.target = target  # type: ignore[method-assign]
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     # A first process claims and sends everything, then dies before marking anything.
     doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
     for message in await service.claim_due_messages(db):
@@ -300,7 +304,7 @@ async def test_stop_lets_the_batch_in_hand_be_delivered_and_marked(db: Database,
     """A shutdown during a delivery pass ends the loop after the batch, with every message
     sent also marked delivered: nothing is sent twice after the restart."""
     bot, _, dispatcher = fake
-    await started(db, 6)
+    await started(db, 6, prompts=False)
     sending, release = asyncio.Event(), asyncio.Event()
     real_send = dispatcher.sender.send
 
@@ -325,7 +329,7 @@ async def test_a_second_post_of_the_same_text_is_not_taken_for_the_first(db: Dat
     three and dies before the fourth; the one that takes over must not match the second
     pause against the first (already recorded as delivered) and skip it."""
     bot = FakeBot(db)
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     info = await service.get_game(db, game_id)
     channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
     await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
@@ -352,7 +356,7 @@ async def test_a_post_discord_refuses_as_malformed_does_not_hold_up_the_next(db:
     is marked failed at once, and the posts after it to the same channel go out now
     instead of after the whole backoff."""
     bot, _, dispatcher = fake
-    game_id = await started(db, 6)
+    game_id = await started(db, 6, prompts=False)
     info = await service.get_game(db, game_id)
     refused = discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), {"code": 50035, "message": "Invalid Form Body"})
     bot.channels[info.channel_id] = Target("channel", failures=[refused])

@@ -18,8 +18,8 @@ async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new
     await table.run(bob, "rules", {"topic": "scoring"}, dm=True)
     await table.run(table.mod, "mod start")
     await table.delivered()
-    sheet = table.texts(table.emu.dms(bob))[-1]
-    assert "请保密" in sheet, sheet
+    sheet, prompt = table.texts(table.emu.dms(bob))[-2:]  # the sheet, then the Day's prompt
+    assert "请保密" in sheet and "白天" in prompt, (sheet, prompt)
 
 
 async def test_a_failure_to_record_the_language_costs_nobody_their_command(table: Table, monkeypatch):

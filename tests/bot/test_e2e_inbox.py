@@ -40,9 +40,10 @@ async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table:
     news = [m for m in await service.read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
     assert any(e["kind"] == "GrailWon" for m in news for e in m.payload["events"])
     assert pings() == 1
-    # She learns it privately instead: her own /me and /orders say that news waits.
-    assert "2 private messages wait unread in /inbox" in reply_text(await table.run(grace, "me"))
-    assert "2 private messages wait unread" in reply_text(await table.run(grace, "orders"))
+    # She learns it privately instead: her own /me and /orders say that news waits (her
+    # sheet, the Day's prompt, the grail's news and the Dusk's prompt).
+    assert "4 private messages wait unread in /inbox" in reply_text(await table.run(grace, "me"))
+    assert "4 private messages wait unread" in reply_text(await table.run(grace, "orders"))
     assert "wait unread" not in reply_text(await table.run(table.players[0], "me", dm=True))
     await table.run(grace, "inbox")
     await all_read(table, grace.id)  # (marked read just after the reply goes out)
@@ -50,7 +51,7 @@ async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table:
 
 
 async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Table):
-    grace = await started_with_closed_dms(table, day="2h", reminder="30m")
+    grace = await started_with_closed_dms(table, day="2h", reminder="30m", prompts=False)
     first = reply_text(await table.run(grace, "inbox"))
     assert "1 new message that could not reach you by DM (1 in all)" in first and "Keep it secret" in first
     await all_read(table, grace.id)

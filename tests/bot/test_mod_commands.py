@@ -23,6 +23,7 @@ MODERATORS = {
 PLAYERS = {
     "game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
     "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "table", "standby join", "standby leave",
+    "settings prompts",
 }  # fmt: skip
 
 
@@ -53,7 +54,7 @@ def check_limits(node: dict, where: str, problems: list[str]) -> int:
 
 async def test_the_registered_commands_stay_inside_discords_limits(table: Table):
     registered = table.emu.registered_commands()
-    assert {c["name"] for c in registered} == {"game", "mod", "phase", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby", "table"}
+    assert {c["name"] for c in registered} == {"game", "mod", "phase", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby", "table", "settings"}
     problems: list[str] = []
     for command in registered:
         size = check_limits(command, command["name"], problems)
