@@ -81,10 +81,12 @@ def test_each_player_got_their_sheet_privately_in_their_language(game: Played):
         assert sheets, f"{seat.name} never saw a character sheet"
         assert sheets[0]["class_id"] == seat.class_id
         if not seat.user.dms_closed:
-            intro = seat.dms[0].content or ""
+            # The intro, then (in a player's first game with the bot) a one-line tip.
+            intro, *tip = (seat.dms[0].content or "").split("\n")
             assert reader.pattern("reply.post.sheet_intro", seat.user.locale).fullmatch(intro), (
                 intro
             )
+            assert [reader.pattern("prompt.tip_sheet", seat.user.locale).fullmatch(x) is not None for x in tip] == [True]
 
 
 def test_a_player_with_closed_dms_gets_pinged_without_content_and_reads_the_inbox(game: Played):
