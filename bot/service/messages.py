@@ -238,7 +238,7 @@ class PhasePrompt(Message):
     phase: str
     deadline: str | None
     seat: int
-    sheet: dict[str, Any]
+    sheet: view.Sheet
     wounded: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     tip: bool = field(default=False, metadata=OMIT_FALSE)
 

@@ -39,6 +39,7 @@ from bot.service.errors import GameFinishedError
 from bot.service.types import GameInfo
 from bot.service.views import PlayerView
 from engine.classes import class_spec
+from engine.view import Sheet
 
 G = rf"(?P<game>{NUMBER})"
 R = rf"(?P<round>{NUMBER})"
@@ -83,7 +84,7 @@ def panel_view(pv: PlayerView, locale: str) -> discord.ui.View:
     return view
 
 
-def prompt_view(game: GameInfo | None, round_no: int, phase: str, seat: int, sheet: dict[str, Any], locale: str) -> discord.ui.View | None:
+def prompt_view(game: GameInfo | None, round_no: int, phase: str, seat: int, sheet: Sheet, locale: str) -> discord.ui.View | None:
     """A phase prompt's controls: the panel of ``phase`` of ``round_no`` for ``seat``, drawn
     from its sheet as the phase opened (nothing sent yet). None once that phase has
     closed (a prompt delivered late). Drawn while the game is paused too: a control used
