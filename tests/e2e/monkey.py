@@ -141,6 +141,7 @@ class Monkey(Upheavals, StepChecks, EndChecks):
         self.game_id = 0
         self.other_id = 0
         self.trace: list[str] | None = None  # each step and the gist of its answer
+        self.unreached: set[int] = set()  # departed while away from the server (monkey_checks)
         self.end_after = int(steps * 0.85)  # the confirmation of /mod end is pressed only then
         self.chaos = random.Random(f"chaos-{seed}") if chaos else None
         self.upheavals: Counter[str] = Counter()
