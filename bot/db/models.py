@@ -111,7 +111,8 @@ class Game(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    guild_id: Mapped[int] = mapped_column(BigInteger)
+    # NULL: a game without a server, a practice game in a person's DM (``channel_id``).
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
     channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
     active_channel_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     moderator_id: Mapped[int] = mapped_column(BigInteger)

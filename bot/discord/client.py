@@ -66,10 +66,11 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True, guild_messages=True, dm_messages=True)
 
 
-def shard_of(guild_id: int, shard_count: int) -> int:
+def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard Discord sends a server's events to: ``(guild_id >> 22) % shard_count``
-    (https://discord.com/developers/docs/topics/gateway#sharding); DMs go to shard 0."""
-    return (guild_id >> 22) % shard_count
+    (https://discord.com/developers/docs/topics/gateway#sharding); DMs (``guild_id``
+    None, a practice game's) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
 
 
 class WolfBot(commands.Bot):
@@ -183,7 +184,7 @@ class WolfBot(commands.Bot):
         """This process's name in the database: as configured, else its host and shards."""
         return self.config.process_name or processes.default_name(self.config.shards_label())
 
-    def holds_guild(self, guild_id: int) -> bool:
+    def holds_guild(self, guild_id: int | None) -> bool:
         """Whether Discord sends this server's events to this process: always, unsharded;
         sharded, when the server's shard is one of this process's. A server held here but
         missing from the cache has removed the bot; one held elsewhere is reached by REST."""
@@ -193,7 +194,7 @@ class WolfBot(commands.Bot):
         ids: list[int] | None = getattr(self, "shard_ids", None)  # the sharded client's
         return ids is None or shard_of(guild_id, count) in ids
 
-    def messageable(self, channel_id: int, guild_id: int) -> discord.abc.Messageable | None:
+    def messageable(self, channel_id: int, guild_id: int | None) -> discord.abc.Messageable | None:
         """A game's channel to post in or read: from the cache, or, for a server on
         another process's shard, a partial channel reached by REST (no gateway needed)."""
         channel = self.get_channel(channel_id)
@@ -288,7 +289,7 @@ class WolfBot(commands.Bot):
         try:
             places = await service.live_game_places(self.db)
             await cancel_orphaned(self, [p for p in places if self.channel_gone(p)])
-            held = [p.id for p in places if self.get_guild(p.guild_id) is not None]
+            held = [p.id for p in places if p.guild_id is None or self.get_guild(p.guild_id) is not None]
             for start in range(0, len(held), 500):  # (a statement's parameters are limited)
                 self.reconciler.rechecks.update(await service.mark_rechecks(self.db, held[start : start + 500]))
         except Exception:
@@ -298,7 +299,9 @@ class WolfBot(commands.Bot):
         """Once ready: the bot is no longer in the game's server, or the server is here
         and whole and the channel is not in it. READY lists every server the bot is in,
         those in an outage as unavailable, so a server missing from it has removed the
-        bot; an unavailable one proves nothing."""
+        bot; an unavailable one proves nothing. A practice game's DM is never gone."""
+        if info.guild_id is None:
+            return False
         guild = self.get_guild(info.guild_id)
         if guild is None:
             return self.holds_guild(info.guild_id)  # a sharded process sees only its own servers

@@ -96,6 +96,8 @@ from bot.service.outbox import (
     release,
     retry_held_now,
 )
+from bot.service.practice import DEFAULT_PLAYERS as PRACTICE_PLAYERS
+from bot.service.practice import practice_settings, start_practice, stop_practice
 from bot.service.recap import seat_recap
 from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat, offered_game
 from bot.service.table import TableView, table_view
@@ -118,6 +120,7 @@ from bot.service.views import (
 )
 
 __all__ = [
+    "PRACTICE_PLAYERS",
     "ActSkill",
     "AddAction",
     "AddGuess",
@@ -212,6 +215,7 @@ __all__ = [
     "plan_missing_ai_turns",
     "player_view",
     "player_view_here",
+    "practice_settings",
     "read_inbox",
     "record_dead_channel",
     "recorded_message_ids",
@@ -230,6 +234,8 @@ __all__ = [
     "seat_to_ai",
     "servers_to_ask",
     "start_game",
+    "start_practice",
+    "stop_practice",
     "store_odds",
     "stored_odds_keys",
     "table_view",

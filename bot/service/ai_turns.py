@@ -41,6 +41,13 @@ def due_fraction(seed: str, round_no: int, phase: str, seat: int) -> float:
     return EARLIEST + (LATEST - EARLIEST) * int.from_bytes(digest[:8], "big") / 2**64
 
 
+def fraction(game: Game, seat: int) -> float:
+    """The seat's moment in ``game``'s open phase: in a practice game (no server) at once,
+    so the phase closes as soon as the person has sent; else :func:`due_fraction`."""
+    assert game.phase is not None
+    return 0.0 if game.guild_id is None else due_fraction(game.secret_seed, game.round, game.phase, seat)
+
+
 async def ai_seats(s: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
     """The game's seats the AI holds, by seat."""
     return {seat: h for seat, h in (await repo.seat_holders(s, game_id)).items() if h.user_id is None}
@@ -70,7 +77,7 @@ async def plan_phase(s: AsyncSession, game: Game) -> int:
     for seat in sorted(seats):
         if seat in have or not state.player(seat).alive:
             continue
-        due = started + span * due_fraction(game.secret_seed, game.round, game.phase, seat)
+        due = started + span * fraction(game, seat)
         s.add(AiTurn(game_id=game.id, seat=seat, round=game.round, phase=game.phase, due_at=due))
         planned += 1
     return planned

@@ -33,7 +33,7 @@ async def backfill(db: Database) -> int:
     for game_id in missing:
         async with db.transaction() as s:
             game = await s.get(Game, game_id)
-            if game is not None and await write_records(s, game) is not None:
+            if game is not None and game.guild_id is not None and await write_records(s, game) is not None:
                 guilds.add(game.guild_id)
                 written += 1
     if guilds:

@@ -24,7 +24,14 @@ from bot.service.errors import (
     GamePausedError,
     NotInGameError,
 )
-from bot.service.messages import Message, PhaseStarted, ScoreHistory, SeedRevealed, StepEvents
+from bot.service.messages import (
+    Message,
+    PhaseExplained,
+    PhaseStarted,
+    ScoreHistory,
+    SeedRevealed,
+    StepEvents,
+)
 from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import write_records
@@ -290,10 +297,14 @@ def mail_holder(mail: Mail, holder: GamePlayer, message: Message) -> None:
 
 def mail_phase_started(mail: Mail, game: Game) -> str:
     """The public notice that a phase is open, with its deadline: everyone knows to act.
+    In a practice game (no server) the first Day, Dusk and Morning are explained too.
     Its outbox key (the phase's prompts follow it)."""
     assert game.phase is not None
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
-    return mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
+    key = mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
+    if game.guild_id is None and game.round == 1:
+        mail.public(PhaseExplained(phase=game.phase))
+    return key
 
 
 def mail_seed_reveal(mail: Mail, game: Game) -> None:

@@ -19,7 +19,7 @@ class GamePlace(NamedTuple):
     """A live game's id, server and channel."""
 
     id: int
-    guild_id: int
+    guild_id: int | None  # None: a practice game (its channel is a DM)
     channel_id: int
 
 
@@ -32,7 +32,7 @@ async def live_game_places(db: Database, guild_id: int | None = None, *, guild_i
     if guild_ids is not None:
         stmt = stmt.where(Game.guild_id.in_(guild_ids))
     async with db.read() as s:
-        return [GamePlace(int(i), int(g), int(c)) for i, g, c in (await s.execute(stmt.order_by(Game.id))).all()]
+        return [GamePlace(int(i), None if g is None else int(g), int(c)) for i, g, c in (await s.execute(stmt.order_by(Game.id))).all()]
 
 
 async def servers_to_ask(db: Database, user_id: int, limit: int) -> list[int]:
@@ -51,10 +51,10 @@ async def servers_to_ask(db: Database, user_id: int, limit: int) -> list[int]:
     first = case((Game.guild_id.in_(select(known.c.guild_id)), 0), else_=1)
     stmt = (
         select(Game.guild_id)
-        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id)
+        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id, Game.guild_id.is_not(None))
         .group_by(Game.guild_id)
         .order_by(func.min(first), func.max(Game.id).desc())
         .limit(limit)
     )
     async with db.read() as s:
-        return [int(g) for g in (await s.scalars(stmt)).all()]
+        return [int(g) for g in (await s.scalars(stmt)).all() if g is not None]

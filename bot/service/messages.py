@@ -172,6 +172,15 @@ class PhaseStarted(Message):
     deadline: str | None
 
 
+@kind("phase_explained")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseExplained(Message):
+    """A practice game's first Day, Dusk or Morning: what the phase is for and the rule
+    that matters in it (``phase``: day, dusk or morning)."""
+
+    phase: str
+
+
 @kind("game_started")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameStarted(Message):

@@ -16,7 +16,7 @@ from bot.db.session import Database
 @dataclass(frozen=True, slots=True)
 class GameLine:
     id: int
-    guild_id: int
+    guild_id: int | None  # None: a practice game
     channel_id: int
     status: str  # lobby, running, paused, over, cancelled
     round: int

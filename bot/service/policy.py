@@ -131,7 +131,7 @@ class GameLike(Protocol):
     @property
     def id(self) -> int: ...
     @property
-    def guild_id(self) -> int: ...
+    def guild_id(self) -> int | None: ...
     @property
     def channel_id(self) -> int: ...
     @property
@@ -153,12 +153,17 @@ def roles_of(standing: Standing, game: GameLike, row: SeatLike | None = None) ->
     """The caller's roles in ``game``: Discord's facts count only for the game's own
     server and channel; ``row`` is the caller's row in the game, if any."""
     roles: set[Role] = set()
-    here = standing.member and standing.guild_id == game.guild_id
+    if game.guild_id is None:
+        # A practice game has no server: its channel is the DM of the one person who
+        # opened it (its moderator), who alone sees and runs it.
+        here = standing.user_id == game.moderator_id
+    else:
+        here = standing.member and standing.guild_id == game.guild_id
     if not here:
         roles.add(Role.STRANGER)
     else:
         roles.add(Role.MEMBER)
-        if game.channel_id in standing.sees:
+        if game.channel_id in standing.sees or game.guild_id is None:
             roles.add(Role.ONLOOKER)
         if standing.moderator or standing.user_id == game.moderator_id:
             roles.add(Role.MODERATOR)

@@ -62,8 +62,10 @@ class Recorded:
 
 async def write_records(session: AsyncSession, game: Game) -> Recorded | None:
     """The game's records (over, with a final state), written once; None when the game
-    has no result or its records exist already. The ratings are updated with them."""
-    if game.status != "over" or game.state is None or game.ended_at is None:
+    has no result or its records exist already. The ratings are updated with them. A
+    practice game (no server: one person against the AI) writes none: records are a
+    server's community's, and stats, ratings and leaderboards read nothing else."""
+    if game.status != "over" or game.state is None or game.ended_at is None or game.guild_id is None:
         return None
     await session.flush()  # the step that ended the game is in the log read below
     if await session.get(GameRecord, game.id) is not None:

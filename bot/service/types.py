@@ -174,7 +174,7 @@ class GameInfo:
     """A game as anyone at the table may see it (no secrets)."""
 
     id: int
-    guild_id: int
+    guild_id: int | None  # None: a practice game, played in its person's DM (``channel_id``)
     channel_id: int
     moderator_id: int
     status: str
@@ -193,6 +193,11 @@ class GameInfo:
     odds: LineupOdds | None = None
     # The rules version it is played by (engine.rules; a lobby: the one it will be dealt under).
     rules_version: int = engine.rules.CURRENT
+
+    @property
+    def practice(self) -> bool:
+        """A game without a server: one person against AI seats, in their DM."""
+        return self.guild_id is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,7 @@ class GameAdmin(commands.Cog):
         quiet_dead = given.get("quiet_dead")
         info = await ctx.moderate(service.ChangeSettings(info.id, fields, starts), info)
         note = None
-        guild = ctx.bot.get_guild(info.guild_id)
+        guild = ctx.bot.get_guild(info.guild_id) if info.guild_id is not None else None
         channel = guild.get_channel(info.channel_id) if guild else None
         quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
         if quiet_dead is not None and channel is not None:

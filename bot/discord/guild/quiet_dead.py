@@ -288,7 +288,7 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
     voice back and close the dead channel to all. With quiet dead off, lift any mute of
     the bot's that is left. ``dead_channel``: one just created (not yet in the cache),
     else found by its topic."""
-    guild = bot.get_guild(info.guild_id)
+    guild = bot.get_guild(info.guild_id) if info.guild_id is not None else None  # a practice game: no server
     game_channel = guild.get_channel(info.channel_id) if guild is not None else None
     if not isinstance(game_channel, discord.TextChannel):
         return QuietReport()

@@ -22,16 +22,19 @@ if TYPE_CHECKING:
     from bot.discord.client import WolfBot
 
 
-async def standing_in(bot: WolfBot, interaction: discord.Interaction, guild_id: int, channel_id: int) -> Standing:
+async def standing_in(bot: WolfBot, interaction: discord.Interaction, guild_id: int | None, channel_id: int) -> Standing:
     """The caller's standing in ``guild_id``, with whether they can see ``channel_id``."""
     return await standing_of(bot, interaction.user, guild_id, channel_id, interaction)
 
 
 async def standing_of(
-    bot: WolfBot, user: discord.abc.User, guild_id: int, channel_id: int, interaction: discord.Interaction | None = None
+    bot: WolfBot, user: discord.abc.User, guild_id: int | None, channel_id: int, interaction: discord.Interaction | None = None
 ) -> Standing:
     """``user``'s standing in ``guild_id`` and ``channel_id`` (``interaction``: the one
-    they sent, whose member data Discord wrote for the channel it came from)."""
+    they sent, whose member data Discord wrote for the channel it came from). No server
+    (a practice game, in a DM): nothing to ask Discord, the policy knows the DM's person."""
+    if guild_id is None:
+        return Standing.stranger(user.id)
     member = await member_in(bot, guild_id, user)
     if member is None:
         return Standing.stranger(user.id, guild_id)

@@ -353,7 +353,7 @@ class DiscordSender:
         tag = (uid, info.id, f"{info.round}:{info.phase}")
         if tag in self._still_member:
             return False
-        if await still_member(self.bot, info.guild_id, discord.Object(uid)):
+        if info.guild_id is None or await still_member(self.bot, info.guild_id, discord.Object(uid)):
             self._still_member.add(tag)
             return False
         if holder.alive and (uid, info.id) not in self._told_left:

@@ -99,7 +99,7 @@ class Reconciler:
         """Whether this process is the one to reconcile ``info``: it sees the game's server
         (its shard is this process's). A server the bot has left (held here, yet not in
         the cache) holds nothing to reconcile: true there too, so the mark is cleared."""
-        if self.bot.get_guild(info.guild_id) is not None:
+        if info.guild_id is not None and self.bot.get_guild(info.guild_id) is not None:
             return True
         return self.bot.holds_guild(info.guild_id)
 
@@ -108,7 +108,10 @@ class Reconciler:
         changed since it was last reconciled (the start-up check): the closed lobby post
         of a started game, the bot's own message, is as that reconcile left it, and
         finding it again would read the channel's history (a request per game, at every
-        start, for every game still in its first phase)."""
+        start, for every game still in its first phase). A practice game has nothing on
+        Discord's side to bring in line (no lobby post, no server to mute anyone in)."""
+        if info.guild_id is None:
+            return
         guild = self.bot.get_guild(info.guild_id)
         if guild is None:
             return

@@ -51,6 +51,7 @@ from bot.service.messages import (
     LobbyReminder,
     Message,
     OffersExhausted,
+    PhaseExplained,
     PhasePrompt,
     PhaseStarted,
     PlayerReplaced,
@@ -227,6 +228,13 @@ def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: st
     embed = notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))
     embed.set_footer(text=t("prompt.turn_off", loc))
     return Rendered(embeds=[embed], view=view)
+
+
+def _phase_explained(m: PhaseExplained, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """A practice game's first Day, Dusk or Morning: what it is for, the rule that matters."""
+    title = t("practice.explain_title", loc, phase=t(f"phase.{m.phase}", loc))
+    embed = discord.Embed(title=title, description=t(f"practice.explain_{m.phase}", loc), colour=PHASE_COLOUR.get(m.phase, NEUTRAL))
+    return Rendered(embeds=[embed])
 
 
 def _game_started(m: GameStarted, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
@@ -414,6 +422,7 @@ RENDERERS.add(StepEvents, _events)
 RENDERERS.add(Ending, _ending)
 RENDERERS.add(PhaseStarted, _phase_started)
 RENDERERS.add(PhasePrompt, _prompt)
+RENDERERS.add(PhaseExplained, _phase_explained)
 RENDERERS.add(LobbyPost, _lobby)
 RENDERERS.add(GameStarted, _game_started)
 RENDERERS.add(Sheet, _sheet)

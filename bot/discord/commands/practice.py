@@ -1,0 +1,62 @@
+"""Practice against the AI, on Discord: ``/practice start [players] [language]`` and
+``/practice stop``. (Discord lets a command with subcommands take no options of its
+own, so starting one is a subcommand beside stopping it.)
+
+The game's channel is the caller's DM with the bot: used in a DM, that one; used in a
+server, the answer is private and the DM is opened first, a short note sent there to be
+sure the bot may write to it (a person whose DMs are closed is told so, and no game is
+made). The game itself is the service's (``bot.service.practice``)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import bot.service as service
+from bot.discord.commands.groups import group
+from bot.discord.context import Ctx
+from bot.discord.embeds.replies import notice_embed
+from bot.discord.errors import ReplyError
+from bot.discord.translator import L
+from bot.i18n import LOCALES, t
+
+LANGUAGES = [app_commands.Choice(name=L(f"cmd.choice.lang_{code.replace('-', '_')}"), value=code) for code in LOCALES]
+
+
+async def dm_channel(ctx: Ctx) -> int:
+    """The caller's DM channel with the bot, where the practice game is played: this one
+    in a DM, else opened and tried with a note (ReplyError when DMs are closed)."""
+    interaction = ctx.interaction
+    if interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel) and interaction.channel_id is not None:
+        return interaction.channel_id
+    try:
+        channel = await interaction.user.create_dm()
+        await channel.send(embed=notice_embed(t("practice.dm_note", ctx.locale)))
+    except discord.Forbidden:
+        raise ReplyError("practice.dms_closed") from None
+    return channel.id
+
+
+class Practice(commands.Cog):
+    """A game for one person against AI seats: ``/practice start``, ``/practice stop``."""
+
+    practice = group("practice")
+
+    @practice.command(name=L("cmd.name.start"), description=L("cmd.desc.practice_start"))
+    @app_commands.rename(players=L("cmd.name.players"), language=L("cmd.name.language"))
+    @app_commands.describe(players=L("cmd.param.practice_players"), language=L("cmd.param.practice_language"))
+    @app_commands.choices(language=LANGUAGES)
+    async def start(self, interaction: discord.Interaction, players: int | None = None, language: str | None = None) -> None:
+        ctx = await Ctx.begin(interaction)
+        count = service.PRACTICE_PLAYERS if players is None else players
+        service.practice_settings(count, language or ctx.locale)  # a bad table is refused before the DM is touched
+        channel_id = await dm_channel(ctx)
+        info = await service.start_practice(ctx.db, ctx.user, channel_id, players=count, language=language or ctx.locale)
+        await ctx.send(embed=notice_embed(t("practice.started", ctx.locale, game=info.id, count=len(info.players), ai=len(info.players) - 1, channel=f"<#{channel_id}>")))
+
+    @practice.command(name=L("cmd.name.stop"), description=L("cmd.desc.practice_stop"))
+    async def stop(self, interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await service.stop_practice(ctx.db, interaction.user.id)
+        await ctx.send(embed=notice_embed(t("practice.stopped", ctx.locale, game=info.id)))
