@@ -14,14 +14,16 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Inspector
 
 from bot.cli import db as db_cli
 from bot.db.migrate import current, downgrade, head_revision, upgrade
 from bot.db.models import Base
-from bot.db.session import make_engine
-from tests.conftest import drop_pg_database, scratch_pg_database
+from bot.db.session import Database, make_engine
+from bot.service.practice import start_practice
+from bot.service.types import UserRef
+from tests.conftest import FakeClock, drop_pg_database, scratch_pg_database
 
 TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
 
@@ -339,3 +341,25 @@ async def test_0017_adds_the_prompt_choice_and_the_follows_key_and_drops_them(em
     assert "prompts" in await _columns(empty_url, "users") and "follows" in await _columns(empty_url, "outbox")
     await downgrade(empty_url, "0016")
     assert "prompts" not in await _columns(empty_url, "users") and "follows" not in await _columns(empty_url, "outbox")
+
+
+async def test_0018_lets_a_game_have_no_server_and_the_downgrade_keeps_it_readable(empty_url: str) -> None:
+    await upgrade(empty_url, "0018")
+    nullable = await _inspect(empty_url, lambda i: {c["name"]: c["nullable"] for c in i.get_columns("games")})
+    assert nullable["guild_id"] is True
+    db = Database(empty_url, clock=FakeClock())
+    try:
+        practice = await start_practice(db, UserRef(5, "pat", "en-US"), 9001, players=6)
+        assert practice.guild_id is None
+    finally:
+        await db.dispose()
+    await downgrade(empty_url, "0017")
+    nullable = await _inspect(empty_url, lambda i: {c["name"]: c["nullable"] for c in i.get_columns("games")})
+    assert nullable["guild_id"] is False
+    engine = make_engine(empty_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT id, guild_id, status FROM games"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [(practice.id, 0, "running")]

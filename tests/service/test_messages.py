@@ -67,6 +67,7 @@ WRITTEN: list[tuple[str, dict[str, Any]]] = [
     ("user", {"game_id": 1, "type": "prompt", "round": 2, "phase": "dusk", "deadline": None, "seat": 1, "sheet": SHEET, "wounded": WOUNDED}),
     ("user", {"game_id": 1, "type": "prompt", "round": 1, "phase": "morning", "deadline": WHEN, "seat": 1, "sheet": SHEET, "tip": True}),
     ("user", {"game_id": 1, "type": "sheet", "sheet": SHEET, "tip": True}),
+    ("channel", {"game_id": 1, "type": "phase_explained", "phase": "dusk"}),
     ("channel", {"game_id": 1, "type": "seed_revealed", "seed": "test-seed-0001", "seed_sha256": SHA}),
     ("channel", {"game_id": 1, "type": "game_started", "table": TABLE, "seed_sha256": SHA}),
     ("user", {"game_id": 1, "type": "sheet", "sheet": SHEET}),

@@ -7,8 +7,8 @@ The downgrade gives those games the server id 0, which names no server: the rows
 readable, and the older code finds no server for them (nothing is posted or reconciled
 there, and a live one is ended by its deadline's ordinary course).
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-09
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017"
-down_revision: str | None = "0016"
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
