@@ -290,7 +290,7 @@ class Player(Person):
                         self._remember_use(action.skill)
         if not ordered:
             # Nothing to do tonight (or wounded): say so, so the table need not wait.
-            await self.command("orders", {"clear": "orders"})
+            await self.command("orders", {"clear": "pass"})
 
     def _remember_use(self, skill_id: str) -> None:
         for s in (self.sheet or {}).get("skills", ()):

@@ -164,6 +164,16 @@ def decide(seed: str, seat: int, players: int, k: Knowledge, memory: dict[str, A
     return subs, {"notes": _encode(ai.notes), "last_target": ai.last_target}
 
 
+def with_pass(subs: list[engine.Submission], state: engine.GameState, seat: int, phase: str) -> list[engine.Submission]:
+    """An AI seat that gives no orders at Dusk passes, as a person does ("nothing
+    tonight": empty orders, which count as sent, wounded or not). Otherwise the phase
+    waits for what never comes, and an early close that never comes tells the table
+    someone is hurt."""
+    if phase != "dusk" or any(isinstance(x, engine.Orders) for x in subs):
+        return subs
+    return [*subs, engine.Orders()]
+
+
 # Asked at every scheduler tick, so built once: the turns due of the running games,
 # oldest first, a range of the turns' index on (played, due), so an idle tick reads
 # nothing however many games are live.
@@ -228,6 +238,7 @@ async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str
     reading = await seat_reading(s, game, turn.seat)
     k = knowledge_from(reading, game.round, str(game.phase))
     subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
+    subs = with_pass(subs, state, turn.seat, str(game.phase))
     turn.outcome = "sent" if subs else "nothing"
     for sub in subs:
         try:
