@@ -78,6 +78,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
     )
+    parser.add_argument(
+        "--practice",
+        action="store_true",
+        help="a practice game instead: one person against --players - 1 AI seats, started with /practice start and played in their DMs with the bot",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument(
         "--save-attachments",

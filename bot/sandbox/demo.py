@@ -8,7 +8,9 @@ menu or form. Then the game channel is printed as any player would read it (and,
 127.0.0.1. Phases close when everyone has acted (the moderator's ``/phase advance``) or,
 with ``--deadlines``, at their deadlines on a clock running ``--speed`` times faster.
 ``--absent`` plays a slow game instead: day-long phases, the clock jumping to each
-deadline, two players quiet, a standby who takes one seat.
+deadline, two players quiet, a standby who takes one seat. ``--practice`` plays a
+practice game: one person against AI seats in their DM with the bot
+(:mod:`bot.sandbox.practice`), printed as that DM.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from rich.text import Text
 
 from bot.i18n import t
 from bot.render import words
+from bot.sandbox import play_reader as reader
 from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
@@ -49,6 +52,7 @@ class DemoOptions:
     absent: bool = False
     database: str | None = None
     ai_seats: int = 0
+    practice: bool = False
     quiet: bool = False
     save_attachments: Path | None = None
 
@@ -61,6 +65,8 @@ async def demo(asked: DemoOptions) -> int:
     from bot.sandbox.play_game import GameOptions, TableGame
 
     console = Console(highlight=False)
+    if asked.practice:
+        return await _practice(console, asked)
     seed = asked.seed or secrets.token_hex(4)
     speed = asked.speed if asked.speed is not None else (20.0 if asked.deadlines else 1.0)
     clock = GameClock(speed)
@@ -119,6 +125,43 @@ async def demo(asked: DemoOptions) -> int:
             saved = save_attachments(tavern, asked.save_attachments)
             console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(asked.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
         ok = report.over and not tavern.emu.server_errors and stats.failed == 0
+    return 0 if ok else 1
+
+
+async def _practice(console: Any, asked: DemoOptions) -> int:
+    """One person's practice game against ``players - 1`` AI seats, printed as their DM."""
+    from bot.sandbox.play_game import GameReport
+    from bot.sandbox.practice import Practiser
+
+    seed = asked.seed or secrets.token_hex(4)
+    lang = asked.lang
+    clock = GameClock(1.0)
+    console.print(Prose.from_markup(t(
+        "demo.practice_header", lang, title="[bold]wolfhowl demo --practice[/]", players=asked.players,
+        seed=f"[cyan]{escape(seed)}[/]", lang=lang, replay=f"[cyan]--seed {escape(seed)}[/]",
+    )))  # fmt: skip
+    t0 = time.perf_counter()
+    started = datetime.now().astimezone()
+    async with Tavern(database_url=asked.database, clock=clock, seed=seed, guild_locale=lang) as tavern:
+        assert tavern.guild is not None
+        user = tavern.emu.create_user("newcomer", locale=lang)
+        tavern.emu.add_member(tavern.guild, user)  # a person who can write to the bot shares a server with it
+        person = Practiser(tavern, user, seed=seed)
+        with console.status(t("demo.opening", lang)):
+            reply = await person.start({"players": asked.players, "language": lang})
+            over = not reply.error and await person.play()
+            await tavern.drained()
+        wall = time.perf_counter() - t0
+        if not asked.quiet:
+            printer = Printer(console, tavern, clock, started, lang)
+            printer.console.rule(t("demo.practice_dm", lang, player=f"[bold]{escape(person.player.name)}[/]"))
+            for m in tavern.dms(user):
+                printer.message(m)
+        phases = person.phases
+        end = next((m for m in reversed(person.posts) if reader.is_game_over(m)), None)
+        report = GameReport(person.game_id, reader.winners(end) if end else [], phases[-1][1] if phases else 0, len(phases), wall, over)
+        summary(console, report, person.player.stats, wall, tavern, lang)
+        ok = over and not tavern.emu.server_errors and person.player.stats.failed == 0
     return 0 if ok else 1
 
 

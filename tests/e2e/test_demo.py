@@ -91,3 +91,13 @@ def test_the_demo_in_chinese(lang: str):
 def test_bad_demo_options_are_refused_at_once(args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, "-m", "bot.cli", "demo", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_demo_of_a_practice_game():
+    out = demo("--practice", "--seed", "demo-practice")
+    assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
+    assert "DM with the bot — the practice game" in out
+    assert "Practice game #1 started" not in out  # the answer to /practice is the person's alone
+    for phase in ("Day (grail numbers)", "Dusk (identifications and orders)", "Morning (the vote)"):
+        assert out.count(f"Practice — {phase}") == 1, phase
+    assert "🤖" in out and "[Replay]" in out
