@@ -107,9 +107,13 @@ class Dispatcher:
             for message in messages:
                 await self._deliver(message, pass_)
         else:
+            # A sender that knows two destinations to be one place (a user's DM, where a
+            # practice game's channel posts go too) puts them in one lane: in order.
+            lane_of = getattr(self.sender, "lane_of", None)
             lanes: dict[tuple[str, int], list[OutgoingMessage]] = {}
             for message in messages:
-                lanes.setdefault((message.recipient_kind, message.recipient_id), []).append(message)
+                where = await lane_of(message) if lane_of is not None else (message.recipient_kind, message.recipient_id)
+                lanes.setdefault(where, []).append(message)
             gate = asyncio.Semaphore(self.concurrency)
 
             async def lane(queue: list[OutgoingMessage]) -> None:

@@ -52,6 +52,7 @@ class Practice(commands.Cog):
         count = service.PRACTICE_PLAYERS if players is None else players
         service.practice_settings(count, language or ctx.locale)  # a bad table is refused before the DM is touched
         channel_id = await dm_channel(ctx)
+        await service.remember_dm_channel(ctx.db, interaction.user.id, channel_id)  # the game's posts and the person's news: one place
         info = await service.start_practice(ctx.db, ctx.user, channel_id, players=count, language=language or ctx.locale)
         await ctx.send(embed=notice_embed(t("practice.started", ctx.locale, game=info.id, count=len(info.players), ai=len(info.players) - 1, channel=f"<#{channel_id}>")))
 

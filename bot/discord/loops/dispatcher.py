@@ -181,6 +181,21 @@ class DiscordSender:
             self._warned.discard(message.game_id)
         return sent
 
+    async def lane_of(self, message: OutgoingMessage) -> tuple[str, int]:
+        """Where ``message`` goes, as one place: a user's DM channel when it is known
+        (remembered, or in the database; no request). A practice game posts in its
+        person's DM: its channel posts and the person's own news then go out in the
+        order they were written."""
+        if message.recipient_kind == "user":
+            dm = self._dm_ids.get(message.recipient_id)
+            if dm is None:
+                dm = await service.dm_channel_of(self.bot.db, message.recipient_id)
+                if dm is not None:
+                    self._dm_ids[message.recipient_id] = dm
+            if dm is not None:
+                return ("channel", dm)
+        return (message.recipient_kind, message.recipient_id)
+
     async def _info(self, game_id: int | None) -> GameInfo | None:
         if game_id is None:
             return None
