@@ -41,6 +41,7 @@ class Practice:
     records: int = 0
     seat_records: int = 0
     statuses: dict[int, tuple[str | None, int | None]] = field(default_factory=dict)
+    stopped_dm: list[str] = field(default_factory=list)  # what the stopped game's person read
     starts: int = 0
     server_errors: list[BaseException] = field(default_factory=list)
 
@@ -91,6 +92,7 @@ async def scenario() -> Practice:
             out.records = int((await s.execute(select(func.count()).select_from(GameRecord))).scalar_one())
             out.seat_records = int((await s.execute(select(func.count()).select_from(SeatRecord))).scalar_one())
             out.statuses = {g.id: (g.status, g.guild_id) for g in (await s.scalars(select(Game))).all()}
+        out.stopped_dm = [reader.message_text(m) for m in tavern.dms(sam.user)]
         out.starts = tavern.starts
         out.server_errors = list(tavern.emu.ctx.recorder.errors) if hasattr(tavern.emu.ctx.recorder, "errors") else []
     return out
@@ -150,6 +152,8 @@ def test_one_practice_at_a_time_and_stop(practice: Practice) -> None:
     assert not r["sam_stop"].error and reader.match("practice.stopped", r["sam_stop"].text.strip())
     assert r["sam_stop_again"].error and is_localized(error_text(r["sam_stop_again"].messages), "svc.practice_none", "en-US")
     assert not r["pat_after"].error  # the game over, a new one may start
+    stopped = reader.text_of("practice.stopped_post", "en-US").format(game=_game_id(r["sam"]))
+    assert stopped in practice.stopped_dm and any(reader.match("post.seed", x) for x in practice.stopped_dm), practice.stopped_dm
 
 
 @pytest.mark.parametrize(("reply", "key", "locale"), [

@@ -69,6 +69,7 @@ from bot.service.messages import (
 )
 from bot.service.moderation import CHANNEL_GONE
 from bot.service.outbox import OutgoingMessage
+from bot.service.practice import STOPPED as PRACTICE_STOPPED
 from bot.service.recap import RecapEntry
 from bot.service.start_time import NOT_FILLED
 from bot.service.types import GameInfo
@@ -321,6 +322,8 @@ def _cancelled(m: GameCancelled, msg: OutgoingMessage, info: GameInfo | None, lo
     which could not be posted)."""
     if m.reason == NOT_FILLED:
         return Rendered(embeds=[notice_embed(_not_filled(m, loc), PHASE_COLOUR["over"])])
+    if m.reason == PRACTICE_STOPPED:
+        return Rendered(embeds=[notice_embed(t("practice.stopped_post", loc, game=msg.game_id or 0), PHASE_COLOUR["over"])])
     if m.reason != CHANNEL_GONE:
         return _notice("reply.post.cancelled", _params(m, msg), loc)
     text = t("reply.post.cancelled_channel_gone", loc, game=m.game if m.game is not None else msg.game_id)
