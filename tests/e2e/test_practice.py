@@ -147,6 +147,7 @@ def test_nothing_is_recorded(practice: Practice) -> None:
 def test_one_practice_at_a_time_and_stop(practice: Practice) -> None:
     r = practice.replies
     assert not r["pat"].error and not r["mei"].error and not r["sam"].error
+    assert all(m.ephemeral for m in r["mei"].messages)  # asked in a server channel: answered to her alone
     assert r["again"].error and is_localized(error_text(r["again"].messages), "svc.practice_running", "en-US")
     assert practice.statuses[_game_id(r["sam"])][0] == "cancelled"
     assert not r["sam_stop"].error and reader.match("practice.stopped", r["sam_stop"].text.strip())
