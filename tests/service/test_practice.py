@@ -14,7 +14,13 @@ from bot.service import errors as E
 from bot.service.advance import advance_phase
 from bot.service.ai_play import play_due
 from bot.service.policy import Action, Standing, require
-from bot.service.practice import NoPracticeError, PracticePlayersError, PracticeRunningError, start_practice, stop_practice
+from bot.service.practice import (
+    NoPracticeError,
+    PracticePlayersError,
+    PracticeRunningError,
+    start_practice,
+    stop_practice,
+)
 from tests.service.helpers import choice, count, current_state, started, user
 
 DM = 7001
