@@ -36,8 +36,9 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
         if h.user_id is not None
     }
     chosen = await repo.user_prompts(s, list(humans.values()))
-    # Each phase's first time in a newcomer's first game: a tip with it.
-    new = await repo.newcomers(s, list(humans.values())) if game.round == 1 else set()
+    # Each phase's first time in a newcomer's first game: a tip with it (a practice game
+    # explains its first phases in posts of their own: bot.service.common.mail_phase_started).
+    new = await repo.newcomers(s, list(humans.values())) if game.round == 1 and game.guild_id is not None else set()
     default = settings_of(game).prompts
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
     written = 0

@@ -24,6 +24,7 @@ PEOPLE = 20
 @dataclass
 class Many:
     stopped: list[bool]
+    why: list[str]  # what a refused /practice stop said
     game_ids: list[int | None]
     games: list[tuple[int, str, int | None, int]]  # id, status, guild, channel
     humans: dict[int, int]  # game -> its human seats
@@ -47,6 +48,7 @@ async def scenario() -> Many:
         await asyncio.gather(*(p.wait_post(lambda m: reader.phase_post(m) == ("day", 2) or reader.is_game_over(m), "day 2", 120) for p in people))
         stopped = await asyncio.gather(*(p.player.command("practice stop", in_dm=True) for p in people))
         over = [not r.error for r in stopped]
+        why = [r.text for r in stopped if r.error]
         await tavern.drained()
         async with tavern.db.read() as s:
             games = [(g.id, g.status, g.guild_id, g.channel_id) for g in (await s.scalars(select(Game))).all()]
@@ -55,7 +57,7 @@ async def scenario() -> Many:
             )
             records = int((await s.execute(select(func.count()).select_from(GameRecord))).scalar_one())
             records += int((await s.execute(select(func.count()).select_from(SeatRecord))).scalar_one())
-        return Many(list(over), [p.game_id for p in people], games, humans, records, stats)
+        return Many(list(over), why, [p.game_id for p in people], games, humans, records, stats)
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +66,9 @@ def many() -> Many:
 
 
 def test_twenty_practice_games_at_once_each_play_a_round_and_stop(many: Many) -> None:
-    assert all(many.stopped)
-    assert len(set(many.game_ids)) == PEOPLE and len(many.games) == PEOPLE
-    assert all(status == "cancelled" and guild is None for _, status, guild, _ in many.games)
+    assert all(many.stopped), many.why
+    assert len(set(many.game_ids)) == PEOPLE and len(many.games) == PEOPLE, (many.game_ids, many.games)
+    assert all(status == "cancelled" and guild is None for _, status, guild, _ in many.games), many.games
     assert len({channel for *_, channel in many.games}) == PEOPLE  # each in its own DM
     assert set(many.humans.values()) == {1}
     assert many.stats.failed == 0 and not many.stats.refusals, many.stats.refusals
