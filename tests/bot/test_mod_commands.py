@@ -23,7 +23,7 @@ MODERATORS = {
 PLAYERS = {
     "game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
     "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "table", "standby join", "standby leave",
-    "settings prompts",
+    "settings prompts", "practice start", "practice stop",
 }  # fmt: skip
 
 
@@ -54,7 +54,7 @@ def check_limits(node: dict, where: str, problems: list[str]) -> int:
 
 async def test_the_registered_commands_stay_inside_discords_limits(table: Table):
     registered = table.emu.registered_commands()
-    assert {c["name"] for c in registered} == {"game", "mod", "phase", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby", "table", "settings"}
+    assert {c["name"] for c in registered} == {"game", "mod", "phase", "act", "grail", "identify", "orders", "vote", "me", "inbox", "rules", "help", "stats", "leaderboard", "recap", "standby", "table", "settings", "practice"}
     problems: list[str] = []
     for command in registered:
         size = check_limits(command, command["name"], problems)
@@ -168,3 +168,19 @@ async def test_help_names_the_new_commands(table: Table):
     help_text = reply_text(await table.run(table.players[1], "help"))
     assert "`/mod create`" in help_text and "`/phase advance`" in help_text and "`/mod advance`" not in help_text
     assert "`/game end`" not in help_text
+
+
+async def test_help_opens_with_practice_and_lists_every_command_whole(table: Table):
+    """/help first points a newcomer at /practice start, in the reader's language; its
+    command lists go on in further fields rather than being cut at 1,024 characters."""
+    from bot.discord.commands.info import HELP_SECTIONS
+
+    for who, practice in ((table.players[1], "`/practice start`"), (table.players[0], "`/练习 开始`")):
+        result = await table.run(who, "help", dm=True)
+        embed = result.message.embeds[0]
+        assert embed["description"].startswith("🌱") and practice in embed["description"].split("\n")[0]
+        assert all(len(f["value"]) <= 1024 for f in embed["fields"])
+    english = reply_text(await table.run(table.players[1], "help"))
+    for _, paths in HELP_SECTIONS:
+        for path in paths:
+            assert f"`/{path}`" in english, path

@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GUIDES = ("playing", "moderating")
 LANGUAGES = {"en-US": "", "zh-CN": ".zh"}
 DOCS = [(guide, loc) for guide in GUIDES for loc in LANGUAGES]
+# The five-minute first game (docs/first-game*.md): its commands, options, settings and
+# links are held like the guides'.
+FIRST = [("first-game", loc) for loc in LANGUAGES]
 # Which commands each guide is for: the players' and the moderators' lists of /help.
 READERS = {"playing": "help.players", "moderating": "help.moderators"}
 # The settings table's last column: fixed once the classes are dealt, or may change.
@@ -158,7 +161,7 @@ def named(section: Section, loc: str) -> set[object]:
 
 
 # -- the tests ------------------------------------------------------------------------
-@pytest.mark.parametrize(("guide", "loc"), DOCS)
+@pytest.mark.parametrize(("guide", "loc"), DOCS + FIRST)
 def test_every_command_shown_exists_in_the_guides_language(guide: str, loc: str) -> None:
     seen, bad = 0, []
     for section in sections(text_of(guide, loc)):
@@ -173,7 +176,7 @@ def test_every_command_shown_exists_in_the_guides_language(guide: str, loc: str)
     assert bad == [], f"{doc_path(guide, loc).name}: not as a {loc} client shows it: {bad}"
 
 
-@pytest.mark.parametrize(("guide", "loc"), DOCS)
+@pytest.mark.parametrize(("guide", "loc"), DOCS + FIRST)
 def test_every_option_named_alone_exists_in_the_guides_language(guide: str, loc: str) -> None:
     names = option_params(loc)
     bad = []
@@ -290,7 +293,7 @@ def test_every_quoted_message_is_one_the_bot_says(guide: str, loc: str) -> None:
     assert bad == [], f"{doc_path(guide, loc).name}: the bot never says: {bad}"
 
 
-@pytest.mark.parametrize(("guide", "loc"), DOCS)
+@pytest.mark.parametrize(("guide", "loc"), DOCS + FIRST)
 def test_every_setting_named_exists(guide: str, loc: str) -> None:
     """A configuration key or a setting named in a guide (`reminder_lead_seconds`) is one."""
     known = set(DiscordConfig.model_fields) | set(GameSettings.model_fields)
@@ -307,8 +310,16 @@ def test_the_links_lead_to_the_twin_the_other_guide_and_existing_files(guide: st
     assert {doc_path(guide, twin).name, doc_path(other, loc).name} <= links
 
 
+@pytest.mark.parametrize("loc", LANGUAGES)
+def test_the_first_game_links_its_twin_the_guide_and_existing_files(loc: str) -> None:
+    links = set(re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text_of("first-game", loc)))
+    assert all((ROOT / "docs" / link).exists() for link in links), links
+    twin = next(x for x in LANGUAGES if x != loc)
+    assert {doc_path("first-game", twin).name, doc_path("playing", loc).name} <= links
+
+
 def test_the_readme_links_every_guide_from_its_playing_section() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     playing = readme.split("## Playing", 1)[1].split("\n## ", 1)[0]
-    for guide, loc in DOCS:
+    for guide, loc in DOCS + FIRST:
         assert f"(docs/{doc_path(guide, loc).name})" in playing, doc_path(guide, loc).name

@@ -14,6 +14,7 @@ from bot.discord.errors import ReplyError
 from bot.discord.translator import L
 from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
+from bot.render.fields import add_lines
 from bot.render.palette import FACTION_COLOUR
 from bot.render.sheet import identify_slot, skill_heading
 from bot.service.errors import ServiceError
@@ -89,22 +90,26 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 
 HELP_SECTIONS = (
-    ("help.players", ("game join", "game leave", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "rules", "help")),
+    ("help.players", ("game join", "game leave", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "practice start", "practice stop", "settings prompts", "rules", "help")),
     ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "phase advance", "phase extend", "phase pause", "phase resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 
 
 def help_embed(locale: str) -> discord.Embed:
-    embed = discord.Embed(title=t("help.title", locale), description=t("help.intro", locale), colour=RULES_COLOUR)
+    description = t("help.new_here", locale) + "\n\n" + t("help.intro", locale)
+    embed = discord.Embed(title=t("help.title", locale), description=description, colour=RULES_COLOUR)
     for section, paths in HELP_SECTIONS:
         lines = []
         for path in paths:
-            parts = path.split()
-            shown = " ".join(t(f"cmd.name.{p}", locale) for p in parts)
-            lines.append(f"`/{shown}` — {t('cmd.desc.' + '_'.join(parts), locale)}")
-        embed.add_field(name=t(section, locale), value="\n".join(lines)[:1024], inline=False)
+            lines.append(f"`/{_shown(path, locale)}` — {t('cmd.desc.' + '_'.join(path.split()), locale)}")
+        add_lines(embed, t(section, locale), lines)  # whole lines, in as many fields as they need
     embed.set_footer(text=t("help.footer", locale))
     return embed
+
+
+def _shown(path: str, locale: str) -> str:
+    """A command as a client in ``locale`` names it: "act skill" -> "行动 技能"."""
+    return " ".join(t(f"cmd.name.{p}", locale) for p in path.split())
 
 
 async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
