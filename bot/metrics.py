@@ -62,8 +62,7 @@ class Metrics:
         self.deliveries = Counter(
             "wolfhowl_outbox_deliveries",
             "Outbox delivery attempts by kind (channel: a game's post, dm: a private message) and result "
-            "(sent, undeliverable: to the inbox or given up, retry: failed and retried later, "
-            "outdated: a phase's prompt whose phase had closed, not sent)",
+            "(sent, undeliverable: to the inbox or given up, retry: failed and retried later)",
             ["kind", "result"],
             registry=r,
         )
@@ -97,7 +96,7 @@ class Metrics:
         for kind in ("write", "read"):
             self.unit_seconds.labels(kind)
         for kind in ("channel", "dm"):
-            for result in ("sent", "undeliverable", "retry", "outdated"):
+            for result in ("sent", "undeliverable", "retry"):
                 self.deliveries.labels(kind, result)
 
 

@@ -30,13 +30,6 @@ class Undeliverable(Exception):
     not accept DMs, a deleted channel). The message goes to the user's inbox."""
 
 
-class Outdated(Exception):
-    """Raised by a Sender when a message's moment has passed and it has nothing left to
-    say (a phase's prompt reaching the dispatcher after the phase closed: its controls
-    would only answer "closed"). It is marked done, unsent: nobody is sent a prompt for
-    a phase already over."""
-
-
 class Sender(Protocol):
     async def send(self, message: OutgoingMessage) -> int | None:
         """Deliver ``message`` and return the Discord message id it became (None if the
@@ -53,11 +46,10 @@ class DispatchReport:
     inbox: int = 0
     retry: int = 0
     held: int = 0  # given back untried, to follow a failed message to the same place
-    outdated: int = 0  # done unsent: their moment had passed (``Outdated``)
 
     @property
     def total(self) -> int:
-        return self.sent + self.inbox + self.retry + self.outdated
+        return self.sent + self.inbox + self.retry
 
 
 class Dispatcher:
@@ -162,10 +154,6 @@ class Dispatcher:
             await mark_undeliverable(self.db, message.key, str(exc))
             report.inbox += 1
             _count(message, "undeliverable")
-        except Outdated:
-            await self._mark_delivered(message.key)
-            report.outdated += 1
-            _count(message, "outdated")
         except Exception as exc:
             self.failed(message, exc)
             pass_.failed.add(where)
@@ -187,7 +175,6 @@ class Dispatcher:
             total.inbox += r.inbox
             total.retry += r.retry
             total.held += r.held
-            total.outdated += r.outdated
             if r.total == 0:
                 break
         return total

@@ -152,25 +152,3 @@ async def test_a_restart_between_the_step_and_the_delivery_delivers_each_prompt_
             assert prompt.id > post.id
     finally:
         task.cancel()
-
-
-async def test_a_prompt_whose_phase_closed_before_it_went_out_is_not_sent(table: Table):
-    """A moderator closes the Dusk while its prompts still wait (the dispatcher held): the
-    Dusk's prompts are done unsent (a prompt for a phase already over would only say
-    "closed"), counted as outdated; the Morning's go out."""
-    from sqlalchemy import select
-
-    from bot.db.models import OutboxMessage
-
-    game_id = await started_game(table)
-    await table.stop_dispatcher()
-    await table.run(table.mod, "phase advance")  # Dusk 1 opens: its post and prompts wait
-    await table.run(table.mod, "phase advance")  # and closes: Morning 1 opens
-    report = await table.bot.dispatcher.drain()
-    assert report.outdated == 6 and report.retry == 0
-    for u in table.players[:6]:
-        assert not prompts(table, u, f"wh:idp:{game_id}:1")  # no Dusk prompt reached anyone
-        assert prompts(table, u, f"wh:vote:{game_id}:1")  # the Morning's
-    async with table.db.read() as s:
-        waiting = (await s.execute(select(OutboxMessage.status).where(OutboxMessage.game_id == game_id, OutboxMessage.status == "pending"))).all()
-    assert waiting == []

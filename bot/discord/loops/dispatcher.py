@@ -49,7 +49,7 @@ from bot.discord.outbound.renderers import Rendered, render_outgoing
 from bot.i18n import t
 from bot.render import words
 from bot.service import dispatch as service_dispatch
-from bot.service.dispatch import DispatchReport, Outdated, Undeliverable
+from bot.service.dispatch import DispatchReport, Undeliverable
 from bot.service.messages import GameCancelled, Sheet
 from bot.service.outbox import OutgoingMessage, nonce_for
 from bot.service.types import GameInfo
@@ -163,8 +163,6 @@ class DiscordSender:
     async def send(self, message: OutgoingMessage) -> int:
         info = await self._info(message.game_id)
         rendered = render_outgoing(message, info)
-        if rendered.outdated:
-            raise Outdated(message.key)
         target = await self._destination(message)
         if message.attempts > 1:
             earlier = await self._recorded(message)

@@ -88,9 +88,6 @@ class Rendered:
     embeds: list[discord.Embed] = field(default_factory=list)
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
-    # Its moment has passed and it has nothing left to say (a phase's prompt after the
-    # phase closed): the sender sends nothing (``bot.service.dispatch.Outdated``).
-    outdated: bool = False
 
     def files(self) -> list[discord.File]:
         import io
@@ -227,8 +224,8 @@ def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: st
     if m.tip:
         lines.append(t(f"prompt.tip_{m.phase}", loc))
     view = prompt_view(info, m.round, m.phase, m.seat, m.sheet, loc)
-    if view is None:  # the phase has closed: a prompt now would only say so
-        return Rendered(embeds=[notice_embed(t("prompt.closed", loc), NEUTRAL)], outdated=True)
+    if view is None:
+        lines.append(t("prompt.closed", loc))
     embed = notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))
     embed.set_footer(text=t("prompt.turn_off", loc))
     return Rendered(embeds=[embed], view=view)
