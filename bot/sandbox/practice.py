@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Reply, Stats
-from bot.sandbox.play_table import Cursor, Tavern
+from bot.sandbox.play_table import Cursor, GameClock, Tavern
 from bot.sandbox.players import Player
 from discord_emulator import Message, User
 
@@ -62,7 +62,25 @@ class Practiser:
             return False
         self.phases.append((phase, round_no))
         await self.player.turn(phase, round_no)
+        if phase == "dusk":
+            await self._wait_out_grace()
         return True
+
+    async def _wait_out_grace(self) -> None:
+        """Move the game clock to the Dusk's early close, as if the person then waited out
+        its grace (``PRACTICE_GRACE``) rather than add a piece: only a :class:`GameClock`
+        moves, and only to a close within the grace (the person done)."""
+        from bot.service import get_game
+        from bot.service.practice import PRACTICE_GRACE
+
+        clock, db = self.tavern.clock, self.tavern.db
+        if not isinstance(clock, GameClock) or db is None or self.game_id is None:
+            return
+        info = await get_game(db, self.game_id)
+        if info.phase == "dusk" and info.deadline is not None:
+            gap = (info.deadline - clock()).total_seconds()
+            if 0 < gap <= PRACTICE_GRACE:
+                clock.skip(gap + 0.1)
 
     async def play(self, *, rounds: int = 30, stop_after: tuple[str, int] | None = None, timeout: float = 60.0) -> bool:
         """Play from Day 1 on (or from where :attr:`phases` left off) to the end; True if

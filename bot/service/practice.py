@@ -58,16 +58,23 @@ class NoPracticeError(ServiceError):
     key = "error.practice_none"
 
 
+# At Dusk the orders are what makes the person "done"; an identification may follow them.
+# With no grace the night resolved under it (a person who attacked, then identified, was
+# refused the identification).
+PRACTICE_GRACE = 20
+
+
 def practice_settings(players: int, language: str) -> GameSettings:
     """A practice table of ``players`` (the person and ``players - 1`` AI seats): long
-    phases closed as soon as everyone has sent, no Dusk grace, no reminders, no absence
-    policy (the one human's seat is never taken from them)."""
+    phases closed as soon as everyone has sent (at Dusk ``PRACTICE_GRACE`` seconds after
+    the person's orders, so that an identification sent after them still counts), no
+    reminders, no absence policy (the one human's seat is never taken from them)."""
     if not isinstance(players, int) or isinstance(players, bool) or not engine.MIN_PLAYERS <= players <= engine.MAX_PLAYERS:
         raise PracticePlayersError(field="players", min=engine.MIN_PLAYERS, max=engine.MAX_PLAYERS)
     return GameSettings.build(
         max_players=players, ai_seats=players - 1, language=language,
         day_seconds=PHASE_SECONDS, dusk_seconds=PHASE_SECONDS, morning_seconds=PHASE_SECONDS,
-        early_advance=True, dusk_grace_seconds=0, reminder_lead_seconds=0, absence_misses=0,
+        early_advance=True, dusk_grace_seconds=PRACTICE_GRACE, reminder_lead_seconds=0, absence_misses=0,
     )  # fmt: skip
 
 
