@@ -26,6 +26,7 @@ from engine.model import (
     Settings,
     State,
     Trait,
+    UnevenTablesRule,
     VoteDamageRule,
     VoteTieRule,
 )
@@ -41,6 +42,7 @@ from engine.submissions import (
     seats_named,
     submission_from_dict,
 )
+from engine.uneven import start_events
 from engine.validate import validate
 
 __all__ = [
@@ -71,6 +73,7 @@ __all__ = [
     "State",
     "Submission",
     "Trait",
+    "UnevenTablesRule",
     "Vote",
     "VoteDamageRule",
     "VoteTieRule",
@@ -82,6 +85,7 @@ __all__ = [
     "remove_player",
     "rules",
     "seats_named",
+    "start_events",
     "submission_from_dict",
     "validate",
     "wound_odds",

@@ -8,6 +8,7 @@ from engine.dice import Dice
 from engine.events import Event, audit, private, public
 from engine.model import GameState
 from engine.scoring import ALLOCATION_POINTS, award
+from engine.uneven import extra
 
 
 def allocate_grail(state: GameState, dice: Dice, events: list[Event], numbers: dict[int, int]) -> int | None:
@@ -26,6 +27,7 @@ def allocate_grail(state: GameState, dice: Dice, events: list[Event], numbers: d
     winner = dice.pick(tied, "grail-tie")
     events.append(audit("GrailAllocated", numbers={str(k): v for k, v in sorted(entries.items())}, mean=str(Fraction(total, count)), tied=tied, winner=winner))
     state.grail_holder = winner
-    award(state, events, state.player(winner).faction, ALLOCATION_POINTS, "allocation", winner)
+    faction = state.player(winner).faction
+    award(state, events, faction, ALLOCATION_POINTS + extra(state, faction.value, "grail"), "allocation", winner)
     events.append(private(winner, "GrailWon", round=state.round))
     return winner

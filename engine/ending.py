@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.events import Event, public
 from engine.model import FACTIONS, GameState, Phase
 from engine.scoring import SURVIVOR_POINTS, award
+from engine.uneven import extra
 
 
 def end_reason(state: GameState) -> str | None:
@@ -49,7 +50,7 @@ def finish(state: GameState, events: list[Event], reason: str) -> None:
     for f in FACTIONS:
         survivors = state.living_count(f)
         if survivors:
-            award(state, events, f, SURVIVOR_POINTS * survivors, "survivors")
+            award(state, events, f, (SURVIVOR_POINTS + extra(state, f.value, "survivor")) * survivors, "survivors")
     top = max(state.scores.values())
     state.winners = [f.value for f in FACTIONS if state.scores[f.value] == top]
     state.phase = Phase.OVER

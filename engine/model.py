@@ -73,6 +73,13 @@ class VoteDamageRule(StrEnum):
     PRIVATE = "private"  # told only to the one who takes it (the counts stay public)
 
 
+class UnevenTablesRule(StrEnum):
+    """Whether a faction dealt a seat fewer is compensated (house rule; engine.uneven)."""
+
+    COMPENSATE = "compensate"  # it starts with the points a seat is worth, per seat short
+    OFF = "off"  # every faction starts at 0 (the original, which has 15 seats)
+
+
 class State(StrEnum):
     """Conditions (异常状态). Wounded and dead are derived from HP, not stored here."""
 
@@ -92,11 +99,12 @@ HOUSE_RULES: dict[str, type[StrEnum]] = {
     "killing_blow": KillingBlowRule,
     "departures": DeparturesRule,
     "vote_damage": VoteDamageRule,
+    "uneven_tables": UnevenTablesRule,
 }
 
 # What a house rule was before the game let a moderator choose it: a stored state or
 # settings without the key were played by it, and are written without it again.
-LEGACY_HOUSE_RULES = {"killing_blow": "killer_takes", "departures": "dawn", "vote_damage": "public"}
+LEGACY_HOUSE_RULES = {"killing_blow": "killer_takes", "departures": "dawn", "vote_damage": "public", "uneven_tables": "off"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +115,7 @@ class Settings:
     killing_blow: KillingBlowRule = KillingBlowRule.STEAL
     departures: DeparturesRule = DeparturesRule.DAWN
     vote_damage: VoteDamageRule = VoteDamageRule.PUBLIC
+    uneven_tables: UnevenTablesRule = UnevenTablesRule.COMPENSATE
     # The classes dealt, when a moderator fixed them (engine.lineup); None: dealt by lot.
     lineup: Lineup | None = None
     # The rules version the game is dealt under and plays by to its end (engine.rules).
@@ -148,6 +157,7 @@ class Settings:
             killing_blow=KillingBlowRule(rules["killing_blow"]),
             departures=DeparturesRule(rules["departures"]),
             vote_damage=VoteDamageRule(rules["vote_damage"]),
+            uneven_tables=UnevenTablesRule(rules["uneven_tables"]),
             lineup=lineup,
             rules_version=known_rules(int(d.get("rules_version", NEWEST_RULES))),
         )

@@ -39,6 +39,9 @@ CLEAVE_NEWS = 2
 # player is told the orders that did not happen and why (OrdersNotDone; before: the
 # save came first, without the damage, and lost orders were told nothing).
 NIGHT_STORY = 4
+# The house rule ``uneven_tables`` (engine.uneven): a faction dealt fewer seats than the
+# largest starts with a head start (before: every faction started at 0 whatever its seats).
+UNEVEN_TABLES = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.events import Event, audit
 from engine.model import FACTIONS, Faction, GameState, Player
+from engine.uneven import extra
 
 ALLOCATION_POINTS = 1
 STEAL_POINTS = 2
@@ -23,7 +24,7 @@ def score_kill(state: GameState, events: list[Event], killer: Player | None, vic
     if killer is None:
         return
     if killer.faction is not victim.faction:
-        award(state, events, killer.faction, KILL_POINTS, "kill", killer.seat)
+        award(state, events, killer.faction, KILL_POINTS + extra(state, killer.faction.value, "kill"), "kill", killer.seat)
         return
     for f in FACTIONS:
         if f is not killer.faction:

@@ -8,6 +8,7 @@ from engine.dice import Dice
 from engine.errors import OutOfRangeError
 from engine.lineup import Lineup
 from engine.model import FACTIONS, Faction, GameState, Player, Settings
+from engine.uneven import give_head_start
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 15
@@ -66,4 +67,6 @@ def _deal_game(names: list[str], seed: str, settings: Settings) -> GameState:
                 memory=dict(spec.memory),
             )
         )
-    return GameState(players=players, settings=settings)
+    state = GameState(players=players, settings=settings)
+    give_head_start(state)  # house rule uneven_tables (engine.uneven)
+    return state

@@ -213,6 +213,7 @@ SETTINGS: list[Setting] = [
     Pick("killing_blow", "killing_blow"),
     Pick("departures", "departures"),
     Pick("vote_damage", "vote_damage"),
+    Pick("uneven_tables", "uneven_tables"),
     Setting("lineup", "lineup", option=False, line=_lineup),  # chosen with /mod lineup
     Number("absence_misses", "absence_misses", line=_absence),
     Pick("absence_action", "absence_action", prefix="absence", line=_none),

@@ -40,6 +40,7 @@ class SettingsSpec(_Closed):
     killing_blow: Literal["steal", "killer_takes"] = "steal"
     departures: Literal["dawn", "morning"] = "dawn"
     vote_damage: Literal["public", "private"] = "public"
+    uneven_tables: Literal["compensate", "off"] = "compensate"
 
 
 class ScoresSpec(_Closed):

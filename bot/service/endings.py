@@ -9,7 +9,8 @@ told then).
 A player's points are read from the game log's ``ScoreChanged`` events credited to
 their seat while they held it (a replacement's holder starts from nothing): grails won
 at Day, steals and kills for their own faction, a teamkill counted (it scored for the
-others), and the survivor's points when alive at the end.
+others), and the survivor's points when alive at the end. The head starts a faction was
+dealt (house rule uneven_tables) are the start step's, shown beside the scores.
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ async def mail_endings(
     module's docstring); ``ratings``: what ``common.finish`` returned."""
     steps = await repo.steps(mail.session, mail.game.id)
     points = seat_points(state, steps)
+    head_starts = {
+        str(e["data"]["faction"]): int(e["data"]["points"])
+        for step in steps if step.kind == "start"
+        for e in step.events if e.get("kind") == "ScoreChanged" and (e.get("data") or {}).get("reason") == "head_start"
+    }  # fmt: skip
     for seat, holder in sorted(holders.items()):
         if holder.user_id is None or holder.seat != seat or holder.status == "removed":
             continue
@@ -82,6 +88,6 @@ async def mail_endings(
         ending = Ending(
             seat=seat, class_id=p.class_id, faction=faction, alive=p.alive, result=result_of(state, faction),
             reason=state.end_reason, round=state.round, scores=dict(state.scores), winners=list(state.winners),
-            points=points.get(seat, {}), rating=rating,
+            points=points.get(seat, {}), rating=rating, head_starts=head_starts,
         )  # fmt: skip
         mail.private(holder.user_id, ending)

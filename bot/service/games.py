@@ -233,7 +233,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
         round_no=0,
         phase="start",
         inputs={"names": names, "settings": state.settings.to_dict()},
-        events=[],
+        events=engine.start_events(state),
         rolls=[],
         state=state,
         now=now,

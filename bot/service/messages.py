@@ -256,7 +256,8 @@ class PhasePrompt(Message):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ending(Message):
     """A player's own ending: their seat, class and faction, the result and its reason,
-    the scores, their points and (when rated) their rating ``{"before", "after"}``."""
+    the scores, their points, (when rated) their rating ``{"before", "after"}`` and the
+    head starts in the scores (house rule uneven_tables: faction -> points)."""
 
     seat: int
     class_id: str
@@ -269,6 +270,7 @@ class Ending(Message):
     winners: list[str]
     points: dict[str, int]
     rating: dict[str, float | None] | None = field(default=None, metadata=OMIT_NONE)
+    head_starts: dict[str, int] = field(default_factory=dict)
 
 
 @kind("recap")

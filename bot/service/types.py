@@ -26,7 +26,7 @@ MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the
 # classes are dealt. The others (lengths, reminders, early advance, language) may change.
 RULE_SETTINGS = frozenset(
-    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "ai_seats", "fill_to", "lineup"}
+    {"max_players", "vote_tie_rule", "reveal_on_death", "win_score", "killing_blow", "departures", "vote_damage", "uneven_tables", "ai_seats", "fill_to", "lineup"}
 )
 # The house rules a moderator may choose, each with its choices (the first is the default).
 HOUSE_RULES = {rule: tuple(choice.value for choice in kind) for rule, kind in engine.HOUSE_RULES.items()}
@@ -77,10 +77,12 @@ class GameSettings(BaseModel):
     language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
     win_score: int = Field(default=15, ge=1, le=100)
     # House rules (engine.Settings): a killing blow on the grail carrier, when the night's
-    # departures are announced, whether the vote's damage is named.
+    # departures are announced, whether the vote's damage is named, whether a faction
+    # dealt a seat fewer starts with a head start (engine.uneven).
     killing_blow: Literal["steal", "killer_takes"] = "steal"
     departures: Literal["dawn", "morning"] = "dawn"
     vote_damage: Literal["public", "private"] = "public"
+    uneven_tables: Literal["compensate", "off"] = "compensate"
     # The absence policy (bot.service.absence): after this many phases missed in a row
     # (0: never) the seat is offered to the standbys, falling back to removal when none
     # takes it ("replace"), removed at once ("remove"), handed to the AI ("ai", as
@@ -151,6 +153,7 @@ class GameSettings(BaseModel):
             killing_blow=engine.KillingBlowRule(self.killing_blow),
             departures=engine.DeparturesRule(self.departures),
             vote_damage=engine.VoteDamageRule(self.vote_damage),
+            uneven_tables=engine.UnevenTablesRule(self.uneven_tables),
         )
 
     def seconds_for(self, phase: str) -> int:

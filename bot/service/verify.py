@@ -180,6 +180,7 @@ def _replay(seed: str, digest: str, steps: list[dict[str, Any]], version: int, *
             if st["kind"] == "start":
                 settings = replace(engine.Settings.from_dict(inputs["settings"]), rules_version=version)
                 state = engine.new_game(list(inputs["names"]), seed, settings)
+                out_events = engine.start_events(state)
             elif state is None:
                 raise LogFormatError("a step before the start")
             elif st["kind"] == "advance":

@@ -19,7 +19,9 @@ ended early, scored, at Day 5. The first five play by the rulings they were reco
 under (the killer takes a carried grail); a sixth plays every house rule that is not
 today's: a killing blow on the grail carrier is a steal attempt (one fails and the grail
 is lost, one takes it from the body), the night's departures wait for the Morning
-announcement, and the vote's damage is told only to the one who takes it.
+announcement, and the vote's damage is told only to the one who takes it. The tables of
+8 and 11 play with a faction a seat short, under today's head start (house rule
+``uneven_tables``); the table of 10 without it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from engine import (
     Outcome,
     Settings,
     Submission,
+    UnevenTablesRule,
     Vote,
     VoteDamageRule,
     VoteTieRule,
@@ -90,7 +93,9 @@ CASES = (
         "table10-silent",
         "golden:6",
         10,
-        Settings(vote_tie_rule=VoteTieRule.NOBODY, killing_blow=KillingBlowRule.KILLER_TAKES),
+        # without the head start (house rule uneven_tables), so that the AI's recorded
+        # game still runs to its end once the silences are applied
+        Settings(vote_tie_rule=VoteTieRule.NOBODY, killing_blow=KillingBlowRule.KILLER_TAKES, uneven_tables=UnevenTablesRule.OFF),
         silent={(2, "day"): tuple(range(1, 11)), (1, "dusk"): (2, 5), (3, "morning"): (1, 3, 4, 6, 7)},
         stray={(1, "day"): {4: Vote(3).to_dict()}},
     ),

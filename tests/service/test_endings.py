@@ -43,10 +43,16 @@ async def test_every_player_gets_their_ending_with_result_points_and_rating(db: 
             steps = await repo.steps(s, game_id)
             standings = {r.user_id: r for r in (await s.execute(PlayerStanding.__table__.select().where(PlayerStanding.guild_id == GUILD))).all()}
         teamkill_points = {f.value: 0 for f in FACTIONS}
+        head_starts: dict[str, int] = {}
         for step in steps:
             for e in step.events:
                 if e["kind"] == "ScoreChanged" and e["data"]["reason"] == "teamkill":
                     teamkill_points[e["data"]["faction"]] += e["data"]["points"]
+                if e["kind"] == "ScoreChanged" and e["data"]["reason"] == "head_start":
+                    assert step.kind == "start"
+                    head_starts[e["data"]["faction"]] = e["data"]["points"]
+        # 7 players: the two factions dealt a seat fewer start with 5 points (uneven_tables)
+        assert sorted(head_starts.values()) == [5, 5]
         totals = {f.value: 0 for f in FACTIONS}
         for i in range(1, 8):
             m = by_user[user(i).id]
@@ -71,5 +77,7 @@ async def test_every_player_gets_their_ending_with_result_points_and_rating(db: 
                 assert title[0 if loc == "en-US" else 1] in text
                 assert f"{abs(after):.1f}" in text
                 assert r.view is not None and [c.custom_id for c in r.view.children] == [f"wh:replay:{game_id}"]  # type: ignore[attr-defined]
-        # What the players scored themselves, with the others' teamkills, is the faction's score.
-        assert {f: totals[f] + teamkill_points[f] for f in totals} == state.scores
+        # What the players scored themselves, with the others' teamkills and the head
+        # start, is the faction's score; every ending names the head starts.
+        assert {f: totals[f] + teamkill_points[f] + head_starts.get(f, 0) for f in totals} == state.scores
+        assert all(m.payload["head_starts"] == head_starts for m in by_user.values())

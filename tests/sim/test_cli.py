@@ -57,8 +57,8 @@ def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
 def test_house_rules_are_played_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
     """Each house rule changes the games it plays (same seeds) and the report names it."""
     base = _json(capsys, "--games", "8", "--players", "9", "--seed", "house")
-    assert base["house_rules"] == {"killing_blow": "steal", "departures": "dawn", "vote_damage": "public"}
-    for flag, value in (("--killing-blow", "killer_takes"), ("--departures", "morning"), ("--vote-damage", "private")):
+    assert base["house_rules"] == {"killing_blow": "steal", "departures": "dawn", "vote_damage": "public", "uneven_tables": "compensate"}
+    for flag, value in (("--killing-blow", "killer_takes"), ("--departures", "morning"), ("--vote-damage", "private"), ("--uneven-tables", "off")):
         other = _json(capsys, "--games", "8", "--players", "9", "--seed", "house", flag, value)
         assert other["house_rules"][flag[2:].replace("-", "_")] == value
         assert other["invalid_submissions"] == 0

@@ -73,6 +73,7 @@ from bot.service.practice import STOPPED as PRACTICE_STOPPED
 from bot.service.recap import RecapEntry
 from bot.service.start_time import NOT_FILLED
 from bot.service.types import GameInfo
+from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
 
 log = logging.getLogger("wolfhowl.discord.outbound")
@@ -179,6 +180,9 @@ def _ending(m: Ending, msg: OutgoingMessage, info: GameInfo | None, loc: str) ->
     scores = sorted(dict(m.scores or {}).items(), key=lambda kv: -kv[1])
     shown = [f"{terms.faction(f, loc)} **{v}**" if f == m.faction else f"{terms.faction(f, loc)} {v}" for f, v in scores]
     lines.append(t("ending.scores", loc, scores=" · ".join(shown)))
+    if m.head_starts:
+        given = [f"{terms.faction(f.value, loc)} +{m.head_starts[f.value]}" for f in FACTIONS if f.value in m.head_starts]
+        lines.append(t("ending.head_starts", loc, starts=words.listing(given, loc)))
     points = dict(m.points or {})
     parts = [t(f"ending.points_{k}", loc, points=points[k]) for k in ("allocation", "steal", "kill", "survivors") if points.get(k)]
     if parts:

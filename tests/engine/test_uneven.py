@@ -1,0 +1,72 @@
+"""The house rule ``uneven_tables`` (engine.uneven): a faction dealt fewer seats than the
+largest starts with the points a seat is worth, per seat short; nothing changes at a
+table that divides by three, under ``off``, or under a rules version before the rule."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from engine import Settings, UnevenTablesRule, new_game, start_events
+from engine.scoring import KILL_POINTS, score_kill
+from engine.uneven import Compensation, in_play, seat_worth, trying
+
+NAMES = [f"P{i}" for i in range(1, 16)]
+HEAD_START = {7: 5, 8: 5, 10: 4, 11: 4, 13: 3, 14: 3}
+
+
+@pytest.mark.parametrize("players", range(6, 16))
+def test_a_faction_a_seat_short_starts_with_what_a_seat_is_worth(players: int) -> None:
+    state = new_game(NAMES[:players], f"uneven-{players}")
+    seats = Counter(p.faction.value for p in state.players)
+    largest = max(seats.values())
+    expected = {f: HEAD_START.get(players, 0) * (largest - n) for f, n in seats.items()}
+    assert state.scores == expected
+    assert sorted((e.data["faction"], e.data["points"], e.data["reason"]) for e in start_events(state)) == sorted(
+        (f, p, "head_start") for f, p in expected.items() if p
+    )
+    assert all(e.audience.value == "audit" for e in start_events(state))  # secret like every score
+
+
+def test_the_head_start_follows_the_winning_score() -> None:
+    assert seat_worth(15, 3) == 5 and seat_worth(15, 4) == 4 and seat_worth(15, 5) == 3
+    assert seat_worth(10, 3) == 3 and seat_worth(12, 3) == 4 and seat_worth(1, 5) == 0
+    state = new_game(NAMES[:7], "uneven-win", Settings(win_score=30))
+    assert sorted(state.scores.values()) == [0, 10, 10]
+
+
+def test_off_and_older_rules_versions_deal_no_head_start() -> None:
+    off = new_game(NAMES[:7], "uneven-off", Settings(uneven_tables=UnevenTablesRule.OFF))
+    assert set(off.scores.values()) == {0} and start_events(off) == []
+    v4 = new_game(NAMES[:7], "uneven-off", Settings(rules_version=4))
+    assert set(v4.scores.values()) == {0}
+    on = new_game(NAMES[:7], "uneven-off")
+    assert [p.class_id for p in on.players] == [p.class_id for p in off.players]  # the deal itself is the same
+
+
+def test_settings_stored_before_the_rule_read_as_off() -> None:
+    assert Settings.from_dict({"win_score": 15, "rules_version": 4}).uneven_tables is UnevenTablesRule.OFF
+    assert Settings.from_dict(Settings().to_dict()).uneven_tables is UnevenTablesRule.COMPENSATE
+    assert "uneven_tables" not in replace(Settings(), uneven_tables=UnevenTablesRule.OFF).to_dict()
+
+
+def test_a_candidate_tried_by_the_search_scores_the_short_faction_more() -> None:
+    candidate = Compensation(head_start=2, kill=1, survivor=1, grail=1)
+    assert Compensation.parse(candidate.text()) == candidate
+    with trying(candidate):
+        state = new_game(NAMES[:8], "uneven-try")
+        assert in_play(state) == candidate
+        short = next(p for p in state.players if state.scores[p.faction.value] == 2)
+        victim = next(p for p in state.players if p.faction is not short.faction)
+        before = state.scores[short.faction.value]
+        score_kill(state, [], short, victim)
+        assert state.scores[short.faction.value] - before == KILL_POINTS + 1
+        other = next(p for p in state.players if state.scores[p.faction.value] == 0 and p.faction is not victim.faction)
+        before = state.scores[other.faction.value]
+        score_kill(state, [], other, victim)
+        assert state.scores[other.faction.value] - before == KILL_POINTS  # a full faction gets nothing more
+    even = new_game(NAMES[:9], "uneven-try")
+    with trying(candidate):
+        assert in_play(even) == Compensation()
