@@ -187,6 +187,28 @@ class WorldBuilder:
     def dm_channel(self, user: User) -> Channel:
         return self.ctx.world.dm_channel_for(user)
 
+    def install_app(self, user: User) -> None:
+        """``user`` adds the app to their own account (a *user install*: the app's
+        authorization link with ``integration_type=1``). Its commands that allow it are
+        then offered to them everywhere: in servers without the bot and in DMs with other
+        users, as their contexts allow; the bot may DM them without a shared server."""
+        if 1 not in self.ctx.application.install_types:
+            raise ValueError("the app does not offer a user install (Application.install_types)")
+        self.ctx.world.users.setdefault(user.id, user)
+        self.ctx.world.user_installs.add(user.id)
+
+    def uninstall_app(self, user: User) -> None:
+        """``user`` removes the app from their account (Settings → Authorized Apps)."""
+        self.ctx.world.user_installs.discard(user.id)
+
+    def private_channel(self, user: User, other: User) -> Channel:
+        """The DM between two users, which the bot is no part of: it gets no event of it
+        and every REST call into it is refused (50001); a user-installed command used
+        there is an interaction of context PRIVATE_CHANNEL, answered through its token."""
+        for who in (user, other):
+            self.ctx.world.users.setdefault(who.id, who)
+        return self.ctx.world.private_channel(user, other)
+
     def permissions_of(self, user: User, channel: Channel) -> int:
         """Effective permission bits of ``user`` in ``channel`` (god view)."""
         return self.ctx.guild_ops.permissions_in(channel, user.id)

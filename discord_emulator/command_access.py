@@ -15,6 +15,20 @@ Discord's rules (https://discord.com/developers/docs/interactions/application-co
   member must hold every permission in it (``"0"``: administrators only; none set:
   everyone). Administrators (and the owner) hold every permission.
 
+Before any of that, where the command may be used at all
+(https://discord.com/developers/docs/interactions/application-commands#contexts):
+
+* The place is an interaction context: GUILD (0), BOT_DM (1) or PRIVATE_CHANNEL (2, a DM
+  between users); the command's ``contexts`` must include it (none set: every context,
+  the bot's DM excluded by a legacy ``dm_permission: false``).
+* The command's ``integration_types`` (none set: GUILD_INSTALL only) must meet an
+  installation the place has: the server's (the bot is a member) in a server; in the
+  bot's DM, the guild install's (owner ``"0"``); anywhere, the user's own install of the
+  app. The installations met are the interaction's ``authorizing_integration_owners``
+  (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-authorizing-integration-owners-object).
+  The server's command permission overrides belong to the server's install and apply
+  only through it.
+
 A client lists the same commands it lets the member run, so :meth:`CommandAccess.allows`
 serves both the list (``Emulator.command_list``) and the invocation check.
 """
@@ -26,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import permissions as perm
 from .commands import CHAT_INPUT, StoredCommand
+from .world import BOT_DM, GUILD, GUILD_INSTALL, PRIVATE_CHANNEL, USER_INSTALL
 
 if TYPE_CHECKING:
     from .context import SandboxContext
@@ -52,21 +67,44 @@ class CommandAccess:
         }
 
     def allows(self, command: StoredCommand, user: User, channel: Channel, guild: Guild | None) -> bool:
+        return self.authorization(command, user, channel, guild) is not None
+
+    def authorization(
+        self, command: StoredCommand, user: User, channel: Channel, guild: Guild | None
+    ) -> dict[str, str] | None:
+        """The ``authorizing_integration_owners`` of ``user`` running ``command`` there,
+        or None when the client would neither list nor send it."""
+        world = self.ctx.world
         payload = command.payload
+        context = world.context_of(channel)
         contexts = payload.get("contexts")
-        if guild is None:
-            return not (
-                (contexts is not None and 1 not in contexts)
-                or (contexts is None and payload.get("dm_permission") is False)
-            )
-        if contexts is not None and 0 not in contexts:
-            return False
+        if contexts is None:
+            contexts = [GUILD, PRIVATE_CHANNEL] if payload.get("dm_permission") is False else [GUILD, BOT_DM, PRIVATE_CHANNEL]
+        if context not in contexts:
+            return None
+        kinds = payload.get("integration_types") or [GUILD_INSTALL]
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in kinds:
+            if context == BOT_DM:
+                owners["0"] = "0"
+            elif guild is not None and world.bot.id in guild.members:
+                owners["0"] = str(guild.id)
+        if USER_INSTALL in kinds and world.user_installed(user):
+            owners["1"] = str(user.id)
+        if not owners:
+            return None
+        if guild is None or self._member_may(command, user, channel, guild, server_install="0" in owners):
+            return owners
+        return None
+
+    def _member_may(self, command: StoredCommand, user: User, channel: Channel, guild: Guild, *, server_install: bool) -> bool:
+        payload = command.payload
         granted = self.ctx.guild_ops.permissions_in(channel, user.id)
         if not perm.has(granted, perm.USE_APPLICATION_COMMANDS):
             return False
         if granted & perm.ADMINISTRATOR:
             return True
-        for target in (command.id, self.ctx.application.id):
+        for target in (command.id, self.ctx.application.id) if server_install else ():
             decided = self._override(guild, target, user, channel)
             if decided is not None:
                 return decided

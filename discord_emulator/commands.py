@@ -27,6 +27,8 @@ MAX_CHOICES = 25
 MAX_TOTAL_CHARS = 4000
 MAX_CHAT_COMMANDS = 100
 MAX_CONTEXT_COMMANDS = 5
+INTEGRATION_TYPES = (0, 1)
+CONTEXT_TYPES = (0, 1, 2)
 
 _NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
 
@@ -229,6 +231,7 @@ def _validate_command(
         errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     elif ctype != CHAT_INPUT and not 1 <= len(name) <= 32:
         errors.bad_length((*path, "name"), 1, 32)
+    _validate_installs(payload, path, errors)
     description = payload.get("description") or ""
     if ctype == CHAT_INPUT and not 1 <= len(description) <= 100:
         errors.bad_length((*path, "description"), 1, 100)
@@ -242,6 +245,22 @@ def _validate_command(
                 "APPLICATION_COMMAND_TOO_LARGE",
                 f"Command exceeds maximum size ({MAX_TOTAL_CHARS})",
             )
+
+
+def _validate_installs(payload: dict[str, Any], path: tuple[str | int, ...], errors: FormErrors) -> None:
+    """``integration_types`` (0 GUILD_INSTALL, 1 USER_INSTALL) and ``contexts`` (0 GUILD,
+    1 BOT_DM, 2 PRIVATE_CHANNEL): lists of those values, not empty
+    (https://discord.com/developers/docs/interactions/application-commands#contexts)."""
+    for key, allowed in (("integration_types", INTEGRATION_TYPES), ("contexts", CONTEXT_TYPES)):
+        value = payload.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not value:
+            errors.add((*path, key), "BASE_TYPE_REQUIRED", f"{key} must be a non-empty list")
+            continue
+        for i, item in enumerate(value):
+            if isinstance(item, bool) or item not in allowed:
+                errors.add((*path, key, i), "ENUM_TYPE_COERCE", f"Value \"{item}\" is not a valid enum value.")
 
 
 def _validate_options(

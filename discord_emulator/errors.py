@@ -26,6 +26,7 @@ KNOWN_CODES: dict[int, tuple[int, str]] = {
     30013: (400, "Maximum number of guild channels reached (500)"),
     40005: (413, "Request entity too large"),
     40060: (400, "Interaction has already been acknowledged."),
+    40094: (400, "This interaction has hit the maximum number of follow up messages"),
     50001: (403, "Missing Access"),
     50005: (403, "Cannot edit a message authored by another user"),
     50006: (400, "Cannot send an empty message"),

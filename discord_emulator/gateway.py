@@ -365,6 +365,10 @@ class Gateway:
         Sessions that are momentarily disconnected still buffer the event, to be
         replayed on RESUME.  Returns how many sessions received it.
         """
+        if event != "INTERACTION_CREATE" and not self._bot_present(guild_id):
+            # A server the bot is not in (a user-installed app used there) sends it
+            # nothing over the gateway; only the interactions themselves reach it.
+            return 0
         sent = 0
         for session in self.sessions.values():
             if not self._resumable(session) or not session.handles(guild_id):
@@ -374,6 +378,11 @@ class Gateway:
             self._push(session, event, transform(data, session.intents) if transform else data)
             sent += 1
         return sent
+
+    def _bot_present(self, guild_id: int | None) -> bool:
+        world = self._ctx.world
+        guild = world.guilds.get(guild_id) if guild_id is not None else None
+        return guild is None or world.bot.id in guild.members
 
     def dispatch_guild_create(self, guild: Guild) -> None:
         """GUILD_CREATE is tailored per session (member list depends on intents)."""

@@ -71,6 +71,7 @@ class GuildOps:
             "GUILD_DELETE", {"id": str(guild.id)}, guild_id=guild.id, intent=INTENT_GUILDS
         )
         guild.members.pop(bot.id, None)
+        self._ctx.world.guilds_left.add(guild.id)
         for role_id in [r.id for r in guild.roles.values() if r.bot_id == bot.id]:
             del guild.roles[role_id]
 
@@ -245,13 +246,24 @@ class GuildOps:
         """The channel, if the bot can see it and holds ``needed`` there.
 
         Missing View Channel is 50001 "Missing Access"; any other missing bit
-        is 50013 "Missing Permissions", as on Discord.
+        is 50013 "Missing Permissions", as on Discord. A channel the bot cannot reach
+        at all (a server it is not in, a DM between users) is 50001 too.
         """
-        channel = self._ctx.world.channels.get(channel_id)
+        world = self._ctx.world
+        channel = world.channels.get(channel_id)
         if channel is None:
             raise ApiError.of(10003)
         if channel.guild_id is None:
+            if world.is_private(channel):
+                raise ApiError.of(50001)  # a DM between two users
             return channel
+        guild = world.guilds.get(channel.guild_id)
+        if guild is None:
+            raise ApiError.of(10003)
+        if self._ctx.bot.id not in guild.members and guild.id not in world.guilds_left:
+            # A channel of a server the bot was never in (where a user-installed app was
+            # used): Missing Access. (One it was removed from keeps its 10004 below.)
+            raise ApiError.of(50001)
         self.require_guild(channel.guild_id)
         granted = self.permissions_in(channel, self._ctx.bot.id)
         if not granted & perm.VIEW_CHANNEL:

@@ -5,6 +5,13 @@ response (second → 400/40060), sent within the deadline after dispatch
 (late → 404/10062), response type valid for the interaction type, followups
 and edits only while the 15-minute token lives (→ 401/50027).  The user side
 observes everything through :class:`InteractionResult`.
+
+An interaction authorized only by the user's own install of the app (no
+``"0"`` in ``authorizing_integration_owners``: a server without the bot, or a
+DM between users) is answered only through its token: at most 5 followups
+(→ 400/40094, https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message),
+and in a server where the member lacks Use External Apps every answer is
+ephemeral (https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import limits
+from . import permissions as perm
 from .errors import ApiError, form_error
 from .messages import INTERACTION_FLAGS, Origin, UploadedFile
 from .state import FLAG_EPHEMERAL, FLAG_LOADING, Channel, Guild, Message, User
@@ -35,6 +43,12 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+
+# Followups an interaction authorized only by a user install may create.
+USER_INSTALL_FOLLOWUPS = 5
+# What app_permissions holds where the bot is no member: Discord documents it for
+# (group) DMs with other users; the emulator uses it in a server without the bot too.
+FOREIGN_APP_PERMISSIONS = perm.ATTACH_FILES | perm.EMBED_LINKS | perm.MENTION_EVERYONE
 
 # Which callback types Discord accepts for each interaction type.
 ALLOWED_RESPONSES: dict[int, set[int]] = {
@@ -88,6 +102,20 @@ class InteractionRecord:
     # waiter of its own per interaction.
     acknowledged_at: float | None = None
     answered_at: float | None = None
+
+    @property
+    def user_install_only(self) -> bool:
+        """Authorized by the user's own install alone: the app is not installed where
+        the interaction happened (``authorizing_integration_owners`` has no ``"0"``)."""
+        return "0" not in self.payload["authorizing_integration_owners"]
+
+    @property
+    def forced_ephemeral(self) -> bool:
+        """Discord makes every answer ephemeral: a user-installed app in a server where
+        the member may not use external apps publicly (Use External Apps)."""
+        if not self.user_install_only or self.guild is None:
+            return False
+        return not perm.has(int(self.payload["member"]["permissions"]), perm.USE_EXTERNAL_APPS)
 
     def is_final(self) -> bool:
         """True once the user sees a definitive answer (not just "thinking")."""
@@ -234,8 +262,11 @@ class InteractionService:
         locale: str,
         command_name: str | None = None,
         source_message: Message | None = None,
+        owners: dict[str, str] | None = None,
     ) -> InteractionResult:
-        """Builds a complete INTERACTION_CREATE payload and dispatches it."""
+        """Builds a complete INTERACTION_CREATE payload and dispatches it; ``owners``
+        (``authorizing_integration_owners``, from ``CommandAccess.authorization``) default
+        to those of the interaction that made ``source_message``, else the guild install's."""
         ctx = self._ctx
         if not ctx.gateway.has_session():
             raise BotNotConnected(
@@ -246,6 +277,13 @@ class InteractionService:
         interaction_id = ctx.snowflakes.next()
         token = f"aW50ZXJhY3Rpb24{interaction_id}.{secrets.token_urlsafe(48)}"
         channel_payload = channel.to_payload()
+        if owners is None:
+            made_by = source_message.interaction_metadata if source_message is not None else None
+            if made_by is not None and made_by.get("authorizing_integration_owners"):
+                owners = dict(made_by["authorizing_integration_owners"])
+            else:
+                owners = {"0": str(guild.id) if guild else "0"}
+        reachable = not world.is_private(channel) if guild is None else ctx.bot.id in guild.members
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(ctx.application.id),
@@ -256,12 +294,14 @@ class InteractionService:
             "locale": locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id) if guild else "0"},
-            "context": 0 if guild else 1,
+            "authorizing_integration_owners": owners,
+            "context": world.context_of(channel),
             "attachment_size_limit": ctx.config.attachment_size_limit,
             "channel_id": str(channel.id),
             "channel": channel_payload,
-            "app_permissions": str(ctx.guild_ops.permissions_in(channel, ctx.bot.id)),
+            "app_permissions": str(
+                ctx.guild_ops.permissions_in(channel, ctx.bot.id) if reachable else FOREIGN_APP_PERMISSIONS
+            ),
         }
         if guild is not None:
             perms = ctx.guild_ops.permissions_in(channel, user.id)
@@ -331,6 +371,8 @@ class InteractionService:
                 "INTERACTION_RESPONSE_TYPE_INVALID",
                 f"Response type {rtype} is invalid for interaction type {rec.type}",
             )
+        if rec.forced_ephemeral and rtype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            data = {**data, "flags": int(data.get("flags") or 0) | FLAG_EPHEMERAL}
         if rtype == CHANNEL_MESSAGE:
             rec.original = ctx.messages.create(
                 rec.channel,
@@ -427,6 +469,10 @@ class InteractionService:
                 original, {k: v for k, v in body.items() if k != "flags"}, files
             )
         else:
+            if rec.user_install_only and self._created_followups(rec) >= USER_INSTALL_FOLLOWUPS:
+                raise ApiError.of(40094)
+            if rec.forced_ephemeral:
+                body = {**body, "flags": int(body.get("flags") or 0) | FLAG_EPHEMERAL}
             message = ctx.messages.create(
                 rec.channel,
                 ctx.bot,
@@ -438,6 +484,11 @@ class InteractionService:
         rec.followups.append(message)
         self._changed(rec)
         return message
+
+    @staticmethod
+    def _created_followups(rec: InteractionRecord) -> int:
+        """Followups that made a message of their own (not the one that filled a defer)."""
+        return sum(1 for m in rec.followups if m is not rec.original)
 
     def _target(self, rec: InteractionRecord, message_id: str) -> Message:
         if message_id == "@original":

@@ -294,8 +294,9 @@ class MessageService:
         return message.to_payload(self._ctx.world.users)
 
     def _dispatch(self, event: str, message: Message) -> None:
-        if message.ephemeral:
-            return
+        channel = self._ctx.world.channels.get(message.channel_id)
+        if message.ephemeral or (channel is not None and self._ctx.world.is_private(channel)):
+            return  # a DM between users: the bot, no recipient, is sent nothing of it
         self._emit(event, self.payload(message), message)
 
     def _emit(self, event: str, data: dict[str, Any], message: Message) -> None:

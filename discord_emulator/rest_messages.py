@@ -1,8 +1,9 @@
 """Channel message routes, DM channel creation, and attachment downloads.
 
 Permission and DM rules are checked before the message reaches
-:class:`MessageService`: 50001/50013 in guild channels, 50007 for users
-whose DMs are closed or who share no server with the bot.
+:class:`MessageService`: 50001/50013 in guild channels, 50001 in a server the
+bot is not in or a DM between users, 50007 for users whose DMs are closed or who
+neither share a server with the bot nor installed the app to their account.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ async def send_message(request: web.Request) -> web.Response:
     channel = ctx.guild_ops.require_channel(snowflake(request, "channel_id"), needed=needed)
     if channel.is_dm:
         recipient = channel.recipients[0]
-        if recipient.dms_closed or recipient.bot or not ctx.world.shares_guild_with_bot(recipient):
+        reachable = ctx.world.shares_guild_with_bot(recipient) or ctx.world.user_installed(recipient)
+        if recipient.dms_closed or recipient.bot or not reachable:
             raise ApiError.of(50007)
     elif payload.get("embeds") and not ctx.guild_ops.permissions_in(channel, ctx.bot.id) & perm.EMBED_LINKS:
         # Discord drops the embeds of a sender without Embed Links, silently; a message

@@ -59,8 +59,7 @@ class UserActions:
             if found is None:
                 raise InvalidInvocation(f"unknown channel {channel!r}")
             if found.is_dm:
-                if found.recipients[0].id != user.id:
-                    raise InvalidInvocation("that DM channel belongs to another user")
+                self._check_dm(user, found)
                 return found, None
             target = world.guild_of(found)
         else:
@@ -93,11 +92,21 @@ class UserActions:
                 return channel
         raise InvalidInvocation(f"user {user.username} sees no text channel in {guild.name}")
 
+    def _check_dm(self, user: User, channel: Channel) -> None:
+        """A DM is the user's own with the bot or, with the app installed to the user's
+        account, one between the user and another user (the bot is no part of it)."""
+        if self.ctx.world.is_private(channel):
+            if user.id not in (u.id for u in channel.recipients):
+                raise InvalidInvocation("that DM is between two other users")
+        elif channel.recipients[0].id != user.id:
+            raise InvalidInvocation("that DM is between the bot and another user")
+
     def _check_member(self, user: User, guild: Guild | None, channel: Channel) -> None:
         if guild is None:
             return
-        if self.ctx.bot.id not in guild.members:
-            raise InvalidInvocation(f"the bot is not in guild {guild.name}")
+        if self.ctx.bot.id not in guild.members and not self.ctx.world.user_installed(user):
+            # Without the bot there, only an app installed to the user's account is offered.
+            raise InvalidInvocation(f"the bot is not in guild {guild.name} and {user.username} has not installed the app")
         if user.id not in guild.members:
             raise InvalidInvocation(f"{user.username} is not a member of {guild.name}")
         if not self.ctx.guild_ops.permissions_in(channel, user.id) & perm.VIEW_CHANNEL:
@@ -106,17 +115,21 @@ class UserActions:
     # -- slash commands ------------------------------------------------
     def _resolve(
         self, user: User, command: str, channel: Channel, guild: Guild | None, locale: str
-    ) -> ResolvedCommand:
+    ) -> tuple[ResolvedCommand, dict[str, str]]:
         try:
             resolved = self.ctx.commands.resolve(
                 command, guild_id=guild.id if guild else None, locale=locale
             )
         except CommandNotFound as exc:
             raise InvalidInvocation(str(exc)) from None
-        if not self.ctx.command_access.allows(resolved.command, user, channel, guild):
-            where = f"#{channel.name}" if guild is not None else "DMs"
+        owners = self.ctx.command_access.authorization(resolved.command, user, channel, guild)
+        if owners is None:
+            if guild is not None:
+                where = f"#{channel.name}"
+            else:
+                where = "a DM between users" if self.ctx.world.is_private(channel) else "DMs"
             raise InvalidInvocation(f"/{resolved.command.name} is hidden from {user.username} in {where}")
-        return resolved
+        return resolved, owners
 
     def _command_data(
         self, resolved: ResolvedCommand, leaf: list[dict[str, Any]], builder: OptionBuilder
@@ -160,12 +173,12 @@ class UserActions:
         """Runs ``/command`` (e.g. ``"mod create"``); returns immediately after dispatch."""
         where, in_guild = self._locate(user, channel, guild, dm)
         loc = locale or user.locale
-        resolved = self._resolve(user, command, where, in_guild, loc)
+        resolved, owners = self._resolve(user, command, where, in_guild, loc)
         builder = OptionBuilder(self.ctx, user, where, in_guild)
         leaf = builder.build(resolved.options, options or {})
         data = self._command_data(resolved, leaf, builder)
         return self.ctx.interactions.create(
-            APPLICATION_COMMAND, user, where, data, locale=loc, command_name=resolved.qualified_name
+            APPLICATION_COMMAND, user, where, data, locale=loc, command_name=resolved.qualified_name, owners=owners
         )
 
     async def autocomplete(
@@ -185,12 +198,12 @@ class UserActions:
         """Types ``value`` into option ``focused`` and returns the bot's choices."""
         where, in_guild = self._locate(user, channel, guild, dm)
         loc = locale or user.locale
-        resolved = self._resolve(user, command, where, in_guild, loc)
+        resolved, owners = self._resolve(user, command, where, in_guild, loc)
         builder = OptionBuilder(self.ctx, user, where, in_guild)
         leaf = builder.build(resolved.options, options or {}, focused=focused, focused_value=value)
         data = self._command_data(resolved, leaf, builder)
         result = self.ctx.interactions.create(
-            AUTOCOMPLETE, user, where, data, locale=loc, command_name=resolved.qualified_name
+            AUTOCOMPLETE, user, where, data, locale=loc, command_name=resolved.qualified_name, owners=owners
         )
         await result.wait(timeout)
         return list(result.choices or [])
@@ -208,8 +221,7 @@ class UserActions:
             raise InvalidInvocation("that ephemeral message is only visible to another user")
         channel = world.channels[msg.channel_id]
         if channel.is_dm:
-            if channel.recipients[0].id != user.id:
-                raise InvalidInvocation("that DM is between the bot and another user")
+            self._check_dm(user, channel)
         else:
             self._check_member(user, world.guild_of(channel), channel)
         for comp in iter_components(msg.components):
