@@ -4,7 +4,12 @@
 so they are built fresh for each tree (:class:`Groups`) and a cog's command names its
 group (:func:`command`); :func:`bot.discord.commands.tree.install` puts it there. A group only one
 feature uses (``/stats``, ``/standby``) is a class attribute of that feature's cog, made
-by :func:`group`. Every command is usable in servers and in DMs with the bot.
+by :func:`group`. Every command is usable in servers and in DMs with the bot; those
+that need nothing of a server (``/practice``, ``/rules``, ``/help``, ``/stats``) can also be
+installed by a person to their own account and used anywhere (``anywhere=True``): in a
+server without the bot and in a DM between people, where the bot answers through the
+interaction alone. (Discord sets where a command may be used per top-level command, so
+all of ``/stats`` goes with ``/stats view``: each answers its caller privately.)
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from bot.discord.translator import L
 
 CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
 INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
+# A person's own install of the app: the commands that work anywhere.
+ANYWHERE_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+ANYWHERE_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 SHARED = "group"
 """The key of a command's ``extras`` that names its shared group."""
 
@@ -44,12 +52,12 @@ class Groups:
         )
 
 
-def group(name: str, default_permissions: discord.Permissions | None = None) -> app_commands.Group:
+def group(name: str, default_permissions: discord.Permissions | None = None, *, anywhere: bool = False) -> app_commands.Group:
     return app_commands.Group(
         name=L(f"cmd.name.{name}"),
         description=L(f"cmd.desc.{name}"),
-        allowed_contexts=CONTEXTS,
-        allowed_installs=INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS if anywhere else CONTEXTS,
+        allowed_installs=ANYWHERE_INSTALLS if anywhere else INSTALLS,
         default_permissions=default_permissions,
     )
 
@@ -60,16 +68,26 @@ def command(shared: str, name: str) -> Callable[[Callable[..., Any]], app_comman
     return app_commands.command(name=L(f"cmd.name.{name}"), description=L(f"cmd.desc.{shared}_{name}"), extras={SHARED: shared})
 
 
-def top_level(name: str) -> Callable[[Callable[..., Any]], app_commands.Command[Any, ..., Any]]:
-    """Decorator: a top-level command usable in servers and in DMs with the bot."""
+def top_level(name: str, *, anywhere: bool = False) -> Callable[[Callable[..., Any]], app_commands.Command[Any, ..., Any]]:
+    """Decorator: a top-level command usable in servers and in DMs with the bot (and,
+    ``anywhere``, wherever a person who installed the app to their account is)."""
 
     def wrap(func: Callable[..., Any]) -> app_commands.Command[Any, ..., Any]:
         return app_commands.Command(
             name=L(f"cmd.name.{name}"),
             description=L(f"cmd.desc.{name}"),
             callback=func,
-            allowed_contexts=CONTEXTS,
-            allowed_installs=INSTALLS,
+            allowed_contexts=ANYWHERE_CONTEXTS if anywhere else CONTEXTS,
+            allowed_installs=ANYWHERE_INSTALLS if anywhere else INSTALLS,
         )
 
     return wrap
+
+
+def bot_absent(interaction: discord.Interaction) -> bool:
+    """Used where the bot cannot reach the channel: a server that has not installed it
+    (only the caller's own install authorized the command) or a DM between people. The
+    answer goes through the interaction only; nothing may be posted in the channel."""
+    if interaction.context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()

@@ -126,7 +126,7 @@ async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
 class Info(commands.Cog):
     """The rules and the help: ``/rules``, ``/help``."""
 
-    @top_level("rules")
+    @top_level("rules", anywhere=True)
     @app_commands.rename(topic=L("cmd.name.topic"))
     @app_commands.describe(topic=L("cmd.param.topic"))
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
@@ -141,7 +141,7 @@ class Info(commands.Cog):
     async def _topics(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return topic_choices(current, locale_of(interaction))
 
-    @top_level("help")
+    @top_level("help", anywhere=True)
     async def help_(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         await ctx.send(embed=help_embed(ctx.locale))

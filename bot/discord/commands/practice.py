@@ -2,10 +2,13 @@
 ``/practice stop``. (Discord lets a command with subcommands take no options of its
 own, so starting one is a subcommand beside stopping it.)
 
-The game's channel is the caller's DM with the bot: used in a DM, that one; used in a
-server, the answer is private and the DM is opened first, a short note sent there to be
-sure the bot may write to it (a person whose DMs are closed is told so, and no game is
-made). The game itself is the service's (``bot.service.practice``)."""
+The game's channel is the caller's DM with the bot: used in a DM with the bot, that one;
+used anywhere else (a server, one without the bot for a person who installed the app to
+their account, or a DM between people), the answer is private and the DM with the bot is
+opened first, a short note sent there to be sure the bot may write to it (a person whose
+DMs are closed is told so, and no game is made); where the bot cannot post, the answer
+says the game is played in the DMs. The game itself is the service's
+(``bot.service.practice``)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import bot.service as service
-from bot.discord.commands.groups import group
+from bot.discord.commands.groups import bot_absent, group
 from bot.discord.context import Ctx
 from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
@@ -28,7 +31,8 @@ async def dm_channel(ctx: Ctx) -> int:
     """The caller's DM channel with the bot, where the practice game is played: this one
     in a DM, else opened and tried with a note (ReplyError when DMs are closed)."""
     interaction = ctx.interaction
-    if interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel) and interaction.channel_id is not None:
+    in_bot_dm = interaction.guild_id is None and not interaction.context.private_channel  # not a DM between people
+    if in_bot_dm and isinstance(interaction.channel, discord.DMChannel) and interaction.channel_id is not None:
         return interaction.channel_id
     try:
         channel = await interaction.user.create_dm()
@@ -41,7 +45,7 @@ async def dm_channel(ctx: Ctx) -> int:
 class Practice(commands.Cog):
     """A game for one person against AI seats: ``/practice start``, ``/practice stop``."""
 
-    practice = group("practice")
+    practice = group("practice", anywhere=True)
 
     @practice.command(name=L("cmd.name.start"), description=L("cmd.desc.practice_start"))
     @app_commands.rename(players=L("cmd.name.players"), language=L("cmd.name.language"))
@@ -54,7 +58,10 @@ class Practice(commands.Cog):
         channel_id = await dm_channel(ctx)
         await service.remember_dm_channel(ctx.db, interaction.user.id, channel_id)  # the game's posts and the person's news: one place
         info = await service.start_practice(ctx.db, ctx.user, channel_id, players=count, language=language or ctx.locale)
-        await ctx.send(embed=notice_embed(t("practice.started", ctx.locale, game=info.id, count=len(info.players), ai=len(info.players) - 1, channel=f"<#{channel_id}>")))
+        started = t("practice.started", ctx.locale, game=info.id, count=len(info.players), ai=len(info.players) - 1, channel=f"<#{channel_id}>")
+        if bot_absent(interaction):
+            started = t("practice.in_your_dms", ctx.locale) + "\n" + started
+        await ctx.send(embed=notice_embed(started))
 
     @practice.command(name=L("cmd.name.stop"), description=L("cmd.desc.practice_stop"))
     async def stop(self, interaction: discord.Interaction) -> None:

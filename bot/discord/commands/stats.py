@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands.groups import group, top_level
+from bot.discord.commands.groups import bot_absent, group, top_level
 from bot.discord.components.stats import ForgetButton, page_buttons
 from bot.discord.context import Ctx
 from bot.discord.embeds.replies import notice_embed
@@ -34,6 +34,7 @@ from bot.service.leaderboard import (
 )
 from bot.service.privacy import set_hidden
 from bot.service.stats import player_stats
+from bot.service.stats_errors import NoRecordsError
 
 if TYPE_CHECKING:
     pass
@@ -45,7 +46,7 @@ SORT_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.sort_{s}"), value=s) for
 class Stats(commands.Cog):
     """The community's records: ``/stats view|hide|show|forget``, ``/leaderboard``."""
 
-    stats = group("stats")
+    stats = group("stats", anywhere=True)
 
     @stats.command(name=L("cmd.name.view"), description=L("cmd.desc.stats_view"))
     @app_commands.rename(player=L("cmd.name.player"), all_servers=L("cmd.name.all_servers"), public=L("cmd.name.public"))
@@ -55,17 +56,28 @@ class Stats(commands.Cog):
         interaction: discord.Interaction, player: discord.User | None = None, all_servers: bool = False, public: bool = False
     ) -> None:
         target = player or interaction.user
-        guild = None if all_servers or interaction.guild_id is None else interaction.guild_id
+        # A server without the bot (the caller's own install of the app) has no table of
+        # ours: the records across every server are what the caller can mean there.
+        elsewhere = bot_absent(interaction) and interaction.guild_id is not None
+        guild = None if all_servers or elsewhere or interaction.guild_id is None else interaction.guild_id
         # Read before answering: a refusal (a hidden profile, no games) goes to the caller
         # alone even when the answer was to be posted.
-        found = await player_stats(
-            interaction.client.db, interaction.user.id, target.id, guild, name=target.display_name  # type: ignore[attr-defined]
-        )
+        try:
+            found = await player_stats(
+                interaction.client.db, interaction.user.id, target.id, guild, name=target.display_name  # type: ignore[attr-defined]
+            )
+        except NoRecordsError:
+            if not elsewhere:
+                raise
+            raise ReplyError("stats.no_records_anywhere", name=target.display_name) from None
         ctx = await Ctx.begin(interaction, ephemeral=not public, idempotent=True)
         # Drawn in a worker thread: the bot keeps answering meanwhile.
         png = await asyncio.to_thread(chart_png, found, ctx.locale)
         file = discord.File(io.BytesIO(png), filename=CHART_FILE)
-        await ctx.send(embed=stats_embed(found, target.display_name, ctx.locale), file=file, ephemeral=not public)
+        embed = stats_embed(found, target.display_name, ctx.locale)
+        if elsewhere and not all_servers:
+            embed.set_author(name=t("stats.scope_elsewhere", ctx.locale))
+        await ctx.send(embed=embed, file=file, ephemeral=not public)
 
     @stats.command(name=L("cmd.name.hide"), description=L("cmd.desc.stats_hide"))
     async def hide(self, interaction: discord.Interaction) -> None:
