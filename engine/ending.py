@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.events import Event, public
 from engine.model import FACTIONS, GameState, Phase
 from engine.scoring import SURVIVOR_POINTS, award
-from engine.uneven import extra
+from engine.uneven import extra, head_starts
 
 
 def end_reason(state: GameState) -> str | None:
@@ -59,4 +59,8 @@ def finish(state: GameState, events: list[Event], reason: str) -> None:
         {"seat": p.seat, "name": p.name, "class_id": p.class_id, "faction": p.faction.value, "alive": p.alive, "grails": p.grails_banked}
         for p in state.players
     ]
-    events.append(public("GameEnded", reason=reason, round=state.round, scores=dict(state.scores), winners=list(state.winners), roster=roster))
+    data = {"reason": reason, "round": state.round, "scores": dict(state.scores), "winners": list(state.winners), "roster": roster}
+    starts = head_starts(state)
+    if starts:  # in the scores since the deal (house rule uneven_tables), told with them
+        data["head_starts"] = starts
+    events.append(public("GameEnded", **data))

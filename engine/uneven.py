@@ -105,12 +105,18 @@ def extra(state: GameState, faction: str, kind: str) -> int:
     return int(getattr(comp, kind)) * seats_short(state)[faction]
 
 
+def head_starts(state: GameState) -> dict[str, int]:
+    """Per faction given one, the head start it was dealt (empty when none was)."""
+    comp = in_play(state)
+    if not comp.head_start:
+        return {}
+    return {faction: comp.head_start * short for faction, short in seats_short(state).items() if short}
+
+
 def give_head_start(state: GameState) -> None:
     """At the deal: each faction short of seats starts with its head start."""
-    comp = in_play(state)
-    if comp.head_start:
-        for faction, short in seats_short(state).items():
-            state.scores[faction] += comp.head_start * short
+    for faction, points in head_starts(state).items():
+        state.scores[faction] += points
 
 
 def start_events(state: GameState) -> list[Event]:

@@ -49,6 +49,10 @@ def scoreboard_embed(ended: dict[str, Any], locale: str | None, seed: str | None
     scores = "\n".join(
         t("post.score_line", locale, faction=terms.faction(f, locale), score=v) for f, v in sorted(ended["scores"].items(), key=lambda kv: -kv[1])
     )
+    starts = ended.get("head_starts") or {}
+    if starts:
+        given = words.listing((f"{terms.faction(f, locale)} +{v}" for f, v in starts.items()), locale)
+        scores += "\n" + t("post.score_head_starts", locale, starts=given)
     embed.add_field(name=t("post.scoreboard_scores", locale), value=scores, inline=False)
     roster = [
         t(

@@ -32,7 +32,7 @@ PINNED: dict[int, tuple[str, str, str]] = {
     2: ("3fd528c484e28649", "c8cc29f416721cb2", "0cece1193c95b1f9"),
     3: ("0165e9c58868c8e4", "c8cc29f416721cb2", "77bfbe545eb4a6df"),
     4: ("0165e9c58868c8e4", "09731e399d2448ba", "ab07753536bd8666"),
-    5: ("0165e9c58868c8e4", "09731e399d2448ba", "218369b6f282df3d"),
+    5: ("0165e9c58868c8e4", "5f5fcd19cdecb3a8", "0646160fb04342d9"),
 }
 
 FAILURE = """\

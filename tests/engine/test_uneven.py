@@ -70,3 +70,21 @@ def test_a_candidate_tried_by_the_search_scores_the_short_faction_more() -> None
     even = new_game(NAMES[:9], "uneven-try")
     with trying(candidate):
         assert in_play(even) == Compensation()
+
+
+def test_the_end_names_the_head_starts_in_the_scores() -> None:
+    from bot.ai.runner import play_game
+
+    steps: list[list] = []
+    state = new_game(NAMES[:8], "uneven-end")
+    play_game("uneven-end", 8, start=state, steps=steps)
+    ended = next(e for step in steps for e in step if e.kind == "GameEnded")
+    assert ended.audience.value == "public"
+    assert ended.data["head_starts"] == {f: p for f, p in start_events_points(8, "uneven-end").items()}
+    even: list[list] = []
+    play_game("uneven-end", 9, start=new_game(NAMES[:9], "uneven-end"), steps=even)
+    assert "head_starts" not in next(e for step in even for e in step if e.kind == "GameEnded").data
+
+
+def start_events_points(players: int, seed: str) -> dict[str, int]:
+    return {e.data["faction"]: e.data["points"] for e in start_events(new_game(NAMES[:players], seed))}
