@@ -1,7 +1,7 @@
 """``wolfhowl db upgrade|downgrade|current|check|backfill|ratings [--url URL]``: database
 maintenance. ``check [REVISION]`` says, before it is done, what upgrading (or
 downgrading) to REVISION would do to which games (bot.service.db_check). ``backfill`` writes the records of games that ended before records were
-kept; ``ratings`` checks the stored ratings against a replay of the records, and with
+kept, and the reliability figures of records kept before those; ``ratings`` checks the stored ratings against a replay of the records, and with
 ``--rebuild`` rewrites them from it (the work itself is in the service)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bot.cli import database
 from bot.db import migrate
 from bot.db.session import Database
 from bot.db.where import describe, moved, problem
-from bot.service.backfill import backfill
+from bot.service.backfill import backfill_all
 from bot.service.db_check import check_database
 from bot.service.privacy import forget_leftovers
 from bot.service.ratings import rebuild as rebuild_all
@@ -90,8 +90,10 @@ async def _records(url: str, action: str, rebuild: bool) -> int:
     """``backfill``, or ``ratings`` checked (exit 1 when one differs) or rebuilt."""
     async with Database(url) as db:
         if action == "backfill":
-            written = await backfill(db)
-            print(f"records written for {written} finished game(s)" if written else "every finished game has its records")
+            done = await backfill_all(db)
+            print(f"records written for {done.games} finished game(s)" if done.games else "every finished game has its records")
+            if done.reliability:
+                print(f"reliability figures written for {done.reliability} seat record(s)")
             return 0
         if rebuild:
             count = await rebuild_all(db)

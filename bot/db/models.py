@@ -394,6 +394,13 @@ class SeatRecord(Base):
     rounds: Mapped[int] = mapped_column(Integer)
     faction_score: Mapped[int] = mapped_column(Integer)
     ended_at: Mapped[datetime]
+    # Reliability (bot.service.reliability): the phases this holder was asked to send
+    # (a required submission of a living seat), those they sent, and the phases the game
+    # went through after the seat was taken from them for absence. NULL: not known (an
+    # AI seat, or a game that ended before misses were counted).
+    phases_asked: Mapped[int | None] = mapped_column(Integer)
+    phases_sent: Mapped[int | None] = mapped_column(Integer)
+    phases_abandoned: Mapped[int | None] = mapped_column(Integer)
 
 
 class PlayerStanding(Base):

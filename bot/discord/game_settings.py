@@ -101,6 +101,18 @@ class Number(Setting):
 
 
 @dataclass(frozen=True, slots=True)
+class Percent(Number):
+    """A whole percentage in the field's range, 0 reading as none."""
+
+    def shown(self, value: Any, locale: str) -> str:
+        return f"{int(value)}%" if value else t("reliability.off", locale)
+
+    def catalogue_keys(self) -> Iterator[str]:
+        yield from Setting.catalogue_keys(self)
+        yield "reliability.off"
+
+
+@dataclass(frozen=True, slots=True)
 class Flag(Setting):
     """Yes or no."""
 
@@ -218,6 +230,7 @@ SETTINGS: list[Setting] = [
     Number("absence_misses", "absence_misses", line=_absence),
     Pick("absence_action", "absence_action", prefix="absence", line=_none),
     Duration("offer_time", "offer_seconds", high=86400, line=_none),
+    Percent("min_reliability", "min_reliability"),
     Duration("start_in", low=MIN_START_SECONDS, high=MAX_START_SECONDS, off_error="lobby_start.error"),  # the lobby's, not a setting
     Number("ai_seats", "ai_seats", line=_ai),
     Number("fill_to", "fill_to", line=_none),

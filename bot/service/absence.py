@@ -33,15 +33,13 @@ from bot.service.common import has_played, seats_done, settings_of, state_of
 from bot.service.messages import AbsenceModerator, AbsenceWarning, MissRun
 from bot.service.moderation import remove_seat
 from bot.service.outbox import Mail
+from bot.service.reliability import asks
 from bot.service.standbys import open_offer_for, start_offers
 
 
 def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
     """Whether the open ``phase`` asks ``seat`` for something it can send."""
-    p = state.player(seat)
-    if not p.alive or p.wounded:
-        return False
-    return not (phase == "dusk" and "grappling" in p.memory)
+    return asks(state.player(seat), phase)
 
 
 async def count_misses(

@@ -1,22 +1,41 @@
 """``wolfhowl db backfill``: records and ratings for the games that ended before records
 were kept, from each game's stored final state and game log, exactly as the end would
-have written them. Idempotent: a game with a record is left alone, and a run that
-writes nothing changes nothing."""
+have written them; and the reliability figures (``bot.service.reliability``) of records
+written before those were kept, where the game counted its misses. Idempotent: a game
+with a record is left alone, a record with its figures too, and a run that writes
+nothing changes nothing."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 
-from bot.db.models import Game, GameRecord
+from bot.db.models import Game, GameRecord, SeatRecord
 from bot.db.session import Database
 from bot.service.ratings import rebuild_standings
-from bot.service.records import write_records
+from bot.service.records import fill_reliability, write_records
+
+
+@dataclass(frozen=True)
+class Backfilled:
+    """What a backfill wrote: the games given their records, the seat records given
+    their reliability figures."""
+
+    games: int
+    reliability: int
 
 
 async def backfill(db: Database) -> int:
     """Write the missing records (one transaction per game, in the order they ended),
     then replay the standings of the servers concerned; returns how many games got
-    their records."""
+    their records. The reliability figures: :func:`backfill_all`."""
+    return (await backfill_all(db)).games
+
+
+async def backfill_all(db: Database) -> Backfilled:
+    """The missing records (:func:`backfill`), then the missing reliability figures (one
+    transaction per game)."""
     async with db.read() as s:
         missing = list(
             (
@@ -40,4 +59,27 @@ async def backfill(db: Database) -> int:
         # Games written here may have ended before ones already rated: replay in order.
         async with db.transaction() as s:
             await rebuild_standings(s, sorted(guilds))
-    return written
+    return Backfilled(written, await _fill_reliability(db))
+
+
+async def _fill_reliability(db: Database) -> int:
+    """Reliability figures for the human records without them whose game is still kept."""
+    async with db.read() as s:
+        games = list(
+            (
+                await s.execute(
+                    select(SeatRecord.game_id)
+                    .join(Game, Game.id == SeatRecord.game_id)
+                    .where(SeatRecord.phases_asked.is_(None), SeatRecord.user_id.is_not(None), Game.state.is_not(None))
+                    .distinct()
+                    .order_by(SeatRecord.game_id)
+                )
+            ).scalars()
+        )
+    filled = 0
+    for game_id in games:
+        async with db.transaction() as s:
+            game = await s.get(Game, game_id)
+            if game is not None:
+                filled += await fill_reliability(s, game)
+    return filled

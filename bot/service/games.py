@@ -49,6 +49,7 @@ from bot.service.errors import (
 from bot.service.messages import GameStarted, LobbyKicked, LobbyPost, Sheet
 from bot.service.policy import Action, Standing
 from bot.service.prompts import mail_prompts
+from bot.service.reliability import require_reliability
 from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
 
@@ -116,7 +117,8 @@ async def create_game(
 async def join_game(db: Database, game_id: int, user: UserRef, standing: Standing) -> GameInfo:
     """Join a lobby, as one who can see its channel (``standing``, the access policy's
     ``join``). A player may be in one live game at a time, across all servers
-    (AlreadyInGameError); joining twice is refused the same way."""
+    (AlreadyInGameError); joining twice is refused the same way. A game's
+    ``min_reliability`` refuses a player below it (ReliabilityTooLowError)."""
     u = user.checked()
     now = db.now()
     try:
@@ -133,6 +135,7 @@ async def join_game(db: Database, game_id: int, user: UserRef, standing: Standin
                 raise KickedFromLobbyError(game_id=game.id)
             members = await repo.lobby(s, game.id)
             settings = settings_of(game)
+            await require_reliability(s, game, settings, u.id)
             humans = 1 + sum(1 for m in members if not ai_seats.is_ai(m))
             if humans + ai_seats.wanted(settings, humans) > settings.max_players:
                 raise LobbyFullError(max=settings.max_players)

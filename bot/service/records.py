@@ -6,7 +6,8 @@ so the records appear exactly when the end commits and never before: stats, rati
 leaderboards read these tables only, and nothing they show can move while a game is
 live. A lobby cancelled before the start, or a game cancelled without a winner, has no
 result and writes none. ``wolfhowl db backfill`` writes the same records for games that
-ended before records existed (idempotent: a game that has its record is skipped).
+ended before records existed (idempotent: a game that has its record is skipped), and
+the reliability figures of records written before those were kept (``fill_reliability``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
 from bot.service.ratings import RatingChange, rate_game
+from bot.service.reliability import asks, misses_counted, sent_seats
 from bot.service.rules import decode_state
 
 # How a PlayerDied event's cause reads in a record; any other cause is a kill in the night.
@@ -40,6 +42,8 @@ class _Holding:
     teamkills: int = 0
     steals: int = 0
     grails: int = 0
+    sent: int = 0  # phases that asked the seat while held and found its submission
+    abandoned: int = 0  # phases closed after the seat was taken for absence
 
 
 @dataclass
@@ -109,7 +113,10 @@ def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[Gam
     """Each seat's holders in order, with what each did while holding it: departures
     (``PlayerDied``: killed, voted out, removed), kills and teamkills (the killer's
     faction against the victim's), successful steals (``StealRolled``), grails banked
-    (``GrailBanked``). A replace step hands the seat to the next holder."""
+    (``GrailBanked``), the phases that asked the seat and found its submission (each
+    advance against the state before it, ``reliability.asks``), and, for a holder whose
+    seat was taken for absence, the phases closed after. A replace step hands the seat
+    to the next holder."""
     seats: dict[int, _Seat] = {}
     for p in state.players:
         replaced = sorted(
@@ -118,7 +125,19 @@ def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[Gam
         )
         final = [r for r in rows if r.seat == p.seat or (r.status == "removed" and r.former_seat == p.seat)]
         seats[p.seat] = _Seat([_Holding(r) for r in [*replaced, *final[:1]]])
+    before: dict[str, Any] | None = None  # the state the step found (the last one's)
+    gone: list[_Holding] = []  # holders whose seat was taken for absence
     for step in steps:
+        if step.kind == "advance":
+            for h in gone:
+                h.abandoned += 1
+            if before is not None:
+                _count_sent(seats, step, before)
+        before = step.state
+        if step.inputs.get("reason") == "absence" and step.kind in ("replace", "remove"):
+            lost = seats.get(int(step.inputs.get("seat", 0)))
+            if lost is not None and lost.holdings:
+                gone.append(lost.current)
         if step.kind == "replace":
             seat = seats.get(int(step.inputs.get("seat", 0)))
             if seat is not None and seat.now + 1 < len(seat.holdings):
@@ -133,6 +152,16 @@ def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[Gam
             if h.last_round is None:
                 h.last_round = state.round
     return {k: v for k, v in seats.items() if v.holdings}
+
+
+def _count_sent(seats: dict[int, _Seat], step: GameStep, before: dict[str, Any]) -> None:
+    """One advance: a sent phase for each holder it asked whose submission it found."""
+    sent = sent_seats(step.inputs.get("submissions") or {}, step.phase)
+    for raw in before.get("players") or []:
+        player = engine.Player.from_dict(raw)
+        seat = seats.get(player.seat)
+        if seat is not None and seat.holdings and player.seat in sent and asks(player, step.phase):
+            seat.current.sent += 1
 
 
 def _count(state: engine.GameState, seats: dict[int, _Seat], step: GameStep, e: dict[str, Any]) -> None:
@@ -173,12 +202,14 @@ def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) ->
     assert game.ended_at is not None
     p = state.player(seat)
     last = h.last_round if h.last_round is not None else state.round
+    ai = h.row.user_id is None
+    asked, sent, abandoned = _figures(game, h) or (None, None, None)
     return SeatRecord(
         game_id=game.id,
         guild_id=game.guild_id,
         user_id=h.row.user_id,
         name=h.row.display_name,
-        ai=h.row.user_id is None,  # an AI seat: no standing, no rating (ratings.rated)
+        ai=ai,  # an AI seat: no standing, no rating (ratings.rated), no reliability
         seat=seat,
         class_id=p.class_id,
         faction=p.faction.value,
@@ -191,4 +222,50 @@ def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) ->
         rounds=max(0, last - h.first_round + 1),
         faction_score=int(state.scores.get(p.faction.value, 0)),
         ended_at=game.ended_at,
+        phases_asked=asked,
+        phases_sent=sent,
+        phases_abandoned=abandoned,
     )
+
+
+def _figures(game: Game, h: _Holding) -> tuple[int, int, int] | None:
+    """A holder's reliability figures (asked, sent, abandoned; ``bot.service.reliability``).
+    A phase missed is the absence policy's count, kept on the holder's row (only a phase
+    closed at its deadline counts). None: an AI seat, or a game whose misses were not
+    counted."""
+    if h.row.user_id is None or not misses_counted(game):
+        return None
+    return h.sent + h.row.misses_total, h.sent, h.abandoned
+
+
+async def fill_reliability(session: AsyncSession, game: Game) -> int:
+    """The reliability figures of the game's seat records written without them (before
+    they were kept), from the game log and the seats' rows, as the end writes them; how
+    many records got them (none for a game whose misses were not counted)."""
+    if game.state is None or not misses_counted(game):
+        return 0
+    records = list(
+        (
+            await session.execute(
+                select(SeatRecord).where(
+                    SeatRecord.game_id == game.id, SeatRecord.phases_asked.is_(None), SeatRecord.user_id.is_not(None)
+                )
+            )
+        ).scalars()
+    )
+    if not records:
+        return 0
+    rows = list(
+        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
+    )
+    seats = tally(decode_state(game), await repo.steps(session, game.id), rows)
+    held = {(seat, h.row.user_id): h for seat, s in seats.items() for h in s.holdings}
+    filled = 0
+    for record in records:
+        h = held.get((record.seat, record.user_id))
+        figures = None if h is None else _figures(game, h)
+        if figures is not None:
+            record.phases_asked, record.phases_sent, record.phases_abandoned = figures
+            filled += 1
+    await session.flush()
+    return filled

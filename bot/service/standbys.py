@@ -38,6 +38,7 @@ from bot.service.errors import (
 from bot.service.messages import OffersExhausted, SeatOffered
 from bot.service.moderation import hand_over_seat, remove_seat
 from bot.service.policy import Action, Standing
+from bot.service.reliability import require_reliability
 from bot.service.seats import check_seat_argument, locked_seat
 from bot.service.standby_errors import (
     AlreadyStandbyError,
@@ -58,7 +59,8 @@ LIVE = ("lobby", "running", "paused")
 async def join_standby(db: Database, game_id: int, user: UserRef, standing: Standing) -> int:
     """Put ``user`` on the game's standby list (the lobby or a running or paused game),
     as one who can see its channel (``standing``, the access policy's ``stand_by``);
-    how many are on it now."""
+    how many are on it now. Below the game's ``min_reliability``: ReliabilityTooLowError
+    (the seat the list waits for is one a reliable player should take)."""
     user = user.checked()
     now = db.now()
     async with db.transaction() as s:
@@ -77,6 +79,7 @@ async def join_standby(db: Database, game_id: int, user: UserRef, standing: Stan
         standby = await _standby(s, game.id, user.id)
         if standby is not None and standby.status in ("waiting", "asked"):
             raise AlreadyStandbyError(game_id=game.id)
+        await require_reliability(s, game, settings_of(game), user.id)
         await repo.upsert_user(s, user.id, user.name, user.locale, now)
         if standby is None:
             standby = Standby(game_id=game.id, user_id=user.id, display_name=user.name, status="waiting", joined_at=now)

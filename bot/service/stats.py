@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db.models import PlayerProfile, PlayerStanding, SeatRecord
 from bot.db.session import Database
 from bot.service.common import check_id
+from bot.service.reliability import Reliability, reliability_of
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
 
 # A win rate's 95% interval is shown from this many games on (fewer say too little).
@@ -64,6 +65,8 @@ class PlayerStats:
     by_class: dict[str, Tally] = field(default_factory=dict)
     recent: list[RecentGame] = field(default_factory=list)
     form: list[str] = field(default_factory=list)  # results, oldest first
+    # Phases sent of those asked over the last games (bot.service.reliability).
+    reliability: Reliability = field(default_factory=Reliability)
 
     @property
     def win_rate(self) -> float:
@@ -103,7 +106,8 @@ async def player_stats(
         if not groups:
             raise NoRecordsError(name=name)
         recent = await _recent(s, user_id, guild_id)
-    return from_groups(user_id, guild_id, groups, recent, rating)
+        reliability = await reliability_of(s, user_id, guild_id)
+    return from_groups(user_id, guild_id, groups, recent, rating, reliability)
 
 
 R = SeatRecord
@@ -167,9 +171,12 @@ async def _recent(s: AsyncSession, user_id: int, guild_id: int | None) -> list[R
     return [RecentGame(*row) for row in (await s.execute(q)).all()]
 
 
-def from_groups(user_id: int, guild_id: int | None, groups: list[Group], recent: list[RecentGame], rating: float | None) -> PlayerStats:
+def from_groups(
+    user_id: int, guild_id: int | None, groups: list[Group], recent: list[RecentGame], rating: float | None,
+    reliability: Reliability | None = None,
+) -> PlayerStats:
     """The stats from the records added up (``_groups``) and the last games, newest
-    first."""
+    first (and the reliability read beside them)."""
     games = sum(g.games for g in groups)
     wins = sum(g.wins for g in groups)
     by_faction: dict[str, Tally] = {}
@@ -196,5 +203,6 @@ def from_groups(user_id: int, guild_id: int | None, groups: list[Group], recent:
         by_class=dict(sorted(by_class.items())),
         recent=recent[:RECENT_GAMES],
         form=[r.result for r in reversed(recent[:FORM_GAMES])],
+        reliability=reliability or Reliability(),
     )
 

@@ -93,6 +93,9 @@ class GameSettings(BaseModel):
     absence_action: Literal["replace", "remove", "ai", "notify"] = "replace"
     # How long a standby has to accept a seat offered to them before the next is asked.
     offer_seconds: int = Field(default=600, ge=60, le=86400)
+    # The reliability a player needs to join, in percent (0: none; bot.service.reliability):
+    # a join of the lobby or the standby list below it is refused; a new player is let in.
+    min_reliability: int = Field(default=0, ge=0, le=100)
     # Seats the baseline AI fills beside the humans (bot.service.ai_seats).
     ai_seats: int = Field(default=0, ge=0, le=engine.MAX_PLAYERS - 1)
     # Or (0: off) the AI fills the lobby up to this many players as humans come and go.

@@ -363,3 +363,44 @@ async def test_0018_lets_a_game_have_no_server_and_the_downgrade_keeps_it_readab
     finally:
         await engine.dispose()
     assert [tuple(r) for r in rows] == [(practice.id, 0, "running")]
+
+
+async def test_0019_adds_the_reliability_figures_and_the_downgrade_keeps_the_records(empty_url: str) -> None:
+    """The seat records gain the phases asked, sent and abandoned (NULL for those already
+    there: the backfill fills them); going back drops them and takes the lobby's minimum
+    out of the games' settings, which the earlier code would refuse, keeping every row."""
+    import json
+
+    from bot.service.types import GameSettings
+
+    figures = {"phases_asked", "phases_sent", "phases_abandoned"}
+    await upgrade(empty_url, "0018")
+    assert not figures & await _columns(empty_url, "seat_records")
+    engine = make_engine(empty_url)
+    game = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at, ended_at"
+    record = "game_id, guild_id, channel_id, language, players, rounds, winners, scores, end_reason, seed, started_at, ended_at"
+    seat = "game_id, guild_id, user_id, name, ai, seat, class_id, faction, result, fate, kills, teamkills, steals, grails, rounds, faction_score, ended_at"
+    when = "'2026-01-01 00:00:00'"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(f"INSERT INTO games ({game}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'over', 1, 1, 0, {when}, {when})"), {"s": json.dumps({"max_players": 8})})
+            await conn.execute(text(f"INSERT INTO game_records ({record}) VALUES (1, 2, 2, 'en-US', 6, 1, '[]', '{{}}', 'score', 'x', {when}, {when})"))
+            await conn.execute(text(f"INSERT INTO seat_records ({seat}) VALUES (1, 2, 7, 'a', false, 1, 'monk', 'lawful', 'win', 'survived', 0, 0, 0, 0, 1, 3, {when})"))
+        await upgrade(empty_url, "0019")
+        assert figures <= await _columns(empty_url, "seat_records")
+        async with engine.begin() as conn:
+            kept = (await conn.execute(text("SELECT phases_asked, phases_sent, phases_abandoned FROM seat_records"))).one()
+            assert tuple(kept) == (None, None, None)  # not known until the backfill
+            await conn.execute(text("UPDATE seat_records SET phases_asked = 9, phases_sent = 8, phases_abandoned = 0"))
+            settings = GameSettings(max_players=8, min_reliability=80).model_dump()
+            await conn.execute(text("UPDATE games SET settings = :s"), {"s": json.dumps(settings)})
+        await downgrade(empty_url, "0018")
+        assert not figures & await _columns(empty_url, "seat_records")
+        async with engine.connect() as conn:
+            raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
+            rows = (await conn.execute(text("SELECT game_id, user_id, fate FROM seat_records"))).all()
+        stored = json.loads(raw) if isinstance(raw, str) else raw
+        assert "min_reliability" not in stored and stored == {k: v for k, v in settings.items() if k != "min_reliability"}
+        assert [tuple(r) for r in rows] == [(1, 7, "survived")]
+    finally:
+        await engine.dispose()

@@ -13,6 +13,7 @@ from bot.service.stats import FORM_GAMES, RECENT_GAMES, Group, PlayerStats, Rece
 SEAT_COLUMNS = (
     "game_id", "guild_id", "user_id", "name", "ai", "seat", "class_id", "faction", "result", "fate",
     "kills", "teamkills", "steals", "grails", "rounds", "faction_score", "ended_at",
+    "phases_asked", "phases_sent", "phases_abandoned",
 )
 GAME_COLUMNS = (
     "game_id", "guild_id", "channel_id", "language", "players", "rounds", "winners", "scores", "end_reason",
@@ -28,7 +29,7 @@ async def snapshot(db: Database) -> dict[str, Any]:
         games = (await s.execute(select(GameRecord))).scalars().all()
         standings = (await s.execute(select(PlayerStanding))).scalars().all()
     return {
-        "seats": sorted(tuple(getattr(r, c) for c in SEAT_COLUMNS) for r in seats),
+        "seats": sorted((tuple(getattr(r, c) for c in SEAT_COLUMNS) for r in seats), key=repr),
         "games": sorted((tuple(getattr(r, c) for c in GAME_COLUMNS) for r in games), key=repr),
         "standings": sorted(tuple(getattr(r, c) for c in STANDING_COLUMNS) for r in standings),
     }

@@ -10,6 +10,7 @@ from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.stats_chart import stats_png
 from bot.service.leaderboard import Board, BoardRow
+from bot.service.reliability import NEW_BELOW, Reliability
 from bot.service.stats import INTERVAL_MIN_GAMES, PlayerStats
 
 STATS_COLOUR = 0x7C3AED
@@ -24,6 +25,13 @@ def chart_png(stats: PlayerStats, locale: str) -> bytes:
     return stats_png({c: (x.wins, x.games) for c, x in stats.by_class.items()}, stats.form, locale)
 
 
+def reliability_line(found: Reliability, here: bool, locale: str) -> str:
+    """The player's reliability and the games it is over; "new" below the few games it needs."""
+    if found.percent is None:
+        return t("reliability.stats_new", locale, min=NEW_BELOW)
+    return t("reliability.stats" if here else "reliability.stats_all", locale, percent=found.percent, games=found.games)
+
+
 def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     """``name``: the player's display name as they chose it (escaped here)."""
     scope = t("stats.scope_here" if stats.guild_id is not None else "stats.scope_all", locale)
@@ -34,6 +42,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
         lines.append(t("stats.interval_later", locale, min=INTERVAL_MIN_GAMES))
     if stats.rating is not None:
         lines.append(t("stats.rating", locale, rating=f"{stats.rating:.1f}"))
+    lines.append(reliability_line(stats.reliability, stats.guild_id is not None, locale))
     embed = discord.Embed(title=t("stats.title", locale, name=words.player_name(name)), description="\n".join(lines), colour=STATS_COLOUR)
     embed.set_author(name=scope)
     add_lines(embed, t("stats.by_faction", locale), [

@@ -1,0 +1,52 @@
+"""Reliability: each seat record says how many phases its holder was asked to send, how
+many they sent, and how many the game went through after the seat was taken from them
+for absence (bot.service.reliability). A game's settings may hold ``min_reliability``
+(a lobby's minimum), with no schema change.
+
+The columns are NULL for the records already there: ``wolfhowl db backfill`` fills them
+from each game's log where the game counted its misses (games created since the absence
+policy existed) and leaves the older ones NULL (not known, never counted).
+
+The downgrade drops the columns and takes ``min_reliability`` out of the games' settings,
+which the earlier code, knowing no such setting, would refuse to read.
+
+Revision ID: 0019
+Revises: 0018
+Create Date: 2026-12-10
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0019"
+down_revision: str | None = "0018"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+COLUMNS = ("phases_asked", "phases_sent", "phases_abandoned")
+SETTING = "min_reliability"
+games = sa.table("games", sa.column("id", sa.Integer), sa.column("settings", sa.JSON))
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("seat_records", schema=None) as batch_op:
+        for name in COLUMNS:
+            batch_op.add_column(sa.Column(name, sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    conn = op.get_bind()
+    for game_id, settings in conn.execute(sa.select(games.c.id, games.c.settings)).all():
+        if isinstance(settings, str):
+            settings = json.loads(settings)
+        if isinstance(settings, dict) and SETTING in settings:
+            kept = {k: v for k, v in settings.items() if k != SETTING}
+            conn.execute(games.update().where(games.c.id == game_id).values(settings=kept))
+    with op.batch_alter_table("seat_records", schema=None) as batch_op:
+        for name in reversed(COLUMNS):
+            batch_op.drop_column(name)
