@@ -7,7 +7,7 @@ and changes it; ``/stats view`` shows the figure, or "new" below three games."""
 from __future__ import annotations
 
 from tests.bot.conftest import Table, open_lobby, reply_text
-from tests.records.test_reliability import _seed
+from tests.records.test_reliability import seed_records
 
 
 async def test_a_lobby_refuses_a_player_below_its_minimum_in_their_language(table: Table) -> None:
@@ -17,7 +17,7 @@ async def test_a_lobby_refuses_a_player_below_its_minimum_in_their_language(tabl
     for g in range(1, 5):  # alice and bob: 4 games here, 6 of 10 phases sent
         rows += [(g, guild, alice.id, False, (10, 6, 0)), (g, guild, bob.id, False, (10, 6, 0))]
     rows += [(g, guild, dave.id, False, (10, 2, 0)) for g in (5, 6)]  # dave: 2 games, "new"
-    await _seed(table.db, rows)
+    await seed_records(table.db, rows)
 
     lobby, join_id = await open_lobby(table, min_reliability=75)
     pressed = await table.emu.click(bob, lobby, join_id)

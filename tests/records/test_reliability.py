@@ -157,7 +157,7 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 ME, OTHER = 7, 8
 
 
-async def _seed(db: Database, games: list[tuple[int, int, int | None, bool, tuple[int, int, int] | None]]) -> None:
+async def seed_records(db: Database, games: list[tuple[int, int, int | None, bool, tuple[int, int, int] | None]]) -> None:
     """Records of finished games: (game number, server, user, AI seat, (asked, sent,
     abandoned)); a game's id is 10,000 past its number, clear of the games a test then
     creates (PostgreSQL's sequence does not know of these)."""
@@ -206,7 +206,7 @@ async def test_the_figure_is_over_the_last_games_that_count(db: Database) -> Non
     rows.append((40, 2, ME, False, (10, 10, 0)))  # another server
     rows.append((41, 2, ME, False, (10, 10, 0)))
     rows += [(50, 1, OTHER, False, (10, 10, 0)), (51, 1, OTHER, False, (10, 10, 0))]
-    await _seed(db, rows)
+    await seed_records(db, rows)
     async with db.read() as s:
         here = await reliability_of(s, ME, 1)
         there = await reliability_of(s, ME, 2)

@@ -21,10 +21,10 @@ from bot.service import (
 )
 from bot.service.reliability import ReliabilityTooLowError
 from bot.service.types import GameSettings
-from tests.records.test_reliability import _seed
+from tests.records.test_reliability import seed_records
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, sees, user
 
-ME, OTHER = 7, 8  # the seeded players (tests.records.test_reliability._seed)
+ME, OTHER = 7, 8  # the seeded players (tests.records.test_reliability.seed_records)
 
 
 def _who(user_id: int, name: str) -> UserRef:
@@ -39,7 +39,7 @@ async def _records(db: Database) -> None:
         rows.append((g, GUILD, ME, False, (10, 5, 0)))
         rows.append((g, GUILD, OTHER, False, (10, 9, 0)))
     rows += [(g, GUILD + 1, ME, False, (10, 10, 0)) for g in range(10, 15)]
-    await _seed(db, rows)
+    await seed_records(db, rows)
 
 
 async def _lobby(db: Database, **settings: object) -> int:
