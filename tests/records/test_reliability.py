@@ -11,11 +11,15 @@ without figures, another server's records, nor a practice game (which writes non
 
 from __future__ import annotations
 
+import asyncio
+from argparse import Namespace
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import insert, select, update
 
 import engine
+from bot.cli import db as db_cli
 from bot.db.models import Game, GameRecord, SeatRecord, User
 from bot.db.session import Database
 from bot.service import (
@@ -81,7 +85,7 @@ def _human(info: object, seat: int) -> int:
     return user
 
 
-async def test_a_game_records_what_each_holder_was_asked_and_sent(db: Database) -> None:
+async def test_a_game_records_what_each_holder_was_asked_and_sent(db: Database, capsys: pytest.CaptureFixture[str]) -> None:
     game_id = await started(db, 6, seed="reliability-live", absence_misses=1, ai_seats=1)
     await join_standby(db, game_id, STANDBY, await sees(db, game_id, STANDBY))
     info = await get_game(db, game_id)
@@ -142,6 +146,13 @@ async def test_a_game_records_what_each_holder_was_asked_and_sent(db: Database) 
     assert (done.games, done.reliability) == (0, len([u for u in got if u is not None]))
     assert await snapshot(db) == live
     assert (await backfill_all(db)).reliability == 0
+    # The same from the command line, which says how many records it gave figures.
+    async with db.transaction() as s:
+        await s.execute(update(SeatRecord).where(SeatRecord.user_id == replaced_user).values(phases_asked=None, phases_sent=None, phases_abandoned=None))
+    url = db.engine.url.render_as_string(hide_password=False)
+    assert await asyncio.to_thread(db_cli.run, Namespace(action="backfill", revision=None, url=url, rebuild=False)) == 0
+    assert "reliability figures written for 1 seat record(s)" in capsys.readouterr().out
+    assert await snapshot(db) == live
     # A game created before misses were counted (no absence setting stored): none written.
     async with db.transaction() as s:
         game = await s.get(Game, game_id)
