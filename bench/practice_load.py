@@ -1,7 +1,7 @@
 """Practice games at once: N people, each practising alone against the AI in their DM.
 
     .venv/bin/python bench/practice_load.py [--people 20,50,100] [--players 8] [--think 2-5]
-                                            [--seconds 60] [--json]
+                                            [--seconds 60] [--split-process [--profile FILE]] [--json]
 
 For each N (each in a fresh process) the real bot runs on a temporary SQLite database
 against the local Discord, in the same process. N people each start ``/practice start``
@@ -12,10 +12,13 @@ closes as soon as they have; for ``--seconds`` seconds.
 
 Printed per N: the interactions sent and their rate; acknowledgement latency (dispatch to
 the bot's first response: "This interaction failed" after 3 s) p50 and p99; interactions
-not acknowledged in 3 s; the phases and rounds played; the process's CPU over the
-stretch, per round played and as a share of a core. One process holds the bot, the
-emulator and the people: the CPU overstates the bot's own (``bench/bot_load.py
---split-process`` measures a bot alone).
+not acknowledged in 3 s; the phases and rounds played; the CPU over the stretch, per
+round played and as a share of a core. By default one process holds the bot, the
+emulator and the people, and the CPU is that process's: it overstates the bot's own.
+With ``--split-process`` the bot runs in a process of its own (``split_bot.py``, as
+``bench/bot_load.py --split-process``): the CPU is then the bot's alone (the harness's is
+in the JSON as ``harness_cpu_s``), and ``--profile FILE`` writes a cProfile of the bot's
+main thread over the stretch.
 """
 
 from __future__ import annotations
@@ -55,10 +58,18 @@ async def person(p: Practiser, rng: random.Random, think: tuple[float, float], u
         phase, round_no = Practiser._after(phase, round_no)
 
 
-async def measure(people: int, players: int, think: tuple[float, float], seconds: float, seed: str) -> dict[str, Any]:
+async def measure(
+    people: int, players: int, think: tuple[float, float], seconds: float, seed: str, split: bool = False, profile: str | None = None
+) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(seed)
-    async with Tavern(clock=GameClock(1.0), seed=seed) as tavern:
+    if split:
+        from split_bot import SharedClock, SplitTavern
+
+        venue: Tavern = SplitTavern(clock=SharedClock(1.0), seed=seed, profile=profile)
+    else:
+        venue = Tavern(clock=GameClock(1.0), seed=seed)
+    async with venue as tavern:
         assert tavern.guild is not None
         crowd = []
         for i in range(people):
@@ -75,13 +86,18 @@ async def measure(people: int, players: int, think: tuple[float, float], seconds
 
         await asyncio.gather(*(start(p) for p in crowd))
         before = len(stats.ack)
+        bot0 = await tavern.bot.mark() if split else None
         cpu0, t0 = time.process_time(), time.monotonic()
         await asyncio.gather(*(person(p, rng, think, t0 + seconds) for p in crowd))
         cpu, wall = time.process_time() - cpu0, time.monotonic() - t0
+        harness_cpu = cpu
+        if bot0 is not None:
+            cpu = (await tavern.bot.mark())["cpu_s"] - bot0["cpu_s"]
         acks = stats.ack[before:]
         phases = sum(len(p.phases) for p in crowd)
         return {
             "people": people,
+            "split_process": split,
             "players": players,
             "think_s": list(think),
             "seconds": round(wall, 1),
@@ -95,6 +111,7 @@ async def measure(people: int, players: int, think: tuple[float, float], seconds
             "cpu_s": round(cpu, 2),
             "cpu_ms_per_round": round(cpu * 1000 / max(1.0, phases / 3), 1),
             "cpu_share": round(cpu / wall, 3),
+            "harness_cpu_s": round(harness_cpu, 2) if split else None,
         }
 
 
@@ -105,22 +122,31 @@ def main() -> None:
     parser.add_argument("--think", default="2-5", help="seconds a person thinks before each phase's move: LOW-HIGH")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
     parser.add_argument("--seed", default="practice-load")
+    parser.add_argument("--split-process", action="store_true", help="run the bot in its own process (the CPU is then the bot's alone)")
+    parser.add_argument("--profile", metavar="FILE", help="with --split-process: cProfile the bot's main thread over the stretch into FILE")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # one N, in this process
     args = parser.parse_args()
     low, high = (float(x) for x in args.think.split("-"))
     if args.one is not None:
         logging.basicConfig(level=logging.ERROR)
-        print(json.dumps(asyncio.run(measure(args.one, args.players, (low, high), args.seconds, args.seed))))
+        row = measure(args.one, args.players, (low, high), args.seconds, args.seed, args.split_process, args.profile)
+        print(json.dumps(asyncio.run(row)))
         return
     rows = []
     for n in (int(x) for x in args.people.split(",")):
         cmd = [sys.executable, __file__, "--one", str(n), "--players", str(args.players), "--think", args.think, "--seconds", str(args.seconds), "--seed", args.seed]
+        if args.split_process:
+            cmd.append("--split-process")
+        if args.profile:
+            cmd += ["--profile", str(Path(args.profile).resolve())]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
     if args.json:
         print(json.dumps(rows, indent=1))
         return
+    if args.split_process:
+        print("the CPU is the bot process's alone")
     print(f"{'people':>6} {'interactions':>12} {'per s':>6} {'ack p50':>8} {'ack p99':>8} {'>3 s':>5} {'rounds':>7} {'CPU/round':>10} {'CPU share':>9}")
     for r in rows:
         print(

@@ -41,6 +41,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,26 @@ def collector_off() -> Iterator[None]:
         gc.enable()
 
 
+class SharedClock(GameClock):
+    """The harness's copy of the bot process's :class:`GameClock`: both read real time
+    from about the same start, and :meth:`skip` moves both (the bot's by a ``skip``
+    line), so what the harness reads of the bot's deadlines (``Practiser`` waiting out a
+    Dusk's grace) is on the bot's clock."""
+
+    def __init__(self, speed: float = 1.0) -> None:
+        super().__init__(speed)
+        self.remote: RemoteBot | None = None
+
+    def skip(self, seconds: float) -> datetime:
+        if self.remote is not None:
+            assert self.remote.proc.stdin is not None
+            self.remote.proc.stdin.write(f"skip {seconds}\n".encode())
+        return super().skip(seconds)
+
+
 class SplitTavern(Tavern):
-    """A Tavern whose bot runs in a child process (see the module docstring)."""
+    """A Tavern whose bot runs in a child process (see the module docstring); with a
+    :class:`SharedClock` as ``clock``, the harness reads the bot's time and moves it."""
 
     def __init__(self, *, seed: str | None = None, profile: str | None = None, **kwargs: Any) -> None:
         super().__init__(seed=seed, **kwargs)
@@ -155,8 +174,10 @@ class SplitTavern(Tavern):
             seed=self.seed, profile=self.profile, timeout=timeout,
         )  # fmt: skip
         self.bot = self.remote
+        if isinstance(self.clock, SharedClock):
+            self.clock.remote = self.remote
         # The harness's own handle, to see when the outbox has drained.
-        self.db = Database(self.database_url)
+        self.db = Database(self.database_url, clock=self.clock) if self.clock else Database(self.database_url)
         self.starts += 1
 
     async def stop_bot(self) -> None:
@@ -164,6 +185,8 @@ class SplitTavern(Tavern):
             return
         remote, db = self.remote, self.db
         self.remote = self.bot = self.db = None
+        if isinstance(self.clock, SharedClock):
+            self.clock.remote = None
         try:
             await remote.stop()
         finally:

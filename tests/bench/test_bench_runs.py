@@ -100,9 +100,13 @@ def test_unit_costs_bench_prints_each_case_on_sqlite():
     assert all(len(v) == 2 and all(x > 0 for x in v) for v in cases.values())
 
 
-def test_practice_bench_plays_practice_games_and_reports_every_column():
-    out = bench("bench/practice_load.py", "--people", "2", "--players", "6", "--think", "0-0.5", "--seconds", "6", "--json")
+@pytest.mark.parametrize("split", [False, True], ids=["one-process", "split-process"])
+def test_practice_bench_plays_practice_games_and_reports_every_column(split: bool):
+    args = ["bench/practice_load.py", "--people", "2", "--players", "6", "--think", "0-0.5", "--seconds", "6", "--json"]
+    out = bench(*args, *(["--split-process"] if split else []))
     (row,) = json.loads(out)
-    assert row["people"] == 2 and row["players"] == 6
+    assert row["people"] == 2 and row["players"] == 6 and row["split_process"] is split
     assert row["interactions"] > 0 and row["phases"] >= 2 and row["not_acked_in_3s"] == 0
     assert row["ack_p99_ms"] >= row["ack_p50_ms"] > 0 and row["cpu_ms_per_round"] > 0
+    # Split, the CPU is the bot process's, the harness's apart.
+    assert (row["harness_cpu_s"] is not None) is split
