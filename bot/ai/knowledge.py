@@ -133,6 +133,15 @@ class Knowledge:
         self.sent_guesses: tuple[Guess, ...] = ()
         self.private_log: list[Event] = []
 
+    def copy(self) -> Knowledge:
+        """An independent copy: what one copy is fed or told, the other is not (the
+        events and sheets they share are never changed, only replaced)."""
+        other = Knowledge.__new__(Knowledge)
+        for name in Knowledge.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
     # -- feeding ---------------------------------------------------------------------
     def update_table(self, table: Iterable[Mapping[str, Any]]) -> None:
         """The public table: who is still in the game."""

@@ -14,24 +14,38 @@ which go through the same validation and storage as a player's commands
 stored as an ``ai_turns`` row in the transaction that opens the phase
 (:mod:`bot.service.ai_turns`), played by the scheduler's tick like a deadline
 (:func:`play_due`, which reads only the turns due, through their index).
-Nothing lives in memory: the due time, and the AI's notes of its own choices after each
+Nothing lives only in memory: the due time, and the AI's notes of its own choices after each
 turn (``memory``), are in the database, so a restart plays on where it stopped. A paused
 game's turns wait (only running games are played); once resumed a turn whose moment has
 passed is played at the next tick. Its submission counts for the early close like
 anyone's. A phase closed before an AI seat's moment (a moderator's advance) has the
 seat's turn played first, in the same unit of work (:func:`play_before_close`).
+
+**What it remembers of its reading** (:class:`Readings`): reading the whole mail again at
+every turn costs a game's length each time, so each process keeps, per seat, the
+Knowledge fed so far and the id of the last message read, and the next turn reads and
+feeds only the newer messages (a game's mail is written under its lock, so, read under
+it, nothing older can still appear). What is kept is exactly what a full reading would
+have built at that point (:func:`knowledge_from` is the same steps in one go). A seat
+whose holders changed, or that this process has not kept (after a restart, another
+process's game, one of the least recently played past the bound), reads everything
+again; what a unit of work that did not commit read is not kept.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+import weakref
+from collections import OrderedDict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, event, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import Pool
 
 import engine
 import engine.view
@@ -53,28 +67,41 @@ log = logging.getLogger(__name__)
 class SeatReading:
     """Everything a seat's holder has been told: ``sheet`` (``/me``), ``table`` (the
     public table), ``messages`` (the payloads of the channel's posts and the seat's
-    private messages, oldest first) and ``sent`` (its own submissions, by (round, phase,
-    kind))."""
+    private messages, oldest first; with ``after``, only those newer than it),
+    ``sent`` (its own submissions, by (round, phase, kind), when a Dusk's close is among
+    the messages), ``holders`` (the users who held the seat) and ``last_id`` (the id of
+    the newest message read; ``after`` when there was none)."""
 
     seat: int
     sheet: Sheet
     table: list[dict[str, Any]]
     messages: list[dict[str, Any]]
     sent: dict[tuple[int, str, str], dict[str, Any]] = field(default_factory=dict)
+    holders: tuple[int, ...] = ()
+    last_id: int = 0
 
 
-async def seat_reading(s: AsyncSession, game: Game, seat: int) -> SeatReading:
-    """What the holder of ``seat`` has been shown so far (see :class:`SeatReading`)."""
-    state = state_of(game)
+async def seat_holders(s: AsyncSession, game_id: int, seat: int) -> tuple[int, ...]:
+    """The users who have held ``seat`` (its holder and those it was taken from)."""
     holders = (
-        await s.scalars(select(GamePlayer.user_id).where(GamePlayer.game_id == game.id, or_(GamePlayer.seat == seat, GamePlayer.former_seat == seat)))
+        await s.scalars(select(GamePlayer.user_id).where(GamePlayer.game_id == game_id, or_(GamePlayer.seat == seat, GamePlayer.former_seat == seat)))
     ).all()
-    users = [u for u in holders if u is not None]
+    return tuple(sorted({u for u in holders if u is not None}))
+
+
+async def seat_reading(
+    s: AsyncSession, game: Game, seat: int, *, after: int = 0, state: engine.GameState | None = None, holders: tuple[int, ...] | None = None
+) -> SeatReading:
+    """What the holder of ``seat`` has been shown so far (see :class:`SeatReading`): the
+    messages newer than the one of id ``after`` (0: all of them)."""
+    state = state if state is not None else state_of(game)
+    users = holders if holders is not None else await seat_holders(s, game.id, seat)
     rows = (
-        await s.scalars(
-            select(OutboxMessage)
+        await s.execute(
+            select(OutboxMessage.id, OutboxMessage.recipient_kind, OutboxMessage.payload)
             .where(
                 OutboxMessage.game_id == game.id,
+                OutboxMessage.id > after,
                 or_(
                     OutboxMessage.recipient_kind == "channel",
                     (OutboxMessage.recipient_kind == "seat") & (OutboxMessage.recipient_id == seat),
@@ -84,14 +111,19 @@ async def seat_reading(s: AsyncSession, game: Game, seat: int) -> SeatReading:
             .order_by(OutboxMessage.id)
         )
     ).all()
-    messages = [r.payload for r in rows if r.recipient_kind != "user" or r.payload.get("seat", seat) == seat]
-    subs = (await s.scalars(select(Submission).where(Submission.game_id == game.id, Submission.seat == seat))).all()
+    messages = [payload for _, kind, payload in rows if kind != "user" or payload.get("seat", seat) == seat]
+    subs: Sequence[Any] = ()
+    if any(m.get("type") == "events" and m.get("step", "advance") == "advance" and m.get("phase") == "dusk" for m in messages):
+        # (What the seat sent is read only for a Dusk's close, to read its identification's answer.)
+        subs = (await s.execute(select(Submission.round, Submission.phase, Submission.kind, Submission.payload).where(Submission.game_id == game.id, Submission.seat == seat))).all()
     return SeatReading(
         seat,
         engine.view.sheet(state, seat),
         engine.view.table(state),
         messages,
-        {(r.round, r.phase, r.kind): r.payload for r in subs},
+        {(r, p, kind): payload for r, p, kind, payload in subs},
+        users,
+        rows[-1][0] if rows else after,
     )
 
 
@@ -101,9 +133,17 @@ def knowledge_from(reading: SeatReading, round_no: int, phase: str) -> Knowledge
     closed; its own identifications (to read their answers); then today's sheet. The
     messages are read as the bot's renderers read them, decoded to their classes
     (``bot.service.messages``)."""
+    return finished(fed(None, reading), reading, round_no, phase)
+
+
+def fed(k: Knowledge | None, reading: SeatReading) -> Knowledge:
+    """``k`` (None: a new Knowledge, from the table as dealt) fed the events of
+    ``reading``'s messages in order: the first part of :func:`knowledge_from`, which
+    may be done in several readings, each of the messages newer than the last."""
     read = [decode(m) for m in reading.messages]
-    start = next((m.table for m in read if isinstance(m, GameStarted)), reading.table)
-    k = Knowledge(reading.sheet, start)
+    if k is None:
+        start = next((m.table for m in read if isinstance(m, GameStarted)), reading.table)
+        k = Knowledge(reading.sheet, start)
     for m in read:
         if not isinstance(m, StepEvents):
             continue
@@ -114,10 +154,95 @@ def knowledge_from(reading: SeatReading, round_no: int, phase: str) -> Knowledge
                 k.note_sent([engine.submission_from_dict(sent)])
         for e in m.events:
             k.see(e)
+    return k
+
+
+def finished(k: Knowledge, reading: SeatReading, round_no: int, phase: str) -> Knowledge:
+    """The last part of :func:`knowledge_from`: today's table, clock and sheet."""
     k.update_table(reading.table)
     k.set_phase(round_no, phase)
     k.update_sheet(reading.sheet)
     return k
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A seat's reading so far: for whom (the game's seed, the seat's holders), up to
+    which message, and the Knowledge fed with it (not yet :func:`finished`)."""
+
+    key: tuple[str, tuple[int, ...]]
+    last_id: int
+    fed: Knowledge
+
+
+class Readings:
+    """Per database, what each AI seat has read so far (see the module docstring),
+    the ``bound`` most recently used seats. A reading taken in a unit of work is kept
+    only once that unit has committed (:func:`_keep`): one rolled back may have read
+    its own writes, which never were."""
+
+    PENDING = "wolfhowl_ai_readings"
+
+    def __init__(self, bound: int = 4096) -> None:
+        self.bound = bound
+        self.seats: OrderedDict[tuple[int, int], _Read] = OrderedDict()
+
+    def get(self, game_id: int, seat: int, key: tuple[str, tuple[int, ...]]) -> _Read | None:
+        kept = self.seats.get((game_id, seat))
+        if kept is None or kept.key != key:
+            return None
+        self.seats.move_to_end((game_id, seat))
+        return kept
+
+    def put(self, game_id: int, seat: int, read: _Read) -> None:
+        self.seats[(game_id, seat)] = read
+        self.seats.move_to_end((game_id, seat))
+        while len(self.seats) > self.bound:
+            self.seats.popitem(last=False)
+
+
+_READINGS: weakref.WeakKeyDictionary[Pool, Readings] = weakref.WeakKeyDictionary()
+
+
+def readings_of(s: AsyncSession) -> Readings:
+    """The readings kept for ``s``'s database (by its engine's pool, which its reading
+    and writing units share): none in a new process, or a new handle."""
+    pool = s.sync_session.get_bind().engine.pool
+    kept = _READINGS.get(pool)
+    if kept is None:
+        kept = _READINGS[pool] = Readings()
+    return kept
+
+
+@event.listens_for(Session, "after_commit")
+def _keep(session: Session) -> None:
+    pending = session.info.pop(Readings.PENDING, None)
+    if pending:
+        kept, reads = pending
+        for (game_id, seat), read in reads.items():
+            kept.put(game_id, seat, read)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop(session: Session) -> None:
+    session.info.pop(Readings.PENDING, None)
+
+
+async def seat_knowledge(s: AsyncSession, game: Game, seat: int, state: engine.GameState) -> Knowledge:
+    """What :func:`knowledge_from` builds from the seat's whole reading, built from the
+    messages newer than those it had read at its last turn when this process kept that
+    reading (see the module docstring)."""
+    kept = readings_of(s)
+    holders = await seat_holders(s, game.id, seat)
+    key = (game.secret_seed, holders)
+    last = kept.get(game.id, seat, key)
+    reading = await seat_reading(s, game, seat, after=last.last_id if last is not None else 0, state=state, holders=holders)
+    k = fed(last.fed.copy() if last is not None else None, reading)
+    if last is not None or any(m.get("type") == "game_started" for m in reading.messages):
+        # (A seat never shown the table as dealt starts from today's table: not kept.)
+        pending = s.info.setdefault(Readings.PENDING, (kept, {}))
+        pending[1][(game.id, seat)] = _Read(key, reading.last_id, k.copy())
+    return finished(k, reading, game.round, str(game.phase))
 
 
 def _encode(notes: dict[str, Any]) -> dict[str, Any]:
@@ -235,8 +360,7 @@ async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str
     if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
         turn.outcome = "stale"
         return turn.outcome
-    reading = await seat_reading(s, game, turn.seat)
-    k = knowledge_from(reading, game.round, str(game.phase))
+    k = await seat_knowledge(s, game, turn.seat, state)
     subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
     subs = with_pass(subs, state, turn.seat, str(game.phase))
     turn.outcome = "sent" if subs else "nothing"
