@@ -88,6 +88,6 @@ async def mail_endings(
         ending = Ending(
             seat=seat, class_id=p.class_id, faction=faction, alive=p.alive, result=result_of(state, faction),
             reason=state.end_reason, round=state.round, scores=dict(state.scores), winners=list(state.winners),
-            points=points.get(seat, {}), rating=rating, head_starts=head_starts,
+            points=points.get(seat, {}), rating=rating, head_starts=head_starts or None,
         )  # fmt: skip
         mail.private(holder.user_id, ending)

@@ -270,7 +270,7 @@ class Ending(Message):
     winners: list[str]
     points: dict[str, int]
     rating: dict[str, float | None] | None = field(default=None, metadata=OMIT_NONE)
-    head_starts: dict[str, int] = field(default_factory=dict)
+    head_starts: dict[str, int] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @kind("recap")
