@@ -404,3 +404,33 @@ async def test_0019_adds_the_reliability_figures_and_the_downgrade_keeps_the_rec
         assert [tuple(r) for r in rows] == [(1, 7, "survived")]
     finally:
         await engine.dispose()
+
+
+async def test_0020_keeps_the_games_already_there_without_the_head_start(empty_url: str) -> None:
+    """A lobby (or any game) stored before the house rule uneven_tables plays without it,
+    as its lobby said; a new game takes the head start. Going back takes the key out."""
+    import json
+
+    from bot.service.types import GameSettings
+
+    await upgrade(empty_url, "0019")
+    engine = make_engine(empty_url)
+    old = {"max_players": 7, "vote_damage": "private"}
+    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'lobby', 0, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps(old)})
+        await upgrade(empty_url, "0020")
+
+        async def settings() -> dict:
+            async with engine.connect() as conn:
+                raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
+            return json.loads(raw) if isinstance(raw, str) else raw
+
+        kept = GameSettings.model_validate(await settings())
+        assert kept.uneven_tables == "off" and kept.vote_damage == "private" and kept.max_players == 7
+        assert GameSettings().uneven_tables == "compensate"
+        await downgrade(empty_url, "0019")
+        assert await settings() == old
+    finally:
+        await engine.dispose()
