@@ -1,7 +1,7 @@
 """Marking the games whose Discord side may lag their state.
 
 Every flush of a writing unit of work that changes a game or its players (a join, a
-start, an advance, a removal, the end, a settings change...) sets ``games.effects_due``
+start, an advance, a removal, the end, a settings change, a spectator come or gone...) sets ``games.effects_due``
 in the same transaction, whatever use case did it: Discord's side (mutes, the dead
 channel, the lobby post) is then brought in line by the bot's reconciler, which clears
 the mark. Done here, at the one place every change passes, so no use case, present or
@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import event, func, inspect, update
 from sqlalchemy.orm import Session
 
-from bot.db.models import Game, GamePlayer
+from bot.db.models import Game, GamePlayer, Spectator
 
 # Game columns whose change Discord's side never shows (the clock moved by an extension or
 # by an early close, a reminder sent).
@@ -34,15 +34,15 @@ def mark_changed_games(session: Session, flush_context: Any, instances: Any) -> 
     for obj in session.new:
         if isinstance(obj, Game):
             obj.effects_due = 1  # its id is not known before the flush
-        elif isinstance(obj, GamePlayer) and obj.game_id is not None:
+        elif isinstance(obj, GamePlayer | Spectator) and obj.game_id is not None:
             ids.add(obj.game_id)
     for obj in session.dirty:
         if isinstance(obj, Game) and _changed_game(obj):
             ids.add(obj.id)
-        elif isinstance(obj, GamePlayer) and session.is_modified(obj):
+        elif isinstance(obj, GamePlayer | Spectator) and session.is_modified(obj):
             ids.add(obj.game_id)
     for obj in session.deleted:
-        if isinstance(obj, GamePlayer):
+        if isinstance(obj, GamePlayer | Spectator):
             ids.add(obj.game_id)
 
 

@@ -192,6 +192,20 @@ class Standby(Base):
     joined_at: Mapped[datetime]
 
 
+class Spectator(Base):
+    """A server member who watches a game from its gallery (``/game watch``): the dead's
+    channel, read beside the departed (``bot.discord.guild.quiet_dead``). ``left_at``: they
+    stopped watching (``/game unwatch``) after the start; the row stays, for what they
+    saw: they stay muted in the game channel and may take no seat of it until the end."""
+
+    __tablename__ = "spectators"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    joined_at: Mapped[datetime]
+    left_at: Mapped[datetime | None]
+
+
 class SeatOffer(Base):
     """A seat offered to one standby until ``expires_at``. Status: open, accepted,
     expired, withdrawn (the standby left the list, or the seat or game is gone).
@@ -269,7 +283,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user, seat (an AI seat's: status "ai", never sent)
+    recipient_kind: Mapped[str] = mapped_column(String(16))  # channel, user, gallery (the game channel's dead room), seat (an AI seat's: status "ai", never sent)
     recipient_id: Mapped[int] = mapped_column(BigInteger)
     locale: Mapped[str] = mapped_column(String(16))
     payload: Mapped[dict[str, Any]]

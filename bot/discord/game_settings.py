@@ -205,6 +205,10 @@ def _ai(s: GameSettings, locale: str, ai: int) -> str | None:
     return ai_line(s, ai, locale)
 
 
+def _gallery(s: GameSettings, locale: str, ai: int) -> str:
+    return t("reply.settings.gallery", locale, value=t(f"gallery.setting_{s.gallery}", locale))
+
+
 def _none(s: GameSettings, locale: str, ai: int) -> None:
     return None
 
@@ -222,6 +226,7 @@ SETTINGS: list[Setting] = [
     Pick("language", "language", prefix="lang"),
     Number("win_score", "win_score"),
     Flag("quiet_dead"),  # the dead's channel is the channel's, not the game's (quiet_dead.py)
+    Pick("gallery", "gallery", line=_gallery),
     Pick("killing_blow", "killing_blow"),
     Pick("departures", "departures"),
     Pick("vote_damage", "vote_damage"),

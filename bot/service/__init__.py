@@ -34,6 +34,7 @@ from bot.service.effects import (
 )
 from bot.service.errors import ServiceError
 from bot.service.export import export_finished, export_game, replay_for
+from bot.service.gallery import Gallery, Watching, gallery_of, unwatch_game, watch_game
 from bot.service.games import (
     active_game_of,
     create_game,
@@ -135,6 +136,7 @@ __all__ = [
     "EndGame",
     "ExportLog",
     "ExtendDeadline",
+    "Gallery",
     "GameInfo",
     "GamePlace",
     "GameSettings",
@@ -166,6 +168,7 @@ __all__ = [
     "Undeliverable",
     "UserRef",
     "VerifyReport",
+    "Watching",
     "Withdraw",
     "accept_offer",
     "active_game_of",
@@ -182,6 +185,7 @@ __all__ = [
     "export_game",
     "extend_deadline",
     "forget_dm_channel",
+    "gallery_of",
     "game_channel_of_dead",
     "game_in_channel",
     "games_moderated_by",
@@ -239,6 +243,8 @@ __all__ = [
     "store_odds",
     "stored_odds_keys",
     "table_view",
+    "unwatch_game",
     "update_settings",
     "verify_log",
+    "watch_game",
 ]

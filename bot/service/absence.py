@@ -16,7 +16,7 @@ A moderator who holds a seat (or held one: :func:`common.has_played`, as ``/mod 
 decides whom to show the misses) is a player: who missed what is not theirs to know. The
 policy still acts, and what it does to a seat (a removal, a standby or the AI taking it
 over) is public as a moderator's own would be, but nobody is told privately of the misses;
-"only the moderator is told" then tells nobody, so the one who misses is warned without a
+"only tell the moderator" then tells nobody, so the one who misses is warned without a
 "the moderator is told" that would not be true."""
 
 from __future__ import annotations

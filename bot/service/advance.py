@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_play, ai_turns, prompts
+from bot.service import absence, ai_play, ai_turns, gallery, prompts
 from bot.service.common import (
     add_step,
     apply_state,
@@ -109,6 +109,9 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     if closed_phase == "dusk":  # each seat's own turn in the story of its night
         news = night_turns.with_turns(news, submissions, {p.seat: p.class_id for p in state.players})
     await mail_events(mail, holders, news, closed_round, closed_phase, step="advance", state=outcome.state)
+    await gallery.mail_truth(
+        mail, game, step="advance", round_no=closed_round, phase=closed_phase, events=outcome.events, rolls=outcome.rolls, state=outcome.state
+    )
     if over:
         await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)

@@ -18,7 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats, ai_turns, policy
+from bot.service import ai_seats, ai_turns, gallery, policy
 from bot.service.common import (
     add_step,
     apply_state,
@@ -133,6 +133,7 @@ async def join_game(db: Database, game_id: int, user: UserRef, standing: Standin
             former = await repo.member(s, game.id, u.id)
             if former is not None and former.status == "kicked":
                 raise KickedFromLobbyError(game_id=game.id)
+            await gallery.refuse_watching_joiner(s, game.id, u.id)
             members = await repo.lobby(s, game.id)
             settings = settings_of(game)
             await require_reliability(s, game, settings, u.id)
@@ -244,6 +245,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     await s.flush()
     mail, holders = await mail_for(s, game, seq=seq, round_no=0, phase="start", now=now)
     mail.public(GameStarted(table=engine.view.table(state), seed_sha256=game.seed_sha256))
+    await gallery.mail_truth(mail, game, step="start", round_no=0, phase="start", events=engine.start_events(state), rolls=[], state=state)
     new = await repo.newcomers(s, [h.user_id for h in holders.values() if h.user_id is not None])
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat), tip=holder.user_id in new))

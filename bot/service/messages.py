@@ -285,6 +285,24 @@ class RecapPart(Message):
     entries: list[dict[str, Any]]
 
 
+@kind("gallery_truth")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GalleryTruth(Message):
+    """In the gallery only (the dead's channel, with its spectators): the hidden truth of
+    one step of the game log, as the replay tells it: its events of every audience and
+    its rolls, and for the start (``step`` "start") the deal, each seat's class and
+    faction. ``late``: posted one whole round after it happened (the game's setting
+    ``gallery``: late), else as it happened (open)."""
+
+    step: str
+    round: int
+    phase: str
+    events: tuple[Event, ...] = field(metadata=converted(_events_json, _events_of))
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    deal: list[dict[str, Any]] | None = field(default=None, metadata=OMIT_NONE)
+    late: bool = field(default=False, metadata=OMIT_FALSE)
+
+
 # --- a moderator's hand -----------------------------------------------------------------
 
 

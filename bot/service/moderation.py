@@ -18,7 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats, ai_turns, policy
+from bot.service import ai_seats, ai_turns, gallery, policy
 from bot.service.common import (
     add_step,
     apply_state,
@@ -237,6 +237,7 @@ async def hand_over_seat(
     row = await repo.member(s, game.id, user.id)
     if row is not None and row.former_seat is not None and row.former_seat != seat:
         raise NewcomerWasSeatedError(name=user.name, seat=row.former_seat)
+    await gallery.refuse_spectator_seat(s, game, user.id, name=user.name if named else None)
     old = holders[seat]
     vacate(old, "replaced", now)
     await s.flush()  # free the seat before the newcomer takes it

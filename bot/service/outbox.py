@@ -57,7 +57,7 @@ class OutgoingMessage:
 
     key: str
     game_id: int | None
-    recipient_kind: str  # "channel" or "user" ("seat": an AI seat's, never handed to a Sender)
+    recipient_kind: str  # "channel", "user" or "gallery" ("seat": an AI seat's, never handed to a Sender)
     recipient_id: int
     locale: str
     payload: dict[str, Any]  # as stored: read it with ``bot.service.messages.decode``
@@ -120,6 +120,16 @@ class Mail:
         payload = encode(message)  # (before a key is taken: a refused message takes none)
         key = self._key(audience, "channel")
         self._add(key, "channel", self.game.channel_id, self.game.language, payload)
+        return key
+
+    def gallery(self, message: Message) -> str:
+        """A post in the game's gallery: the room of its dead and spectators, which the
+        living cannot read. Addressed by the game channel (kind ``gallery``): the sender
+        posts it in the dead's channel the bot recorded for that channel, and nowhere
+        else (``bot.discord.loops.dispatcher``)."""
+        payload = encode(message)
+        key = self._key("gallery", "gallery")
+        self._add(key, "gallery", self.game.channel_id, self.game.language, payload)
         return key
 
     def private(self, user_id: int, message: Message, audience: str = "private", *, follows: str | None = None) -> str:

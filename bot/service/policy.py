@@ -27,6 +27,7 @@ action       stranger member onlooker seated former moderator
 ============ ======== ====== ======== ====== ====== =========
 join                            ✓
 stand_by                        ✓
+watch                           ✓
 take_seat                       ✓
 see_ended                       ✓       ✓      ✓        ✓
 see_board             ✓
@@ -37,6 +38,8 @@ act                                     ✓
 
 * join: sit in a lobby (``/game join``, the lobby post's Join button);
 * stand_by: join a game's standby list (``/standby join``);
+* watch: watch a game from its gallery (``/game watch``; the use case refuses a living
+  player, and a practice game has none);
 * take_seat: accept a seat offered to a standby, or be named by ``/mod replace``;
 * see_ended: a finished game's replay page (its Replay button) and complete log;
 * see_board: a server's leaderboard and list of finished games (their page buttons);
@@ -78,6 +81,7 @@ class Role(StrEnum):
 class Action(StrEnum):
     JOIN = "join"
     STAND_BY = "stand_by"
+    WATCH = "watch"
     TAKE_SEAT = "take_seat"
     SEE_ENDED = "see_ended"
     SEE_BOARD = "see_board"
@@ -90,6 +94,7 @@ class Action(StrEnum):
 ALLOWED: dict[Action, frozenset[Role]] = {
     Action.JOIN: frozenset({Role.ONLOOKER}),
     Action.STAND_BY: frozenset({Role.ONLOOKER}),
+    Action.WATCH: frozenset({Role.ONLOOKER}),
     Action.TAKE_SEAT: frozenset({Role.ONLOOKER}),
     Action.SEE_ENDED: frozenset({Role.ONLOOKER, Role.SEATED, Role.FORMER, Role.MODERATOR}),
     Action.SEE_BOARD: frozenset({Role.MEMBER}),

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repositories as repo
 from bot.db.models import Game, SeatOffer, Standby
 from bot.db.session import Database
-from bot.service import policy
+from bot.service import gallery, policy
 from bot.service.common import (
     check_id,
     has_played,
@@ -73,6 +73,7 @@ async def join_standby(db: Database, game_id: int, user: UserRef, standing: Stan
             raise StandbyFormerSeatError(game_id=game.id, seat=row.former_seat)
         if row is not None and (row.seat is not None or row.status == "lobby"):
             raise StandbyInGameError(game_id=game.id)
+        await gallery.refuse_spectator_seat(s, game, user.id)
         busy = await repo.live_game_place(s, user.id)
         if busy is not None:
             raise NewcomerBusyError(name=user.name, **busy)

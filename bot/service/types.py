@@ -75,6 +75,10 @@ class GameSettings(BaseModel):
     # opens (bot.service.prompts); a player's own /settings prompts wins over it.
     prompts: bool = True
     language: Literal["en-US", "zh-CN", "zh-TW"] = "en-US"
+    # What the gallery (the dead's channel, with its spectators: bot.service.gallery) is
+    # shown besides the dead's chat: the truth of each round ("late": one whole round after
+    # it happened; "open": as it happens), or nothing more ("chat").
+    gallery: Literal["chat", "late", "open"] = "chat"
     win_score: int = Field(default=15, ge=1, le=100)
     # House rules (engine.Settings): a killing blow on the grail carrier, when the night's
     # departures are announced, whether the vote's damage is named, whether a faction

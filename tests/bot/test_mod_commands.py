@@ -21,7 +21,7 @@ MODERATORS = {
     "mod end", "mod status", "mod log", "phase advance", "phase extend", "mod lineup",
 }  # fmt: skip
 PLAYERS = {
-    "game join", "game leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
+    "game join", "game leave", "game watch", "game unwatch", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
     "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "table", "standby join", "standby leave",
     "settings prompts", "practice start", "practice stop",
 }  # fmt: skip
@@ -154,7 +154,7 @@ async def test_the_first_start_after_the_upgrade_removes_the_old_commands(world)
     async with running(emu, db):
         by_name = {c["name"]: c for c in emu.registered_commands()}
         assert {"game", "mod", "phase"} <= set(by_name)
-        assert {o["name"] for o in by_name["game"]["options"]} == {"join", "leave", "history"}
+        assert {o["name"] for o in by_name["game"]["options"]} == {"join", "leave", "watch", "unwatch", "history"}
         # The old /phase, listed to everyone, is replaced whole by the moderators' one.
         assert {o["name"] for o in by_name["phase"]["options"]} == {"advance", "extend", "pause", "resume"}
         assert by_name["phase"]["default_member_permissions"] == str(perm.MANAGE_GUILD)

@@ -104,6 +104,10 @@ WRITTEN: list[tuple[str, dict[str, Any]]] = [
     ("user", {"game_id": 1, "type": "absence_moderator", "game": 1, "seat": 3, "name": "Player3", "in_row": 3, "total": 4, "action": "ai"}),
     ("user", {"game_id": 1, "type": "offers_exhausted", "game": 1, "seat": 3, "name": "Player3", "removed": True}),
     ("user", {"game_id": 1, "type": "seat_offer", "offer": 7, "game": 1, "seat": 3, "expires": WHEN, "channel": 555}),
+    ("gallery", {"game_id": 1, "type": "gallery_truth", "step": "start", "round": 0, "phase": "start", "events": [], "rolls": [],
+                 "deal": [{"seat": 1, "class_id": "barbarian", "faction": "chaotic"}, {"seat": 2, "class_id": "monk", "faction": "lawful"}]}),
+    ("gallery", {"game_id": 1, "type": "gallery_truth", "step": "advance", "round": 1, "phase": "dusk", "events": [LEFT, GRAIL_WON],
+                 "rolls": [{"who": 1, "why": "attack", "die": 100, "result": 42}], "late": True}),
 ]  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.commands.gallery import Gallery
 from bot.discord.commands.game_admin import GameAdmin
 from bot.discord.commands.groups import SHARED, Groups
 from bot.discord.commands.history import History
@@ -27,7 +28,7 @@ from bot.discord.commands.stats import Stats
 from bot.discord.commands.table import Table
 
 # In this order a shared group lists its commands.
-FEATURES: tuple[type[commands.Cog], ...] = (Lobby, GameAdmin, Lineup, History, Phase, Orders, Me, Info, Stats, Recap, Standby, Table, Settings, Practice)
+FEATURES: tuple[type[commands.Cog], ...] = (Lobby, Gallery, GameAdmin, Lineup, History, Phase, Orders, Me, Info, Stats, Recap, Standby, Table, Settings, Practice)
 
 
 def install(tree: app_commands.CommandTree) -> Groups:

@@ -13,9 +13,12 @@ carries it and is not the recorded one is never let in to: the bot makes its own
 why (``untrusted_rooms``). A room made before the bot recorded them is passed over too.
 
 Who reads it. Created hidden from @everyone, open to the bot; each departed player of the
-running game is let in by an overwrite of their own. Every sync puts the room back in line
-(``seal``): @everyone denied again, a role's View Channel taken back, and anyone else let
-in by hand (a living player, a member outside the game) closed out. Server administrators
+running game is let in by an overwrite of their own, and so is each of its spectators
+(``/game watch``: the room is the game's gallery, ``bot.service.gallery``), who are muted
+in the game channel as the dead are, and stay muted there after they stop watching.
+Every sync puts the room back in line (``seal``): @everyone denied again, a role's View
+Channel taken back, and anyone else let in by hand (a living player, a member outside
+the game) closed out. Server administrators
 see every channel, as Discord has it.
 
 Deleting that channel does not switch quiet dead off (``/mod settings quiet_dead:false``
@@ -208,13 +211,17 @@ async def unsilence(game_channel: discord.TextChannel, member: discord.Member | 
         )
 
 
-def _settled(game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, user_id: int, *, muted: bool) -> bool:
-    """Whether ``user_id``'s overwrites already are what :func:`silence` (``muted``) or
-    :func:`unsilence` and :func:`close_dead_channel` would make them: nothing to do."""
+def _settled(
+    game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, user_id: int, *, muted: bool, inside: bool | None = None
+) -> bool:
+    """Whether ``user_id``'s overwrites already are what :func:`silence` (``muted``, let
+    into the dead channel unless ``inside`` is False) or :func:`unsilence` and
+    :func:`close_dead_channel` would make them: nothing to do."""
     who = discord.Object(user_id)
     in_dead = dead_channel is not None and dead_channel.overwrites_for(who).view_channel is True
     if muted:
-        return game_channel.overwrites_for(who).send_messages is False and (dead_channel is None or in_dead)
+        want_in = True if inside is None else inside
+        return game_channel.overwrites_for(who).send_messages is False and (dead_channel is None or in_dead == want_in)
     return not _ours(game_channel.overwrites_for(who)) and not in_dead
 
 
@@ -306,10 +313,15 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
         free = seated | removed | silenced(game_channel) | let_in(dead_channel)
         return await _apply(bot, info, game_channel, dead_channel, mute=set(), free=free)
     dead = set(departed_ids(info)) | removed
+    # The gallery: its spectators read the dead's room beside the departed; those who
+    # stopped watching after the start stay muted here, for what they saw there.
+    gallery = await service.gallery_of(bot.db, info.id)
+    mute = dead | gallery.seen
+    inside = dead | gallery.watching
     if dead_channel is not None:
         await seal(dead_channel)
     # The living, and anyone else let into the dead's room by hand, closed out of it.
-    return await _apply(bot, info, game_channel, dead_channel, mute=dead, free=(seated | let_in(dead_channel)) - dead)
+    return await _apply(bot, info, game_channel, dead_channel, mute=mute, free=(seated | let_in(dead_channel)) - mute, inside=inside)
 
 
 async def seal(dead_channel: discord.TextChannel) -> None:
@@ -338,10 +350,14 @@ async def _set(channel: discord.TextChannel, target: discord.Role, overwrite: di
 
 
 async def _apply(
-    bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, *, mute: set[int], free: set[int]
+    bot: WolfBot, info: GameInfo, game_channel: discord.TextChannel, dead_channel: discord.TextChannel | None, *, mute: set[int], free: set[int],
+    inside: set[int] | None = None,
 ) -> QuietReport:
-    """Mute ``mute`` and free ``free`` (closing the dead channel to them); what could not
-    be done, with the missing permission when that is why."""
+    """Mute ``mute`` and free ``free`` (closing the dead channel to them); of the muted,
+    those in ``inside`` (default: all) are let into the dead channel and the others
+    closed out of it. What could not be done, with the missing permission when that is
+    why."""
+    inside = mute if inside is None else inside
     lacking = quiet_missing(game_channel, MUTE if mute - _muted(game_channel) else LIFT)
     if lacking:  # no use asking Discord: say who is left as they should not be
         muted, ours = _muted(game_channel), silenced(game_channel)
@@ -352,7 +368,7 @@ async def _apply(
     # Only those whose overwrites are not yet as they should be are looked up (a member
     # not in the cache costs a request): a check of a game where nothing changed, as at
     # every start, costs none.
-    todo = [u for u in sorted(mute | free) if not _settled(game_channel, dead_channel, u, muted=u in mute)]
+    todo = [u for u in sorted(mute | free) if not _settled(game_channel, dead_channel, u, muted=u in mute, inside=u in inside)]
     for user_id in todo:
         member: discord.Member | discord.User | None = await member_of(game_channel.guild, user_id)
         if member is None and (user_id in mute or not _left_behind(game_channel, dead_channel, user_id)):
@@ -361,7 +377,9 @@ async def _apply(
             if member is None:  # discord.py sets a user's overwrite for a User, not a bare id
                 member = await bot.fetch_user(user_id)
             if user_id in mute:
-                await silence(game_channel, dead_channel, member)
+                await silence(game_channel, dead_channel if user_id in inside else None, member)
+                if user_id not in inside and dead_channel is not None:
+                    await close_dead_channel(dead_channel, member)
             else:
                 await unsilence(game_channel, member)
                 if dead_channel is not None:

@@ -43,6 +43,7 @@ import bot.service as service
 from bot.discord.bounded import BoundedSet
 from bot.discord.guild import channel_access
 from bot.discord.guild.checks import still_member
+from bot.discord.guild.quiet_dead import find_dead_channel
 from bot.discord.loops.background import BackgroundLoop
 from bot.discord.outbound.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound.renderers import Rendered, render_outgoing
@@ -209,6 +210,8 @@ class DiscordSender:
         return info
 
     async def _destination(self, message: OutgoingMessage) -> discord.abc.Messageable:
+        if message.recipient_kind == "gallery":
+            return await self._gallery(message.recipient_id)
         try:
             if message.recipient_kind == "user":
                 return await self._dm(message.recipient_id)
@@ -218,6 +221,18 @@ class DiscordSender:
         if not isinstance(channel, discord.abc.Messageable):
             raise Undeliverable(f"channel {message.recipient_id} cannot receive messages")
         return channel
+
+    async def _gallery(self, game_channel_id: int) -> discord.abc.Messageable:
+        """The gallery of ``game_channel_id``: the dead's channel the bot recorded for it,
+        while it exists with quiet dead on, and no other room (one the living might read).
+        Without it the post cannot be delivered (quiet dead off, the room deleted)."""
+        game_channel = self.bot.get_channel(game_channel_id)
+        if not isinstance(game_channel, discord.TextChannel):
+            raise Undeliverable(f"game channel {game_channel_id} not found")
+        room = find_dead_channel(game_channel.guild, game_channel_id, await service.dead_channel_of(self.bot.db, game_channel_id))
+        if room is None:
+            raise Undeliverable(f"no gallery for channel {game_channel_id}")
+        return room
 
     async def _dm(self, user_id: int) -> discord.abc.Messageable:
         """The DM channel of ``user_id``: from discord.py's cache, else the one remembered

@@ -23,6 +23,7 @@ from bot.discord.components.table import TableButton
 from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
 from bot.i18n import has_key, t, terms
 from bot.render import absence as absence_text
+from bot.render import gallery as gallery_text
 from bot.render import words
 from bot.render.chart import scoreboard_png, survivor_bonus
 from bot.render.fields import add_lines
@@ -42,6 +43,7 @@ from bot.service.messages import (
     AbsenceWarning,
     DeadlineExtended,
     Ending,
+    GalleryTruth,
     GameCancelled,
     GamePaused,
     GameResumed,
@@ -405,6 +407,20 @@ def _seat_offer(m: SeatOffered, msg: OutgoingMessage, info: GameInfo | None, loc
     return Rendered(embeds=[notice_embed(text, NEUTRAL)], view=offer_view(m.offer, loc))
 
 
+def _gallery_truth(m: GalleryTruth, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """The truth of one step, in the gallery and nowhere else: a row of this kind
+    addressed anywhere but the gallery is a bug, refused rather than shown."""
+    if msg.recipient_kind != "gallery":
+        raise ValueError(f"outbox {msg.key}: the gallery's truth addressed to a {msg.recipient_kind}")
+    names = names_of(info, loc) if info else {}
+    lines = gallery_text.truth_lines(list(m.events), m.rolls, names, loc, m.deal)
+    colour = PHASE_COLOUR.get(m.phase, NEUTRAL)
+    embeds = [discord.Embed(description=text, colour=colour) for text in gallery_text.pages(lines, loc)]
+    embeds[0].title = gallery_text.title(m.step, m.round, m.phase, loc)
+    embeds[-1].set_footer(text=t("gallery.truth_late" if m.late else "gallery.truth_open", loc))
+    return Rendered(embeds=embeds)
+
+
 class Renderers:
     """Each message class with its renderer. ``add`` ties a class to a function of that
     class (mypy holds the two together); ``tests/service/test_messages.py`` holds that
@@ -449,6 +465,7 @@ RENDERERS.add(AbsenceWarning, _absence_warning)
 RENDERERS.add(AbsenceModerator, _absence_moderator)
 RENDERERS.add(OffersExhausted, _offers_exhausted)
 RENDERERS.add(SeatOffered, _seat_offer)
+RENDERERS.add(GalleryTruth, _gallery_truth)
 
 
 def render_outgoing(msg: OutgoingMessage, info: GameInfo | None, *, locale: str | None = None) -> Rendered:
