@@ -240,6 +240,8 @@ def _default_text(field: str | None, param: str, loc: str) -> str:
         return t(f"cmd.choice.{field}_{value}", loc)
     if field == "absence_action":
         return t(f"cmd.choice.absence_{value}", loc)
+    if field == "gallery":
+        return t(f"cmd.choice.gallery_{value}", loc)
     return str(value)
 
 
