@@ -54,6 +54,7 @@ from bot.db.models import (
     PlayerStanding,
     SeatOffer,
     SeatRecord,
+    Spectator,
     Standby,
     Submission,
 )
@@ -145,8 +146,8 @@ async def forget(db: Database, user_id: int) -> int:
     """Take the user out of every game that has ended and every record (the seats stay,
     anonymous: see the module docstring); returns how many seat records they had.
     ForgetWhilePlayingError, and nothing changed, while they are in a game that has not
-    ended (in its lobby, at its table, replaced or removed from it, or on its standby
-    list)."""
+    ended (in its lobby, at its table, replaced or removed from it, on its standby list,
+    or among its spectators)."""
     check_id(user_id, "user")
     async with db.transaction() as s:
         members = (
@@ -158,12 +159,16 @@ async def forget(db: Database, user_id: int) -> int:
         waiting = (
             await s.execute(select(Standby.game_id, Game.status).join(Game, Game.id == Standby.game_id).where(Standby.user_id == user_id))
         ).all()
-        live = sorted({m.game_id for m, status in members if status not in ENDED} | {g for g, status in waiting if status not in ENDED})
+        watching = (
+            await s.execute(select(Spectator.game_id, Game.status).join(Game, Game.id == Spectator.game_id).where(Spectator.user_id == user_id))
+        ).all()
+        live = sorted({m.game_id for m, status in members if status not in ENDED} | {g for g, status in [*waiting, *watching] if status not in ENDED})
         if live:
             raise ForgetWhilePlayingError(game=live[0])
         for member, _ in members:
             await _forget_in_game(s, member.game_id, member, user_id)
         await s.execute(delete(Standby).where(Standby.user_id == user_id))
+        await s.execute(delete(Spectator).where(Spectator.user_id == user_id))
         await s.execute(delete(SeatOffer).where(SeatOffer.user_id == user_id))
         guilds = sorted(
             set((await s.execute(select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id).distinct())).scalars())

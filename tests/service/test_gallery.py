@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.db.models import OutboxMessage
+from bot.db.models import OutboxMessage, Spectator
 from bot.db.session import Database
 from bot.service import (
     Gallery,
@@ -23,6 +23,8 @@ from bot.service import (
     watch_game,
 )
 from bot.service import gallery_errors as G
+from bot.service.privacy import forget
+from bot.service.stats_errors import ForgetWhilePlayingError
 from tests.service.helpers import lobby, play_to_end, sees, started, user
 
 SAM = UserRef(700, "Sam")
@@ -106,3 +108,14 @@ async def test_each_setting_writes_its_truth_to_the_gallery_only(db: Database, s
             assert written == (r.payload["round"], r.payload["phase"])
         else:
             assert written == (r.payload["round"] + 1, "morning") and r.payload["late"] is True
+
+
+async def test_forgetting_a_spectator_waits_for_the_end_and_then_takes_their_rows(db: Database) -> None:
+    game_id = await started(db)
+    await watch_game(db, game_id, SAM, await sees(db, game_id, SAM))
+    with pytest.raises(ForgetWhilePlayingError):
+        await forget(db, SAM.id)
+    await play_to_end(db, game_id)
+    await forget(db, SAM.id)
+    async with db.read() as s:
+        assert (await s.execute(select(Spectator).where(Spectator.user_id == SAM.id))).first() is None
