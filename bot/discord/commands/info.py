@@ -90,7 +90,7 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
 
 
 HELP_SECTIONS = (
-    ("help.players", ("game join", "game leave", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "practice start", "practice stop", "settings prompts", "rules", "help")),
+    ("help.players", ("game join", "game leave", "game watch", "game unwatch", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "practice start", "practice stop", "settings prompts", "rules", "help")),
     ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "phase advance", "phase extend", "phase pause", "phase resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
 )
 

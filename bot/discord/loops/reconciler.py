@@ -3,8 +3,8 @@
 Whatever a crash interrupted and however a message turned out to be delivered (sent
 now, found already sent in the channel's history, routed to ``/inbox``), the Discord
 side of a game is derived from the database alone, here: the departed muted and let into
-the dead channel, the living able to write, a finished game's channel given back, the
-lobby post's player list. It runs after each delivery pass of the dispatcher, for the
+the dead channel (and so the gallery's spectators: ``bot.service.gallery``), the living
+able to write, a finished game's channel given back, the lobby post's player list. It runs after each delivery pass of the dispatcher, for the
 games whose state changed since it last ran (``games.effects_due``, set by every change
 of a game; one indexed read when nothing changed), a batch at a time, and after a start
 for every live game (Discord may have changed while the bot was down), in the
