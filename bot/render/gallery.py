@@ -39,7 +39,7 @@ def _lines(line: Line, depth: int = 0) -> list[str]:
 
 def deal_lines(deal: list[dict[str, Any]], names: dict[int, str], loc: str) -> list[str]:
     """The deal, one seat a line."""
-    out = [t("gallery.deal", loc)]
+    out: list[str] = []
     for d in sorted(deal, key=lambda d: int(d["seat"])):
         out.append(
             "• " + t(

@@ -201,6 +201,13 @@ def test_a_spectator_of_a_lobby_is_refused_a_seat_until_they_stop_watching():
             # A lobby member may not watch the game they joined.
             refused = await sam.command("game watch")
             assert refused.error and t("svc.watch_lobby", "en-US", game_id=game_id) in refused.text
+            # Nor does a game whose dead have no channel of their own.
+            loud = tavern.seat_table(TableSpec(players=6, name_prefix="l"), channel_name="loud")
+            off = TableGame(tavern, loud, GameOptions(quiet_dead=False), seed="gallery-off")
+            assert not (await off.moderator.create(**off.options.create_options())).error
+            onlooker = spectator(tavern, loud.channel, "onlooker")
+            refused = await onlooker.command("game watch")
+            assert refused.error and t("gallery.off", "en-US", game=off.moderator.game_id) in refused.text, refused.text
             # A practice game has no gallery.
             solo = spectator(tavern, seating.channel, "solo")
             started = await solo.command("practice start", in_dm=True)

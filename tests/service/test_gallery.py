@@ -9,6 +9,8 @@ from sqlalchemy import select
 
 from bot.db.models import OutboxMessage, Spectator
 from bot.db.session import Database
+from bot.discord.outbound.renderers import render_outgoing
+from bot.i18n import LOCALES
 from bot.service import (
     Gallery,
     GameInfo,
@@ -23,6 +25,7 @@ from bot.service import (
     watch_game,
 )
 from bot.service import gallery_errors as G
+from bot.service.outbox import OutgoingMessage
 from bot.service.privacy import forget
 from bot.service.stats_errors import ForgetWhilePlayingError
 from tests.service.helpers import lobby, play_to_end, sees, started, user
@@ -119,3 +122,20 @@ async def test_forgetting_a_spectator_waits_for_the_end_and_then_takes_their_row
     await forget(db, SAM.id)
     async with db.read() as s:
         assert (await s.execute(select(Spectator).where(Spectator.user_id == SAM.id))).first() is None
+
+
+async def test_every_truth_post_of_a_full_table_fits_one_discord_message(db: Database) -> None:
+    """A 15-seat table's nights are the longest stories: each post fits Discord's limits
+    (4,096 characters an embed's description, 6,000 a message's embeds), in each language."""
+    game_id = await started(db, 15, gallery="open")
+    await play_to_end(db, game_id)
+    info = await get_game(db, game_id)
+    rows = await _truth_rows(db, game_id)
+    assert len(rows) > 3
+    for row in rows:
+        for loc in LOCALES:
+            rendered = render_outgoing(OutgoingMessage.of(row), info, locale=loc)
+            assert 1 <= len(rendered.embeds) <= 10
+            sizes = [len(e.title or "") + len(e.description or "") + len(e.footer.text or "") for e in rendered.embeds]
+            assert all(len(e.description or "") <= 4096 for e in rendered.embeds) and sum(sizes) <= 6000, sizes
+            assert rendered.embeds[0].title and rendered.embeds[-1].footer.text
