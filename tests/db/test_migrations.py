@@ -434,3 +434,23 @@ async def test_0020_keeps_the_games_already_there_without_the_head_start(empty_u
         assert await settings() == old
     finally:
         await engine.dispose()
+
+
+async def test_0021_adds_the_spectators_and_the_downgrade_takes_the_gallery_setting_out(empty_url: str) -> None:
+    import json
+
+    await upgrade(empty_url, "0021")
+    engine = make_engine(empty_url)
+    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'running', 1, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps({"max_players": 8, "gallery": "late"})})
+            await conn.execute(text("INSERT INTO spectators (game_id, user_id, joined_at) VALUES (1, 5, '2026-01-01 00:00:00')"))
+        await downgrade(empty_url, "0020")
+        async with engine.connect() as conn:
+            raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
+            tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        assert (json.loads(raw) if isinstance(raw, str) else raw) == {"max_players": 8}
+        assert "spectators" not in tables
+    finally:
+        await engine.dispose()
