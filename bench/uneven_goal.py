@@ -5,8 +5,9 @@ Wilson interval inside 28-39%). Prints one markdown table (or ``--json``).
 
     python -m bench.uneven_goal [--sizes 6-15] [--lineups random,classic,balanced] [--games 10000] [--jobs 2] [--uneven-tables compensate|off]
 
-A cell is a faction (or, for the random deal, a share: larger, equal or smaller pooled
-over the factions) with its rate and interval, marked ✗ when outside the band. Game i of
+A cell is a faction with the share of the table it was dealt (larger, equal or smaller
+than a third: in the random deal each faction has a cell per share it was dealt), with
+its rate and interval, marked ✗ when outside the band. Game i of
 a size is seeded ``goal-<size>:<i>`` whatever the line-up. Same arguments, same table.
 """
 
@@ -31,8 +32,8 @@ INTERVAL_BAND = (0.28, 0.39)
 
 
 def cells(players: int, lineup: str, games: int, jobs: int, uneven: str) -> dict[str, dict[str, Any]]:
-    """The cells of one size and line-up: share (random) or faction (a fixed line-up) ->
-    games, wins, rate, interval, ok."""
+    """The cells of one size and line-up: "faction (share)" -> games, wins, rate,
+    interval, ok."""
     settings = Settings(lineup=preset(lineup, players), uneven_tables=UnevenTablesRule(uneven))
     results = play_many(games, players, f"goal-{players}", jobs=jobs, settings=settings)
     acc: dict[str, list[int]] = {}
@@ -40,7 +41,7 @@ def cells(players: int, lineup: str, games: int, jobs: int, uneven: str) -> dict
         seats = Counter(faction for faction, _ in r.roles)
         for f in FACTIONS:
             share = share_of(seats[f.value], players)
-            key = share if lineup == "random" else f"{f.value} ({share})"
+            key = f"{f.value} ({share})"
             row = acc.setdefault(key, [0, 0])
             row[0] += 1
             row[1] += f.value in r.winners
