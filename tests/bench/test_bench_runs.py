@@ -110,3 +110,21 @@ def test_practice_bench_plays_practice_games_and_reports_every_column(split: boo
     assert row["ack_p99_ms"] >= row["ack_p50_ms"] > 0 and row["cpu_ms_per_round"] > 0
     # Split, the CPU is the bot process's, the harness's apart.
     assert (row["harness_cpu_s"] is not None) is split
+
+
+def test_compensation_search_halves_every_candidate_down_to_two():
+    from bench.compensation_search import candidates, halve
+
+    assert len(candidates()) == 162 and candidates()[0].text() == "head_start=0,kill=0,survivor=0,grail=0"
+    final, arms, played = halve(7, first=1, jobs=1)
+    assert len(final) == 2 and final[0].gap <= final[1].gap
+    assert len(arms) == 162 and played == sum(arm.games for arm in arms)
+    assert max(arm.games for arm in arms) == final[0].games > min(arm.games for arm in arms) == 1
+
+
+def test_uneven_goal_reports_each_faction_by_its_share_against_the_band():
+    out = json.loads(bench("-m", "bench.uneven_goal", "--sizes", "7", "--lineups", "random,classic", "--games", "60", "--jobs", "1", "--json"))
+    random_row, classic_row = out["rows"]
+    assert set(random_row["cells"]) <= {f"{f} ({s})" for f in ("lawful", "neutral", "chaotic") for s in ("larger", "smaller")}
+    assert sorted(classic_row["cells"]) == ["chaotic (smaller)", "lawful (larger)", "neutral (smaller)"]
+    assert out["failing"] == sum(not c["ok"] for row in out["rows"] for c in row["cells"].values())
