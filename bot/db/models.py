@@ -206,6 +206,20 @@ class Spectator(Base):
     left_at: Mapped[datetime | None]
 
 
+class Prediction(Base):
+    """A gallery member's forecast of the winning faction for one round of a game (the
+    latest choice counts: a new one replaces the row). Scored against the game's winners
+    when read (``bot.service.predictions``)."""
+
+    __tablename__ = "predictions"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    faction: Mapped[str] = mapped_column(String(16))
+    made_at: Mapped[datetime]
+
+
 class SeatOffer(Base):
     """A seat offered to one standby until ``expires_at``. Status: open, accepted,
     expired, withdrawn (the standby left the list, or the seat or game is gone).

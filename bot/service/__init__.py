@@ -99,6 +99,7 @@ from bot.service.outbox import (
 )
 from bot.service.practice import DEFAULT_PLAYERS as PRACTICE_PLAYERS
 from bot.service.practice import practice_settings, start_practice, stop_practice
+from bot.service.predictions import ForecastScore, Predicted, game_scores, predict, predictions_of
 from bot.service.recap import seat_recap
 from bot.service.standbys import accept_offer, join_standby, leave_standby, offer_seat, offered_game
 from bot.service.table import TableView, table_view
@@ -136,6 +137,7 @@ __all__ = [
     "EndGame",
     "ExportLog",
     "ExtendDeadline",
+    "ForecastScore",
     "Gallery",
     "GameInfo",
     "GamePlace",
@@ -149,6 +151,7 @@ __all__ = [
     "PauseGame",
     "PhaseStatus",
     "PlayerView",
+    "Predicted",
     "Receipt",
     "RemovePlayer",
     "ReplacePlayer",
@@ -188,6 +191,7 @@ __all__ = [
     "gallery_of",
     "game_channel_of_dead",
     "game_in_channel",
+    "game_scores",
     "games_moderated_by",
     "games_to_reconcile",
     "get_game",
@@ -220,6 +224,8 @@ __all__ = [
     "player_view",
     "player_view_here",
     "practice_settings",
+    "predict",
+    "predictions_of",
     "read_inbox",
     "record_dead_channel",
     "recorded_message_ids",

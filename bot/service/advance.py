@@ -20,7 +20,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import absence, ai_play, ai_turns, gallery, prompts
+from bot.service import absence, ai_play, ai_turns, gallery, predictions, prompts
 from bot.service.common import (
     add_step,
     apply_state,
@@ -116,6 +116,8 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
         await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
     opened = None if over else mail_phase_started(mail, game)
+    if not over:
+        predictions.mail_round_open(mail, game)
     told = bool(missed) and await absence.told_privately(s, game)
     due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase, moderator_told=told)
     await s.flush()

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import engine
 from bot.db import repositories as repo
 from bot.db.models import GamePlayer, GameStep
+from bot.service import predictions
 from bot.service.messages import Ending
 from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
@@ -91,3 +92,5 @@ async def mail_endings(
             points=points.get(seat, {}), rating=rating, head_starts=head_starts or None,
         )  # fmt: skip
         mail.private(holder.user_id, ending)
+    # The gallery's forecasters, scored against the same winners (bot.service.predictions).
+    await predictions.mail_scores(mail, state)

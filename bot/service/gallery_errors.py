@@ -57,3 +57,25 @@ class NewcomerWatchedError(ServiceError):
     """A moderator named, for a seat, one who watched the game's gallery."""
 
     key = "error.newcomer_watched"
+
+
+class PredictLivingError(ServiceError):
+    """A living player of the game asked to predict its winner."""
+
+    key = "error.predict_living"
+
+
+class PredictNotInGalleryError(ServiceError):
+    """One who neither watches the game nor has departed from it asked to predict."""
+
+    key = "error.predict_not_gallery"
+
+
+class PredictionsClosedError(ServiceError):
+    """The round's predictions closed with its Dusk (or the game has moved on)."""
+
+    key = "error.predictions_closed"
+
+
+class PredictFactionError(ServiceError):
+    key = "error.predict_faction"

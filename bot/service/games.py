@@ -18,7 +18,7 @@ import engine.view
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
-from bot.service import ai_seats, ai_turns, gallery, policy
+from bot.service import ai_seats, ai_turns, gallery, policy, predictions
 from bot.service.common import (
     add_step,
     apply_state,
@@ -250,6 +250,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat), tip=holder.user_id in new))
     await mail_prompts(mail, game, follows=mail_phase_started(mail, game))
+    predictions.mail_round_open(mail, game)
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)
 

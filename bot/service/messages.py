@@ -303,6 +303,25 @@ class GalleryTruth(Message):
     late: bool = field(default=False, metadata=OMIT_FALSE)
 
 
+@kind("predictions_open")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PredictionsOpened(Message):
+    """In the gallery only: the round's menu of predictions (the winning faction), open
+    until the round's Dusk closes."""
+
+    round: int
+
+
+@kind("prediction_scores")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PredictionScores(Message):
+    """In the gallery only, at the end: the winners and each forecaster's Brier score
+    (``scores``: ``{"user", "rounds", "brier"}``, best first)."""
+
+    winners: list[str]
+    scores: list[dict[str, Any]]
+
+
 # --- a moderator's hand -----------------------------------------------------------------
 
 

@@ -52,6 +52,7 @@ from bot.db.models import (
     OutboxMessage,
     PlayerProfile,
     PlayerStanding,
+    Prediction,
     SeatOffer,
     SeatRecord,
     Spectator,
@@ -169,6 +170,7 @@ async def forget(db: Database, user_id: int) -> int:
             await _forget_in_game(s, member.game_id, member, user_id)
         await s.execute(delete(Standby).where(Standby.user_id == user_id))
         await s.execute(delete(Spectator).where(Spectator.user_id == user_id))
+        await s.execute(delete(Prediction).where(Prediction.user_id == user_id))
         await s.execute(delete(SeatOffer).where(SeatOffer.user_id == user_id))
         guilds = sorted(
             set((await s.execute(select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id).distinct())).scalars())

@@ -454,3 +454,27 @@ async def test_0021_adds_the_spectators_and_the_downgrade_takes_the_gallery_sett
         assert "spectators" not in tables
     finally:
         await engine.dispose()
+
+
+async def test_0022_adds_the_predictions_and_the_downgrade_keeps_everything_else(empty_url: str) -> None:
+    import json
+
+    await upgrade(empty_url, "0022")
+    engine = make_engine(empty_url)
+    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'running', 1, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps({"gallery": "late"})})
+            await conn.execute(text("INSERT INTO spectators (game_id, user_id, joined_at) VALUES (1, 5, '2026-01-01 00:00:00')"))
+            await conn.execute(text("INSERT INTO predictions (game_id, round, user_id, faction, made_at) VALUES (1, 1, 5, 'lawful', '2026-01-01 00:00:00')"))
+        await downgrade(empty_url, "0021")
+        async with engine.connect() as conn:
+            raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
+            watching = (await conn.execute(text("SELECT game_id, user_id FROM spectators"))).all()
+            tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
+        assert (json.loads(raw) if isinstance(raw, str) else raw) == {"gallery": "late"}
+        assert [tuple(r) for r in watching] == [(1, 5)] and "predictions" not in tables
+        await upgrade(empty_url, "0022")
+        assert "predictions" in await _tables(empty_url)
+    finally:
+        await engine.dispose()

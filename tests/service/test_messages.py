@@ -108,6 +108,9 @@ WRITTEN: list[tuple[str, dict[str, Any]]] = [
                  "deal": [{"seat": 1, "class_id": "barbarian", "faction": "chaotic"}, {"seat": 2, "class_id": "monk", "faction": "lawful"}]}),
     ("gallery", {"game_id": 1, "type": "gallery_truth", "step": "advance", "round": 1, "phase": "dusk", "events": [LEFT, GRAIL_WON],
                  "rolls": [{"who": 1, "why": "attack", "die": 100, "result": 42}], "late": True}),
+    ("gallery", {"game_id": 1, "type": "predictions_open", "round": 2}),
+    ("gallery", {"game_id": 1, "type": "prediction_scores", "winners": ["lawful", "neutral"],
+                 "scores": [{"user": 700, "rounds": 1, "brier": 0.5}, {"user": 701, "rounds": 3, "brier": 1.1667}]}),
 ]  # fmt: skip
 
 

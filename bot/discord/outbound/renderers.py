@@ -17,6 +17,7 @@ import discord
 
 from bot.discord.components.lobby import lobby_view
 from bot.discord.components.panel import OpenPanelButton, prompt_view
+from bot.discord.components.predict import predict_view
 from bot.discord.components.replay import replay_view
 from bot.discord.components.standby import offer_view
 from bot.discord.components.table import TableButton
@@ -57,6 +58,8 @@ from bot.service.messages import (
     PhasePrompt,
     PhaseStarted,
     PlayerReplaced,
+    PredictionScores,
+    PredictionsOpened,
     RecapPart,
     Reminder,
     SeatHandedOver,
@@ -421,6 +424,30 @@ def _gallery_truth(m: GalleryTruth, msg: OutgoingMessage, info: GameInfo | None,
     return Rendered(embeds=embeds)
 
 
+def _gallery_only(msg: OutgoingMessage) -> None:
+    if msg.recipient_kind != "gallery":
+        raise ValueError(f"outbox {msg.key}: a gallery post addressed to a {msg.recipient_kind}")
+
+
+def _predictions_open(m: PredictionsOpened, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """The round's menu of predictions, in the gallery only."""
+    _gallery_only(msg)
+    embed = discord.Embed(title=t("predictions.open_title", loc, round=m.round), description=t("predictions.open_body", loc), colour=NEUTRAL)
+    return Rendered(embeds=[embed], view=predict_view(msg.game_id, m.round, loc) if msg.game_id else None)
+
+
+def _prediction_scores(m: PredictionScores, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """Each forecaster's Brier score at the end, in the gallery only (mentions in an
+    embed name the person without pinging them)."""
+    _gallery_only(msg)
+    winners = ", ".join(t(f"faction.{w}", loc) for w in m.winners)
+    lines = [t("predictions.scores_winners", loc, winners=winners)]
+    for rank, row in enumerate(m.scores, 1):
+        key = "predictions.score_row_one" if int(row["rounds"]) == 1 else "predictions.score_row"
+        lines.append(t(key, loc, rank=rank, name=f"<@{int(row['user'])}>", brier=f"{float(row['brier']):.3f}", rounds=int(row["rounds"])))
+    return Rendered(embeds=[discord.Embed(title=t("predictions.scores_title", loc), description="\n".join(lines)[:4000], colour=NEUTRAL)])
+
+
 class Renderers:
     """Each message class with its renderer. ``add`` ties a class to a function of that
     class (mypy holds the two together); ``tests/service/test_messages.py`` holds that
@@ -466,6 +493,8 @@ RENDERERS.add(AbsenceModerator, _absence_moderator)
 RENDERERS.add(OffersExhausted, _offers_exhausted)
 RENDERERS.add(SeatOffered, _seat_offer)
 RENDERERS.add(GalleryTruth, _gallery_truth)
+RENDERERS.add(PredictionsOpened, _predictions_open)
+RENDERERS.add(PredictionScores, _prediction_scores)
 
 
 def render_outgoing(msg: OutgoingMessage, info: GameInfo | None, *, locale: str | None = None) -> Rendered:

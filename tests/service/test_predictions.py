@@ -1,0 +1,174 @@
+"""The gallery's predictions: who may predict and until when, the latest pick counting,
+nothing of the game changed by them, and the Brier scores at the end on seeded games."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from bot.db.models import Game, OutboxMessage, Prediction
+from bot.db.session import Database
+from bot.discord.outbound.renderers import render_outgoing
+from bot.i18n import LOCALES
+from bot.service import (
+    UserRef,
+    advance_phase,
+    game_scores,
+    get_game,
+    predict,
+    predictions_of,
+    remove_player,
+    watch_game,
+)
+from bot.service import gallery_errors as G
+from bot.service.errors import GameFinishedError
+from bot.service.outbox import OutgoingMessage
+from bot.service.practice import start_practice
+from bot.service.predictions import brier, scores_of
+from bot.service.privacy import forget
+from tests.service.helpers import play_to_end, sees, send_all, started, user
+
+SAM = UserRef(700, "Sam")
+ANN = UserRef(701, "Ann")
+
+
+def test_brier_of_a_pick_against_a_sole_and_a_shared_win() -> None:
+    assert brier("lawful", ["lawful"]) == 0.0
+    assert brier("chaotic", ["lawful"]) == 2.0  # (0-1)² + (1-0)²
+    # A shared win: 1/2 each for the two winners.
+    assert brier("lawful", ["lawful", "neutral"]) == pytest.approx(0.25 + 0.25)
+    assert brier("chaotic", ["lawful", "neutral"]) == pytest.approx(0.25 + 0.25 + 1)
+    assert brier("neutral", ["lawful", "neutral", "chaotic"]) == pytest.approx(4 / 9 + 1 / 9 + 1 / 9)
+
+
+def test_a_game_score_is_the_mean_over_the_rounds_predicted_best_first() -> None:
+    picks = [(1, 5, "lawful"), (2, 5, "chaotic"), (1, 6, "chaotic"), (3, 7, "chaotic")]
+    scores = scores_of(picks, ["chaotic"])
+    assert [(x.user_id, x.rounds, x.brier) for x in scores] == [(6, 1, 0.0), (7, 1, 0.0), (5, 2, 1.0)]
+    assert scores_of(picks, []) == []
+
+
+async def _round_phase(db: Database, game_id: int) -> tuple[int, str]:
+    async with db.read() as s:
+        game = await s.get(Game, game_id)
+        assert game is not None
+        return game.round, str(game.phase)
+
+
+async def test_who_may_predict_and_the_latest_pick_counts_until_dusk_closes(db: Database) -> None:
+    game_id = await started(db)
+    info = await get_game(db, game_id)
+    await watch_game(db, game_id, SAM, await sees(db, game_id, SAM))
+    assert await _round_phase(db, game_id) == (1, "day")
+    with pytest.raises(G.PredictLivingError):
+        await predict(db, game_id, user(1).id, "lawful")
+    with pytest.raises(G.PredictNotInGalleryError):
+        await predict(db, game_id, ANN.id, "lawful")
+    with pytest.raises(G.PredictFactionError):
+        await predict(db, game_id, SAM.id, "wolves")
+    first = await predict(db, game_id, SAM.id, "lawful", round_no=1)
+    assert first.replaced is None
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)  # Day → Dusk: still open
+    again = await predict(db, game_id, SAM.id, "chaotic")
+    assert (again.round, again.replaced) == (1, "lawful")
+    # A departed player predicts too.
+    seat2 = next(p.seat for p in info.players if p.user_id == user(2).id)
+    assert seat2 is not None
+    await remove_player(db, game_id, seat2)
+    await predict(db, game_id, user(2).id, "neutral")
+    state_before = (await get_game(db, game_id)).version
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)  # Dusk closes: round 1's predictions close
+    assert await _round_phase(db, game_id) == (1, "morning")
+    with pytest.raises(G.PredictionsClosedError):
+        await predict(db, game_id, SAM.id, "neutral")
+    with pytest.raises(G.PredictionsClosedError):
+        await predict(db, game_id, SAM.id, "neutral", round_no=1)
+    assert await predictions_of(db, game_id) == {1: {SAM.id: "chaotic", user(2).id: "neutral"}}
+    assert (await get_game(db, game_id)).version > state_before
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)  # Morning → round 2's Day
+    with pytest.raises(G.PredictionsClosedError):  # an old menu's round
+        await predict(db, game_id, SAM.id, "neutral", round_no=1)
+    assert (await predict(db, game_id, SAM.id, "neutral", round_no=2)).round == 2
+
+
+async def test_predictions_change_nothing_of_the_game(db: Database) -> None:
+    """The same seed played with and without predictions ends with the same state."""
+    plain = await started(db, seed="same-seed-01")
+    await play_to_end(db, plain)
+    forecast = await started(db, channel=9_001, first=20, seed="same-seed-01")
+    await watch_game(db, forecast, SAM, await sees(db, forecast, SAM))
+    await predict(db, forecast, SAM.id, "neutral")
+    await play_to_end(db, forecast)
+    async with db.read() as s:
+        a, b = await s.get(Game, plain), await s.get(Game, forecast)
+        assert a is not None and b is not None
+        strip = lambda st: {k: v for k, v in st.items() if k != "players"}  # noqa: E731 (names differ)
+        assert strip(a.state) == strip(b.state)
+        assert [(p["class_id"], p["faction"], p["alive"]) for p in a.state["players"]] == [
+            (p["class_id"], p["faction"], p["alive"]) for p in b.state["players"]
+        ]
+
+
+async def _score_rows(db: Database, game_id: int) -> list[OutboxMessage]:
+    async with db.read() as s:
+        stmt = select(OutboxMessage).where(OutboxMessage.game_id == game_id, OutboxMessage.payload["type"].as_string() == "prediction_scores")
+        return list((await s.execute(stmt)).scalars())
+
+
+@pytest.mark.parametrize("seed", ["pred-seed-1", "pred-seed-2", "pred-seed-3"])
+async def test_scores_at_the_end_on_seeded_games(db: Database, seed: str) -> None:
+    game_id = await started(db, seed=seed)
+    for who in (SAM, ANN):
+        await watch_game(db, game_id, who, await sees(db, game_id, who))
+    await predict(db, game_id, SAM.id, "lawful")
+    await predict(db, game_id, ANN.id, "chaotic")
+    await send_all(db, game_id)
+    await advance_phase(db, game_id)
+    await predict(db, game_id, SAM.id, "neutral")  # replaces round 1's lawful
+    await play_to_end(db, game_id)
+    with pytest.raises(GameFinishedError):
+        await predict(db, game_id, SAM.id, "lawful")
+    async with db.read() as s:
+        game = await s.get(Game, game_id)
+        assert game is not None
+        winners = list(game.state["winners"])
+    assert winners
+    scores = {x.user_id: x for x in await game_scores(db, game_id)}
+    assert scores[SAM.id].rounds == 1 and scores[SAM.id].brier == pytest.approx(brier("neutral", winners))
+    assert scores[ANN.id].brier == pytest.approx(brier("chaotic", winners))
+    rows = await _score_rows(db, game_id)
+    assert len(rows) == 1 and rows[0].recipient_kind == "gallery"
+    assert {r["user"] for r in rows[0].payload["scores"]} == {SAM.id, ANN.id} and rows[0].payload["winners"] == winners
+    info = await get_game(db, game_id)
+    for loc in LOCALES:
+        embed = render_outgoing(OutgoingMessage.of(rows[0]), info, locale=loc).embeds[0]
+        assert f"<@{SAM.id}>" in (embed.description or "") and embed.title
+
+
+async def test_each_day_opens_a_menu_in_the_gallery_only(db: Database) -> None:
+    game_id = await started(db)
+    await play_to_end(db, game_id)
+    async with db.read() as s:
+        stmt = select(OutboxMessage).where(OutboxMessage.game_id == game_id, OutboxMessage.payload["type"].as_string() == "predictions_open")
+        rows = list((await s.execute(stmt)).scalars())
+        game = await s.get(Game, game_id)
+        assert game is not None
+    assert sorted(r.payload["round"] for r in rows) == list(range(1, len(rows) + 1)) and rows
+    assert all(r.recipient_kind == "gallery" for r in rows)
+    assert len(rows) == game.round  # one Day a round, the last round's included
+
+
+async def test_a_practice_game_has_no_predictions_and_forgetting_takes_them(db: Database) -> None:
+    practice = (await start_practice(db, SAM, 7001)).id
+    with pytest.raises(G.GalleryPracticeError):
+        await predict(db, practice, ANN.id, "lawful")
+    game_id = await started(db)
+    await watch_game(db, game_id, ANN, await sees(db, game_id, ANN))
+    await predict(db, game_id, ANN.id, "lawful")
+    await play_to_end(db, game_id)
+    await forget(db, ANN.id)
+    async with db.read() as s:
+        assert (await s.execute(select(Prediction).where(Prediction.user_id == ANN.id))).first() is None
