@@ -14,7 +14,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from bot.db.models import PlayerProfile, PlayerStanding, User
 from bot.db.session import Database
-from bot.service import policy
+from bot.service import policy, predictions
 from bot.service.common import check_id
 from bot.service.errors import BadArgumentError
 from bot.service.policy import Standing
@@ -35,7 +35,9 @@ ORDERS: dict[str, tuple[tuple[Any, bool], ...]] = {
     "win_rate": ((S.win_rate, True), (S.games, True), (S.user_id, False)),
     "games": ((S.games, True), (S.wins, True), (S.user_id, False)),
 }
-SORTS = tuple(ORDERS)
+# ``predictions``: the gallery's forecasters by their mean Brier score over their scored
+# games (bot.service.predictions), from ``min_games`` games on.
+SORTS = (*ORDERS, "predictions")
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class BoardRow:
     wins: int
     win_rate: float
     rating: float
+    brier: float | None = None  # the predictions board's mean Brier score
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Board:
 
 
 def _check(sort: Any, page: Any, min_games: Any) -> None:
-    if sort not in ORDERS:
+    if sort not in SORTS:
         raise BadArgumentError(field="sort", reason=", ".join(SORTS))
     if not isinstance(page, int) or isinstance(page, bool) or page > MAX_PAGE:
         raise BadArgumentError(field="page", reason=f"1 to {MAX_PAGE}")
@@ -129,6 +132,8 @@ async def leaderboard(
     last is PageOutOfRangeError; an empty board has one empty page."""
     check_id(guild_id, "guild")
     _check(sort, page, min_games)
+    if sort == "predictions":
+        return await _forecasters_board(db, guild_id, page, min_games, viewer_id)
     where = _eligible(guild_id, sort, min_games)
     async with db.read() as s:
         # The page and the board's size in one statement (the count is computed once,
@@ -149,6 +154,21 @@ async def leaderboard(
             if row is not None:
                 own = _row(1 + int(row[2]), row[0], row[1])
     return Board(guild_id, sort, min_games, page, pages, total, rows, own)
+
+
+async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: int, viewer_id: int | None) -> Board:
+    """The predictions board: ranked in Python from the predictions of the server's
+    finished games (a read model over stored rows, as the standings are)."""
+    async with db.read() as s:
+        ranked = await predictions.forecasters(s, guild_id, min_games)
+    rows = [BoardRow(i, u, name or f"<@{u}>", games, 0, 0.0, 0.0, brier) for i, (u, name, games, brier) in enumerate(ranked, 1)]
+    total = len(rows)
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    if not 1 <= page <= pages:
+        raise PageOutOfRangeError(page=page, pages=pages)
+    shown = rows[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    own = next((r for r in rows if r.user_id == viewer_id and r not in shown), None)
+    return Board(guild_id, "predictions", min_games, page, pages, total, shown, own)
 
 
 async def board_for(db: Database, standing: Standing, guild_id: int, sort: str = "rating", page: int = 1, *, min_games: int = DEFAULT_MIN_GAMES) -> Board:

@@ -163,3 +163,40 @@ async def mail_scores(mail: Mail, state: engine.GameState) -> None:
     if scores:
         rows = [{"user": x.user_id, "rounds": x.rounds, "brier": round(x.brier, 4)} for x in scores]
         mail.gallery(PredictionScores(winners=list(state.winners), scores=rows))
+
+
+async def forecasters(s: AsyncSession, guild_id: int, min_games: int) -> list[tuple[int, str | None, int, float]]:
+    """A server's forecasters with at least ``min_games`` scored games (finished, with
+    winners, at least one round predicted): ``(user_id, name, games, mean Brier)``, best
+    (lowest) first, then the most games, then the user id. Hidden profiles are left out."""
+    from bot.db.models import (  # (the leaderboard's read, kept here beside its rule)
+        PlayerProfile,
+        User,
+    )
+
+    games = {
+        int(gid): list((state or {}).get("winners") or [])
+        for gid, state in (
+            await s.execute(
+                select(Game.id, Game.state).where(
+                    Game.guild_id == guild_id, Game.status == "over", Game.id.in_(select(Prediction.game_id).distinct())
+                )
+            )
+        ).all()
+    }
+    picks: dict[int, list[tuple[int, int, str]]] = {}
+    if games:
+        stmt = select(Prediction.game_id, Prediction.round, Prediction.user_id, Prediction.faction).where(Prediction.game_id.in_(list(games)))
+        for gid, round_no, user_id, faction in (await s.execute(stmt)).all():
+            picks.setdefault(int(gid), []).append((int(round_no), int(user_id), str(faction)))
+    per_user: dict[int, list[float]] = {}
+    for gid, winners in games.items():
+        for x in scores_of(picks.get(gid, []), winners):
+            per_user.setdefault(x.user_id, []).append(x.brier)
+    ranked = {u: xs for u, xs in per_user.items() if len(xs) >= min_games}
+    if not ranked:
+        return []
+    hidden = set((await s.execute(select(PlayerProfile.user_id).where(PlayerProfile.user_id.in_(list(ranked)), PlayerProfile.hidden.is_(True)))).scalars())
+    names = {int(u): n for u, n in (await s.execute(select(User.id, User.display_name).where(User.id.in_(list(ranked))))).all()}
+    rows = [(u, names.get(u), len(xs), sum(xs) / len(xs)) for u, xs in ranked.items() if u not in hidden]
+    return sorted(rows, key=lambda r: (r[3], -r[2], r[0]))

@@ -93,4 +93,13 @@ def test_a_round_menu_stores_picks_until_dusk_closes_survives_a_restart_and_scor
             assert all(x.rounds == 1 and f"{x.brier:.3f}" in text for x in scores)
             assert not any(str((m.embeds or [{}])[0].get("title")) == title for m in tavern.public(channel))
 
+            # /leaderboard sort: predictions ranks the server's forecasters, from min_games games.
+            board = await sam.command("leaderboard", {"sort": "predictions", "min_games": 1})
+            assert not board.error, board.text
+            assert t("leaderboard.min_games_predictions", "en-US", min=1) in board.text
+            best = min(scores, key=lambda x: (x.brier, x.user_id))
+            assert board.text.index(f"{best.brier:.3f}") < board.text.index(f"{max(x.brier for x in scores):.3f}") or len({x.brier for x in scores}) == 1
+            none = await mei.command("leaderboard", {"sort": "predictions", "min_games": 2})
+            assert not none.error and t("leaderboard.empty", "zh-CN") in none.text
+
     run(scenario())

@@ -70,7 +70,7 @@ async def test_each_leaderboard_page_and_the_callers_place_follow_the_order(db: 
     pages, counted and read in one statement, and the caller's place, counted beside
     their row, are those of the whole board sorted in memory."""
     from bot.db.models import PlayerProfile, PlayerStanding
-    from bot.service.leaderboard import ORDERS, PAGE_SIZE, SORTS, leaderboard
+    from bot.service.leaderboard import ORDERS, PAGE_SIZE, leaderboard
 
     rng = random.Random("board")
     now = datetime.now(UTC)
@@ -86,7 +86,7 @@ async def test_each_leaderboard_page_and_the_callers_place_follow_the_order(db: 
         await s.execute(insert(User), [{"id": u, "display_name": f"u{u}", "locale": None, "created_at": now, "updated_at": now} for u in users])
         await s.execute(insert(PlayerStanding), standings)
         await s.execute(insert(PlayerProfile), [{"user_id": u, "hidden": u in hidden, "updated_at": now} for u in sorted(set(users[::3]) | hidden)])
-    for sort in SORTS:
+    for sort in ORDERS:  # the standings' orders (the predictions board: tests/service/test_predictions.py)
         shown = [r for r in standings if r["user_id"] not in hidden and (sort != "win_rate" or r["games"] >= 5)]
         for column, desc in reversed(ORDERS[sort]):  # stable sorts, the last key first
             shown.sort(key=lambda r, c=column.key: r[c], reverse=desc)

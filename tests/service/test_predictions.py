@@ -172,3 +172,30 @@ async def test_a_practice_game_has_no_predictions_and_forgetting_takes_them(db: 
     await forget(db, ANN.id)
     async with db.read() as s:
         assert (await s.execute(select(Prediction).where(Prediction.user_id == ANN.id))).first() is None
+
+
+async def test_the_predictions_board_ranks_by_mean_brier_from_min_games(db: Database) -> None:
+    from bot.service.leaderboard import leaderboard
+    from bot.service.privacy import set_hidden
+    from tests.service.helpers import GUILD
+
+    zoe = UserRef(702, "Zoe")
+    means: dict[int, list[float]] = {}
+    for n, seed in enumerate(("board-seed-1", "board-seed-2")):
+        game_id = await started(db, channel=8_000 + n, first=1 + 10 * n, seed=seed)
+        for who, pick in ((SAM, "lawful"), (ANN, "chaotic"), (zoe, "neutral")):
+            if who is zoe and n == 1:
+                continue  # one game only: under min_games
+            await watch_game(db, game_id, who, await sees(db, game_id, who))
+            await predict(db, game_id, who.id, pick)
+        await play_to_end(db, game_id)
+        for x in await game_scores(db, game_id):
+            means.setdefault(x.user_id, []).append(x.brier)
+    board = await leaderboard(db, GUILD, "predictions", min_games=2, viewer_id=zoe.id)
+    want = sorted(((sum(v) / len(v), u) for u, v in means.items() if len(v) >= 2))
+    assert [(r.user_id, r.games) for r in board.rows] == [(u, 2) for _, u in want]
+    assert [r.brier for r in board.rows] == pytest.approx([m for m, _ in want])
+    assert [r.rank for r in board.rows] == [1, 2] and board.own is None and board.total == 2
+    assert [r.user_id for r in (await leaderboard(db, GUILD, "predictions", min_games=1)).rows] != []
+    await set_hidden(db, SAM.id, True)
+    assert SAM.id not in {r.user_id for r in (await leaderboard(db, GUILD, "predictions", min_games=1)).rows}

@@ -76,7 +76,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
 def board_line(row: BoardRow, sort: str, locale: str) -> str:
     return t(
         f"leaderboard.row_{sort}", locale, rank=row.rank, name=words.player_name(row.name), games=row.games,
-        wins=row.wins, rate=percent(row.win_rate), rating=f"{row.rating:.1f}",
+        wins=row.wins, rate=percent(row.win_rate), rating=f"{row.rating:.1f}", brier=f"{row.brier:.3f}" if row.brier is not None else "",
     )
 
 
@@ -85,8 +85,8 @@ def leaderboard_embed(board: Board, locale: str) -> discord.Embed:
         title=t("leaderboard.title", locale, sort=t(f"leaderboard.sort.{board.sort}", locale)), colour=STATS_COLOUR
     )
     lines = [board_line(r, board.sort, locale) for r in board.rows]
-    if board.sort == "win_rate":
-        lines.insert(0, t("leaderboard.min_games", locale, min=board.min_games))
+    if board.sort in ("win_rate", "predictions"):
+        lines.insert(0, t(f"leaderboard.min_games{'_predictions' if board.sort == 'predictions' else ''}", locale, min=board.min_games))
     if not board.rows:
         lines.append(t("leaderboard.empty", locale))
     embed.description = "\n".join(lines)
