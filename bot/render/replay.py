@@ -106,6 +106,7 @@ class Replay:
     """The page for one complete log in one language."""
 
     def __init__(self, log: dict[str, Any], locale: str | None = None) -> None:
+        self.log = log
         self.game: dict[str, Any] = log["game"]
         self.loc = normalize_locale(locale or self.game.get("language"))
         self.steps: list[dict[str, Any]] = sorted(log["steps"], key=lambda s: int(s["seq"]))
@@ -140,12 +141,42 @@ class Replay:
             f"<h2>{escape(t('replay.rolls', loc))}</h2>",
             f'<p class="sub">{escape(t("replay.rolls_intro", loc))}</p>',
             self.rolls(),
+            self.predictions(self.log.get("predictions") or []),
             f"<h2>{escape(t('replay.seed', loc))}</h2>",
             self.seed(),
             f"<footer>{escape(t('replay.footer', loc))}</footer>",
         ]
         lang = "zh-Hans" if loc == "zh-CN" else "en"
         return _template().substitute(lang=lang, title=escape(title), body="\n".join(body), script=FILTER_SCRIPT, script_hash=SCRIPT_HASH)
+
+    def predictions(self, picks: list[dict[str, Any]]) -> str:
+        """The gallery's predictions, round by round (who picked which faction), and each
+        forecaster's Brier score against the winners (``bot.service.predictions``); nothing
+        when nobody predicted."""
+        if not picks:
+            return ""
+        from bot.service.predictions import FACTION_NAMES, scores_of
+
+        loc = self.loc
+        names = {int(p["user_id"]): str(p.get("name") or "") or self.former for p in picks}
+        rounds: dict[int, dict[str, list[str]]] = {}
+        for p in picks:
+            rounds.setdefault(int(p["round"]), {}).setdefault(str(p["faction"]), []).append(names[int(p["user_id"])])
+        head = "".join(f"<th>{escape(terms.faction(f, loc))}</th>" for f in FACTION_NAMES)
+        rows = []
+        for r, by in sorted(rounds.items()):
+            cells = "".join(f"<td>{len(by.get(f, []))} {escape(', '.join(by.get(f, [])))}</td>" for f in FACTION_NAMES)
+            rows.append(f"<tr><td>{escape(t('replay.predictions_round', loc, round=r))}</td>{cells}</tr>")
+        parts = [
+            f"<h2>{escape(t('replay.predictions', loc))}</h2>",
+            f'<p class="sub">{escape(t("replay.predictions_intro", loc))}</p>',
+            f'<table class="predictions"><tr><th></th>{head}</tr>{"".join(rows)}</table>',
+        ]
+        winners = list(self.ended["winners"]) if self.ended else []
+        scores = scores_of(((int(p["round"]), int(p["user_id"]), str(p["faction"])) for p in picks), winners)
+        if scores:
+            parts.append(_list(t("replay.predictions_score", loc, name=names[x.user_id], brier=f"{x.brier:.3f}", rounds=x.rounds) for x in scores))
+        return "\n".join(parts)
 
     def follow(self) -> str:
         options = [f'<option value="">{escape(t("replay.follow_all", self.loc))}</option>']

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Game, GamePlayer
+from bot.db.models import Game, GamePlayer, Prediction, User
 from bot.db.session import Database
 from bot.service import policy
 from bot.service.common import check_id
@@ -86,6 +86,19 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
             else:
                 entry["events"] = [e for e in st.events if e["audience"] == engine.Audience.PUBLIC.value]
             out["steps"].append(entry)
+        if finished:
+            # The gallery's predictions, once the game has ended (left out when nobody
+            # predicted, so a log without them reads as before).
+            picks = (
+                await s.execute(
+                    select(Prediction.round, Prediction.user_id, Prediction.faction, User.display_name)
+                    .outerjoin(User, User.id == Prediction.user_id)
+                    .where(Prediction.game_id == game.id)
+                    .order_by(Prediction.round, Prediction.user_id)
+                )
+            ).all()
+            if picks:
+                out["predictions"] = [{"round": r, "user_id": u, "name": n, "faction": f} for r, u, f, n in picks]
         return out
 
 

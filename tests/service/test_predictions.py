@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.db.models import Game, OutboxMessage, Prediction
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, t
 from bot.service import (
     UserRef,
     advance_phase,
@@ -199,3 +199,30 @@ async def test_the_predictions_board_ranks_by_mean_brier_from_min_games(db: Data
     assert [r.user_id for r in (await leaderboard(db, GUILD, "predictions", min_games=1)).rows] != []
     await set_hidden(db, SAM.id, True)
     assert SAM.id not in {r.user_id for r in (await leaderboard(db, GUILD, "predictions", min_games=1)).rows}
+
+
+async def test_the_replay_shows_each_rounds_predictions_and_the_scores_after_the_end(db: Database) -> None:
+    from bot.render.replay import replay_html
+    from bot.service.export import export_finished, export_game
+    from bot.service.verify import verify_log
+
+    game_id = await started(db, seed="replay-pred")
+    for who in (SAM, ANN):
+        await watch_game(db, game_id, who, await sees(db, game_id, who))
+    await predict(db, game_id, SAM.id, "lawful")
+    await predict(db, game_id, ANN.id, "chaotic")
+    assert "predictions" not in await export_game(db, game_id)  # nothing of them while live
+    await play_to_end(db, game_id)
+    log = await export_finished(db, game_id)
+    assert [(p["round"], p["user_id"], p["faction"]) for p in log["predictions"]] == [(1, SAM.id, "lawful"), (1, ANN.id, "chaotic")]
+    assert verify_log(log).ok  # the log still replays
+    scores = await game_scores(db, game_id)
+    for loc in LOCALES:
+        page = replay_html(log, loc)
+        assert t("replay.predictions", loc) in page and t("replay.predictions_round", loc, round=1) in page
+        for x in scores:
+            assert f"{x.brier:.3f}" in page
+    plain = await started(db, channel=9_100, first=30, seed="replay-plain")
+    await play_to_end(db, plain)
+    plain_log = await export_finished(db, plain)
+    assert "predictions" not in plain_log and "Predictions from the gallery" not in replay_html(plain_log, "en-US")
