@@ -79,6 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="of the --players seats, N played by the bot's AI (at least one left to a person; implies --deadlines)",
     )
     parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N server members who do not play: they watch from the gallery (quiet dead on) and predict the winner each round",
+    )
+    parser.add_argument(
         "--practice",
         action="store_true",
         help="a practice game instead: one person against --players - 1 AI seats, started with /practice start and played in their DMs with the bot",
@@ -101,6 +108,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 0 <= args.ai_seats < args.players:
         print("wolfhowl demo: --ai-seats must be 0 to --players - 1 (a game needs a person)", file=sys.stderr)
+        return 2
+    if not 0 <= args.spectators <= 25:
+        print("wolfhowl demo: --spectators must be 0 to 25", file=sys.stderr)
+        return 2
+    if args.spectators and (args.absent or args.practice):
+        print("wolfhowl demo: --spectators goes with a table game (not --absent nor --practice)", file=sys.stderr)
         return 2
     if args.ai_seats:
         args.deadlines = True  # the AI plays at its own moment: the phases close when all have sent

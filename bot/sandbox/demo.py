@@ -15,6 +15,7 @@ practice game: one person against AI seats in their DM with the bot
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 import statistics
@@ -33,6 +34,7 @@ from bot.sandbox import play_reader as reader
 from bot.sandbox.linebreak import Prose
 from bot.sandbox.play_slow import slow_options
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
+from bot.sandbox.spectators import Spectators
 
 LANGS = ("en-US", "zh-CN", "zh-TW")
 
@@ -55,6 +57,7 @@ class DemoOptions:
     practice: bool = False
     quiet: bool = False
     save_attachments: Path | None = None
+    spectators: int = 0
 
 
 async def demo(asked: DemoOptions) -> int:
@@ -77,6 +80,8 @@ async def demo(asked: DemoOptions) -> int:
         early_advance=asked.deadlines, day="1m", dusk="2m", morning="1m",
         phase_timeout=max(60.0, 240.0 / speed + 30), close_near_deadline=not asked.deadlines, ai_seats=asked.ai_seats,
     )  # fmt: skip
+    if asked.spectators:
+        options = dataclasses.replace(options, quiet_dead=True)  # the gallery is the dead's channel
     lang = asked.lang
     console.print(Prose.from_markup(t(
         "demo.header", lang, title="[bold]wolfhowl demo[/]", players=asked.players,
@@ -102,15 +107,22 @@ async def demo(asked: DemoOptions) -> int:
         standby = seating.players.pop() if asked.absent else None
         if asked.absent:
             options = slow_options(language=asked.lang, reveal_on_death=asked.reveal_on_death)
+        watchers = Spectators(tavern, seating.channel, asked.spectators, stats, seed=seed, locale=lang)
         with console.status(t("demo.opening", lang)) as status:
-            game = TableGame(
-                tavern, seating, options, seed=seed, stats=stats,
-                on_phase=lambda r, p: status.update(t(
-                    "demo.status", lang, round=r, phase=f"phase.{p}", count=sum(x.alive for x in game.players)
-                )),
-            )  # fmt: skip
+
+            def on_phase(r: int, p: str) -> None:
+                status.update(t("demo.status", lang, round=r, phase=f"phase.{p}", count=sum(x.alive for x in game.players)))
+                watchers.on_phase(r, p)
+
+            game = TableGame(tavern, seating, options, seed=seed, stats=stats, on_phase=on_phase)
             if asked.absent:
                 report = await _absent(tavern, clock, game, standby)
+            elif asked.spectators:
+                await game.open()
+                assert game.game_id is not None
+                await watchers.watch(game.game_id)
+                report = await game.play()
+                await watchers.finish()
             else:
                 report = await game.play()
             await tavern.drained()
@@ -118,13 +130,17 @@ async def demo(asked: DemoOptions) -> int:
         if not asked.quiet:
             printer = Printer(console, tavern, clock, started, lang)
             printer.channel(seating.channel, f"#{seating.channel.name}")
+            if asked.spectators:
+                printer.gallery(seating.channel)
             if asked.show_dms:
                 printer.private(game)
         summary(console, report, stats, wall, tavern, lang)
         if asked.save_attachments is not None:
             saved = save_attachments(tavern, asked.save_attachments)
             console.print(f"{len(saved)} attached file{'' if len(saved) == 1 else 's'} saved in {escape(str(asked.save_attachments))}: {escape(', '.join(p.name for p in saved))}")
-        ok = report.over and not tavern.emu.server_errors and stats.failed == 0
+        if asked.spectators:
+            console.print(t("predictions.demo_summary", lang, count=asked.spectators, picks=watchers.picks, late=watchers.late, refused=len(watchers.refused)))
+        ok = report.over and not tavern.emu.server_errors and stats.failed == 0 and not watchers.refused
     return 0 if ok else 1
 
 
@@ -236,6 +252,12 @@ class Printer:
         self.console.rule(t("demo.channel", self.lang, channel=f"[bold]{escape(label)}[/]"))
         for m in self.tavern.public(channel):
             self.message(m)
+
+    def gallery(self, channel: Any) -> None:
+        """The game's gallery (its dead's channel), as its spectators read it."""
+        for room in self.channels.values():
+            if room.topic and f"[wolfhowl:dead-of:{channel.id}]" in room.topic:
+                self.channel(room, f"#{room.name}")
 
     def private(self, game: Any) -> None:
         for p in game.players:

@@ -101,3 +101,13 @@ def test_the_demo_of_a_practice_game():
     for phase in ("Day (grail numbers)", "Dusk (identifications and orders)", "Morning (the vote)"):
         assert out.count(f"Practice — {phase}") == 1, phase
     assert "🤖" in out and "[Replay]" in out
+
+
+def test_the_demo_with_spectators_who_watch_and_predict():
+    out = demo("--seed", "demo-spectators", "--spectators", "3")
+    assert "game over — winners:" in out and "(0 unanswered, 0 refused)" in out and "Emulator errors: 0." in out
+    # The gallery is printed: each round's menu, and the scores at the end naming them.
+    assert "🔮 Round 1: who will win?" in out and "[Predict the winning faction]" in out
+    assert "🔮 The forecasters' scores" in out and all(f"@spectator{i}" in out for i in (1, 2, 3))
+    found = re.search(r"Gallery: 3 spectators watched and made (\d+) predictions \((\d+) after their round closed, 0 refused\)\.", out)
+    assert found and int(found.group(1)) >= 3, out[-600:]
