@@ -151,31 +151,32 @@ class Replay:
 
     def predictions(self, picks: list[dict[str, Any]]) -> str:
         """The gallery's predictions, round by round (who picked which faction), and each
-        forecaster's Brier score against the winners (``bot.service.predictions``); nothing
-        when nobody predicted."""
+        forecaster's Brier score against the winners, as the log carries them; nothing when
+        nobody predicted."""
         if not picks:
             return ""
-        from bot.service.predictions import FACTION_NAMES, scores_of
-
         loc = self.loc
         names = {int(p["user_id"]): str(p.get("name") or "") or self.former for p in picks}
         rounds: dict[int, dict[str, list[str]]] = {}
         for p in picks:
             rounds.setdefault(int(p["round"]), {}).setdefault(str(p["faction"]), []).append(names[int(p["user_id"])])
-        head = "".join(f"<th>{escape(terms.faction(f, loc))}</th>" for f in FACTION_NAMES)
+        factions = list(FACTIONS)
+        head = "".join(f"<th>{escape(terms.faction(f, loc))}</th>" for f in factions)
         rows = []
         for r, by in sorted(rounds.items()):
-            cells = "".join(f"<td>{len(by.get(f, []))} {escape(', '.join(by.get(f, [])))}</td>" for f in FACTION_NAMES)
+            cells = "".join(f"<td>{len(by.get(f, []))} {escape(', '.join(by.get(f, [])))}</td>" for f in factions)
             rows.append(f"<tr><td>{escape(t('replay.predictions_round', loc, round=r))}</td>{cells}</tr>")
         parts = [
             f"<h2>{escape(t('replay.predictions', loc))}</h2>",
             f'<p class="sub">{escape(t("replay.predictions_intro", loc))}</p>',
             f'<table class="predictions"><tr><th></th>{head}</tr>{"".join(rows)}</table>',
         ]
-        winners = list(self.ended["winners"]) if self.ended else []
-        scores = scores_of(((int(p["round"]), int(p["user_id"]), str(p["faction"])) for p in picks), winners)
+        scores = self.log.get("prediction_scores") or []  # worked out by the export (bot.service.predictions)
         if scores:
-            parts.append(_list(t("replay.predictions_score", loc, name=names[x.user_id], brier=f"{x.brier:.3f}", rounds=x.rounds) for x in scores))
+            parts.append(_list(
+                t("replay.predictions_score", loc, name=names.get(int(x["user_id"]), self.former), brier=f"{float(x['brier']):.3f}", rounds=int(x["rounds"]))
+                for x in scores
+            ))  # fmt: skip
         return "\n".join(parts)
 
     def follow(self) -> str:

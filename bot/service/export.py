@@ -19,6 +19,7 @@ from bot.service import policy
 from bot.service.common import check_id
 from bot.service.errors import GameNeverPlayedError, GameNotFoundError, GameNotOverError
 from bot.service.policy import Action, Standing
+from bot.service.predictions import scores_of
 from bot.service.rules import decode_state
 
 LOG_FORMAT = "wolfhowl-log"
@@ -99,6 +100,9 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
             ).all()
             if picks:
                 out["predictions"] = [{"round": r, "user_id": u, "name": n, "faction": f} for r, u, f, n in picks]
+                winners = list((game.state or {}).get("winners") or [])
+                scores = scores_of(((int(r), int(u), str(f)) for r, u, f, _ in picks), winners)
+                out["prediction_scores"] = [{"user_id": x.user_id, "rounds": x.rounds, "brier": x.brier} for x in scores]
         return out
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Game, Prediction, Spectator
+from bot.db.models import Game, PlayerProfile, Prediction, Spectator, User
 from bot.db.session import Database
 from bot.service.common import check_id, locked_game, state_of
 from bot.service.errors import GameFinishedError
@@ -169,10 +169,6 @@ async def forecasters(s: AsyncSession, guild_id: int, min_games: int) -> list[tu
     """A server's forecasters with at least ``min_games`` scored games (finished, with
     winners, at least one round predicted): ``(user_id, name, games, mean Brier)``, best
     (lowest) first, then the most games, then the user id. Hidden profiles are left out."""
-    from bot.db.models import (  # (the leaderboard's read, kept here beside its rule)
-        PlayerProfile,
-        User,
-    )
 
     games = {
         int(gid): list((state or {}).get("winners") or [])
