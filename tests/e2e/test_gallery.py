@@ -60,7 +60,8 @@ async def gallery_rows(tavern: Tavern, game_id: int) -> list[tuple[str, dict[str
     """The gallery's truth rows of the outbox: (idempotency key, payload)."""
     async with tavern.db.read() as s:
         rows = (await s.execute(select(OutboxMessage).where(OutboxMessage.game_id == game_id, OutboxMessage.recipient_kind == "gallery"))).scalars()
-        return [(r.idempotency_key, r.payload) for r in rows]
+        # (the round's menu of predictions is a gallery post too: bot.service.predictions)
+        return [(r.idempotency_key, r.payload) for r in rows if r.payload.get("type") == "gallery_truth"]
 
 
 async def last_closed_round(tavern: Tavern, game_id: int) -> int:
