@@ -117,7 +117,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
         mail_seed_reveal(mail, game)
     opened = None if over else mail_phase_started(mail, game)
     if not over:
-        predictions.mail_round_open(mail, game)
+        await predictions.mail_round_open(mail, game)
     told = bool(missed) and await absence.told_privately(s, game)
     due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase, moderator_told=told)
     await s.flush()

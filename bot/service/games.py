@@ -250,7 +250,7 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat), tip=holder.user_id in new))
     await mail_prompts(mail, game, follows=mail_phase_started(mail, game))
-    predictions.mail_round_open(mail, game)
+    await predictions.mail_round_open(mail, game)
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)
 

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import Game, PlayerProfile, Prediction, Spectator, User
+from bot.db.models import DeadChannel, Game, PlayerProfile, Prediction, Spectator, User
 from bot.db.session import Database
 from bot.service.common import check_id, locked_game, state_of
 from bot.service.errors import GameFinishedError
@@ -149,9 +149,14 @@ async def game_scores(db: Database, game_id: int) -> list[ForecastScore]:
         return scores_of(await _picks(s, game.id), state_of(game).winners)
 
 
-def mail_round_open(mail: Mail, game: Game) -> None:
-    """With a Day's opening post: the round's menu in the gallery (a server's game)."""
-    if game.guild_id is not None and game.phase == "day":
+async def mail_round_open(mail: Mail, game: Game) -> None:
+    """With a Day's opening post: the round's menu in the gallery, when the game channel
+    has one (a dead's room recorded for it: quiet dead was switched on there); without
+    it the post could never be delivered."""
+    if game.guild_id is None or game.phase != "day":
+        return
+    room = await mail.session.scalar(select(DeadChannel.dead_channel_id).where(DeadChannel.game_channel_id == game.channel_id))
+    if room is not None:
         mail.gallery(PredictionsOpened(round=game.round))
 
 

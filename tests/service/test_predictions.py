@@ -17,6 +17,7 @@ from bot.service import (
     get_game,
     predict,
     predictions_of,
+    record_dead_channel,
     remove_player,
     watch_game,
 )
@@ -26,7 +27,7 @@ from bot.service.outbox import OutgoingMessage
 from bot.service.practice import start_practice
 from bot.service.predictions import brier, scores_of
 from bot.service.privacy import forget
-from tests.service.helpers import play_to_end, sees, send_all, started, user
+from tests.service.helpers import CHANNEL, GUILD, play_to_end, sees, send_all, started, user
 
 SAM = UserRef(700, "Sam")
 ANN = UserRef(701, "Ann")
@@ -148,12 +149,23 @@ async def test_scores_at_the_end_on_seeded_games(db: Database, seed: str) -> Non
         assert f"<@{SAM.id}>" in (embed.description or "") and embed.title
 
 
-async def test_each_day_opens_a_menu_in_the_gallery_only(db: Database) -> None:
-    game_id = await started(db)
-    await play_to_end(db, game_id)
+async def _menu_rows(db: Database, game_id: int) -> list[OutboxMessage]:
     async with db.read() as s:
         stmt = select(OutboxMessage).where(OutboxMessage.game_id == game_id, OutboxMessage.payload["type"].as_string() == "predictions_open")
-        rows = list((await s.execute(stmt)).scalars())
+        return list((await s.execute(stmt)).scalars())
+
+
+async def test_each_day_opens_a_menu_in_the_gallery_only(db: Database) -> None:
+    """Where the game channel has a dead's room recorded (quiet dead switched on there);
+    without one no menu is written (it could never be delivered)."""
+    without = await started(db, channel=9_200, first=40)
+    await play_to_end(db, without)
+    assert await _menu_rows(db, without) == []
+    await record_dead_channel(db, GUILD, CHANNEL, 9_201)
+    game_id = await started(db)
+    await play_to_end(db, game_id)
+    rows = await _menu_rows(db, game_id)
+    async with db.read() as s:
         game = await s.get(Game, game_id)
         assert game is not None
     assert sorted(r.payload["round"] for r in rows) == list(range(1, len(rows) + 1)) and rows
@@ -177,7 +189,6 @@ async def test_a_practice_game_has_no_predictions_and_forgetting_takes_them(db: 
 async def test_the_predictions_board_ranks_by_mean_brier_from_min_games(db: Database) -> None:
     from bot.service.leaderboard import leaderboard
     from bot.service.privacy import set_hidden
-    from tests.service.helpers import GUILD
 
     zoe = UserRef(702, "Zoe")
     means: dict[int, list[float]] = {}
