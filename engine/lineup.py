@@ -147,7 +147,7 @@ TABLE_ORDER = FACTIONS
 # classes.
 BALANCED: dict[int, str] = {
     6: "cleric,wizard/barbarian,wizard/barbarian,bard",
-    7: "cleric,wizard/druid,warrior,wizard/bard,ranger",
+    7: "cleric,warrior/barbarian,warrior,wizard/bard,rogue",
     8: "cleric,warrior,wizard/barbarian,rogue,wizard/ranger,rogue",
     9: "paladin,warrior,wizard/barbarian,druid,warrior/bard,rogue,sorcerer",
     10: "cleric,paladin,warrior/barbarian,druid,warrior,wizard/bard,ranger,sorcerer",
