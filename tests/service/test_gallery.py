@@ -113,6 +113,27 @@ async def test_each_setting_writes_its_truth_to_the_gallery_only(db: Database, s
             assert written == (r.payload["round"] + 1, "morning") and r.payload["late"] is True
 
 
+async def test_late_truth_is_never_written_before_its_round_is_a_whole_round_old(db: Database) -> None:
+    """Over many seeded games of every size: each round's truth under ``late`` is written
+    in the Morning that closes the next round, never earlier, and every round but the
+    last ones before the end gets its post."""
+    for i in range(10):
+        players = 6 + i
+        game_id = await started(db, players, seed=f"late-many-{i:04d}", gallery="late", channel=9000 + i, first=100 * i + 1)
+        await play_to_end(db, game_id)
+        rows = await _truth_rows(db, game_id)
+        info = await get_game(db, game_id)
+        told = set()
+        for r in rows:
+            _, _, at_round, at_phase = r.idempotency_key.split(":")[:4]
+            written = (int(at_round.removeprefix("r")), at_phase)
+            assert written == (r.payload["round"] + 1, "morning"), (i, r.idempotency_key)
+            told.add(r.payload["round"])
+        # the deal (round 0) and every round r whose round r + 1 closed its Morning before
+        # the game ended in round info.round
+        assert set(range(info.round - 1)) <= told, (i, sorted(told), info.round)
+
+
 async def test_forgetting_a_spectator_waits_for_the_end_and_then_takes_their_rows(db: Database) -> None:
     game_id = await started(db)
     await watch_game(db, game_id, SAM, await sees(db, game_id, SAM))
