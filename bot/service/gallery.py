@@ -107,6 +107,8 @@ async def watch_game(db: Database, game_id: int, user: UserRef, standing: Standi
         spectator = await _spectator(s, game.id, u.id)
         if spectator is not None and spectator.left_at is None:
             return Watching(await info_of(s, game), "again")
+        # their name, for the replay's predictions and the gallery's scores
+        await repo.upsert_user(s, u.id, u.name, u.locale, now)
         if spectator is None:
             s.add(Spectator(game_id=game.id, user_id=u.id, joined_at=now))
         else:

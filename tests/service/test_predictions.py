@@ -233,6 +233,7 @@ async def test_the_replay_shows_each_rounds_predictions_and_the_scores_after_the
         assert t("replay.predictions", loc) in page and t("replay.predictions_round", loc, round=1) in page
         for x in scores:
             assert f"{x.brier:.3f}" in page
+        assert "Sam" in page and "Ann" in page and t("stats.former_player", loc) not in page  # spectators by name
     plain = await started(db, channel=9_100, first=30, seed="replay-plain")
     await play_to_end(db, plain)
     plain_log = await export_finished(db, plain)
