@@ -406,74 +406,75 @@ async def test_0019_adds_the_reliability_figures_and_the_downgrade_keeps_the_rec
         await engine.dispose()
 
 
+GAME_COLUMNS = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
+
+
+async def _add_game(conn: Any, settings: dict[str, Any], status: str = "running") -> None:
+    """Game 1, as the schema of 0001 on stores it, with ``settings``."""
+    import json
+
+    await conn.execute(
+        text(f"INSERT INTO games ({GAME_COLUMNS}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', :status, 1, 1, 0, '2026-01-01 00:00:00')"),
+        {"s": json.dumps(settings), "status": status},
+    )
+
+
+async def _stored_settings(engine: Any) -> dict[str, Any]:
+    import json
+
+    async with engine.connect() as conn:
+        raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
+    return json.loads(raw) if isinstance(raw, str) else raw
+
+
 async def test_0020_keeps_the_games_already_there_without_the_head_start(empty_url: str) -> None:
     """A lobby (or any game) stored before the house rule uneven_tables plays without it,
     as its lobby said; a new game takes the head start. Going back takes the key out."""
-    import json
-
     from bot.service.types import GameSettings
 
     await upgrade(empty_url, "0019")
     engine = make_engine(empty_url)
     old = {"max_players": 7, "vote_damage": "private"}
-    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
     try:
         async with engine.begin() as conn:
-            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'lobby', 0, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps(old)})
+            await _add_game(conn, old, status="lobby")
         await upgrade(empty_url, "0020")
-
-        async def settings() -> dict:
-            async with engine.connect() as conn:
-                raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
-            return json.loads(raw) if isinstance(raw, str) else raw
-
-        kept = GameSettings.model_validate(await settings())
+        kept = GameSettings.model_validate(await _stored_settings(engine))
         assert kept.uneven_tables == "off" and kept.vote_damage == "private" and kept.max_players == 7
         assert GameSettings().uneven_tables == "compensate"
         await downgrade(empty_url, "0019")
-        assert await settings() == old
+        assert await _stored_settings(engine) == old
     finally:
         await engine.dispose()
 
 
 async def test_0021_adds_the_spectators_and_the_downgrade_takes_the_gallery_setting_out(empty_url: str) -> None:
-    import json
-
     await upgrade(empty_url, "0021")
     engine = make_engine(empty_url)
-    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
     try:
         async with engine.begin() as conn:
-            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'running', 1, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps({"max_players": 8, "gallery": "late"})})
+            await _add_game(conn, {"max_players": 8, "gallery": "late"})
             await conn.execute(text("INSERT INTO spectators (game_id, user_id, joined_at) VALUES (1, 5, '2026-01-01 00:00:00')"))
         await downgrade(empty_url, "0020")
-        async with engine.connect() as conn:
-            raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
-            tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
-        assert (json.loads(raw) if isinstance(raw, str) else raw) == {"max_players": 8}
-        assert "spectators" not in tables
+        assert await _stored_settings(engine) == {"max_players": 8}
+        assert "spectators" not in await _tables(empty_url)
     finally:
         await engine.dispose()
 
 
 async def test_0022_adds_the_predictions_and_the_downgrade_keeps_everything_else(empty_url: str) -> None:
-    import json
-
     await upgrade(empty_url, "0022")
     engine = make_engine(empty_url)
-    columns = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at"
     try:
         async with engine.begin() as conn:
-            await conn.execute(text(f"INSERT INTO games ({columns}) VALUES (1, 2, 3, :s, 'en-US', 'x', 'y', 'running', 1, 1, 0, '2026-01-01 00:00:00')"), {"s": json.dumps({"gallery": "late"})})
+            await _add_game(conn, {"gallery": "late"})
             await conn.execute(text("INSERT INTO spectators (game_id, user_id, joined_at) VALUES (1, 5, '2026-01-01 00:00:00')"))
             await conn.execute(text("INSERT INTO predictions (game_id, round, user_id, faction, made_at) VALUES (1, 1, 5, 'lawful', '2026-01-01 00:00:00')"))
         await downgrade(empty_url, "0021")
         async with engine.connect() as conn:
-            raw = (await conn.execute(text("SELECT settings FROM games"))).scalar_one()
             watching = (await conn.execute(text("SELECT game_id, user_id FROM spectators"))).all()
-            tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
-        assert (json.loads(raw) if isinstance(raw, str) else raw) == {"gallery": "late"}
-        assert [tuple(r) for r in watching] == [(1, 5)] and "predictions" not in tables
+        assert await _stored_settings(engine) == {"gallery": "late"}
+        assert [tuple(r) for r in watching] == [(1, 5)] and "predictions" not in await _tables(empty_url)
         await upgrade(empty_url, "0022")
         assert "predictions" in await _tables(empty_url)
     finally:
