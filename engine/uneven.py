@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 
 from engine import rules
 from engine.events import Event, audit
-from engine.model import FACTIONS, GameState, Settings, UnevenTablesRule
+from engine.model import FACTIONS, GameState, UnevenTablesRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,46 +71,40 @@ def seat_worth(win_score: int, largest: int) -> int:
     return int(win_score / largest + 0.5)
 
 
-def house(settings: Settings, largest: int) -> Compensation:
-    """The house rule's compensation at a table whose largest faction holds ``largest``."""
-    return Compensation(head_start=seat_worth(settings.win_score, largest))
-
-
-def seats_short(state: GameState) -> dict[str, int]:
-    """Per faction, how many seats fewer than the largest faction it was dealt."""
+def _in_play(state: GameState) -> tuple[Compensation, dict[str, int]]:
+    """The compensation the game plays by, with how many seats fewer than the largest
+    faction each faction was dealt (NONE at an even table, under ``uneven_tables: off``,
+    or under a rules version before the rule)."""
+    if rules.in_force() < rules.UNEVEN_TABLES or state.settings.uneven_tables is UnevenTablesRule.OFF:
+        return NONE, {}
     counts = Counter(p.faction.value for p in state.players)
     largest = max(counts.values(), default=0)
-    return {f.value: largest - counts[f.value] for f in FACTIONS}
+    short = {f.value: largest - counts[f.value] for f in FACTIONS}
+    if not any(short.values()):
+        return NONE, short
+    candidate = _TRYING.get()
+    if candidate is not None:
+        return candidate, short
+    return Compensation(head_start=seat_worth(state.settings.win_score, largest)), short
 
 
 def in_play(state: GameState) -> Compensation:
-    """The compensation the game plays by (NONE at an even table, under
-    ``uneven_tables: off``, or under a rules version before the rule)."""
-    if rules.in_force() < rules.UNEVEN_TABLES or state.settings.uneven_tables is UnevenTablesRule.OFF:
-        return NONE
-    short = seats_short(state)
-    if not any(short.values()):
-        return NONE
-    candidate = _TRYING.get()
-    if candidate is not None:
-        return candidate
-    return house(state.settings, max(Counter(p.faction.value for p in state.players).values()))
+    """The compensation the game plays by (see :func:`_in_play`)."""
+    return _in_play(state)[0]
 
 
 def extra(state: GameState, faction: str, kind: str) -> int:
     """The points more ``faction`` scores for one ``kind`` (kill, survivor, grail)."""
-    comp = in_play(state)
-    if comp is NONE:
-        return 0
-    return int(getattr(comp, kind)) * seats_short(state)[faction]
+    comp, short = _in_play(state)
+    return int(getattr(comp, kind)) * short.get(faction, 0) if comp is not NONE else 0
 
 
 def head_starts(state: GameState) -> dict[str, int]:
     """Per faction given one, the head start it was dealt (empty when none was)."""
-    comp = in_play(state)
+    comp, short = _in_play(state)
     if not comp.head_start:
         return {}
-    return {faction: comp.head_start * short for faction, short in seats_short(state).items() if short}
+    return {faction: comp.head_start * n for faction, n in short.items() if n}
 
 
 def give_head_start(state: GameState) -> None:
