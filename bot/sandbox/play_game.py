@@ -161,6 +161,7 @@ class TableGame:
         the moderator closes the phase (after a look at /mod status at Dusk, the phase
         where people are most often slow)."""
         chosen = self.players if players is None else players
+        await self.tavern.news_delivered()
         await asyncio.gather(*(p.turn(phase, round_no) for p in chosen if p.alive and not p.over))
         if self.options.advance == "deadline" and self.options.ai_seats and players is None:
             await self.skip_to_ai_turns()

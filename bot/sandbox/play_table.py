@@ -440,6 +440,17 @@ class Tavern:
             if m.interaction_id is None and m.author.bot and not m.deleted
         ]
 
+    async def news_delivered(self, timeout: float = 5.0) -> None:
+        """Wait, at most ``timeout``, until the bot has delivered what it has to deliver
+        now, as people read their messages before they act: a scripted player who acted
+        on a phase's post before its own news of the step had arrived would choose from
+        less than it was told, and the same seed would not play the same game. Nothing
+        when the bot is down, and no error on the timeout (a test of an outage)."""
+        if self.bot is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await self.drained(timeout)
+
     async def drained(self, timeout: float = 30.0) -> None:
         """Wait until the bot's outbox has nothing left to deliver now, and Discord's side
         of every game is in line with it (the reconciler has run)."""
