@@ -67,7 +67,10 @@ def shown_commands(loc: str) -> dict[str, Shown]:
     names = {id(c): shown(p, loc) for c, p in payloads()}
     out: dict[str, Shown] = {}
     for c, payload in payloads():
-        path = " ".join(names[id(x)] for x in (c.parent, c) if x is not None)
+        chain: list[Node] = [c]
+        while chain[0].parent is not None:  # a subcommand group's commands: three names
+            chain.insert(0, chain[0].parent)
+        path = " ".join(names[id(x)] for x in chain)
         options: dict[str, tuple[str, dict[str, str]]] = {}
         if isinstance(c, app_commands.Command):
             # The payload's options are the command's parameters, in the same order.

@@ -94,6 +94,8 @@ async def _records(url: str, action: str, rebuild: bool) -> int:
             print(f"records written for {done.games} finished game(s)" if done.games else "every finished game has its records")
             if done.reliability:
                 print(f"reliability figures written for {done.reliability} seat record(s)")
+            if done.guesses:
+                print(f"identification figures written for {done.guesses} seat record(s)")
             return 0
         if rebuild:
             count = await rebuild_all(db)

@@ -429,6 +429,10 @@ class SeatRecord(Base):
     phases_asked: Mapped[int | None] = mapped_column(Integer)
     phases_sent: Mapped[int | None] = mapped_column(Integer)
     phases_abandoned: Mapped[int | None] = mapped_column(Integer)
+    # Identifications (R6): the guesses this holder sent and those confirmed. NULL: not
+    # known (a record written before they were kept, until ``wolfhowl db backfill``).
+    guesses: Mapped[int | None] = mapped_column(Integer)
+    guesses_right: Mapped[int | None] = mapped_column(Integer)
 
 
 class PlayerStanding(Base):
@@ -446,6 +450,57 @@ class PlayerStanding(Base):
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    win_rate: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    last_game_id: Mapped[int] = mapped_column(Integer)
+
+
+class Season(Base):
+    """A server's season (``/mod season start|end``; ``bot.service.seasons``): numbered
+    from 1 in each server, named or not. ``open_guild_id`` is the server's id while the
+    season is open and NULL once ended: unique, so a server has one open season at most.
+    ``summary``: the awards and the top of the board, computed once at the end."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("guild_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(100))
+    language: Mapped[str] = mapped_column(String(16))
+    open_guild_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    started_at: Mapped[datetime]
+    started_by: Mapped[int] = mapped_column(BigInteger)
+    ended_at: Mapped[datetime | None]
+    ended_by: Mapped[int | None] = mapped_column(BigInteger)
+    summary: Mapped[dict[str, Any] | None]
+
+
+class SeasonGame(Base):
+    """A finished game counted in a season: the season open when the game's record was
+    written (its end). Stats read a season's games through these rows only."""
+
+    __tablename__ = "season_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game_records.game_id", ondelete="CASCADE"), primary_key=True, autoincrement=False)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
+
+
+class SeasonStanding(Base):
+    """A player's standing in one season, as :class:`PlayerStanding` is in the server:
+    moved only by the season's games' ends, rebuilt from the records with the rest."""
+
+    __tablename__ = "season_standings"
+    __table_args__ = (Index("ix_season_standings_rating", "season_id", "rating"),)
+
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
     games: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
     win_rate: Mapped[float] = mapped_column(Float)

@@ -39,6 +39,14 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalize_locale(str(interaction.locale))
 
 
+def server_language(interaction: discord.Interaction, configured: str) -> str:
+    """The language of what the bot posts for a whole server (a new game, a season's
+    summary): a Chinese-speaking server (its Discord community language) gets Chinese,
+    in the script it chose (zh-TW or zh-CN); any other the configured default."""
+    loc = str(interaction.guild_locale or "")
+    return normalize_locale(loc) if loc.lower().startswith("zh") else configured
+
+
 async def note_locale(bot: WolfBot, user_id: int, locale: str) -> None:
     """Keep the user's recorded language (their DMs are written in it) up with their
     client's, once per user and language in this process: one write when it changed."""

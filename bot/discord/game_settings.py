@@ -1,7 +1,7 @@
 """The game settings a moderator chooses, declared once.
 
-``SETTINGS`` lists them in the order ``/mod create`` and ``/mod settings`` offer them and
-the settings embed shows them. Each declaration names its option (the catalogue keys
+``SETTINGS`` lists them in the order ``/mod create`` and ``/mod settings`` offer them (the
+house rules: ``/mod house_rules``) and the settings embed shows them. Each declaration names its option (the catalogue keys
 ``cmd.name.<name>`` and ``cmd.param.<name>``) and the :class:`GameSettings` field it sets;
 the field holds the range, the choices and the default, so they are written once, there.
 From the table come both commands' options (:func:`setting_options`), the checking of
@@ -56,6 +56,7 @@ class Setting:
     option: bool = True
     line: Line | None = None
     line_key: str | None = None
+    command: str = "settings"  # "house_rules": an option of /mod house_rules, not of create and settings
 
     def annotation(self) -> Any:
         raise NotImplementedError
@@ -213,6 +214,10 @@ def _none(s: GameSettings, locale: str, ai: int) -> None:
     return None
 
 
+# The command of the house rules a table may choose beside the original's rules (the
+# rulings E16-E19 of docs/rules.md): ``/mod house_rules``, in the lobby.
+HOUSE_RULES = "house_rules"
+
 SETTINGS: list[Setting] = [
     Number("max_players", "max_players"),
     Duration("day", "day_seconds", line=_durations),
@@ -227,10 +232,10 @@ SETTINGS: list[Setting] = [
     Number("win_score", "win_score"),
     Flag("quiet_dead"),  # the dead's channel is the channel's, not the game's (quiet_dead.py)
     Pick("gallery", "gallery", line=_gallery),
-    Pick("killing_blow", "killing_blow"),
-    Pick("departures", "departures"),
-    Pick("vote_damage", "vote_damage"),
-    Pick("uneven_tables", "uneven_tables"),
+    Pick("killing_blow", "killing_blow", command=HOUSE_RULES),
+    Pick("departures", "departures", command=HOUSE_RULES),
+    Pick("vote_damage", "vote_damage", command=HOUSE_RULES),
+    Pick("uneven_tables", "uneven_tables", command=HOUSE_RULES),
     Setting("lineup", "lineup", option=False, line=_lineup),  # chosen with /mod lineup
     Number("absence_misses", "absence_misses", line=_absence),
     Pick("absence_action", "absence_action", prefix="absence", line=_none),
@@ -264,33 +269,40 @@ def derived(field: str) -> Setting:
 SETTINGS += [derived(f) for f in GameSettings.model_fields if f not in NOT_OFFERED and f not in {s.field for s in SETTINGS}]
 
 
-def options() -> list[Setting]:
-    """The settings both commands offer, in their order."""
-    return [s for s in SETTINGS if s.option]
+def options(command: str | None = "settings") -> list[Setting]:
+    """The settings a command offers (``settings``: ``/mod create`` and ``/mod settings``;
+    ``house_rules``: ``/mod house_rules``; None: every option), in their order."""
+    return [s for s in SETTINGS if s.option and (command is None or s.command == command)]
 
 
-def setting_options(func: Any) -> Any:
-    """Decorator: ``func(self, interaction, **given)`` takes every setting as an optional
-    option, named, described and with its choices from the catalogues."""
-    fixed = [p for p in inspect.signature(func).parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    added = [inspect.Parameter(s.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=s.annotation()) for s in options()]
-    func.__signature__ = inspect.Signature([*fixed, *added])
-    func = app_commands.rename(**{s.name: L(f"cmd.name.{s.name}") for s in options()})(func)
-    func = app_commands.describe(**{s.name: L(f"cmd.param.{s.name}") for s in options()})(func)
-    return app_commands.choices(**{s.name: c for s in options() if (c := s.choices()) is not None})(func)
+def setting_options(command: str = "settings") -> Callable[[Any], Any]:
+    """Decorator: ``func(self, interaction, **given)`` takes every setting ``command``
+    offers as an optional option, named, described and with its choices from the
+    catalogues."""
+
+    def decorate(func: Any) -> Any:
+        offered = options(command)
+        fixed = [p for p in inspect.signature(func).parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        added = [inspect.Parameter(s.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=s.annotation()) for s in offered]
+        func.__signature__ = inspect.Signature([*fixed, *added])
+        func = app_commands.rename(**{s.name: L(f"cmd.name.{s.name}") for s in offered})(func)
+        func = app_commands.describe(**{s.name: L(f"cmd.param.{s.name}") for s in offered})(func)
+        return app_commands.choices(**{s.name: c for s in offered if (c := s.choices()) is not None})(func)
+
+    return decorate
 
 
 def overrides(**given: Any) -> dict[str, Any]:
     """The options given, as ``GameSettings`` fields (durations read, choices unwrapped;
     ReplyError for a length that cannot be read). Options that are not fields are left
     to the command."""
-    by_name = {s.name: s for s in options()}
+    by_name = {s.name: s for s in options(None)}
     return {s.field: s.value(v) for name, v in given.items() if v is not None and (s := by_name[name]).field is not None}
 
 
 def option_value(name: str, given: Any) -> Any:
     """One option's value as its setting reads it, None when not given."""
-    return None if given is None else next(s for s in options() if s.name == name).value(given)
+    return None if given is None else next(s for s in options(None) if s.name == name).value(given)
 
 
 def lines(s: GameSettings, locale: str, ai: int, names: tuple[str, ...] | None = None) -> list[str]:

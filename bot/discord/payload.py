@@ -41,6 +41,7 @@ from bot.discord import answering
 from bot.discord.errors import ReplyError, describe, handle_error
 from bot.i18n import t
 from bot.service.leaderboard import MAX_MIN_GAMES, MAX_PAGE
+from bot.service.seasons import MAX_SEASON
 
 log = logging.getLogger("wolfhowl.discord.payload")
 
@@ -265,7 +266,7 @@ def _seats(text: str) -> list[int] | None:
 FIELDS: dict[str, Callable[[str], Any]] = {
     "game": _bounded(1, ID_MAX), "guild": _bounded(1, ID_MAX), "user": _bounded(1, ID_MAX), "offer": _bounded(1, ID_MAX),
     "round": _bounded(0, MAX_ROUND), "seat": _bounded(0, MAX_SEAT), "min": _bounded(1, MAX_MIN_GAMES), "page": _bounded(0, MAX_PAGE),
-    "targets": _seats,
+    "season": _bounded(1, MAX_SEASON), "targets": _seats,
 }  # fmt: skip
 
 
@@ -277,8 +278,11 @@ def custom_id_fields(pattern: re.Pattern[str], custom_id: Any) -> dict[str, Any]
         raise PayloadError("input.component_unknown", f"custom id {custom_id!r:.120}")
     fields: dict[str, Any] = {}
     for name, text in match.groupdict().items():
+        if text is None:  # an optional part the id does not have
+            fields[name] = None
+            continue
         read = FIELDS.get(name)
-        value = text if read is None or text is None else read(text)
+        value = text if read is None else read(text)
         if value is None:
             raise PayloadError("input.component_unknown", f"custom id {custom_id!r}: {name} out of bounds")
         fields[name] = value

@@ -67,7 +67,7 @@ class GameOptions:
             out["quiet_dead"] = self.quiet_dead
         if self.vote_tie is not None:
             out["vote_tie"] = self.vote_tie
-        return out | self.house_rules
+        return out
 
 
 @dataclass
@@ -118,6 +118,10 @@ class TableGame:
         if created.error or self.moderator.game_id is None:
             raise RuntimeError(f"/mod create was refused: {created.text}")
         self.game_id = self.moderator.game_id
+        if self.options.house_rules:  # chosen in the lobby
+            chosen = await self.moderator.command("mod house_rules", dict(self.options.house_rules))
+            if chosen.error:
+                raise RuntimeError(f"/mod house_rules was refused: {chosen.text}")
         if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
             filled = await self.moderator.command("mod settings", {"ai_seats": self.options.ai_seats})
             if filled.error:

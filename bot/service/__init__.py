@@ -71,6 +71,7 @@ from bot.service.moderator_commands import (
     ChooseLineup,
     CreateGame,
     EndGame,
+    EndSeason,
     ExportLog,
     ExtendDeadline,
     KickFromLobby,
@@ -84,6 +85,7 @@ from bot.service.moderator_commands import (
     SeatChanged,
     ShowStatus,
     StartGame,
+    StartSeason,
     moderate,
 )
 from bot.service.outbox import (
@@ -135,6 +137,7 @@ __all__ = [
     "CreateGame",
     "Dispatcher",
     "EndGame",
+    "EndSeason",
     "ExportLog",
     "ExtendDeadline",
     "ForecastScore",
@@ -165,6 +168,7 @@ __all__ = [
     "ServiceError",
     "ShowStatus",
     "StartGame",
+    "StartSeason",
     "StepResult",
     "TableView",
     "ToggleSkill",

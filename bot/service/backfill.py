@@ -1,29 +1,34 @@
 """``wolfhowl db backfill``: records and ratings for the games that ended before records
 were kept, from each game's stored final state and game log, exactly as the end would
 have written them; and the reliability figures (``bot.service.reliability``) of records
-written before those were kept, where the game counted its misses. Idempotent: a game
+written before those were kept, where the game counted its misses, and their
+identification figures (guesses sent and confirmed, read from the game log). Idempotent: a game
 with a record is left alone, a record with its figures too, and a run that writes
 nothing changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Game, GameRecord, SeatRecord
 from bot.db.session import Database
 from bot.service.ratings import rebuild_standings
-from bot.service.records import fill_reliability, write_records
+from bot.service.records import fill_guesses, fill_reliability, write_records
 
 
 @dataclass(frozen=True)
 class Backfilled:
     """What a backfill wrote: the games given their records, the seat records given
-    their reliability figures."""
+    their reliability figures and their identification figures."""
 
     games: int
     reliability: int
+    guesses: int = 0
 
 
 async def backfill(db: Database) -> int:
@@ -59,18 +64,21 @@ async def backfill_all(db: Database) -> Backfilled:
         # Games written here may have ended before ones already rated: replay in order.
         async with db.transaction() as s:
             await rebuild_standings(s, sorted(guilds))
-    return Backfilled(written, await _fill_reliability(db))
+    reliability = await _fill(db, SeatRecord.phases_asked, fill_reliability)
+    guesses = await _fill(db, SeatRecord.guesses, fill_guesses)
+    return Backfilled(written, reliability, guesses)
 
 
-async def _fill_reliability(db: Database) -> int:
-    """Reliability figures for the human records without them whose game is still kept."""
+async def _fill(db: Database, column: Any, fill: Callable[[AsyncSession, Game], Awaitable[int]]) -> int:
+    """``fill`` for each game still kept with a human record whose ``column`` is NULL (one
+    transaction per game); how many records it filled."""
     async with db.read() as s:
         games = list(
             (
                 await s.execute(
                     select(SeatRecord.game_id)
                     .join(Game, Game.id == SeatRecord.game_id)
-                    .where(SeatRecord.phases_asked.is_(None), SeatRecord.user_id.is_not(None), Game.state.is_not(None))
+                    .where(column.is_(None), SeatRecord.user_id.is_not(None), Game.state.is_not(None))
                     .distinct()
                     .order_by(SeatRecord.game_id)
                 )
@@ -81,5 +89,5 @@ async def _fill_reliability(db: Database) -> int:
         async with db.transaction() as s:
             game = await s.get(Game, game_id)
             if game is not None:
-                filled += await fill_reliability(s, game)
+                filled += await fill(s, game)
     return filled

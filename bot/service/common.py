@@ -36,14 +36,14 @@ from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import write_records
 from bot.service.rules import decode_state
-from bot.service.types import PHASE_ORDER, REQUIRED_KIND, GameInfo, GameSettings, SeatInfo, is_id
-
-
-def check_id(value: Any, field: str) -> int:
-    """``value`` if it is an id (see ``types.is_id``), else BadArgumentError naming ``field``."""
-    if not is_id(value):
-        raise BadArgumentError(field=field, reason="not a valid id")
-    return value
+from bot.service.types import (
+    PHASE_ORDER,
+    REQUIRED_KIND,
+    GameInfo,
+    GameSettings,
+    SeatInfo,
+)
+from bot.service.types import check_id as check_id  # (where most use cases import it from)
 
 
 def check_expected(round_no: Any, phase: Any) -> None:

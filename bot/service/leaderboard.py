@@ -1,6 +1,7 @@
 """``/leaderboard``: a server's players ranked by rating, wins, win rate or games,
-read from the standings (which only a game's end moves), a page at a time. Hidden
-profiles are left out; the caller's own row comes with the page when it is elsewhere."""
+read from the standings (which only a game's end moves), a page at a time, all-time or
+in one of the server's seasons (``bot.service.seasons``). Hidden profiles are left out;
+the caller's own row comes with the page when it is elsewhere."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from sqlalchemy import and_, false, func, or_, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
-from bot.db.models import PlayerProfile, PlayerStanding, User
+from bot.db.models import PlayerProfile, PlayerStanding, SeasonStanding, User
 from bot.db.session import Database
 from bot.service import policy, predictions
 from bot.service.common import check_id
 from bot.service.errors import BadArgumentError
 from bot.service.policy import Standing
+from bot.service.seasons import SeasonInfo, season_numbered
 from bot.service.stats_errors import PageOutOfRangeError
 
 PAGE_SIZE = 10
@@ -27,13 +29,12 @@ MAX_MIN_GAMES = 1000
 # would only be refused after a query, and one of 20 digits overflows SQLite's integers
 # in the OFFSET.
 MAX_PAGE = 100_000
-S = PlayerStanding
 # Each order: (column, descending), last the user id so that every rank is decided.
-ORDERS: dict[str, tuple[tuple[Any, bool], ...]] = {
-    "rating": ((S.rating, True), (S.games, True), (S.user_id, False)),
-    "wins": ((S.wins, True), (S.games, False), (S.user_id, False)),
-    "win_rate": ((S.win_rate, True), (S.games, True), (S.user_id, False)),
-    "games": ((S.games, True), (S.wins, True), (S.user_id, False)),
+ORDERS: dict[str, tuple[tuple[str, bool], ...]] = {
+    "rating": (("rating", True), ("games", True), ("user_id", False)),
+    "wins": (("wins", True), ("games", False), ("user_id", False)),
+    "win_rate": (("win_rate", True), ("games", True), ("user_id", False)),
+    "games": (("games", True), ("wins", True), ("user_id", False)),
 }
 # ``predictions``: the gallery's forecasters by their mean Brier score over their scored
 # games (bot.service.predictions), from ``min_games`` games on.
@@ -62,6 +63,7 @@ class Board:
     total: int
     rows: list[BoardRow]
     own: BoardRow | None  # the caller's row when it is not on this page
+    season: SeasonInfo | None = None  # None: all-time
 
 
 def _check(sort: Any, page: Any, min_games: Any) -> None:
@@ -73,49 +75,70 @@ def _check(sort: Any, page: Any, min_games: Any) -> None:
         raise BadArgumentError(field="min_games", reason=f"1 to {MAX_MIN_GAMES}")
 
 
-def _eligible(guild_id: int, sort: str, min_games: int, standing: Any = S, profile: Any = PlayerProfile) -> list[ColumnElement[bool]]:
-    shown = or_(profile.hidden.is_(None), profile.hidden == false())
-    where = [standing.guild_id == guild_id, shown]
-    if sort == "win_rate":
-        where.append(standing.games >= min_games)
-    return where
+@dataclass(frozen=True)
+class _Table:
+    """The standings a board reads: a server's all-time ones, or one season's."""
+
+    model: Any  # PlayerStanding or SeasonStanding (or an alias of one)
+    guild_id: int
+    season_id: int | None = None
+
+    def aliased(self) -> _Table:
+        return _Table(aliased(self.model), self.guild_id, self.season_id)
+
+    def col(self, name: str) -> Any:
+        return getattr(self.model, name)
+
+    def order(self, sort: str) -> list[Any]:
+        return [self.col(c).desc() if desc else self.col(c).asc() for c, desc in ORDERS[sort]]
+
+    def eligible(self, sort: str, min_games: int, profile: Any = PlayerProfile) -> list[ColumnElement[bool]]:
+        shown = or_(profile.hidden.is_(None), profile.hidden == false())
+        where = [self.col("guild_id") == self.guild_id, shown]
+        if self.season_id is not None:
+            where.append(self.col("season_id") == self.season_id)
+        if sort == "win_rate":
+            where.append(self.col("games") >= min_games)
+        return where
+
+    def total(self, where: list[ColumnElement[bool]]) -> Any:
+        return (
+            select(func.count())
+            .select_from(self.model)
+            .outerjoin(PlayerProfile, PlayerProfile.user_id == self.col("user_id"))
+            .where(*where)
+        )
+
+    def base(self, where: list[ColumnElement[bool]]) -> Any:
+        return (
+            select(self.model, User.display_name)
+            .outerjoin(PlayerProfile, PlayerProfile.user_id == self.col("user_id"))
+            .outerjoin(User, User.id == self.col("user_id"))
+            .where(*where)
+        )
+
+    def ahead_of_row(self, sort: str, min_games: int) -> Any:
+        """How many eligible rows come before the row of the outer query in the order: a
+        correlated count, so that the caller's row and its place are one statement."""
+        other, profile = self.aliased(), aliased(PlayerProfile)
+        ahead = []
+        equal: list[ColumnElement[bool]] = []
+        for column, desc in ORDERS[sort]:
+            theirs, mine = other.col(column), self.col(column)
+            ahead.append(and_(*equal, theirs > mine if desc else theirs < mine))
+            equal.append(theirs == mine)
+        return (
+            select(func.count())
+            .select_from(other.model)
+            .outerjoin(profile, profile.user_id == other.col("user_id"))
+            .where(*other.eligible(sort, min_games, profile), or_(*ahead))
+            .correlate(self.model)
+            .scalar_subquery()
+        )
 
 
-def _total(where: list[ColumnElement[bool]]) -> Any:
-    return select(func.count()).select_from(S).outerjoin(PlayerProfile, PlayerProfile.user_id == S.user_id).where(*where)
-
-
-def _base(where: list[ColumnElement[bool]]) -> Any:
-    return (
-        select(S, User.display_name)
-        .outerjoin(PlayerProfile, PlayerProfile.user_id == S.user_id)
-        .outerjoin(User, User.id == S.user_id)
-        .where(*where)
-    )
-
-
-def _row(rank: int, standing: PlayerStanding, name: str | None) -> BoardRow:
+def _row(rank: int, standing: PlayerStanding | SeasonStanding, name: str | None) -> BoardRow:
     return BoardRow(rank, standing.user_id, name or str(standing.user_id), standing.games, standing.wins, standing.win_rate, standing.rating)
-
-
-def _ahead_of_row(guild_id: int, sort: str, min_games: int) -> Any:
-    """How many eligible rows come before the row of the outer query's ``S`` in the
-    order: a correlated count, so that the caller's row and its place are one statement."""
-    other, profile = aliased(PlayerStanding), aliased(PlayerProfile)
-    ahead = []
-    equal: list[ColumnElement[bool]] = []
-    for column, desc in ORDERS[sort]:
-        theirs, mine = getattr(other, column.key), getattr(S, column.key)
-        ahead.append(and_(*equal, theirs > mine if desc else theirs < mine))
-        equal.append(theirs == mine)
-    return (
-        select(func.count())
-        .select_from(other)
-        .outerjoin(profile, profile.user_id == other.user_id)
-        .where(*_eligible(guild_id, sort, min_games, other, profile), or_(*ahead))
-        .correlate(S)
-        .scalar_subquery()
-    )
 
 
 async def leaderboard(
@@ -126,22 +149,28 @@ async def leaderboard(
     *,
     min_games: int = DEFAULT_MIN_GAMES,
     viewer_id: int | None = None,
+    season: int | None = None,
 ) -> Board:
     """Page ``page`` (from 1) of the server's board ordered by ``sort`` (rating, wins,
-    win_rate, games; ranking by win rate needs ``min_games`` games). A page beyond the
-    last is PageOutOfRangeError; an empty board has one empty page."""
+    win_rate, games; ranking by win rate needs ``min_games`` games), all-time or (with
+    ``season``: its number, 0 for the latest) in one season. A page beyond the last is
+    PageOutOfRangeError; an empty board has one empty page."""
     check_id(guild_id, "guild")
     _check(sort, page, min_games)
     if sort == "predictions":
+        if season is not None:
+            raise BadArgumentError(field="season", reason="the predictions board is all-time")
         return await _forecasters_board(db, guild_id, page, min_games, viewer_id)
-    where = _eligible(guild_id, sort, min_games)
     async with db.read() as s:
+        found_season = None if season is None else SeasonInfo.of(await season_numbered(s, guild_id, season))
+        table = _Table(PlayerStanding, guild_id) if found_season is None else _Table(SeasonStanding, guild_id, found_season.id)
+        where = table.eligible(sort, min_games)
         # The page and the board's size in one statement (the count is computed once,
         # not per row); an empty page (beyond the last, or an empty board) counts alone.
-        order = [c.desc() if desc else c.asc() for c, desc in ORDERS[sort]]
-        q = _base(where).add_columns(_total(where).scalar_subquery()).order_by(*order).limit(PAGE_SIZE).offset(max(0, page - 1) * PAGE_SIZE)
+        q = table.base(where).add_columns(table.total(where).scalar_subquery()).order_by(*table.order(sort))
+        q = q.limit(PAGE_SIZE).offset(max(0, page - 1) * PAGE_SIZE)
         found = (await s.execute(q)).all() if page >= 1 else []
-        total = int(found[0][2]) if found else int((await s.execute(_total(where))).scalar_one())
+        total = int(found[0][2]) if found else int((await s.execute(table.total(where))).scalar_one())
         pages = max(1, math.ceil(total / PAGE_SIZE))
         if not 1 <= page <= pages:
             raise PageOutOfRangeError(page=page, pages=pages)
@@ -149,11 +178,11 @@ async def leaderboard(
         rows = [_row(first + i, st, name) for i, (st, name, _) in enumerate(found)]
         own = None
         if viewer_id is not None and all(r.user_id != viewer_id for r in rows):
-            mine = _base([*where, S.user_id == viewer_id]).add_columns(_ahead_of_row(guild_id, sort, min_games))
+            mine = table.base([*where, table.col("user_id") == viewer_id]).add_columns(table.ahead_of_row(sort, min_games))
             row = (await s.execute(mine)).first()
             if row is not None:
                 own = _row(1 + int(row[2]), row[0], row[1])
-    return Board(guild_id, sort, min_games, page, pages, total, rows, own)
+    return Board(guild_id, sort, min_games, page, pages, total, rows, own, found_season)
 
 
 async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: int, viewer_id: int | None) -> Board:
@@ -171,10 +200,13 @@ async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: 
     return Board(guild_id, "predictions", min_games, page, pages, total, shown, own)
 
 
-async def board_for(db: Database, standing: Standing, guild_id: int, sort: str = "rating", page: int = 1, *, min_games: int = DEFAULT_MIN_GAMES) -> Board:
+async def board_for(
+    db: Database, standing: Standing, guild_id: int, sort: str = "rating", page: int = 1, *,
+    min_games: int = DEFAULT_MIN_GAMES, season: int | None = None,
+) -> Board:  # fmt: skip
     """:func:`leaderboard` for one who asked on Discord (the command, its page
     buttons): a server's board is for its members (the access policy's ``see_board``),
     whatever server id a button carried."""
     check_id(guild_id, "guild")
     policy.require_board(standing, guild_id)
-    return await leaderboard(db, guild_id, sort, page, min_games=min_games, viewer_id=standing.user_id)
+    return await leaderboard(db, guild_id, sort, page, min_games=min_games, viewer_id=standing.user_id, season=season)

@@ -322,6 +322,24 @@ class PredictionScores(Message):
     scores: list[dict[str, Any]]
 
 
+@kind("season_ended")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonEnded(Message):
+    """In the channel a moderator ended a season from: its summary, the games and
+    players it counted, the top of its board (``top``: ``{"name", "rating", "games",
+    "wins"}``, best first) and its awards (``awards``: ``{"key", "names", "value",
+    "out_of"}``, as ``bot.service.season_awards`` computes them)."""
+
+    number: int
+    name: str | None
+    started_at: str  # ISO times
+    ended_at: str
+    games: int
+    players: int
+    top: list[dict[str, Any]]
+    awards: list[dict[str, Any]]
+
+
 # --- a moderator's hand -----------------------------------------------------------------
 
 

@@ -43,6 +43,7 @@ from bot.service.moderation import (
 )
 from bot.service.policy import Action, Standing
 from bot.service.resolve import parse_player
+from bot.service.seasons import SeasonInfo, Summary, end_season, start_season
 from bot.service.standbys import offer_seat
 from bot.service.types import GameInfo, GameSettings, PhaseStatus, SeatInfo, StepResult, UserRef
 from bot.service.views import phase_status
@@ -71,6 +72,31 @@ class CreateGame(ModeratorCommand[GameInfo]):
     moderator: UserRef
     settings: GameSettings
     start_in: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCommand(ModeratorCommand[R]):
+    """A command about a server rather than one game (its seasons): the caller must
+    moderate that server."""
+
+    guild_id: int
+    moderator: UserRef
+
+
+@dataclass(frozen=True, slots=True)
+class StartSeason(ServerCommand[SeasonInfo]):
+    """``/mod season start [name]``: the server's next season, its summary to be posted
+    in ``language``."""
+
+    name: str | None = None
+    language: str = "en-US"
+
+
+@dataclass(frozen=True, slots=True)
+class EndSeason(ServerCommand[Summary]):
+    """``/mod season end``: the open season closed, its summary posted in ``channel_id``."""
+
+    channel_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,12 +250,13 @@ async def moderate(db: Database, command: ModeratorCommand[R], standing: Standin
     """Do what a moderator asks with ``command``, once the access policy's ``moderate``
     allows the caller (``standing``: what Discord says of them in the game's server; a
     game's creator moderates it while still a member there), and return its result.
-    A new game asks that the caller moderate the server it opens in.
+    A new game, or a command about a server (its seasons), asks that the caller
+    moderate that server.
 
     The check reads only what never changes once a game exists (its server, channel and
     creator), so it is asked before the handler's own unit of work. Raises
     NotModeratorError, GameNotFoundError, or whatever the handler refuses."""
-    if isinstance(command, CreateGame):
+    if isinstance(command, CreateGame | ServerCommand):
         policy.require_server_moderator(standing, command.guild_id)
     else:
         assert isinstance(command, GameCommand)
@@ -312,6 +339,8 @@ async def _log(db: Database, c: ExportLog) -> dict[str, Any]:
 
 
 HANDLERS.add(CreateGame, _create)
+HANDLERS.add(StartSeason, lambda db, c: start_season(db, c.guild_id, c.moderator, c.name, c.language))
+HANDLERS.add(EndSeason, lambda db, c: end_season(db, c.guild_id, c.moderator, c.channel_id))
 HANDLERS.add(StartGame, lambda db, c: start_game(db, c.game_id))
 HANDLERS.add(ChangeSettings, _settings)
 HANDLERS.add(ChooseLineup, _lineup)

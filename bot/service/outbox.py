@@ -171,6 +171,16 @@ class Mail:
         self.count += 1
 
 
+def post_in_channel(session: AsyncSession, key: str, channel_id: int, locale: str, message: Message, now: datetime) -> None:
+    """A channel post about no one game (a season's end), added to ``session``: delivered
+    as every post is, once, under the idempotency key ``key``."""
+    row = OutboxMessage(
+        idempotency_key=key, game_id=None, recipient_kind="channel", recipient_id=channel_id, locale=locale,
+        payload=encode(message), status="pending", attempts=0, next_attempt_at=now, created_at=now,
+    )  # fmt: skip
+    session.add(row)
+
+
 # The PostgreSQL advisory lock that serializes outbox claims ("wolfhowl" in ASCII).
 CLAIM_LOCK = 0x776F6C66686F776C
 

@@ -53,6 +53,7 @@ from bot.db.models import (
     PlayerProfile,
     PlayerStanding,
     Prediction,
+    SeasonStanding,
     SeatOffer,
     SeatRecord,
     Spectator,
@@ -62,6 +63,7 @@ from bot.db.models import (
 from bot.db.session import Database
 from bot.service.common import check_id
 from bot.service.ratings import rebuild_standings
+from bot.service.seasons import forget_in_summaries
 from bot.service.stats_errors import ForgetWhilePlayingError
 
 # The name a forgotten player leaves behind, wherever a game kept theirs. Empty: no
@@ -179,6 +181,8 @@ async def forget(db: Database, user_id: int) -> int:
             update(SeatRecord).where(SeatRecord.user_id == user_id).values(user_id=None, name=None)
         )
         await s.execute(delete(PlayerStanding).where(PlayerStanding.user_id == user_id))
+        await s.execute(delete(SeasonStanding).where(SeasonStanding.user_id == user_id))
+        await forget_in_summaries(s, user_id)
         await s.execute(delete(PlayerProfile).where(PlayerProfile.user_id == user_id))
         if guilds:
             await rebuild_standings(s, guilds)

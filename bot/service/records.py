@@ -25,6 +25,7 @@ from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
 from bot.service.ratings import RatingChange, rate_game
 from bot.service.reliability import asks, misses_counted, sent_seats
 from bot.service.rules import decode_state
+from bot.service.seasons import count_in_open_season
 
 # How a PlayerDied event's cause reads in a record; any other cause is a kill in the night.
 FATE_OF_CAUSE = {"vote": "voted_out", "removed": "removed"}
@@ -44,6 +45,8 @@ class _Holding:
     grails: int = 0
     sent: int = 0  # phases that asked the seat while held and found its submission
     abandoned: int = 0  # phases closed after the seat was taken for absence
+    guesses: int = 0  # identification guesses sent (answered)
+    guesses_right: int = 0  # of them, confirmed
 
 
 @dataclass
@@ -100,8 +103,9 @@ async def write_records(session: AsyncSession, game: Game) -> Recorded | None:
         _seat_record(game, state, seat, h) for seat, held in sorted(seats.items()) for h in held.holdings
     ]
     session.add_all(seat_rows)
+    season_id = await count_in_open_season(session, game.id, game.guild_id, game.ended_at)
     await session.flush()
-    return Recorded(record, await rate_game(session, record, seat_rows))
+    return Recorded(record, await rate_game(session, record, seat_rows, season_id))
 
 
 def _ai_held(rows: Sequence[GamePlayer], seat: int) -> bool:
@@ -113,7 +117,8 @@ def tally(state: engine.GameState, steps: Sequence[GameStep], rows: Sequence[Gam
     """Each seat's holders in order, with what each did while holding it: departures
     (``PlayerDied``: killed, voted out, removed), kills and teamkills (the killer's
     faction against the victim's), successful steals (``StealRolled``), grails banked
-    (``GrailBanked``), the phases that asked the seat and found its submission (each
+    (``GrailBanked``), identification guesses sent and confirmed
+    (``IdentificationAnswered``), the phases that asked the seat and found its submission (each
     advance against the state before it, ``reliability.asks``), and, for a holder whose
     seat was taken for absence, the phases closed after. A replace step hands the seat
     to the next holder."""
@@ -190,6 +195,11 @@ def _count(state: engine.GameState, seats: dict[int, _Seat], step: GameStep, e: 
         banker = holder(data.get("seat"))
         if banker is not None:
             banker.grails += 1
+    elif kind == "IdentificationAnswered":
+        guesser = holder(e.get("seat"))
+        if guesser is not None:
+            guesser.guesses += int(data.get("asked") or 0)
+            guesser.guesses_right += len(data.get("confirmed") or [])
 
 
 def result_of(state: engine.GameState, faction: str) -> str:
@@ -225,6 +235,8 @@ def _seat_record(game: Game, state: engine.GameState, seat: int, h: _Holding) ->
         phases_asked=asked,
         phases_sent=sent,
         phases_abandoned=abandoned,
+        guesses=None if ai else h.guesses,
+        guesses_right=None if ai else h.guesses_right,
     )
 
 
@@ -238,34 +250,52 @@ def _figures(game: Game, h: _Holding) -> tuple[int, int, int] | None:
     return h.sent + h.row.misses_total, h.sent, h.abandoned
 
 
+async def _without(session: AsyncSession, game: Game, column: Any) -> list[SeatRecord]:
+    """The game's human seat records whose ``column`` is NULL."""
+    q = select(SeatRecord).where(SeatRecord.game_id == game.id, column.is_(None), SeatRecord.user_id.is_not(None))
+    return list((await session.execute(q)).scalars())
+
+
+async def _holdings(session: AsyncSession, game: Game) -> dict[tuple[int, int | None], _Holding]:
+    """Each (seat, user)'s holding of the game, tallied from its log as the end does."""
+    rows = list(
+        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
+    )
+    seats = tally(decode_state(game), await repo.steps(session, game.id), rows)
+    return {(seat, h.row.user_id): h for seat, s in seats.items() for h in s.holdings}
+
+
 async def fill_reliability(session: AsyncSession, game: Game) -> int:
     """The reliability figures of the game's seat records written without them (before
     they were kept), from the game log and the seats' rows, as the end writes them; how
     many records got them (none for a game whose misses were not counted)."""
     if game.state is None or not misses_counted(game):
         return 0
-    records = list(
-        (
-            await session.execute(
-                select(SeatRecord).where(
-                    SeatRecord.game_id == game.id, SeatRecord.phases_asked.is_(None), SeatRecord.user_id.is_not(None)
-                )
-            )
-        ).scalars()
-    )
-    if not records:
-        return 0
-    rows = list(
-        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
-    )
-    seats = tally(decode_state(game), await repo.steps(session, game.id), rows)
-    held = {(seat, h.row.user_id): h for seat, s in seats.items() for h in s.holdings}
+    records = await _without(session, game, SeatRecord.phases_asked)
+    held = await _holdings(session, game) if records else {}
     filled = 0
     for record in records:
         h = held.get((record.seat, record.user_id))
         figures = None if h is None else _figures(game, h)
         if figures is not None:
             record.phases_asked, record.phases_sent, record.phases_abandoned = figures
+            filled += 1
+    await session.flush()
+    return filled
+
+
+async def fill_guesses(session: AsyncSession, game: Game) -> int:
+    """The identification figures of the game's human seat records written without them,
+    from its log; how many records got them."""
+    if game.state is None:
+        return 0
+    records = [r for r in await _without(session, game, SeatRecord.guesses) if not r.ai]
+    held = await _holdings(session, game) if records else {}
+    filled = 0
+    for record in records:
+        h = held.get((record.seat, record.user_id))
+        if h is not None:
+            record.guesses, record.guesses_right = h.guesses, h.guesses_right
             filled += 1
     await session.flush()
     return filled

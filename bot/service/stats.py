@@ -7,6 +7,7 @@ transaction), so no number can change while a game the player is in is running.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,6 +20,7 @@ from bot.db.models import PlayerProfile, PlayerStanding, SeatRecord
 from bot.db.session import Database
 from bot.service.common import check_id
 from bot.service.reliability import Reliability, reliability_of
+from bot.service.seasons import PlayerSeason, player_seasons
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
 
 # A win rate's 95% interval is shown from this many games on (fewer say too little).
@@ -67,6 +69,8 @@ class PlayerStats:
     form: list[str] = field(default_factory=list)  # results, oldest first
     # Phases sent of those asked over the last games (bot.service.reliability).
     reliability: Reliability = field(default_factory=Reliability)
+    # The server's seasons the player played in, the latest first (one server only).
+    seasons: list[PlayerSeason] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -107,7 +111,9 @@ async def player_stats(
             raise NoRecordsError(name=name)
         recent = await _recent(s, user_id, guild_id)
         reliability = await reliability_of(s, user_id, guild_id)
-    return from_groups(user_id, guild_id, groups, recent, rating, reliability)
+        seasons = [] if guild_id is None else await player_seasons(s, user_id, guild_id, hidden)
+    found = from_groups(user_id, guild_id, groups, recent, rating, reliability)
+    return dataclasses.replace(found, seasons=seasons)
 
 
 R = SeatRecord

@@ -37,6 +37,13 @@ def is_id(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
 
 
+def check_id(value: Any, field: str) -> int:
+    """``value`` if it is an id (see :func:`is_id`), else BadArgumentError naming ``field``."""
+    if not is_id(value):
+        raise BadArgumentError(field=field, reason="not a valid id")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class UserRef:
     """A Discord user as the command saw them: snowflake, display name, client locale."""

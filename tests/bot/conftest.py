@@ -14,6 +14,7 @@ import pytest
 
 import bot.service as service
 from bot.db.session import Database
+from bot.discord import game_settings
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.sandbox.play_table import seeded_games
@@ -105,10 +106,18 @@ class Table:
 
 
 # -- a game at the table ------------------------------------------------------------------
+HOUSE_RULE_OPTIONS = frozenset(s.name for s in game_settings.options(game_settings.HOUSE_RULES))
+
+
 async def open_lobby(table: Table, **options: Any) -> tuple[Message, str]:
-    """/mod create with ``options``; the lobby post and its join button's id."""
-    result = await table.run(table.mod, "mod create", options)
+    """/mod create with ``options`` (a house rule among them: then /mod house_rules, as a
+    moderator chooses one in the lobby); the lobby post and its join button's id."""
+    house = {k: v for k, v in options.items() if k in HOUSE_RULE_OPTIONS}
+    result = await table.run(table.mod, "mod create", {k: v for k, v in options.items() if k not in house})
     assert "#" in reply_text(result), reply_text(result)
+    if house:
+        chosen = await table.run(table.mod, "mod house_rules", house)
+        assert "#" in reply_text(chosen), reply_text(chosen)
     await table.delivered()  # the lobby post comes through the outbox
     posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
     lobby = posts[-1]

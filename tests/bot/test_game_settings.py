@@ -104,6 +104,9 @@ def test_both_commands_offer_the_same_settings_in_the_declared_order() -> None:
     wanted = [s.name for s in game_settings.options()]
     for path in ("mod create", "mod settings"):
         assert [p.name for p in command(built, path).parameters] == wanted
+    house = [p.name for p in command(built, "mod house_rules").parameters]
+    assert house == ["killing_blow", "departures", "vote_damage", "uneven_tables"]
+    assert not set(house) & set(wanted)
 
 
 def test_ranges_and_choices_come_from_the_settings_fields() -> None:

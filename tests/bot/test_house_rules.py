@@ -1,5 +1,6 @@
-"""House rules through Discord: chosen at /mod create or in the lobby with /mod settings,
-shown in the lobby post, /mod settings and /rules, fixed once the classes are dealt."""
+"""House rules through Discord: chosen in the lobby with /mod house_rules, shown in the
+lobby post, /mod settings and /rules, fixed once the classes are dealt; /mod create and
+/mod settings do not offer them."""
 
 from __future__ import annotations
 
@@ -13,11 +14,14 @@ def line(rule: str, value: str, loc: str = "en-US") -> str:
 
 
 async def test_house_rules_are_chosen_shown_and_fixed_at_the_start(table: Table):
-    lobby, join_id = await open_lobby(table, killing_blow="killer_takes")
+    lobby, join_id = await open_lobby(table)
+    chosen = reply_text(await table.run(table.mod, "mod house_rules", {"killing_blow": "killer_takes"}))
+    assert line("killing_blow", "killer_takes") in chosen
+    await table.delivered()
     post = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
     assert line("killing_blow", "killer_takes") in post
     assert line("departures", "dawn") in post and line("vote_damage", "public") in post
-    changed = reply_text(await table.run(table.mod, "mod settings", {"departures": "morning", "vote_damage": "private"}))
+    changed = reply_text(await table.run(table.mod, "mod house_rules", {"departures": "morning", "vote_damage": "private"}))
     assert line("departures", "morning") in changed and line("vote_damage", "private") in changed
     await table.delivered()
     post = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
@@ -33,6 +37,6 @@ async def test_house_rules_are_chosen_shown_and_fixed_at_the_start(table: Table)
     assert t("rules.this_game", "en-US", game=game.id) in shown and line("killing_blow", "killer_takes") in shown
     assert line("departures", "morning", "zh-CN") in reply_text(await table.run(alice, "rules", {"topic": "房规"}, dm=True))
     # Once the classes are dealt a house rule is fixed: refused, nothing saved.
-    refused = reply_text(await table.run(table.mod, "mod settings", {"killing_blow": "steal"}))
+    refused = reply_text(await table.run(table.mod, "mod house_rules", {"killing_blow": "steal"}))
     assert "killing_blow is fixed once the game has started" in refused
     assert (await service.get_game(table.db, game.id)).settings.killing_blow == "killer_takes"

@@ -18,7 +18,8 @@ from tests.bot.test_command_sync import running, world  # noqa: F401 (a fixture)
 NAME = re.compile(r"^[-_\w]{1,32}$", re.UNICODE)
 MODERATORS = {
     "mod create", "mod start", "mod settings", "phase pause", "phase resume", "mod replace", "mod kick",
-    "mod end", "mod status", "mod log", "phase advance", "phase extend", "mod lineup",
+    "mod end", "mod status", "mod log", "phase advance", "phase extend", "mod lineup", "mod house_rules",
+    "mod season start", "mod season end",
 }  # fmt: skip
 PLAYERS = {
     "game join", "game leave", "game watch", "game unwatch", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",

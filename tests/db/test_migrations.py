@@ -479,3 +479,37 @@ async def test_0022_adds_the_predictions_and_the_downgrade_keeps_everything_else
         assert "predictions" in await _tables(empty_url)
     finally:
         await engine.dispose()
+
+
+async def test_0023_adds_the_seasons_and_the_downgrade_keeps_the_records(empty_url: str) -> None:
+    """The seasons' tables and a seat record's identification figures come and go; the
+    records already there stay (no season counted them), on the way up and down."""
+    await upgrade(empty_url, "0022")
+    engine = make_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await _add_game(conn, {}, status="over")
+            await conn.execute(text(
+                "INSERT INTO game_records (game_id, guild_id, channel_id, language, players, rounds, winners, scores, end_reason, seed, ai_seats, started_at, ended_at)"
+                " VALUES (1, 2, 3, 'en-US', 6, 4, '[\"lawful\"]', '{}', 'score', 'x', 0, '2026-01-01 00:00:00', '2026-01-01 02:00:00')"
+            ))
+            await conn.execute(text(
+                "INSERT INTO seat_records (id, game_id, guild_id, user_id, name, ai, seat, class_id, faction, result, fate, kills, teamkills, steals, grails, rounds, faction_score, ended_at)"
+                " VALUES (1, 1, 2, 5, 'ann', false, 1, 'warrior', 'lawful', 'win', 'survived', 0, 0, 0, 0, 4, 12, '2026-01-01 02:00:00')"
+            ))
+        await upgrade(empty_url, "0023")
+        assert {"seasons", "season_games", "season_standings"} <= await _tables(empty_url)
+        async with engine.begin() as conn:
+            assert (await conn.execute(text("SELECT guesses, guesses_right FROM seat_records"))).one() == (None, None)
+            await conn.execute(text(
+                "INSERT INTO seasons (id, guild_id, number, language, open_guild_id, started_at, started_by) VALUES (1, 2, 1, 'en-US', 2, '2026-01-02 00:00:00', 9)"
+            ))
+            await conn.execute(text("INSERT INTO season_games (game_id, season_id) VALUES (1, 1)"))
+        await downgrade(empty_url, "0022")
+        assert not {"seasons", "season_games", "season_standings"} & await _tables(empty_url)
+        assert "guesses" not in await _columns(empty_url, "seat_records")
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM seat_records"))).scalar_one() == 1
+            assert (await conn.execute(text("SELECT count(*) FROM game_records"))).scalar_one() == 1
+    finally:
+        await engine.dispose()

@@ -253,16 +253,21 @@ def test_the_guides_defaults_are_the_configurations() -> None:
 
 @pytest.mark.parametrize("loc", LANGUAGES)
 def test_the_settings_table_lists_every_option_of_game_create_truly(loc: str) -> None:
-    create = next(c for c in walk(tree().get_commands()) if c.qualified_name == "mod create")
-    params = {p.name: p for p in create.parameters}  # type: ignore[union-attr]
-    shown = shown_commands(loc)[" ".join(t(f"cmd.name.{x}", loc) for x in ("mod", "create"))]
+    """The table lists each option of ``/mod create`` and of ``/mod house_rules`` once."""
+    commands = [c for c in walk(tree().get_commands()) if c.qualified_name in ("mod create", "mod house_rules")]
+    params = {p.name: p for c in commands for p in c.parameters}  # type: ignore[union-attr]
+    options = {
+        name: found
+        for sub in ("create", "house_rules")
+        for name, found in shown_commands(loc)[" ".join(t(f"cmd.name.{x}", loc) for x in ("mod", sub))].options.items()
+    }
     rows = {}
     for line in text_of("moderating", loc).splitlines():
         m = re.match(r"\|\s*`([^`\s]+):`", line)
         if m:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            assert m.group(1) in shown.options, line
-            rows[shown.options[m.group(1)][0]] = cells
+            assert m.group(1) in options, line
+            rows[options[m.group(1)][0]] = cells
     assert sorted(rows) == sorted(params), "the table lists each option of /mod create once"
     for param, cells in rows.items():
         if param in LOBBY_ONLY:

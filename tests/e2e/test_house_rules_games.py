@@ -1,5 +1,5 @@
 """A game with each house rule that is not the default, over the local Discord: the
-moderator sets it at /mod create, the lobby post shows it, the game is played to its end,
+moderator sets it in the lobby with /mod house_rules, the lobby post shows it, the game is played to its end,
 the table sees what the rule says (and no more), and the exported log replays exactly."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ async def test_each_leaderboard_page_and_the_callers_place_follow_the_order(db: 
     for sort in ORDERS:  # the standings' orders (the predictions board: tests/service/test_predictions.py)
         shown = [r for r in standings if r["user_id"] not in hidden and (sort != "win_rate" or r["games"] >= 5)]
         for column, desc in reversed(ORDERS[sort]):  # stable sorts, the last key first
-            shown.sort(key=lambda r, c=column.key: r[c], reverse=desc)
+            shown.sort(key=lambda r, c=column: r[c], reverse=desc)
         order = [r["user_id"] for r in shown]
         pages = -(-len(order) // PAGE_SIZE)
         for page in range(1, pages + 1):

@@ -111,6 +111,10 @@ WRITTEN: list[tuple[str, dict[str, Any]]] = [
     ("gallery", {"game_id": 1, "type": "predictions_open", "round": 2}),
     ("gallery", {"game_id": 1, "type": "prediction_scores", "winners": ["lawful", "neutral"],
                  "scores": [{"user": 700, "rounds": 1, "brier": 0.5}, {"user": 701, "rounds": 3, "brier": 1.1667}]}),
+    ("channel", {"type": "season_ended", "number": 2, "name": "Spring", "started_at": WHEN, "ended_at": WHEN, "games": 4, "players": 9,
+                 "top": [{"name": "Ann", "rating": 3.5, "games": 4, "wins": 3}],
+                 "awards": [{"key": "points", "names": ["Ann", None], "value": 40, "out_of": 4},
+                            {"key": "record_lawful", "names": ["Bo"], "value": 0.75, "out_of": 4}]}),
 ]  # fmt: skip
 
 

@@ -1,5 +1,6 @@
-"""Moderator commands of ``/mod``: create (with its settings), start, settings, replace,
-kick, end (after a confirmation), status and the log (the clock's are ``/phase``'s).
+"""Moderator commands of ``/mod``: create (with its settings), start, settings and
+house_rules, replace, kick, end (after a confirmation), status and the log (the clock's
+are ``/phase``'s; the seasons' ``/mod season``).
 
 Each is parse → ``service.moderate`` → render: the command is one of
 ``bot.service.moderator_commands``, and the service checks the moderator (Manage Server,
@@ -22,16 +23,16 @@ from bot.discord.commands.groups import command
 from bot.discord.commands.players import player_choices
 from bot.discord.components.end import ConfirmButton, confirm_key
 from bot.discord.components.lobby import close_lobby, refresh_lobby
-from bot.discord.context import Ctx, moderated_game, user_ref
+from bot.discord.context import Ctx, moderated_game, server_language, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.errors import ReplyError
-from bot.discord.game_settings import option_value, overrides, setting_options
+from bot.discord.game_settings import HOUSE_RULES, option_value, overrides, setting_options
 from bot.discord.guild import permissions
 from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
 from bot.discord.guild.standing import standing_of
 from bot.discord.translator import L
-from bot.i18n import normalize_locale, t
+from bot.i18n import t
 from bot.render import words
 from bot.service.export import log_bytes
 from bot.service.types import GameSettings
@@ -48,10 +49,10 @@ async def _kick_from_lobby(ctx: Ctx, kicked: service.SeatChanged) -> None:
 
 
 class GameAdmin(commands.Cog):
-    """A moderator's game: ``/mod create|start|settings|replace|kick|end|status|log``."""
+    """A moderator's game: ``/mod create|start|settings|house_rules|replace|kick|end|status|log``."""
 
     @command("mod", "create")
-    @setting_options
+    @setting_options()
     async def create(self, interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -62,7 +63,7 @@ class GameAdmin(commands.Cog):
             raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
         fields = overrides(**given)
         if given.get("language") is None:
-            fields["language"] = _default_language(interaction, ctx.bot.config.language)
+            fields["language"] = server_language(interaction, ctx.bot.config.language)
         settings = GameSettings.from_config(ctx.bot.config, **fields)
         starts = option_value("start_in", given.get("start_in")) or 0
         info = await ctx.moderate(service.CreateGame(interaction.guild.id, channel.id, ctx.user, settings, starts), None)
@@ -83,29 +84,17 @@ class GameAdmin(commands.Cog):
         await close_lobby(ctx.bot, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
+    @command("mod", "house_rules")
+    @setting_options(HOUSE_RULES)
+    async def house_rules(self, interaction: discord.Interaction, **given: Any) -> None:
+        """The house rules of a game in its lobby: ``/mod settings``' road, with the
+        options that change the rules of play beside the original's."""
+        await _change_settings(interaction, given)
+
     @command("mod", "settings")
-    @setting_options
+    @setting_options()
     async def settings(self, interaction: discord.Interaction, **given: Any) -> None:
-        ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        fields = overrides(**given)
-        starts = option_value("start_in", given.get("start_in"))
-        quiet_dead = given.get("quiet_dead")
-        info = await ctx.moderate(service.ChangeSettings(info.id, fields, starts), info)
-        note = None
-        guild = ctx.bot.get_guild(info.guild_id) if info.guild_id is not None else None
-        channel = guild.get_channel(info.channel_id) if guild else None
-        quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
-        if quiet_dead is not None and channel is not None:
-            note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
-            if note and fields and quiet is not quiet_dead:  # say plainly what did change
-                note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
-        if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
-            await refresh_lobby(channel, info)  # the lobby post shows the settings
-        reply = settings_embed(info, ctx.locale, quiet)
-        if note:
-            reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
-        await ctx.send(embed=reply)
+        await _change_settings(interaction, given)
 
     @command("mod", "replace")
     @app_commands.rename(player=L("cmd.name.player"), newcomer=L("cmd.name.newcomer"))
@@ -186,8 +175,26 @@ class GameAdmin(commands.Cog):
         await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
 
 
-def _default_language(interaction: discord.Interaction, configured: str) -> str:
-    """A Chinese-speaking server (its Discord community language) gets Chinese, in the
-    script it chose (zh-TW or zh-CN); any other the configured default."""
-    loc = str(interaction.guild_locale or "")
-    return normalize_locale(loc) if loc.lower().startswith("zh") else configured
+async def _change_settings(interaction: discord.Interaction, given: dict[str, Any]) -> None:
+    """``/mod settings`` and ``/mod house_rules``: the lobby's settings changed, its post
+    refreshed, the settings shown."""
+    ctx = await Ctx.begin(interaction)
+    info = await moderated_game(ctx.bot, interaction)
+    fields = overrides(**given)
+    starts = option_value("start_in", given.get("start_in"))
+    quiet_dead = given.get("quiet_dead")
+    info = await ctx.moderate(service.ChangeSettings(info.id, fields, starts), info)
+    note = None
+    guild = ctx.bot.get_guild(info.guild_id) if info.guild_id is not None else None
+    channel = guild.get_channel(info.channel_id) if guild else None
+    quiet = quiet_dead_on(channel, await recorded_room(ctx.bot, channel.id)) if isinstance(channel, discord.TextChannel) else None
+    if quiet_dead is not None and channel is not None:
+        note, quiet = await switch_quiet_dead(ctx.bot, info, channel, quiet_dead, ctx.locale)
+        if note and fields and quiet is not quiet_dead:  # say plainly what did change
+            note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
+    if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
+        await refresh_lobby(channel, info)  # the lobby post shows the settings
+    reply = settings_embed(info, ctx.locale, quiet)
+    if note:
+        reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+    await ctx.send(embed=reply)

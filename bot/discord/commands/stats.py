@@ -18,8 +18,9 @@ from discord.ext import commands
 
 from bot.discord.commands.groups import bot_absent, group, top_level
 from bot.discord.components.stats import ForgetButton, page_buttons
-from bot.discord.context import Ctx
+from bot.discord.context import Ctx, locale_of
 from bot.discord.embeds.replies import notice_embed
+from bot.discord.embeds.season_replies import info_name
 from bot.discord.embeds.stats_replies import CHART_FILE, chart_png, leaderboard_embed, stats_embed
 from bot.discord.errors import ReplyError
 from bot.discord.guild.standing import standing_in_server
@@ -33,6 +34,7 @@ from bot.service.leaderboard import (
     board_for,
 )
 from bot.service.privacy import set_hidden
+from bot.service.seasons import MAX_SEASON, seasons_of
 from bot.service.stats import player_stats
 from bot.service.stats_errors import NoRecordsError
 
@@ -99,8 +101,8 @@ class Stats(commands.Cog):
         await ctx.send(embed=notice_embed(t("stats.forget_confirm", ctx.locale), colour=0xB45309), view=view)
 
     @top_level("leaderboard")
-    @app_commands.rename(sort=L("cmd.name.sort"), min_games=L("cmd.name.min_games"), page=L("cmd.name.page"))
-    @app_commands.describe(sort=L("cmd.param.sort"), min_games=L("cmd.param.min_games"), page=L("cmd.param.page"))
+    @app_commands.rename(sort=L("cmd.name.sort"), min_games=L("cmd.name.min_games"), page=L("cmd.name.page"), season=L("cmd.name.season"))
+    @app_commands.describe(sort=L("cmd.param.sort"), min_games=L("cmd.param.min_games"), page=L("cmd.param.page"), season=L("cmd.param.season"))
     @app_commands.choices(sort=SORT_CHOICES)
     async def board(
         self,
@@ -108,10 +110,24 @@ class Stats(commands.Cog):
         sort: app_commands.Choice[str] | None = None,
         min_games: app_commands.Range[int, 1, MAX_MIN_GAMES] = DEFAULT_MIN_GAMES,
         page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+        season: app_commands.Range[int, 0, MAX_SEASON] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise ReplyError("reply.error.guild_only")
         ctx = await Ctx.begin(interaction, idempotent=True)
         standing = await standing_in_server(ctx.bot, interaction, interaction.guild_id)
-        found = await board_for(ctx.db, standing, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games)
+        found = await board_for(
+            ctx.db, standing, interaction.guild_id, sort.value if sort else "rating", page, min_games=min_games, season=season
+        )
         await ctx.send(embed=leaderboard_embed(found, ctx.locale), view=page_buttons(found, ctx.locale))
+
+    @board.autocomplete("season")
+    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The server's seasons, the latest first, as "Season 3: Spring"."""
+        if interaction.guild_id is None:
+            return []
+        locale = locale_of(interaction)
+        found = await seasons_of(interaction.client.db, interaction.guild_id)  # type: ignore[attr-defined]
+        typed = current.strip().casefold()
+        names = [(s.number, info_name(s, locale)) for s in found]
+        return [app_commands.Choice(name=n[:100], value=number) for number, n in names if typed in n.casefold() or typed == str(number)][:25]

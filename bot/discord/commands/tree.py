@@ -22,13 +22,14 @@ from bot.discord.commands.orders import Orders
 from bot.discord.commands.phase import Phase
 from bot.discord.commands.practice import Practice
 from bot.discord.commands.recap import Recap
+from bot.discord.commands.seasons import Seasons
 from bot.discord.commands.settings import Settings
 from bot.discord.commands.standby import Standby
 from bot.discord.commands.stats import Stats
 from bot.discord.commands.table import Table
 
 # In this order a shared group lists its commands.
-FEATURES: tuple[type[commands.Cog], ...] = (Lobby, Gallery, GameAdmin, Lineup, History, Phase, Orders, Me, Info, Stats, Recap, Standby, Table, Settings, Practice)
+FEATURES: tuple[type[commands.Cog], ...] = (Lobby, Gallery, GameAdmin, Lineup, Seasons, History, Phase, Orders, Me, Info, Stats, Recap, Standby, Table, Settings, Practice)
 
 
 def install(tree: app_commands.CommandTree) -> Groups:

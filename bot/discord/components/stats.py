@@ -1,4 +1,5 @@
-"""The leaderboard's page buttons (custom id ``wh:lb:<server>:<sort>:<min games>:<page>``,
+"""The leaderboard's page buttons (custom id ``wh:lb:<server>:<sort>:<min games>:<page>``
+and ``:s<season>`` for a season's board,
 the whole page in it) and the confirmation of ``/stats forget`` (``wh:forget:<user>``),
 both working on old messages after a restart."""
 
@@ -25,8 +26,9 @@ if TYPE_CHECKING:
 
 def page_buttons(board: Board, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
+    season = board.season.number if board.season is not None else None
     for label, page, disabled in (("previous", board.page - 1, board.page <= 1), ("next", board.page + 1, board.page >= board.pages)):
-        button = PageButton(board.guild_id, board.sort, board.min_games, page, t(f"leaderboard.{label}", locale))
+        button = PageButton(board.guild_id, board.sort, board.min_games, page, t(f"leaderboard.{label}", locale), season)
         button.item.disabled = disabled
         view.add_item(button)
     return view
@@ -35,29 +37,32 @@ def page_buttons(board: Board, locale: str) -> discord.ui.View:
 class PageButton(
     Checked,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"wh:lb:(?P<guild>{NUMBER}):(?P<sort>{'|'.join(SORTS)}):(?P<min>{NUMBER}):(?P<page>{NUMBER})",
+    template=rf"wh:lb:(?P<guild>{NUMBER}):(?P<sort>{'|'.join(SORTS)}):(?P<min>{NUMBER}):(?P<page>{NUMBER})(?::s(?P<season>{NUMBER}))?",
 ):
-    """Turns a leaderboard to ``page``, as it stands when pressed, for whoever presses."""
+    """Turns a leaderboard to ``page``, as it stands when pressed, for whoever presses
+    (a season's board carries its number: ``…:<page>:s<season>``)."""
 
-    def __init__(self, guild_id: int, sort: str, min_games: int, page: int, label: str = "") -> None:
+    def __init__(self, guild_id: int, sort: str, min_games: int, page: int, label: str = "", season: int | None = None) -> None:
+        in_season = "" if season is None else f":s{season}"
         super().__init__(
             discord.ui.Button(
                 label=label or str(page), style=discord.ButtonStyle.secondary,
-                custom_id=f"wh:lb:{guild_id}:{sort}:{min_games}:{page}",
+                custom_id=f"wh:lb:{guild_id}:{sort}:{min_games}:{page}{in_season}",
             )
         )
-        self.guild_id, self.sort, self.min_games, self.page = guild_id, sort, min_games, page
+        self.guild_id, self.sort, self.min_games, self.page, self.season = guild_id, sort, min_games, page, season
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> PageButton:
-        return cls(int(match["guild"]), match["sort"], int(match["min"]), int(match["page"]))
+        season = int(match["season"]) if match["season"] else None
+        return cls(int(match["guild"]), match["sort"], int(match["min"]), int(match["page"]), season=season)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             locale = locale_of(interaction)
             bot: WolfBot = interaction.client  # type: ignore[assignment]
             standing = await standing_in_server(bot, interaction, self.guild_id)
-            found = await board_for(bot.db, standing, self.guild_id, self.sort, self.page, min_games=self.min_games)
+            found = await board_for(bot.db, standing, self.guild_id, self.sort, self.page, min_games=self.min_games, season=self.season)
             await interaction.response.edit_message(embed=leaderboard_embed(found, locale), view=page_buttons(found, locale))
 
         await guarded(interaction, run)

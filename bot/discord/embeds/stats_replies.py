@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.embeds.season_replies import info_name, player_season_lines
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
@@ -43,6 +44,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     if stats.rating is not None:
         lines.append(t("stats.rating", locale, rating=f"{stats.rating:.1f}"))
     lines.append(reliability_line(stats.reliability, stats.guild_id is not None, locale))
+    seasons = player_season_lines(stats.seasons, locale)
     embed = discord.Embed(title=t("stats.title", locale, name=words.player_name(name)), description="\n".join(lines), colour=STATS_COLOUR)
     embed.set_author(name=scope)
     add_lines(embed, t("stats.by_faction", locale), [
@@ -61,6 +63,8 @@ def stats_embed(stats: PlayerStats, name: str, locale: str) -> discord.Embed:
     if stats.favourite_class:
         play.append(t("stats.favourite", locale, name=terms.class_name(stats.favourite_class, locale)))
     add_lines(embed, t("stats.play", locale), play)
+    if seasons:
+        add_lines(embed, t("season.stats_title", locale), seasons)
     add_lines(embed, t("stats.recent", locale), [
         t(
             "stats.recent_line", locale, game=g.game_id, date=f"<t:{int(g.ended_at.timestamp())}:d>",
@@ -84,6 +88,11 @@ def leaderboard_embed(board: Board, locale: str) -> discord.Embed:
     embed = discord.Embed(
         title=t("leaderboard.title", locale, sort=t(f"leaderboard.sort.{board.sort}", locale)), colour=STATS_COLOUR
     )
+    if board.season is not None:
+        key = "season.board_open" if board.season.open else "season.board_ended"
+        embed.set_author(name=t(key, locale, season=info_name(board.season, locale)))
+    elif board.sort != "predictions":
+        embed.set_author(name=t("season.board_all_time", locale))
     lines = [board_line(r, board.sort, locale) for r in board.rows]
     if board.sort in ("win_rate", "predictions"):
         lines.insert(0, t(f"leaderboard.min_games{'_predictions' if board.sort == 'predictions' else ''}", locale, min=board.min_games))

@@ -22,6 +22,7 @@ from bot.discord.components.replay import replay_view
 from bot.discord.components.standby import offer_view
 from bot.discord.components.table import TableButton
 from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
+from bot.discord.embeds.season_replies import summary_embed
 from bot.i18n import has_key, t, terms
 from bot.render import absence as absence_text
 from bot.render import gallery as gallery_text
@@ -62,6 +63,7 @@ from bot.service.messages import (
     PredictionsOpened,
     RecapPart,
     Reminder,
+    SeasonEnded,
     SeatHandedOver,
     SeatOffered,
     SeedRevealed,
@@ -436,6 +438,11 @@ def _predictions_open(m: PredictionsOpened, msg: OutgoingMessage, info: GameInfo
     return Rendered(embeds=[embed], view=predict_view(msg.game_id, m.round, loc) if msg.game_id else None)
 
 
+def _season_ended(m: SeasonEnded, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """In the channel a season was ended from: its summary and awards."""
+    return Rendered(embeds=[summary_embed(m, loc)])
+
+
 def _prediction_scores(m: PredictionScores, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     """Each forecaster's Brier score at the end, in the gallery only (mentions in an
     embed name the person without pinging them)."""
@@ -495,6 +502,7 @@ RENDERERS.add(SeatOffered, _seat_offer)
 RENDERERS.add(GalleryTruth, _gallery_truth)
 RENDERERS.add(PredictionsOpened, _predictions_open)
 RENDERERS.add(PredictionScores, _prediction_scores)
+RENDERERS.add(SeasonEnded, _season_ended)
 
 
 def render_outgoing(msg: OutgoingMessage, info: GameInfo | None, *, locale: str | None = None) -> Rendered:
