@@ -43,7 +43,7 @@ class ReplyError(app_commands.AppCommandError):
         super().__init__(self.text("en-US"))
 
     def text(self, locale: str) -> str:
-        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in self.params.items()}
+        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in escaped_names(self.params).items()}
         return t(self.key, locale, **params)
 
 
@@ -51,9 +51,15 @@ class ReplyError(app_commands.AppCommandError):
 SETTING_OPTIONS = {"vote_tie_rule": "vote_tie"}
 
 
-# The parameters of a service's refusal that carry a name a user chose (a newcomer's, a
-# player whose stats were asked for): escaped like every name the bot shows.
+# The parameters of a refusal that carry a name a user chose (a newcomer's, a player
+# whose stats were asked for), the service's and the Discord layer's alike: escaped like
+# every name the bot shows, so the one who raises the refusal cannot forget to.
 NAME_PARAMS = ("name",)
+
+
+def escaped_names(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with each name a user chose escaped (``words.player_name``)."""
+    return {k: words.player_name(v) if k in NAME_PARAMS and isinstance(v, str) else v for k, v in params.items()}
 
 
 def service_text(error: ServiceError, locale: str) -> str:
@@ -61,10 +67,7 @@ def service_text(error: ServiceError, locale: str) -> str:
         return error.text(locale)
     key = "svc." + error.key.removeprefix("error.")
     if has_key(key):
-        params = dict(error.params)
-        for name in NAME_PARAMS:
-            if isinstance(params.get(name), str):
-                params[name] = words.player_name(params[name])
+        params = escaped_names(error.params)
         field = params.get("field")
         option = SETTING_OPTIONS.get(field, field) if isinstance(field, str) else None
         if option is not None and has_key(f"cmd.name.{option}"):  # a setting: shown as its command option

@@ -133,6 +133,29 @@ async def test_stats_show_a_hostile_display_name_as_the_text_it_is(table: Table)
     _no_raw_name(hidden)
 
 
+
+async def test_a_hostile_name_in_a_refusal_of_a_server_without_the_bot(table: Table) -> None:
+    """The app on one's own account, in a server the bot is not in: ``/stats view`` of a
+    player with no finished game anywhere is refused by the Discord layer itself (not the
+    service), naming the player, and that name is escaped like every other."""
+    hostile = table.emu.create_user(HOSTILE, locale="en-US")
+    bo = table.emu.create_user("bo", locale="en-US")
+    elsewhere = table.emu.create_guild("Elsewhere", owner=bo, add_bot=False)
+    general = next(c for c in elsewhere.channels.values() if c.name == "general")
+    table.emu.add_member(elsewhere, hostile)
+    table.emu.install_app(hostile)
+    mine = _everything_shown(await table.run(hostile, "stats view", channel=general))
+    assert any("no finished games in any server yet" in x for x in mine), mine
+    _no_raw_name(mine)
+    assert any(ESCAPED in x for x in mine), mine
+    # Asked by someone else for the hostile player: the same refusal, escaped.
+    table.emu.add_member(elsewhere, table.mod)
+    table.emu.install_app(table.mod)
+    theirs = _everything_shown(await table.run(table.mod, "stats view", {"player": hostile}, channel=general))
+    assert any("no finished games in any server yet" in x for x in theirs), theirs
+    _no_raw_name(theirs)
+
+
 # -- a moderator who plays ------------------------------------------------------------------
 async def _moderator_seated(db: Database, **settings: object) -> int:
     """A game of six whose moderator holds the sixth seat."""
