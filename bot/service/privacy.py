@@ -64,7 +64,7 @@ from bot.db.session import Database
 from bot.service.common import check_id
 from bot.service.ratings import rebuild_standings
 from bot.service.seasons import forget_in_summaries
-from bot.service.stats_errors import ForgetWhilePlayingError
+from bot.service.stats_errors import ForgetNotYoursError, ForgetWhilePlayingError
 
 # The name a forgotten player leaves behind, wherever a game kept theirs. Empty: no
 # Discord name is, and a renderer that did not know of it would show nothing, not a name.
@@ -145,13 +145,19 @@ async def _forget_in_game(s: AsyncSession, game_id: int, member: GamePlayer, use
     )
 
 
-async def forget(db: Database, user_id: int) -> int:
+async def forget(db: Database, caller_id: int, user_id: int | None = None) -> int:
     """Take the user out of every game that has ended and every record (the seats stay,
     anonymous: see the module docstring); returns how many seat records they had.
-    ForgetWhilePlayingError, and nothing changed, while they are in a game that has not
-    ended (in its lobby, at its table, replaced or removed from it, on its standby list,
-    or among its spectators)."""
-    check_id(user_id, "user")
+    ``caller_id`` asks, for ``user_id`` (themselves when None): only a user may have
+    themselves forgotten, so another's id is refused (ForgetNotYoursError), whatever id
+    a button carried. ForgetWhilePlayingError, and nothing changed, while they are in a
+    game that has not ended (in its lobby, at its table, replaced or removed from it, on
+    its standby list, or among its spectators)."""
+    check_id(caller_id, "user")
+    if user_id is None:
+        user_id = caller_id
+    if user_id != caller_id:
+        raise ForgetNotYoursError()
     async with db.transaction() as s:
         members = (
             await s.execute(

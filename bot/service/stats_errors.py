@@ -20,6 +20,13 @@ class PageOutOfRangeError(ServiceError):
     key = "error.page_out_of_range"
 
 
+class ForgetNotYoursError(ServiceError):
+    """The confirmation of ``/stats forget`` pressed by someone else than the one it
+    names (a forged ``wh:forget:<user>``): only a user may have themselves forgotten."""
+
+    key = "error.forget_not_yours"
+
+
 class ForgetWhilePlayingError(ServiceError):
     """``/stats forget`` from someone still in a game that has not ended (a lobby, a
     running or paused game, or on its standby list): a live game's log is still being

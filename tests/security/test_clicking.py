@@ -77,3 +77,33 @@ async def test_an_end_button_forged_by_another_servers_owner_ends_nothing(table:
         result = await press(table.emu, rival, notice.message, custom_id).wait(10)
         assert t("reply.error.not_moderator", "en-US") in reply_text(result), reply_text(result)
     assert (await service.get_game(table.db, game_id)).status == "running"
+
+
+async def _records_of(table: Table, user_id: int) -> tuple[int, int]:
+    """The seat records and game rows that carry ``user_id``."""
+    from sqlalchemy import func, select
+
+    from bot.db.models import GamePlayer, SeatRecord
+
+    async with table.db.read() as s:
+        records = (await s.execute(select(func.count()).select_from(SeatRecord).where(SeatRecord.user_id == user_id))).scalar_one()
+        rows = (await s.execute(select(func.count()).select_from(GamePlayer).where(GamePlayer.user_id == user_id))).scalar_one()
+    return int(records), int(rows)
+
+
+async def test_a_forget_button_forged_for_someone_else_forgets_nobody(table: Table) -> None:
+    await finished(table)
+    victim = table.players[1]
+    before = await _records_of(table, victim.id)
+    assert before == (1, 1)
+    mallory = table.emu.create_user("mallory", locale="zh-CN")
+    table.emu.add_member(table.guild, mallory)
+    for where in ({"channel": table.channel}, {"dm": True}):
+        notice = await table.run(mallory, "help", **where)
+        result = await press(table.emu, mallory, notice.message, f"wh:forget:{victim.id}").wait(10)
+        assert result.ephemeral and t("svc.forget_not_yours", "zh-CN") in reply_text(result), reply_text(result)
+    assert await _records_of(table, victim.id) == before
+    # The one it names still can.
+    own = await press(table.emu, victim, (await table.run(victim, "help", dm=True)).message, f"wh:forget:{victim.id}").wait(10)
+    assert t("stats.forgotten", victim.locale, count=1) in reply_text(own), reply_text(own)
+    assert await _records_of(table, victim.id) == (0, 0)

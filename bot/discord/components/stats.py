@@ -13,7 +13,7 @@ import discord
 from bot.discord.context import Ctx, locale_of
 from bot.discord.embeds.replies import notice_embed
 from bot.discord.embeds.stats_replies import leaderboard_embed
-from bot.discord.errors import ReplyError, guarded
+from bot.discord.errors import guarded
 from bot.discord.guild.standing import standing_in_server
 from bot.discord.payload import NUMBER, Checked
 from bot.i18n import t
@@ -69,7 +69,8 @@ class PageButton(
 
 
 class ForgetButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:forget:(?P<user>{NUMBER})"):
-    """The confirmation of ``/stats forget``; only the user it was shown to may press it."""
+    """The confirmation of ``/stats forget``; only the user it was shown to may press it
+    (``privacy.forget`` refuses anyone else)."""
 
     def __init__(self, user_id: int, locale: str = "en-US") -> None:
         super().__init__(
@@ -83,10 +84,9 @@ class ForgetButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            if interaction.user.id != self.user_id:
-                raise ReplyError("stats.not_your_button")
             ctx = await Ctx.begin(interaction)
-            count = await forget(ctx.db, self.user_id)
+            # The service refuses anyone but the user the button names.
+            count = await forget(ctx.db, interaction.user.id, self.user_id)
             text = t("stats.forgotten", ctx.locale, count=count) if count else t("stats.nothing_to_forget", ctx.locale)
             await ctx.send(embed=notice_embed(text))
 
