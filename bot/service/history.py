@@ -14,8 +14,10 @@ from sqlalchemy import Select, func, select
 
 from bot.db.models import Game
 from bot.db.session import Database
+from bot.service import policy
 from bot.service.common import check_id
 from bot.service.errors import BadArgumentError
+from bot.service.policy import Action, Standing
 
 PAGE_SIZE = 10
 
@@ -47,10 +49,13 @@ def finished_games(guild_id: int) -> Select[Any]:
     )
 
 
-async def game_history(db: Database, guild_id: int, page: int = 1, per_page: int = PAGE_SIZE) -> HistoryPage:
-    """Page ``page`` of the server's games that are over, the last ended first. A page
+async def game_history(db: Database, standing: Standing, guild_id: int, page: int = 1, per_page: int = PAGE_SIZE) -> HistoryPage:
+    """Page ``page`` of the server's games that are over, the last ended first, for one
+    the access policy lets see the server's board (``see_board``: a member, ``standing``
+    being what Discord says of them there), whatever server id a button carried. A page
     beyond the last is refused (a stale button after games were deleted says so)."""
     check_id(guild_id, "server")
+    policy.require(Action.SEE_BOARD, standing, policy.Server(guild_id))
     async with db.read() as s:
         count = select(func.count()).select_from(Game).where(Game.guild_id == guild_id, Game.status == "over")
         total = int((await s.execute(count)).scalar_one())

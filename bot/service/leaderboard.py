@@ -208,5 +208,5 @@ async def board_for(
     buttons): a server's board is for its members (the access policy's ``see_board``),
     whatever server id a button carried."""
     check_id(guild_id, "guild")
-    policy.require_board(standing, guild_id)
+    policy.require(policy.Action.SEE_BOARD, standing, policy.Server(guild_id))
     return await leaderboard(db, guild_id, sort, page, min_games=min_games, viewer_id=standing.user_id, season=season)

@@ -257,7 +257,7 @@ async def moderate(db: Database, command: ModeratorCommand[R], standing: Standin
     creator), so it is asked before the handler's own unit of work. Raises
     NotModeratorError, GameNotFoundError, or whatever the handler refuses."""
     if isinstance(command, CreateGame | ServerCommand):
-        policy.require_server_moderator(standing, command.guild_id)
+        policy.require(Action.CREATE, standing, policy.Server(command.guild_id))
     else:
         assert isinstance(command, GameCommand)
         async with db.read() as s:

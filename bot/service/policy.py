@@ -20,6 +20,10 @@ The roles, from those facts (one caller may have several):
 * **moderator**: Manage Server, Administrator or the configured moderator role in the
   game's server, or the game's creator while still a member of it.
 
+What is asked of a server rather than of one of its games (its board, a game about to be
+opened there) is asked of :class:`Server`: a server with no channel and no creator, so
+its roles are stranger, member and moderator alone.
+
 What each action asks (✓: any one of the marked roles will do):
 
 ============ ======== ====== ======== ====== ====== =========
@@ -33,6 +37,7 @@ see_ended                       ✓       ✓      ✓        ✓
 see_board             ✓
 see_table                       ✓       ✓
 moderate                                                ✓
+create                                                  ✓
 act                                     ✓
 ============ ======== ====== ======== ====== ====== =========
 
@@ -42,17 +47,22 @@ act                                     ✓
   player, and a practice game has none);
 * take_seat: accept a seat offered to a standby, or be named by ``/mod replace``;
 * see_ended: a finished game's replay page (its Replay button) and complete log;
-* see_board: a server's leaderboard and list of finished games (their page buttons);
+* see_board: a server's leaderboard and list of finished games (``/leaderboard``,
+  ``/game history`` and their page buttons), asked of the :class:`Server`;
 * see_table: the table's public facts (``/table``, the Table button on a phase post);
-* moderate: every ``/mod`` and ``/phase`` command and their confirmation buttons
-  (``/mod log`` included), asked by ``moderator_commands.moderate`` (a game not yet
-  created: ``require_server_moderator``);
-* act: grail numbers, orders, votes and the order panel.
+* moderate: every ``/mod`` and ``/phase`` command on a game and their confirmation
+  buttons (``/mod log`` included), asked by ``moderator_commands.moderate``;
+* create: ``/mod create``, asked of the :class:`Server` the game is to open in (it has
+  no creator yet), and the server's seasons (``/mod season start|end``), asked of it;
+* act: grail numbers, identifications, orders, votes and the order panel (a
+  submission, ``submissions.locked_seat``). It asks no fact of Discord: the caller acts
+  through the seat the database says they hold, so no id from Discord can name another
+  seat, and a player who left the server (or lost the channel) still plays their seat
+  by DM until the game replaces or removes them.
 
 The table says who may *ask*; the use case then says whether the game allows it now
 (a lobby still open, a seat still offered, a phase that takes the order), with its own
-refusals. ``act`` is the player's view itself: a caller's orders are read from the seat
-the database says they hold, so no id from Discord can name another seat.
+refusals.
 """
 
 from __future__ import annotations
@@ -67,6 +77,7 @@ from bot.service.access_errors import (
     NotServerMemberError,
     NotYourGameError,
 )
+from bot.service.errors import NotInGameError
 
 
 class Role(StrEnum):
@@ -87,6 +98,7 @@ class Action(StrEnum):
     SEE_BOARD = "see_board"
     SEE_TABLE = "see_table"
     MODERATE = "moderate"
+    CREATE = "create"
     ACT = "act"
 
 
@@ -100,6 +112,7 @@ ALLOWED: dict[Action, frozenset[Role]] = {
     Action.SEE_BOARD: frozenset({Role.MEMBER}),
     Action.SEE_TABLE: frozenset({Role.ONLOOKER, Role.SEATED}),
     Action.MODERATE: frozenset({Role.MODERATOR}),
+    Action.CREATE: frozenset({Role.MODERATOR}),
     Action.ACT: frozenset({Role.SEATED}),
 }
 
@@ -143,6 +156,19 @@ class GameLike(Protocol):
     def moderator_id(self) -> int: ...
 
 
+@dataclass(frozen=True)
+class Server:
+    """A server as the policy reads it, for what is asked of the server rather than of
+    one of its games (see_board, create): no game, channel or creator (ids 0, nobody's),
+    so nobody is an onlooker or its creator. ``guild_id`` None: no server (a DM), where
+    everyone is a stranger."""
+
+    guild_id: int | None
+    id: int = 0
+    channel_id: int = 0
+    moderator_id: int = 0
+
+
 class SeatLike(Protocol):
     """The caller's row in a game, as the policy reads it (``GamePlayer``)."""
 
@@ -160,15 +186,16 @@ def roles_of(standing: Standing, game: GameLike, row: SeatLike | None = None) ->
     roles: set[Role] = set()
     if game.guild_id is None:
         # A practice game has no server: its channel is the DM of the one person who
-        # opened it (its moderator), who alone sees and runs it.
-        here = standing.user_id == game.moderator_id
+        # opened it (its moderator), who alone sees and runs it. (A Server without
+        # one has no creator: nobody is here.)
+        here = standing.user_id == game.moderator_id != 0
     else:
         here = standing.member and standing.guild_id == game.guild_id
     if not here:
         roles.add(Role.STRANGER)
     else:
         roles.add(Role.MEMBER)
-        if game.channel_id in standing.sees or game.guild_id is None:
+        if (game.channel_id and game.channel_id in standing.sees) or game.guild_id is None:
             roles.add(Role.ONLOOKER)
         if standing.moderator or standing.user_id == game.moderator_id:
             roles.add(Role.MODERATOR)
@@ -192,10 +219,14 @@ def require(action: Action, standing: Standing, game: GameLike, row: SeatLike | 
     roles = roles_of(standing, game, row)
     if allows(action, roles):
         return
-    if action is Action.MODERATE:
+    if action in (Action.MODERATE, Action.CREATE):
         raise NotModeratorError(game_id=game.id)
     if action is Action.SEE_ENDED:
         raise NotYourGameError(game_id=game.id)
+    if action is Action.SEE_BOARD:
+        raise NotServerMemberError("error.board_not_member")
+    if action is Action.ACT:
+        raise NotInGameError(game_id=game.id)
     stranger = Role.STRANGER in roles
     channel = f"<#{game.channel_id}>"
     if newcomer is not None:
@@ -205,15 +236,3 @@ def require(action: Action, standing: Standing, game: GameLike, row: SeatLike | 
         raise NotServerMemberError(game_id=game.id)
     raise CannotSeeChannelError(game_id=game.id, channel=channel)
 
-
-def require_server_moderator(standing: Standing, guild_id: int | None) -> None:
-    """A game about to be created in ``guild_id`` has no creator yet: the caller must
-    moderate that server (Manage Server, Administrator or the configured role)."""
-    if not (guild_id is not None and standing.member and standing.moderator and standing.guild_id == guild_id):
-        raise NotModeratorError()
-
-
-def require_board(standing: Standing, guild_id: int) -> None:
-    """A server's leaderboard and list of finished games are for that server's members."""
-    if not (standing.member and standing.guild_id == guild_id):
-        raise NotServerMemberError("error.board_not_member")

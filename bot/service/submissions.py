@@ -30,6 +30,7 @@ from bot.db import core
 from bot.db import repositories as repo
 from bot.db.models import Game, Submission, table_of
 from bot.db.repositories import PlayerRow
+from bot.service import policy
 from bot.service.common import (
     check_id,
     done_seats,
@@ -46,6 +47,7 @@ from bot.service.errors import (
     RuleRefusedError,
     ServiceError,
 )
+from bot.service.policy import Action, Standing
 from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
 from bot.service.views import PlayerView, seat_view
 
@@ -131,7 +133,10 @@ async def locked_seat(
     require_running(game)
     players = await repo.game_players(s, game.id, rows=True)
     holder = next((p for p in players if p.user_id == user_id), None)
-    if holder is None or holder.seat is None:
+    # The access policy's act: asked of the seat the database says the caller holds, and
+    # of no fact of Discord's (see bot.service.policy).
+    policy.require(Action.ACT, Standing.stranger(user_id), game, holder)
+    if holder is None or holder.seat is None:  # a lobby's row, in a game dealt since
         raise NotInGameError(game_id=game.id)
     assert game.phase is not None
     expected = (

@@ -34,6 +34,7 @@ from bot.service import (
 from bot.service.export import log_bytes
 from bot.service.history import game_history
 from bot.service.leaderboard import leaderboard
+from bot.service.policy import Standing
 from bot.service.privacy import forget, set_hidden
 from bot.service.stats import player_stats
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
@@ -73,7 +74,7 @@ async def forgotten(db: Database) -> list[int]:
 
 
 async def test_the_history_does_not_name_a_forgotten_player(db: Database, forgotten: list[int]) -> None:
-    page = await game_history(db, GUILD)
+    page = await game_history(db, Standing.member_of(1, GUILD), GUILD)
     assert sorted(g.id for g in page.games) == sorted(forgotten)
     for g in page.games:
         assert traces(json.dumps(g.players, ensure_ascii=False)) == []

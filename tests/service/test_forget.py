@@ -17,6 +17,7 @@ from bot.render.replay import replay_html
 from bot.service import export_finished, replace_player
 from bot.service.export import log_bytes
 from bot.service.history import game_history
+from bot.service.policy import Standing
 from bot.service.privacy import FORGOTTEN_NAME, NAME_KEYS, forget, forget_leftovers
 from bot.service.stats_errors import ForgetWhilePlayingError
 from bot.service.verify import verify_log
@@ -62,7 +63,7 @@ async def test_forgetting_takes_the_name_out_of_every_finished_game(db: Database
     assert await forget(db, bob.id) == 2
 
     assert bob.name not in await stored_text(db)  # no table of any game keeps it
-    page = await game_history(db, GUILD)
+    page = await game_history(db, Standing.member_of(1, GUILD), GUILD)
     for g in page.games:
         assert bob.name not in g.players and g.players[seats[g.id] - 1] == FORGOTTEN_NAME
         assert user(1).name in g.players  # the others keep theirs

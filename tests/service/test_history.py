@@ -8,8 +8,10 @@ from sqlalchemy import text
 
 from bot.db.session import Database
 from bot.service import GameSettings, UserRef, create_game, join_game, start_game
+from bot.service.access_errors import NotServerMemberError
 from bot.service.errors import BadArgumentError
 from bot.service.history import finished_games, game_history
+from bot.service.policy import Standing
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, MODERATOR, current_state, play_to_end, sees, started
 
@@ -29,7 +31,7 @@ async def test_the_servers_finished_games_newest_first_and_paged(db: Database, c
     await start_game(db, elsewhere.id)
     await play_to_end(db, elsewhere.id)
 
-    page = await game_history(db, GUILD)
+    page = await game_history(db, Standing.member_of(1, GUILD), GUILD)
     assert [g.id for g in page.games] == [second, first] and (page.page, page.pages, page.total) == (1, 1, 2)
     newest = page.games[0]
     final = await current_state(db, second)
@@ -38,15 +40,20 @@ async def test_the_servers_finished_games_newest_first_and_paged(db: Database, c
     assert newest.ended_at is not None and newest.end_reason == final.end_reason
     assert live not in [g.id for g in page.games]  # a live game is never listed
 
-    one = await game_history(db, GUILD, page=2, per_page=1)
+    one = await game_history(db, Standing.member_of(1, GUILD), GUILD, page=2, per_page=1)
     assert [g.id for g in one.games] == [first] and (one.page, one.pages, one.total) == (2, 2, 2)
     with pytest.raises(BadArgumentError):
-        await game_history(db, GUILD, page=3, per_page=1)
+        await game_history(db, Standing.member_of(1, GUILD), GUILD, page=3, per_page=1)
     with pytest.raises(BadArgumentError):
-        await game_history(db, GUILD, page=0)
-    assert [g.id for g in (await game_history(db, OTHER_GUILD)).games] == [elsewhere.id]
-    empty = await game_history(db, 4242)
+        await game_history(db, Standing.member_of(1, GUILD), GUILD, page=0)
+    assert [g.id for g in (await game_history(db, Standing.member_of(1, OTHER_GUILD), OTHER_GUILD)).games] == [elsewhere.id]
+    empty = await game_history(db, Standing.member_of(1, 4242), 4242)
     assert empty.games == () and (empty.page, empty.pages, empty.total) == (1, 1, 0)
+    # A server's games are for its members (the access policy's see_board): a stranger,
+    # or a member of another server, is refused, whatever server they name.
+    for standing in (Standing.stranger(1, GUILD), Standing.member_of(1, OTHER_GUILD)):
+        with pytest.raises(NotServerMemberError):
+            await game_history(db, standing, GUILD)
 
 
 async def test_the_history_is_read_on_its_index(db: Database):

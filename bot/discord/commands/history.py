@@ -1,6 +1,7 @@
 """``/game history``: the server's finished games, newest first, ten to a page, with
 Newer/Older buttons (``bot.discord.components.history``) that work after a restart.
-Anyone may look: only games that are over are listed, with what their end made public."""
+Any member of the server may look (the access policy's see_board): only games that are
+over are listed, with what their end made public."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.discord.components.history import history_view
 from bot.discord.context import Ctx
 from bot.discord.embeds.history import history_embed
 from bot.discord.errors import ReplyError
+from bot.discord.guild.standing import standing_in_server
 from bot.service.history import game_history
 
 
@@ -23,6 +25,7 @@ class History(commands.Cog):
         ctx = await Ctx.begin(interaction, idempotent=True)
         if interaction.guild_id is None:
             raise ReplyError("history.guild_only")
-        page = await game_history(ctx.db, interaction.guild_id)
+        standing = await standing_in_server(ctx.bot, interaction, interaction.guild_id)
+        page = await game_history(ctx.db, standing, interaction.guild_id)
         view = history_view(interaction.guild_id, page, ctx.locale)
         await ctx.send(embed=history_embed(page, ctx.locale), view=view)

@@ -14,7 +14,6 @@ from bot.discord.errors import ReplyError, guarded
 from bot.discord.guild.standing import standing_in_server
 from bot.discord.payload import NUMBER, Checked
 from bot.i18n import t
-from bot.service import policy
 from bot.service.history import HistoryPage, game_history
 
 
@@ -45,10 +44,8 @@ class HistoryPageButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if interaction.guild_id is None:
                 raise ReplyError("history.guild_only")
             ctx = Ctx(interaction)
-            # A server's records are for its members (the access policy's see_board),
-            # whatever server the button's id names.
-            policy.require_board(await standing_in_server(ctx.bot, interaction, self.guild_id), self.guild_id)
-            page = await game_history(ctx.bot.db, self.guild_id, self.page)
+            standing = await standing_in_server(ctx.bot, interaction, self.guild_id)
+            page = await game_history(ctx.bot.db, standing, self.guild_id, self.page)
             view = history_view(self.guild_id, page, ctx.locale)
             await interaction.response.edit_message(embed=history_embed(page, ctx.locale), view=view)
 
