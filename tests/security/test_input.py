@@ -5,8 +5,11 @@ data, a non-numeric value in the order panel's menu, a leaderboard page of 25 di
 
 Each is answered (ephemerally, in the sender's language) by the typed layer
 (``bot.discord.payload``), with no ERROR log, and nothing is stored. Then Hypothesis
-throws arbitrary payloads at every command, component and form
-(``test_arbitrary_payloads_are_refused``), on the same bot and the same game.
+throws arbitrary payloads at every command, every kind of component the bot posts and
+its form, ``EXAMPLES`` at each, from players, the moderator and a stranger, in the
+game's channel, another server and DMs (``test_arbitrary_payloads_are_refused``: 59
+commands, kinds of component and forms, about 1,800 payloads, under 30 s on two cores),
+on the same bot and the same game.
 
 One emulator and one bot serve the module, on an event loop of its own (the tests run
 their steps on it one after another): the game is in Day 1 for the first tests and in
@@ -16,22 +19,32 @@ Dusk 1 from the panel's test on.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
+import discord
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from bot.db.models import Base, Game, Submission
+from bot.discord.components.end import ConfirmButton
+from bot.discord.components.history import history_view
+from bot.discord.components.lobby import JoinButton, LeaveButton
+from bot.discord.components.predict import predict_view
+from bot.discord.components.replay import replay_view
+from bot.discord.components.standby import offer_view
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player
-from discord_emulator import Message, User
+from bot.service import CancelGame
+from bot.service.history import HistoryPage
+from discord_emulator import Channel, Message, User
 from discord_emulator.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -109,11 +122,13 @@ class World:
         return data
 
     async def forge(
-        self, kind: int, user: User, data: dict[str, Any], *, locale: str | None = None, message: Message | None = None
+        self, kind: int, user: User, data: dict[str, Any], *, locale: str | None = None, message: Message | None = None,
+        where: Channel | None = None,
     ) -> InteractionResult:
-        """A raw INTERACTION_CREATE, as sent, and the bot's answer to it."""
+        """A raw INTERACTION_CREATE, as sent (in the game's channel, or ``where``), and
+        the bot's answer to it."""
         result = self.tavern.emu.ctx.interactions.create(
-            kind, user, self.channel, data, locale=locale or user.locale, source_message=message,
+            kind, user, where or self.channel, data, locale=locale or user.locale, source_message=message,
             command_name=data.get("name") if kind in (APPLICATION_COMMAND, AUTOCOMPLETE) else None,
         )  # fmt: skip
         return await result.wait(10)
@@ -295,11 +310,10 @@ def wrong_for(param: Any) -> st.SearchStrategy[dict[str, Any]]:
 
 
 @st.composite
-def command_payloads(draw: st.DrawFn, world: World) -> tuple[str, dict[str, Any], bool]:
-    """A command, its options with one Discord would not send (or an unknown name, a
+def command_payloads(draw: st.DrawFn, world: World, path: str, cmd: Any) -> tuple[str, dict[str, Any], bool]:
+    """``/path`` with its options with one Discord would not send (or an unknown name, a
     duplicate, a required one left out, an unknown command), and maybe more of any
     kind; whether it is an autocomplete."""
-    path, cmd = draw(st.sampled_from(leaves(world)))
     params = list(cmd.parameters)
     flaw = draw(st.sampled_from(["value", "unknown", "duplicate", "missing", "command", "focused"]))
     options: list[dict[str, Any]] = []
@@ -333,13 +347,12 @@ def command_payloads(draw: st.DrawFn, world: World) -> tuple[str, dict[str, Any]
 
 
 @st.composite
-def component_payloads(draw: st.DrawFn, messages: list[Message]) -> tuple[Message, dict[str, Any]]:
-    """A button or menu use on one of the bot's messages that Discord would not send:
-    an id no item has, one not on the message, a menu value it does not offer (or too
-    many, or none), values on a button, the wrong component type."""
-    message = draw(st.sampled_from(messages))
-    components = [c for row in message.components for c in row.get("components", [row])]
-    component = draw(st.sampled_from(components))
+def component_payloads(draw: st.DrawFn, found: list[tuple[Message, dict[str, Any]]]) -> tuple[Message, dict[str, Any]]:
+    """A use of one of ``found`` (components of the bot's messages, each with its
+    message) that Discord would not send: an id no item has, one not on the message, a
+    menu value it does not offer (or too many, or none), values on a button, the wrong
+    component type."""
+    message, component = draw(st.sampled_from(found))
     custom_id = component["custom_id"]
     flaw = draw(st.sampled_from(["id", "numbers", "values", "type"]))
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
@@ -363,7 +376,8 @@ def component_payloads(draw: st.DrawFn, messages: list[Message]) -> tuple[Messag
 @st.composite
 def form_payloads(draw: st.DrawFn, game_id: int, user_id: int) -> dict[str, Any]:
     """A form submission Discord would not send: another form's id, or the grail form
-    with its field missing, not text, or longer than the form allows."""
+    (the bot's one form) with its field missing, not text, or longer than the form
+    allows."""
     grail = f"wh:grailmodal:{game_id}:1:{user_id}"
     custom_id = draw(st.just(grail) | st.text(max_size=40) | st.from_regex(r"wh:grailmodal:[0-9]{1,30}:[0-9]{1,30}:[0-9]{1,30}", fullmatch=True))
     value = draw(st.text(min_size=4, max_size=10) | JSON.filter(lambda v: not isinstance(v, str)))
@@ -378,54 +392,131 @@ def form_payloads(draw: st.DrawFn, game_id: int, user_id: int) -> dict[str, Any]
     return {"custom_id": custom_id, "components": fields}
 
 
+# How many payloads Hypothesis throws at each command, at each kind of component and at
+# the forms: a fixed number each, so that a command added later is tried as much as any.
+EXAMPLES = 30
+
+
+def kind_of(custom_id: str) -> str:
+    """A component's kind: its custom id's second word (``wh:replay:12`` is ``replay``)."""
+    return custom_id.split(":")[1]
+
+
+def with_components(message: Message, view: discord.ui.View) -> Message:
+    """``message`` carrying ``view``'s components, as the bot builds them."""
+    return dataclasses.replace(message, components=view.to_components())
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+# The kinds of component the bot posts (a custom id's second word), each tried: the
+# lobby post's Join and Leave, the phase posts' Table, the DM prompts' panel and grail
+# buttons, the order panel's menus and buttons (at Dusk: attack, skill, identify,
+# clear, refresh), the leaderboard's and the history's pages, /mod end's confirmation
+# (a running game's, a lobby's), /stats forget's, a finished game's Replay, a standby's
+# Accept, a spectator's prediction.
+KINDS = (
+    "join", "leave", "table", "open", "grail", "atk", "skill", "idp", "clr", "refresh",
+    "lb", "hist", "end", "cancel", "forget", "replay", "offer", "predict",
+)  # fmt: skip
+
+
+def components_shown(world: World) -> dict[str, list[tuple[Message, dict[str, Any]]]]:
+    """Every kind of message the bot posts with buttons or menus, with their components
+    by kind. Most are the real messages of the module's game (the lobby post, the phase
+    posts and their Table button, the DM prompts, the order panel, the leaderboard, the
+    forget and end confirmations); the ones its running game has not reached (a
+    finished game's Replay, the history's pages, a standby's offer, a spectator's
+    prediction, a lobby's Join, Leave and cancel) are the bot's own views on a copy of
+    one of its replies."""
+    alice, mod = world.alice, world.game.moderator
+    game_id = world.game.game_id
+    assert game_id is not None
+    replies = [world.do(alice.command(path)) for path in ("orders", "leaderboard", "stats forget")]
+    replies.append(world.do(mod.command("mod end")))
+    messages = [m for r in replies for m in r.messages if m.components]
+    messages += [m for m in world.tavern.public(world.channel) if m.components]
+    messages += [m for m in world.tavern.dms(alice.user) if m.components]
+    base = replies[1].messages[0]
+    guild_id = world.channel.guild_id
+    assert guild_id is not None
+    built = [
+        view_of(JoinButton(game_id), LeaveButton(game_id), ConfirmButton(CancelGame(game_id))),
+        replay_view(game_id, "en-US"),
+        history_view(guild_id, HistoryPage(games=(), page=2, pages=3, total=25), "en-US"),
+        offer_view(1, "en-US"),
+        predict_view(game_id, 1, "en-US"),
+    ]
+    messages += [with_components(base, v) for v in built if v is not None]
+    kinds: dict[str, list[tuple[Message, dict[str, Any]]]] = {}
+    for m in messages:
+        for c in (c for row in m.components for c in row.get("components", [row])):
+            if c.get("custom_id", "").startswith("wh:"):
+                kinds.setdefault(kind_of(c["custom_id"]), []).append((m, c))
+    return kinds
+
+
 def test_arbitrary_payloads_are_refused(world: World) -> None:
-    """Every command, every component the bot has put on a message, the grail form:
-    arbitrary payloads that Discord would not send. Each is answered (a refusal, or an
+    """Every command, every kind of component the bot puts on a message, the forms:
+    arbitrary payloads that Discord would not send, ``EXAMPLES`` of each, from players in
+    the game's channel and by DM, its moderator, and a stranger (not a member of the
+    game's server) in a server of theirs and by DM. Each is answered (a refusal, or an
     autocomplete's list), no ERROR is logged, nothing is stored."""
     world.do(world.to_dusk())
-    board = world.do(world.alice.command("leaderboard"))
-    panel = world.do(world.alice.command("orders"))
-    messages = [m for m in [*panel.messages, *board.messages] if m.components]
-    lobby = [m for m in world.tavern.public(world.channel) if m.components]
-    messages += lobby[-2:]
-    assert messages
-    people = [world.alice.user, world.amin.user, world.game.moderator.user]
+    kinds = components_shown(world)
+    assert set(KINDS) <= set(kinds), sorted(kinds)
+    stranger = world.tavern.emu.create_user("stranger", locale="zh-CN")
+    rival = world.tavern.emu.create_guild("Rival Inn", owner=stranger, channels=("bar",))
+    bar = next(c for c in rival.channels.values() if c.name == "bar")
+    dm = world.tavern.emu.dm_channel
+    alice, amin, mod = world.alice.user, world.amin.user, world.game.moderator.user
+    senders = [(alice, world.channel), (amin, world.channel), (mod, world.channel), (alice, dm(alice)), (stranger, bar), (stranger, dm(stranger))]
+    world.do(world.tavern.drained())
     game_id = world.game.game_id
     assert game_id is not None
     before = world.do(world.stored())
     seen = len(world.errors.records)
-    answered = 0
+    answered: dict[str, int] = {}
 
-    payloads = st.one_of(
-        st.tuples(st.just("command"), command_payloads(world)),
-        st.tuples(st.just("component"), component_payloads(messages)),
-        st.tuples(st.just("form"), form_payloads(game_id, world.alice.user.id)),
-    )
+    def explore(name: str, payloads: st.SearchStrategy[Any], send: Callable[[Any, User, Channel], Awaitable[InteractionResult]]) -> None:
+        @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+        @given(payloads, st.sampled_from(senders))
+        def attempt(payload: Any, sender: tuple[User, Channel]) -> None:
+            result = world.do(send(payload, *sender))
+            assert result.is_final(), (name, payload, result)
+            if result.response_type != AUTOCOMPLETE_RESULT:
+                assert result.message is not None and result.message.ephemeral and reader.is_error(result.message), (name, payload, result.message)
+            assert world.errors.records[seen:] == [], (name, payload, [r.getMessage() for r in world.errors.records[seen:]])
+            assert world.do(world.stored()) == before, (name, payload)
+            answered[name] = answered.get(name, 0) + 1
 
-    @settings(max_examples=150, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
-    @given(payloads, st.sampled_from(people))
-    def attempt(payload: tuple[str, Any], user: User) -> None:
-        nonlocal answered
-        kind, what = payload
-        if kind == "command":
-            _, data, autocomplete = what
-            result = world.do(world.forge(AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND, user, data))
-        elif kind == "component":
-            message, data = what
-            if message.visible_to is not None and message.visible_to != user.id:
-                user = world.alice.user  # (an ephemeral panel: only its owner uses it)
-            result = world.do(world.forge(MESSAGE_COMPONENT, user, data, message=message))
-        else:
-            result = world.do(world.forge(MODAL_SUBMIT, world.alice.user, what))
-        assert result.is_final(), (payload, result)
-        if result.response_type != AUTOCOMPLETE_RESULT:
-            assert result.message is not None and result.message.ephemeral and reader.is_error(result.message), (payload, result.message)
-        assert world.errors.records[seen:] == [], (payload, [r.getMessage() for r in world.errors.records[seen:]])
-        assert world.do(world.stored()) == before, payload
-        answered += 1
+        attempt()
 
-    attempt()
-    assert answered >= 150
+    def command(what: tuple[str, dict[str, Any], bool], user: User, where: Channel) -> Awaitable[InteractionResult]:
+        _, data, autocomplete = what
+        return world.forge(AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND, user, data, where=where)
+
+    def component(what: tuple[Message, dict[str, Any]], user: User, where: Channel) -> Awaitable[InteractionResult]:
+        message, data = what
+        return world.forge(MESSAGE_COMPONENT, user, data, message=message, where=where)
+
+    def form(what: dict[str, Any], user: User, where: Channel) -> Awaitable[InteractionResult]:
+        return world.forge(MODAL_SUBMIT, user, what, where=where)
+
+    paths = leaves(world)
+    for path, cmd in paths:
+        explore(f"/{path}", command_payloads(world, path, cmd), command)
+    for kind, found in sorted(kinds.items()):
+        explore(kind, component_payloads(found), component)
+    explore("forms", form_payloads(game_id, alice.id), form)
+    assert len(answered) == len(paths) + len(kinds) + 1
+    short = {name: n for name, n in answered.items() if n < EXAMPLES}
+    assert short == {}, short
     assert world.tavern.emu.server_errors == []
 
 
