@@ -8,11 +8,16 @@ search and replace. Each attack goes through one reader of a finished game, afte
 victim asked to be forgotten: ``/game history``, ``/mod log`` (the log while and after
 the game), ``wolfhowl export`` and its replay page, the records (``/stats view`` by id
 and by name, the leaderboards) and every stored row, the messages not yet delivered
-among them. Every service test runs on SQLite and PostgreSQL."""
+among them. Every service test runs on SQLite and PostgreSQL.
+
+The last test makes the same attacks as real interactions over the local Discord: the
+victim confirms ``/stats forget`` with its button, then ``/game history``, the Replay
+button and ``/mod log`` are used as Discord would deliver them."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -20,6 +25,7 @@ from sqlalchemy import select
 from bot.db.models import Base, User
 from bot.db.session import Database
 from bot.discord.embeds.history import game_line
+from bot.i18n import t
 from bot.render import words
 from bot.render.replay import replay_html
 from bot.service import (
@@ -35,10 +41,13 @@ from bot.service.export import log_bytes
 from bot.service.history import game_history
 from bot.service.leaderboard import leaderboard
 from bot.service.policy import Standing
-from bot.service.privacy import forget, set_hidden
+from bot.service.privacy import FORGOTTEN_NAME, forget, set_hidden
 from bot.service.stats import player_stats
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
 from bot.service.verify import verify_log
+from tests.bot.conftest import Table, reply_text, started_game
+from tests.bot.conftest import table as table
+from tests.bot.test_replay_offer import files
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, play_to_end, sees
 
 VICTIM = UserRef(912_345_678_901_234_567, "Zed_*the*_Bold")
@@ -132,3 +141,58 @@ async def test_a_hidden_player_is_seen_by_nobody_else(db: Database) -> None:
     for sort in ("rating", "wins", "win_rate", "games"):
         board = await leaderboard(db, GUILD, sort, viewer_id=ATTACKER.id)
         assert VICTIM.id not in [r.user_id for r in board.rows] and board.total == (0 if sort == "win_rate" else 5)  # a rate from 5 games
+
+
+# -- over the local Discord ----------------------------------------------------------------
+def _answer(result: Any) -> str:
+    """What an interaction's answer shows and the files it attaches, as one text."""
+    attached = [a.data.decode() for a in files(result)]
+    return "\n".join([reply_text(result), *attached])
+
+
+async def test_after_stats_forget_discord_shows_a_former_player(table: Table) -> None:
+    """The same attacks as real interactions, as Discord delivers them: the victim plays
+    a game to its end on the local Discord and confirms ``/stats forget`` with its
+    button; then ``/game history`` (in English and Chinese), the scoreboard's Replay
+    button (its page, in the game's language) and the moderator's ``/mod log`` show "a
+    former player" at the victim's seat
+    (the log: a seat with no name) and never the victim's name, raw or escaped, nor id."""
+    victim = table.emu.create_user(VICTIM.name, locale="en-US")
+    namesake = table.emu.create_user(NAMESAKE.name, locale="en-US")
+    lin = table.emu.create_user("lin", locale="zh-CN")
+    for u in (victim, namesake, lin):
+        table.emu.add_member(table.guild, u)
+    table.players[0], table.players[1] = namesake, victim
+    game_id = await started_game(table)
+    await play_to_end(table.db, game_id)
+    await table.delivered()
+    marks = (victim.username, words.player_name(victim.username), str(victim.id))
+
+    def seen(text: str) -> list[str]:
+        assert namesake.username in text or words.player_name(namesake.username) in text
+        rest = text.replace(namesake.username, "").replace(words.player_name(namesake.username), "")
+        return [m for m in marks if m in rest]
+
+    before = await table.run(table.players[2], "game history")
+    assert seen(reply_text(before)) != []  # (the attacks below can see the name when it is there)
+    asked = await table.run(victim, "stats forget")
+    pressed = await (await table.emu.click(victim, asked.message, f"wh:forget:{victim.id}")).wait(10)
+    assert t("stats.forgotten", "en-US", count=1) in reply_text(pressed), reply_text(pressed)
+    await table.delivered()
+
+    for reader_, former in ((table.players[2], "a former player"), (lin, "一位前玩家")):
+        history = reply_text(await table.run(reader_, "game history"))
+        assert f"#{game_id}" in history or f"第{game_id}局" in history
+        assert seen(history) == [] and former in history, history
+    board = next(m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if f"wh:replay:{game_id}" in m.custom_ids())
+    for reader_ in (table.players[2], lin):
+        replay = await (await table.emu.click(reader_, board, f"wh:replay:{game_id}")).wait(20)
+        assert [f.filename for f in files(replay)] == [f"wolfhowl-game-{game_id}.html"]
+        page = _answer(replay)
+        assert seen(page) == [] and "a former player" in page  # (the page speaks the game's language)
+    log = await table.run(table.mod, "mod log")
+    assert [f.filename for f in files(log)] == [f"wolfhowl-game-{game_id}.json"]
+    assert seen(_answer(log)) == []
+    exported = json.loads(files(log)[0].data)
+    seat = next(p for p in exported["players"] if p["seat"] == 2)  # the victim joined second
+    assert seat["name"] == FORGOTTEN_NAME and seat["user_id"] is None, seat
