@@ -172,6 +172,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # Settings parked by a later downgrade (bot.db.parked_settings) go with their games.
+    op.execute("DROP TABLE IF EXISTS parked_settings")
     op.drop_table("submissions")
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.drop_index("ix_outbox_recipient")

@@ -7,6 +7,10 @@ finished game) was set up under today's rulings, so they are written into its se
 the killer takes the grail (E13), departures at dawn, the vote's damage named. The
 engine reads a stored state without them the same way. No schema change.
 
+The downgrade takes them out again and parks them (bot.db.parked_settings); the upgrade
+gives each back: a dealt game the ruling its state was dealt with (the earlier one when
+the state names none), a lobby the one parked for it, else the earlier one.
+
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01
@@ -14,12 +18,11 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
 
-import sqlalchemy as sa
 from alembic import op
+
+from bot.db import parked_settings
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -27,22 +30,13 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 EARLIER = {"killing_blow": "killer_takes", "departures": "dawn", "vote_damage": "public"}
-games = sa.table("games", sa.column("id", sa.Integer), sa.column("settings", sa.JSON))
-
-
-def _rewrite(change: Any) -> None:
-    conn = op.get_bind()
-    for game_id, settings in conn.execute(sa.select(games.c.id, games.c.settings)).all():
-        if isinstance(settings, str):
-            settings = json.loads(settings)
-        new = change(dict(settings))
-        if new != settings:
-            conn.execute(games.update().where(games.c.id == game_id).values(settings=new))
 
 
 def upgrade() -> None:
-    _rewrite(lambda s: EARLIER | s)
+    for key, earlier in EARLIER.items():
+        parked_settings.restore(op.get_bind(), key, parked_settings.house_rule(key, earlier))
 
 
 def downgrade() -> None:
-    _rewrite(lambda s: {k: v for k, v in s.items() if k not in EARLIER})
+    for key in EARLIER:
+        parked_settings.park(op.get_bind(), key)

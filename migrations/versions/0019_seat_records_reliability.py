@@ -8,7 +8,8 @@ from each game's log where the game counted its misses (games created since the 
 policy existed) and leaves the older ones NULL (not known, never counted).
 
 The downgrade drops the columns and takes ``min_reliability`` out of the games' settings,
-which the earlier code, knowing no such setting, would refuse to read.
+which the earlier code, knowing no such setting, would refuse to read; it parks the values
+(bot.db.parked_settings), which the upgrade puts back.
 
 Revision ID: 0019
 Revises: 0018
@@ -17,11 +18,12 @@ Create Date: 2026-12-10
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from bot.db import parked_settings
 
 revision: str = "0019"
 down_revision: str | None = "0018"
@@ -30,23 +32,17 @@ depends_on: str | Sequence[str] | None = None
 
 COLUMNS = ("phases_asked", "phases_sent", "phases_abandoned")
 SETTING = "min_reliability"
-games = sa.table("games", sa.column("id", sa.Integer), sa.column("settings", sa.JSON))
 
 
 def upgrade() -> None:
     with op.batch_alter_table("seat_records", schema=None) as batch_op:
         for name in COLUMNS:
             batch_op.add_column(sa.Column(name, sa.Integer(), nullable=True))
+    parked_settings.restore(op.get_bind(), SETTING)
 
 
 def downgrade() -> None:
-    conn = op.get_bind()
-    for game_id, settings in conn.execute(sa.select(games.c.id, games.c.settings)).all():
-        if isinstance(settings, str):
-            settings = json.loads(settings)
-        if isinstance(settings, dict) and SETTING in settings:
-            kept = {k: v for k, v in settings.items() if k != SETTING}
-            conn.execute(games.update().where(games.c.id == game_id).values(settings=kept))
+    parked_settings.park(op.get_bind(), SETTING)
     with op.batch_alter_table("seat_records", schema=None) as batch_op:
         for name in reversed(COLUMNS):
             batch_op.drop_column(name)

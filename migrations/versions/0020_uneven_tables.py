@@ -6,8 +6,10 @@ starts with a head start). A new game takes the rule's default, ``compensate``; 
 already in the database (a lobby, a running or a finished game) was set up without it,
 so ``off`` is written into its settings, and the lobby deals as it said it would. The
 engine reads a stored state without the key as ``off`` too. The downgrade takes the key
-out again: the earlier code, knowing no such setting, would refuse to read it. No schema
-change.
+out again: the earlier code, knowing no such setting, would refuse to read it. It parks
+the values (bot.db.parked_settings), and the upgrade gives them back: a game that has a
+state takes the value its state was dealt with (``off`` when the state names none), a
+lobby the value parked for it, else ``off``. No schema change.
 
 Revision ID: 0020
 Revises: 0019
@@ -16,35 +18,24 @@ Create Date: 2026-12-05
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
 
-import sqlalchemy as sa
 from alembic import op
+
+from bot.db import parked_settings
 
 revision: str = "0020"
 down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-EARLIER = {"uneven_tables": "off"}
-games = sa.table("games", sa.column("id", sa.Integer), sa.column("settings", sa.JSON))
-
-
-def _rewrite(change: Any) -> None:
-    conn = op.get_bind()
-    for game_id, settings in conn.execute(sa.select(games.c.id, games.c.settings)).all():
-        if isinstance(settings, str):
-            settings = json.loads(settings)
-        new = change(dict(settings))
-        if new != settings:
-            conn.execute(games.update().where(games.c.id == game_id).values(settings=new))
+KEY = "uneven_tables"
+EARLIER = "off"
 
 
 def upgrade() -> None:
-    _rewrite(lambda s: EARLIER | s)
+    parked_settings.restore(op.get_bind(), KEY, parked_settings.house_rule(KEY, EARLIER))
 
 
 def downgrade() -> None:
-    _rewrite(lambda s: {k: v for k, v in s.items() if k not in EARLIER})
+    parked_settings.park(op.get_bind(), KEY)

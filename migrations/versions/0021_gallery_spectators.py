@@ -7,7 +7,8 @@ dead's channel opened to them) is derived from these rows by the reconciler.
 
 A game's settings may hold ``gallery`` (what the gallery is shown), with no schema
 change; the downgrade takes it out of the games' settings, which the earlier code, knowing
-no such setting, would refuse to read.
+no such setting, would refuse to read, and parks the values (bot.db.parked_settings),
+which the upgrade puts back.
 
 Revision ID: 0021
 Revises: 0020
@@ -16,11 +17,12 @@ Create Date: 2026-12-05
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from bot.db import parked_settings
 
 revision: str = "0021"
 down_revision: str | None = "0020"
@@ -38,18 +40,12 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_spectators_game_id_games"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", "user_id", name=op.f("pk_spectators")),
     )
+    parked_settings.restore(op.get_bind(), SETTING)
 
 
 SETTING = "gallery"
-games = sa.table("games", sa.column("id", sa.Integer), sa.column("settings", sa.JSON))
 
 
 def downgrade() -> None:
-    conn = op.get_bind()
-    for game_id, settings in conn.execute(sa.select(games.c.id, games.c.settings)).all():
-        if isinstance(settings, str):
-            settings = json.loads(settings)
-        if isinstance(settings, dict) and SETTING in settings:
-            kept = {k: v for k, v in settings.items() if k != SETTING}
-            conn.execute(games.update().where(games.c.id == game_id).values(settings=kept))
+    parked_settings.park(op.get_bind(), SETTING)
     op.drop_table("spectators")
