@@ -50,6 +50,8 @@ class RulesVersion:
     published: datetime
     commit: str
     changes: str
+    # The first migration revision every release of which knows it (bot.db.rules_versions).
+    schema: str
     # The class numbers of the version before where they differ from this one's:
     # class id -> field -> value.
     before: Mapping[str, Mapping[str, Any]]
@@ -76,6 +78,7 @@ def versions() -> Mapping[int, RulesVersion]:
             published=published.astimezone(UTC),
             commit=str(entry["commit"]),
             changes=str(entry["changes"]),
+            schema=str(entry["schema"]),
             before={str(c): dict(fields) for c, fields in entry.get("before", {}).items()},
         )
     numbers = sorted(out)
@@ -84,6 +87,9 @@ def versions() -> Mapping[int, RulesVersion]:
     stamps = [out[n].published for n in numbers]
     if stamps != sorted(stamps):
         raise ValueError("rules.toml: versions must be published in order")
+    schemas = [out[n].schema for n in numbers]
+    if schemas != sorted(schemas):
+        raise ValueError("rules.toml: a version's schema is never below the one before's")
     return out
 
 

@@ -5,38 +5,32 @@ run it before ``wolfhowl db upgrade`` as well as before a downgrade.
 
 It lists the games by status and by rules version (engine.rules: recorded in the state,
 or, for a game stored before versions were recorded, the version in force when it was
-dealt), then the migrations between the database's revision and the target with the
-first line of each, and the downgrade steps that would refuse (a migration's
-``downgrade_refusal``, as 0011's with AI seats) with their reason."""
+dealt) with the schema each holds a downgrade at (bot.db.rules_versions: no release
+below it is sure to know the version), then the migrations between the database's
+revision and the target with the first line of each, and the downgrade steps that would
+refuse (a migration's ``downgrade_refusal``: 0011's with AI seats, and those of the
+rules versions' schemas) with their reason."""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 from sqlalchemy.pool import NullPool
 
 import engine
 from bot.db.migrate import alembic_config, current
+from bot.db.rules_versions import RECORDED_FROM, StoredGame, stored_games
 from bot.db.session import make_engine
 
 LIVE = ("running", "paused")
 
 
-@dataclass(frozen=True, slots=True)
-class GameRules:
-    """One game's status and the rules version it is (or, a lobby, will be) played by;
-    ``recorded`` False: taken from when it was dealt."""
-
-    id: int
-    status: str
-    rules_version: int
-    recorded: bool
+# One game's status and rules version (bot.db.rules_versions).
+GameRules = StoredGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +65,13 @@ class DatabaseCheck:
             known = "" if version in engine.rules.versions() else " (unknown to this release: it cannot play or verify them)"
             listed = ", ".join(f"#{g.id} {g.status}" + ("" if g.recorded else " (not recorded: as of its start)") for g in games)
             out.append(f"rules version {version}{known}: {listed}")
+            lowest = sorted({g.lowest for g in games if g.lowest is not None})
+            for schema in lowest:
+                held = ", ".join(f"#{g.id}" for g in games if g.lowest == schema)
+                if schema == "head":
+                    out.append(f"  cannot go below this release's head: {held}")
+                else:
+                    out.append(f"  cannot go below {schema} (no release before it is sure to know version {version}): {held}")
         live = [g for g in self.games if g.status in LIVE]
         if live:
             out.append(
@@ -88,11 +89,14 @@ class DatabaseCheck:
             refused = [s for s in self.steps if s.refusal]
             if refused:
                 out.append(f"it would be REFUSED, changing nothing: {refused[0].refusal}")
-            elif live:
+            elif live and self.target is not None and (self.target == "base" or self.target < RECORDED_FROM):
                 out.append(
-                    "live games go on under the older release's own rules: a release before rules "
-                    "versions plays them by its own class numbers, whatever version they were dealt under"
+                    f"a release at {self.target} records no rules version: it plays the live games on by the "
+                    "numbers of its own day, which may not be those of the version each was dealt under "
+                    "(docs/operations.md: the releases and the versions they know)"
                 )
+            elif live:
+                out.append(f"a release at {self.target} plays the live games on by the rules version each was dealt under")
         for s in self.refusals:
             if self.direction != "downgrade":
                 out.append(f"a downgrade below {s.revision} would be refused: {s.refusal}")
@@ -100,20 +104,7 @@ class DatabaseCheck:
 
 
 def _games(conn: Connection) -> list[GameRules]:
-    out = []
-    for game_id, status, started_at, state in conn.execute(text("SELECT id, status, started_at, state FROM games ORDER BY id")):
-        if isinstance(state, str):  # SQLite hands JSON back as text through plain SQL
-            state = json.loads(state)
-        if isinstance(started_at, str):
-            started_at = datetime.fromisoformat(started_at)
-        recorded = (state or {}).get("settings", {}).get("rules_version")
-        if recorded is not None:
-            out.append(GameRules(int(game_id), str(status), int(recorded), True))
-        elif state is None:  # a lobby (or one cancelled before the deal): dealt under the newest
-            out.append(GameRules(int(game_id), str(status), engine.rules.CURRENT, status != "lobby"))
-        else:
-            out.append(GameRules(int(game_id), str(status), engine.rules.dealt_under(started_at), False))
-    return out
+    return stored_games(conn)
 
 
 def _inspect(conn: Connection, revision: str | None, target: str | None) -> DatabaseCheck:

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from bot.db import rules_versions
+from bot.db.migrate import DowngradeRefused
+
 revision: str = "0003"
 down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
@@ -92,7 +95,18 @@ def upgrade() -> None:
     )
 
 
+def downgrade_refusal(bind: sa.Connection) -> str | None:
+    """Why this database cannot go below 0003, or None: a game dealt under rules version
+    2 or a later one (engine/data/rules.toml: ``schema``), which a release before 0003 may
+    not know. Read by the downgrade and by ``wolfhowl db check``."""
+    return rules_versions.refusal(bind, revision)
+
+
 def downgrade() -> None:
+    # Refused here, before any change (the whole downgrade is one transaction).
+    refusal = downgrade_refusal(op.get_bind())
+    if refusal:
+        raise DowngradeRefused(f"{refusal}; nothing was changed")
     op.drop_table("player_profiles")
     for name in ("win_rate", "games", "wins", "rating"):
         op.drop_index(f"ix_player_standings_{name}", table_name="player_standings")

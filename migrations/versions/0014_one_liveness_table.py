@@ -27,6 +27,9 @@ from datetime import datetime
 import sqlalchemy as sa
 from alembic import op
 
+from bot.db import rules_versions
+from bot.db.migrate import DowngradeRefused
+
 revision: str = "0014"
 down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
@@ -74,7 +77,18 @@ def upgrade() -> None:
     op.drop_table("heartbeats")
 
 
+def downgrade_refusal(bind: sa.Connection) -> str | None:
+    """Why this database cannot go below 0014, or None: a game dealt under rules version
+    3 or a later one (engine/data/rules.toml: ``schema``), which a release before 0014 may
+    not know. Read by the downgrade and by ``wolfhowl db check``."""
+    return rules_versions.refusal(bind, revision)
+
+
 def downgrade() -> None:
+    # Refused here, before any change (the whole downgrade is one transaction).
+    refusal = downgrade_refusal(op.get_bind())
+    if refusal:
+        raise DowngradeRefused(f"{refusal}; nothing was changed")
     op.create_table(
         "heartbeats",
         sa.Column("host", sa.String(length=255), nullable=False),

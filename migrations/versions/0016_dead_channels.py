@@ -18,6 +18,9 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from bot.db import rules_versions
+from bot.db.migrate import DowngradeRefused
+
 revision: str = "0016"
 down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
@@ -36,5 +39,16 @@ def upgrade() -> None:
     )
 
 
+def downgrade_refusal(bind: sa.Connection) -> str | None:
+    """Why this database cannot go below 0016, or None: a game dealt under rules version
+    4 or a later one (engine/data/rules.toml: ``schema``), which a release before 0016 may
+    not know. Read by the downgrade and by ``wolfhowl db check``."""
+    return rules_versions.refusal(bind, revision)
+
+
 def downgrade() -> None:
+    # Refused here, before any change (the whole downgrade is one transaction).
+    refusal = downgrade_refusal(op.get_bind())
+    if refusal:
+        raise DowngradeRefused(f"{refusal}; nothing was changed")
     op.drop_table("dead_channels")

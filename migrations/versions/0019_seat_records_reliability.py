@@ -23,7 +23,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from bot.db import parked_settings
+from bot.db import parked_settings, rules_versions
+from bot.db.migrate import DowngradeRefused
 
 revision: str = "0019"
 down_revision: str | None = "0018"
@@ -41,7 +42,18 @@ def upgrade() -> None:
     parked_settings.restore(op.get_bind(), SETTING)
 
 
+def downgrade_refusal(bind: sa.Connection) -> str | None:
+    """Why this database cannot go below 0019, or None: a game dealt under rules version
+    5 or a later one (engine/data/rules.toml: ``schema``), which a release before 0019 may
+    not know. Read by the downgrade and by ``wolfhowl db check``."""
+    return rules_versions.refusal(bind, revision)
+
+
 def downgrade() -> None:
+    # Refused here, before any change (the whole downgrade is one transaction).
+    refusal = downgrade_refusal(op.get_bind())
+    if refusal:
+        raise DowngradeRefused(f"{refusal}; nothing was changed")
     parked_settings.park(op.get_bind(), SETTING)
     with op.batch_alter_table("seat_records", schema=None) as batch_op:
         for name in reversed(COLUMNS):

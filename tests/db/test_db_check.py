@@ -35,30 +35,42 @@ async def _as_stored_before_versions(url: str, game_id: int, started: datetime) 
 
 
 async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(scratch_url: str) -> None:  # noqa: F811
-    done, live, waiting = await with_games(scratch_url, ai_seats=2)
+    newest = engine.rules.CURRENT
+    done, live, waiting = await with_games(scratch_url, ai_seats=2, version=newest)
     await _as_stored_before_versions(scratch_url, live, datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
     before = await counts(scratch_url)
     report = await check_database(scratch_url)
-    newest = engine.rules.CURRENT
     assert report.direction == "none" and report.revision == head_revision()
     by_id = {g.id: g for g in report.games}
-    assert (by_id[done].status, by_id[done].rules_version, by_id[done].recorded) == ("over", newest, True)
-    assert (by_id[live].status, by_id[live].rules_version, by_id[live].recorded) == ("running", 2, False)
-    assert (by_id[waiting].status, by_id[waiting].rules_version) == ("lobby", newest)
+    assert (by_id[done].status, by_id[done].rules_version, by_id[done].recorded, by_id[done].lowest) == ("over", newest, True, "0019")
+    assert (by_id[live].status, by_id[live].rules_version, by_id[live].recorded, by_id[live].lowest) == ("running", 2, False, "0003")
+    assert (by_id[waiting].status, by_id[waiting].rules_version, by_id[waiting].lowest) == ("lobby", newest, None)
     lines = "\n".join(report.lines())
     assert f"rules version 2: #{live} running (not recorded: as of its start)" in lines
+    assert f"  cannot go below 0003 (no release before it is sure to know version 2): #{live}" in lines
     assert f"rules version {newest}: #{done} over, #{waiting} lobby" in lines
+    assert f"  cannot go below 0019 (no release before it is sure to know version {newest}): #{done}\n" in lines
     assert f"live games keep their rules version to their end: #{live} version 2" in lines
     assert f"a downgrade below 0011 would be refused: cannot go below 0011: games #{live} had AI seats" in lines
+    assert f"a downgrade below 0019 would be refused: cannot go below 0019: games #{done} were dealt under rules version {newest}" in lines
 
     down = "\n".join((await check_database(scratch_url, "0002")).lines())
     assert f"downgrade to 0002 undoes {int(str(head_revision())) - 2} migration(s):" in down
-    assert f"it would be REFUSED, changing nothing: cannot go below 0011: games #{live} had AI seats" in down
-    assert "REFUSED" not in "\n".join((await check_database(scratch_url, "0011")).lines())
+    assert f"it would be REFUSED, changing nothing: cannot go below 0019: games #{done} were dealt" in down
+    to_0019 = "\n".join((await check_database(scratch_url, "0019")).lines())
+    assert "REFUSED" not in to_0019
+    assert "a release at 0019 plays the live games on by the rules version each was dealt under" in to_0019
     # What it said is what the downgrade does; and the check itself changed nothing.
     assert await current(scratch_url) == head_revision() and await counts(scratch_url) == before
-    with pytest.raises(DowngradeRefused, match=f"games #{live} had AI seats"):
+    with pytest.raises(DowngradeRefused, match=f"cannot go below 0019: games #{done} were dealt under rules version {newest}"):
         await downgrade(scratch_url, "0002")
+
+
+async def test_check_says_a_release_before_versions_plays_a_live_game_by_its_own_numbers(scratch_url: str) -> None:  # noqa: F811
+    await with_games(scratch_url)  # dealt under version 1
+    down = "\n".join((await check_database(scratch_url, "0010")).lines())
+    assert "REFUSED" not in down
+    assert "a release at 0010 records no rules version: it plays the live games on by the numbers of its own day" in down
 
 
 async def test_check_before_an_upgrade_reads_the_older_schema(scratch_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811

@@ -14,7 +14,7 @@ from bot.db.migrate import DowngradeRefused, current, downgrade, head_revision, 
 from bot.db.session import Database
 from tests.conftest import FakeClock
 from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
-from tests.service.helpers import lobby, play_to_end, started
+from tests.service.helpers import dealing_under, lobby, play_to_end, started
 
 CHILDREN = ("game_players", "game_steps", "submissions", "outbox")
 
@@ -36,15 +36,17 @@ async def counts(url: str) -> dict[str, int]:
         await db.dispose()
 
 
-async def with_games(url: str, *, ai_seats: int = 0) -> list[int]:
+async def with_games(url: str, *, ai_seats: int = 0, version: int = 1) -> list[int]:
     """A finished game, a live one (with ``ai_seats`` of its six) and a lobby, written
-    by today's code."""
+    by today's code, dealt under rules ``version`` (by default the first, which every
+    release knows: no downgrade is refused for it)."""
     await upgrade(url)
     db = Database(url, clock=FakeClock())
     try:
-        done = await started(db, 6)
-        await play_to_end(db, done)
-        live = await started(db, 6 - ai_seats, channel=2001, first=20, ai_seats=ai_seats)
+        with dealing_under(version):
+            done = await started(db, 6)
+            await play_to_end(db, done)
+            live = await started(db, 6 - ai_seats, channel=2001, first=20, ai_seats=ai_seats)
         waiting = await lobby(db, 3, channel=2002, first=40)
         return [done, live, waiting]
     finally:

@@ -5,13 +5,13 @@ cannot read, come back: bot.db.parked_settings) and its state, and every finishe
 still verifies at the end.
 
 Two sets of games, each a finished game, a live one and a lobby written by today's code:
-dealt under today's rules version, down to 0019, and dealt under version 1, which every
+dealt under today's rules version, which no release before its schema knows (the
+downgrade stops there: below, it is refused), and dealt under version 1, which every
 release knows, down to the oldest release's schema."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,19 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 import engine
-from bot.db.migrate import alembic_config, current, downgrade, head_revision, upgrade
+from bot.db.migrate import (
+    DowngradeRefused,
+    alembic_config,
+    current,
+    downgrade,
+    head_revision,
+    upgrade,
+)
 from bot.db.session import Database, make_engine
-from bot.service import GameSettings, export_game, verify_log
+from bot.service import export_game, verify_log
 from tests.conftest import FakeClock
 from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
-from tests.service.helpers import lobby, play_to_end, started
+from tests.service.helpers import dealing_under, lobby, play_to_end, started
 
 # The oldest release the project supports going back to: ea0630b, schema 0002.
 OLDEST = "0002"
@@ -56,18 +63,17 @@ async def snapshot(url: str) -> dict[str, Any]:
         await eng.dispose()
 
 
-async def with_games(url: str, monkeypatch: pytest.MonkeyPatch, version: int) -> dict[str, int]:
+async def with_games(url: str, version: int) -> dict[str, int]:
     """A finished game, a live one and a lobby, dealt under ``version``, with settings
-    that the migrations of 0019-0021 take out on the way down."""
-    if version != engine.rules.CURRENT:  # today's code deals under an older version
-        dealt = GameSettings.engine_settings
-        monkeypatch.setattr(GameSettings, "engine_settings", lambda self, players=None: replace(dealt(self, players), rules_version=version))
+    that the downgrades through 0005 and 0019-0021 take out (killing_blow, min_reliability,
+    uneven_tables, gallery: the seven-player tables are uneven)."""
     await upgrade(url)
     db = Database(url, clock=FakeClock())
     try:
-        done = await started(db, 7, min_reliability=30, gallery="open")
-        await play_to_end(db, done)
-        live = await started(db, 7, channel=2001, first=20, gallery="late")
+        with dealing_under(version):
+            done = await started(db, 7, min_reliability=30, gallery="open")
+            await play_to_end(db, done)
+            live = await started(db, 7, channel=2001, first=20, gallery="late", killing_blow="killer_takes")
         waiting = await lobby(db, 3, channel=2002, first=40, min_reliability=50, gallery="late", uneven_tables="compensate")
         return {"over": done, "running": live, "lobby": waiting}
     finally:
@@ -102,11 +108,17 @@ async def round_trip(url: str, lowest: str, games: dict[str, int]) -> None:
         await db.dispose()
 
 
-async def test_today_s_games_go_down_to_the_reliability_figures_and_back(scratch_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    games = await with_games(scratch_url, monkeypatch, engine.rules.CURRENT)
-    await round_trip(scratch_url, "0019", games)
+async def test_today_s_games_go_down_to_the_first_schema_that_knows_their_rules_and_back(scratch_url: str) -> None:
+    games = await with_games(scratch_url, engine.rules.CURRENT)
+    lowest = engine.rules.versions()[engine.rules.CURRENT].schema
+    await round_trip(scratch_url, lowest, games)
+    assert lowest == "0019"
+    before = await snapshot(scratch_url)
+    with pytest.raises(DowngradeRefused, match=rf"cannot go below 0019: games #{games['over']}, #{games['running']} were dealt under rules version 5"):
+        await downgrade(scratch_url, "0018")
+    assert await current(scratch_url) == head_revision() and await snapshot(scratch_url) == before
 
 
-async def test_games_of_the_first_rules_go_down_to_the_oldest_release_and_back(scratch_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    games = await with_games(scratch_url, monkeypatch, 1)
+async def test_games_of_the_first_rules_go_down_to_the_oldest_release_and_back(scratch_url: str) -> None:
+    games = await with_games(scratch_url, 1)
     await round_trip(scratch_url, OLDEST, games)

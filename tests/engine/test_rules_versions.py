@@ -44,7 +44,9 @@ and its live games would change rules half-way. Instead:
      where the class data files now differ;
   2. keep a behaviour change behind the version in the engine (a constant in
      engine/rules.py, read with rules.in_force(), as DEATH_NEWS is);
-  3. pin version {next}'s digests here (print them with: python -m tests.engine.test_rules_versions).
+  3. pin version {next}'s digests here (print them with: python -m tests.engine.test_rules_versions);
+  4. add a migration for it whose downgrade_refusal names its games, and give its revision
+     as the version's `schema` (bot.db.rules_versions, tests/db/test_rules_refusals.py).
 If the change is a fix that must not reach old games, it is the same: a new version."""
 
 TEXT_FIELDS = {"name", "text", "blurb"}

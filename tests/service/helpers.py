@@ -4,7 +4,9 @@ plausible in every phase until the game ends, and a count of a table's rows."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from datetime import timedelta
 
 from sqlalchemy import func, select
@@ -162,3 +164,20 @@ def within(url: str, work: Callable[[Database], Awaitable[object]], *, ago: time
 
     asyncio.run(go())
 
+
+
+@contextmanager
+def dealing_under(version: int) -> Iterator[None]:
+    """Games started inside deal under rules ``version`` instead of the newest, as the
+    release that published it did (the engine keeps every version): for tests of stored
+    games of an older version, such as the downgrades an older release may take."""
+    dealt = GameSettings.engine_settings
+
+    def engine_settings(self: GameSettings, players: int | None = None) -> engine.Settings:
+        return replace(dealt(self, players), rules_version=version)
+
+    GameSettings.engine_settings = engine_settings  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        GameSettings.engine_settings = dealt  # type: ignore[method-assign]
