@@ -18,10 +18,12 @@ from bot.render.fields import add_lines
 from bot.render.palette import FACTION_COLOUR
 from bot.render.sheet import identify_slot, skill_heading
 from bot.service.errors import ServiceError
-from engine.classes import FACTION_ROWS, catalogue, class_spec
+from bot.service.types import GameInfo
+from engine.classes import FACTION_ROWS, catalogue, catalogue_of
 
 TOPICS = ("overview", "phases", "actions", "combat", "identify", "states", "scoring", "house", "commands", "glossary")
 RULES_COLOUR = 0x92400E
+LIVE = ("running", "paused")
 
 
 def _fold(text: str) -> str:
@@ -68,10 +70,12 @@ def version_line(locale: str) -> str:
     return t("rules.version", locale, version=engine.rules.CURRENT)
 
 
-def class_embed(class_id: str, locale: str) -> discord.Embed:
-    """A class as its data file gives it: numbers, traits, identification and skills."""
+def class_embed(class_id: str, locale: str, game: GameInfo | None = None) -> discord.Embed:
+    """A class as its data file gives it: numbers, traits, identification and skills; as
+    ``game``'s rules version has them when given (a game keeps the numbers it was dealt
+    under), else the newest."""
     loc = normalize_locale(locale)
-    spec = class_spec(class_id)
+    spec = catalogue_of(game.rules_version if game is not None else engine.rules.CURRENT)[class_id]
     factions = [f.value for f, row in FACTION_ROWS.items() if class_id in row]
     colour = FACTION_COLOUR[factions[0]] if len(factions) == 1 else RULES_COLOUR
     embed = discord.Embed(title=terms.class_name(class_id, loc), description=spec.blurb[loc], colour=colour)  # type: ignore[index]
@@ -85,7 +89,10 @@ def class_embed(class_id: str, locale: str) -> discord.Embed:
     embed.add_field(name=t("sheet.identify", loc), value="\n".join(ident), inline=False)
     for s in spec.skills:
         embed.add_field(name=skill_heading(s.name[loc], s.kinds, s.cost, loc), value=s.text[loc][:1024], inline=False)  # type: ignore[index]
-    embed.set_footer(text=version_line(loc))
+    if game is None:
+        embed.set_footer(text=version_line(loc))
+    else:
+        embed.set_footer(text=t("rules.class_game_version", loc, game=game.id, version=game.rules_version))
     return embed
 
 
@@ -112,6 +119,16 @@ def _shown(path: str, locale: str) -> str:
     return " ".join(t(f"cmd.name.{p}", locale) for p in path.split())
 
 
+async def _live_game(ctx: Ctx) -> GameInfo | None:
+    """The caller's game (this channel's, or the one they play) while it is played: its
+    rules version is the one whose numbers they play by."""
+    try:
+        info = await ctx.game()
+    except (ReplyError, ServiceError):
+        return None
+    return info if info.status in LIVE else None
+
+
 async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
     """Where the caller has a game (this channel's, or the one they play), the overview
     and the house rules show that game's house rules."""
@@ -132,7 +149,10 @@ class Info(commands.Cog):
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)
         chosen = parse_topic(topic)
-        embed = topic_embed(chosen, ctx.locale)
+        if chosen in catalogue():  # the numbers the caller plays by
+            embed = class_embed(chosen, ctx.locale, await _live_game(ctx))
+        else:
+            embed = topic_embed(chosen, ctx.locale)
         if chosen in ("overview", "house"):
             await _with_house_rules(ctx, embed)
         await ctx.send(embed=embed)
