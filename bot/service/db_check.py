@@ -24,6 +24,7 @@ from sqlalchemy.pool import NullPool
 import engine
 from bot.db.migrate import alembic_config, current
 from bot.db.rules_versions import RECORDED_FROM, StoredGame, stored_games
+from bot.db.rules_versions import refusal as rules_refusal
 from bot.db.session import make_engine
 
 LIVE = ("running", "paused")
@@ -38,6 +39,8 @@ class MigrationStep:
     revision: str
     doc: str
     refusal: str | None = None
+    # The refusal is a rules version's (bot.db.rules_versions), not the migration's own.
+    rules: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,7 @@ class DatabaseCheck:
             by_version[g.rules_version].append(g)
         for version, games in sorted(by_version.items()):
             known = "" if version in engine.rules.versions() else " (unknown to this release: it cannot play or verify them)"
-            listed = ", ".join(f"#{g.id} {g.status}" + ("" if g.recorded else " (not recorded: as of its start)") for g in games)
+            listed = ", ".join(f"#{g.id} {g.status}" + ("" if g.recorded or not g.dealt else " (not recorded: as of its start)") for g in games)
             out.append(f"rules version {version}{known}: {listed}")
             lowest = sorted({g.lowest for g in games if g.lowest is not None})
             for schema in lowest:
@@ -97,7 +100,11 @@ class DatabaseCheck:
                 )
             elif live:
                 out.append(f"a release at {self.target} plays the live games on by the rules version each was dealt under")
-        for s in self.refusals:
+        shown_rules = False
+        for s in self.refusals:  # newest first: a rules version's refusal once, the highest
+            if s.rules and shown_rules:
+                continue
+            shown_rules = shown_rules or s.rules
             if self.direction != "downgrade":
                 out.append(f"a downgrade below {s.revision} would be refused: {s.refusal}")
         return out
@@ -115,7 +122,7 @@ def _inspect(conn: Connection, revision: str | None, target: str | None) -> Data
     for rev in script.iterate_revisions(revision, "base") if revision else ():
         check = getattr(rev.module, "downgrade_refusal", None)
         if check is not None and (why := check(conn)):
-            refusals.append(MigrationStep(rev.revision, _doc(rev), why))
+            refusals.append(MigrationStep(rev.revision, _doc(rev), why, rules=why == rules_refusal(conn, rev.revision)))
     target = target or head
     if target == revision or (target == "base" and revision is None):
         return DatabaseCheck(revision, head, target, "none", games, [], refusals)
