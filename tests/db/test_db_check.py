@@ -53,6 +53,8 @@ async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(
     assert f"live games keep their rules version to their end: #{live} version 2" in lines
     assert f"a downgrade below 0011 would be refused: cannot go below 0011: games #{live} had AI seats" in lines
     assert f"a downgrade below 0019 would be refused: cannot go below 0019: games #{done} were dealt under rules version {newest}" in lines
+    assert "a downgrade below 0016" not in lines  # (the same games again: once, at the highest)
+    assert f"#{waiting} lobby (not recorded" not in lines  # a lobby is dealt under the newest when it starts
 
     down = "\n".join((await check_database(scratch_url, "0002")).lines())
     assert f"downgrade to 0002 undoes {int(str(head_revision())) - 2} migration(s):" in down
