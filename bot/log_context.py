@@ -5,13 +5,22 @@ that every line the task logs carries them without each call saying so.
 A task's context is its own (asyncio copies it when a task starts): the interaction
 set by the task that answers it is not seen by the next one. A call may also give them
 itself: ``log.info(..., extra={"game": 12})``.
+
+Who sets what: an interaction's task names the interaction (and its shard, sharded) when
+the bot takes it in hand (``bot.discord.metering.seen``), and its game when the service
+first takes a game in hand for it (:func:`note_game`, from ``service.common``); a loop
+that works game after game names each one for the lines of its work (:func:`about`); a
+sharded process's gateway readers name their shard, which the tasks of the events they
+read inherit (``ShardedWolfBot.dispatch``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import logging
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,11 +29,50 @@ FIELDS = ("game", "shard", "interaction")
 _context: contextvars.ContextVar[dict[str, int] | None] = contextvars.ContextVar("wolfhowl_log_context", default=None)
 
 
+def _with(values: dict[str, int | None]) -> dict[str, int]:
+    out = dict(_context.get() or {})
+    for key, value in values.items():
+        if key not in FIELDS:
+            continue
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = int(value)
+    return out
+
+
 def set_context(**values: int | None) -> None:
-    """Name what the current task works on from now on (None leaves a field as it is)."""
-    given = {k: int(v) for k, v in values.items() if v is not None and k in FIELDS}
-    if given:
-        _context.set({**(_context.get() or {}), **given})
+    """Name what the current task works on from now on; a field given None is about
+    nothing from now on (a message without a game after one with a game names none).
+    The fields not given stay as they are."""
+    _context.set(_with(values))
+
+
+@contextlib.contextmanager
+def about(**values: int | None) -> Iterator[None]:
+    """:func:`set_context` for the lines logged inside the block only: after it, the
+    task's context is what it was (a loop over games names each game for its own work)."""
+    token = _context.set(_with(values))
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+def note_game(game_id: int) -> None:
+    """The interaction the current task answers is about ``game_id``: its lines name it
+    from now on. Only the first game an interaction takes in hand counts (what it does
+    to another follows from that one), and a task answering no interaction (a
+    background loop, which names its games with :func:`about`) is left as it is."""
+    known = _context.get()
+    if known is not None and "interaction" in known and "game" not in known:
+        _context.set({**known, "game": int(game_id)})
+
+
+def get(field: str) -> int | None:
+    """One field of the current task's context."""
+    known = _context.get()
+    return known.get(field) if known is not None else None
 
 
 def context() -> dict[str, int]:

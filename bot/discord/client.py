@@ -18,7 +18,7 @@ from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
 import bot.service as service
-from bot import metrics
+from bot import log_context, metrics
 from bot.db import migrate
 from bot.db.session import Database
 from bot.db.signals import DEADLINES, MESSAGES
@@ -235,6 +235,9 @@ class WolfBot(commands.Bot):
         return self.is_ready() and not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
+        # Sharded, READY comes through one shard's reader but is about the whole process
+        # (and so are the tasks started from here).
+        log_context.set_context(shard=None)
         shards = f" as shards {self.config.shards_label()}" if self.config.sharded else ""
         log.info("connected as %s (%s) to %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds), shards)
         self.heartbeat.on_connect()
@@ -359,3 +362,26 @@ class ShardedWolfBot(WolfBot, commands.AutoShardedBot):
         if not self.is_ready() or self.is_closed() or not self.shards:
             return False
         return all(not shard.is_closed() for shard in self.shards.values())
+
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch, first naming the shard in the log's context when called
+        from a shard's gateway reader (``bot.log_context``): each event's handler runs in a
+        task of its own that inherits the context, so the lines of whatever the gateway
+        brings (an interaction, a channel deleted) name the shard it came through. A
+        reader is a task that lives as long as its connection: named at its first event."""
+        if log_context.get("shard") is None:
+            shard = self._reading_shard()
+            if shard is not None:
+                log_context.set_context(shard=shard)
+        super().dispatch(event, *args, **kwargs)
+
+    def _reading_shard(self) -> int | None:
+        """The shard whose gateway reader the current task is, if it is one."""
+        task = asyncio.current_task()
+        if task is None:
+            return None
+        for shard_id, info in self.shards.items():
+            # (discord.py keeps each shard's reader task on its ShardInfo's parent Shard.)
+            if getattr(getattr(info, "_parent", None), "_task", None) is task:
+                return shard_id
+        return None

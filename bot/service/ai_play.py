@@ -49,6 +49,7 @@ from sqlalchemy.pool import Pool
 
 import engine
 import engine.view
+from bot import log_context
 from bot.ai.knowledge import Knowledge
 from bot.ai.player import BaselineAI
 from bot.ai.runner import ai_rng
@@ -368,7 +369,7 @@ async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str
         try:
             await store(s, game, turn.seat, 0, validated(state, game, turn.seat, sub), now, state)
         except ServiceError as exc:  # refused like anyone's; the rest still go
-            log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key)
+            log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key, extra={"game": game.id})
             turn.outcome = f"refused:{exc.key}"[:64]
     return turn.outcome
 
@@ -382,7 +383,8 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
     for turn_id, game_id, seat in due:
         if game_id in held:
             continue
-        played.append((game_id, seat, await play_turn(db, turn_id)))
+        with log_context.about(game=game_id):
+            played.append((game_id, seat, await play_turn(db, turn_id)))
     return played
 
 

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
+from bot import log_context
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameStep
 from bot.db.repositories import PlayerRow
@@ -60,9 +61,13 @@ def seed_digest(seed: str) -> str:
 
 
 async def locked_game(session: AsyncSession, game_id: int) -> Game:
+    """``game_id``'s row, locked for the transaction (every use case that changes a game
+    starts here). An interaction being answered is about this game from now on: its log
+    lines name it (``log_context.note_game``; :func:`info_of` does the same for a read)."""
     game = await repo.lock_game(session, check_id(game_id, "game"))
     if game is None:
         raise GameNotFoundError(game_id=game_id)
+    log_context.note_game(game.id)
     return game
 
 
@@ -325,7 +330,9 @@ async def info_of(
 ) -> GameInfo:
     """The public view of a game (no classes, no factions, no seed before the end).
     ``state``: the game's state when the caller has already decoded it; ``players``: every
-    player row of the game (``repo.game_players``) when the caller has already read them."""
+    player row of the game (``repo.game_players``) when the caller has already read them.
+    An interaction being answered that reads a game is about it (see :func:`locked_game`)."""
+    log_context.note_game(game.id)
     if players is None:
         players = await repo.game_players(session, game.id)
     if game.state is not None:

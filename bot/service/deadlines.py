@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot import log_context
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.service import absence, ai_play
@@ -184,10 +185,11 @@ async def _a_few_at_a_time(
 
     async def worker() -> None:
         for i, game_id in queue:  # (shared: each game is taken by one worker)
-            try:
-                results[i] = await work(game_id)
-            except Exception:
-                log.exception(f"{what} failed", game_id)
+            with log_context.about(game=game_id):  # (the traceback's line too)
+                try:
+                    results[i] = await work(game_id)
+                except Exception:
+                    log.exception(f"{what} failed", game_id)
 
     await asyncio.gather(*(worker() for _ in range(min(max(1, at_once), len(games)))))
     return list(zip(games, results, strict=True))

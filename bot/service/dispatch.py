@@ -147,24 +147,26 @@ class Dispatcher:
             report.held += 1
             pass_.held_back.append(message.key)
             return
-        log_context.set_context(game=message.game_id)
-        try:
-            message_id = await self.sender.send(message)
-        except Undeliverable as exc:
-            await mark_undeliverable(self.db, message.key, str(exc))
-            report.inbox += 1
-            _count(message, "undeliverable")
-        except Exception as exc:
-            self.failed(message, exc)
-            pass_.failed.add(where)
-            await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
-            report.retry += 1
-            _count(message, "retry")
-        else:
-            self.journal[message.key] = message_id
-            await self._mark_delivered(message.key)
-            report.sent += 1
-            _count(message, "sent")
+        # The lines of this message's delivery are about its game, or none (not the game
+        # of the message before it), and nothing of it outlives the delivery.
+        with log_context.about(game=message.game_id):
+            try:
+                message_id = await self.sender.send(message)
+            except Undeliverable as exc:
+                await mark_undeliverable(self.db, message.key, str(exc))
+                report.inbox += 1
+                _count(message, "undeliverable")
+            except Exception as exc:
+                self.failed(message, exc)
+                pass_.failed.add(where)
+                await mark_failed(self.db, message.key, f"{type(exc).__name__}: {exc}"[:2000])
+                report.retry += 1
+                _count(message, "retry")
+            else:
+                self.journal[message.key] = message_id
+                await self._mark_delivered(message.key)
+                report.sent += 1
+                _count(message, "sent")
 
     async def drain(self, max_batches: int = 1000) -> DispatchReport:
         """Deliver until nothing is due (the messages waiting for a retry stay)."""

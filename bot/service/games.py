@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 import engine.view
+from bot import log_context
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
@@ -300,12 +301,14 @@ async def latest_game_in_channel(db: Database, channel_id: int, *, finished_firs
 
 async def games_moderated_by(db: Database, user_id: int) -> list[GameInfo]:
     """The live games (lobby, running, paused) this user moderates, oldest first."""
-    async with db.read() as s:
-        return [await info_of(s, g) for g in await repo.live_games(s, moderator_id=check_id(user_id, "user"))]
+    with log_context.about():  # several games: the log's context names none of them
+        async with db.read() as s:
+            return [await info_of(s, g) for g in await repo.live_games(s, moderator_id=check_id(user_id, "user"))]
 
 
 async def live_games(db: Database) -> list[GameInfo]:
     """Every live game (lobby, running, paused), oldest first (e.g. to resync the
     channels' permissions after a restart)."""
-    async with db.read() as s:
-        return [await info_of(s, g) for g in await repo.live_games(s)]
+    with log_context.about():  # several games: the log's context names none of them
+        async with db.read() as s:
+            return [await info_of(s, g) for g in await repo.live_games(s)]

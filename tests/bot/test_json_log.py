@@ -5,17 +5,27 @@ would read the bot's log."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
 
 import pytest
+from sqlalchemy import func, select, update
 
+import bot.service as service
 from bot import log_context
 from bot.cli.run import configure_logging
+from bot.db.models import OutboxMessage
+from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
+from bot.service import Dispatcher, MemorySender, deadlines, moderation
+from bot.service.types import GameSettings, UserRef
+from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
+from discord_emulator.ready import start_until_ready
 from tests.bot.conftest import Table, started_game
+from tests.service.helpers import started
 
 
 def lines(stream: io.StringIO) -> list[dict]:
@@ -95,3 +105,97 @@ async def test_the_bots_lines_name_their_interaction_and_game(table: Table, json
             break
         await asyncio.sleep(0.05)
     assert [x["game"] for x in closed()] == [game_id]
+
+
+async def test_a_message_without_a_game_after_one_with_a_game_names_none(db, json_log):
+    """The dispatcher names each message's game for the lines of its delivery: a message
+    of no game, delivered after one of a game by the same task, names none."""
+    game_id = await started(db, 6)
+    async with db.transaction() as s:
+        last = await s.scalar(select(func.max(OutboxMessage.id)).where(OutboxMessage.status == "pending"))
+        await s.execute(update(OutboxMessage).where(OutboxMessage.id == last).values(game_id=None))
+    log = logging.getLogger("wolfhowl.test.sender")
+
+    class Logging(MemorySender):
+        async def send(self, message):
+            log.info("sending %s", message.key)
+            return await super().send(message)
+
+    await Dispatcher(db, Logging(), concurrency=1).drain()
+    sent = [x for x in lines(json_log) if x["message"].startswith("sending")]
+    assert len(sent) > 2
+    assert [x.get("game") for x in sent] == [game_id] * (len(sent) - 1) + [None]
+    assert log_context.context() == {}  # nothing of a delivery outlives it
+
+
+async def test_a_failing_scheduled_job_names_its_game(table: Table, json_log, monkeypatch):
+    """A game whose advance at its deadline raises: the traceback's line names it."""
+    game_id = await started_game(table)
+
+    async def broken(db, game):
+        raise RuntimeError("the advance broke")
+
+    monkeypatch.setattr(deadlines, "advance_if_due", broken)
+    table.clock.advance(2 * 3600)  # past the Day's deadline
+
+    def failed() -> list[dict]:
+        return [x for x in lines(json_log) if x["message"] == f"advancing game {game_id} failed"]
+
+    for _ in range(200):  # (a bound: the scheduler polls every 0.5 s)
+        if failed():
+            break
+        await asyncio.sleep(0.05)
+    assert failed() and all(x["game"] == game_id and "RuntimeError: the advance broke" in x["exception"] for x in failed())
+    # The scheduler's own lines after it name no game.
+    assert not [x for x in lines(json_log) if x["logger"] == "wolfhowl.discord.scheduler" and "game" in x and str(game_id) not in x["message"]]
+
+
+async def test_an_interactions_error_line_names_its_game(table: Table, json_log, monkeypatch):
+    """A command that breaks inside the service: "unexpected error" names the
+    interaction and the game the service took in hand for it."""
+    game_id = await started_game(table)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pausing broke")
+
+    monkeypatch.setattr(moderation, "require_running", broken)
+    result = await table.run(table.mod, "phase pause")
+    errors = [x for x in lines(json_log) if x["message"].startswith("unexpected error")]
+    assert len(errors) == 1 and errors[0]["game"] == game_id and errors[0]["interaction"] == result.id
+    assert "RuntimeError: pausing broke" in errors[0]["exception"]
+
+
+async def test_a_sharded_process_names_the_shard(sqlite_url: str, json_log):
+    """Shards 1 and 3 of 4 in one process: what comes through a shard's gateway (a
+    forged button, a lobby's channel deleted) names that shard; the process's own
+    "connected" line names none."""
+    async with Emulator(heartbeat_interval=0.5) as emu:
+        with emu.patch_discord():
+            owner = emu.create_user("owner")
+            on_1 = emu.create_guild("on shard 1", owner=owner, shard=(1, 4), channels=("tavern",))
+            on_3 = emu.create_guild("on shard 3", owner=owner, shard=(3, 4), channels=("tavern",))
+            config = DiscordConfig(database_url=sqlite_url, token=emu.token, shard_count=4, shard_ids=[1, 3], sync_commands=False)
+            bot = WolfBot(config, run_tasks=False)
+            task = await start_until_ready(bot, emu.token, timeout=15)
+            try:
+                channel_3 = next(c for c in on_3.channels.values() if c.name == "tavern")
+                channel_1 = next(c for c in on_1.channels.values() if c.name == "tavern")
+                forged = emu.ctx.interactions.create(MESSAGE_COMPONENT, owner, channel_1, {"custom_id": "wh:forged:1", "component_type": 2}, locale="en-US")
+                await forged.wait(10)
+                info = await service.create_game(bot.db, guild_id=on_3.id, channel_id=channel_3.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
+                emu.delete_channel(channel_3)
+
+                def cancelled() -> list[dict]:
+                    return [x for x in lines(json_log) if x["message"].startswith(f"game {info.id} cancelled")]
+
+                await emu.wait_for(lambda: bool(cancelled()), 10, "the lobby cancelled")
+                refused = [x for x in lines(json_log) if x["message"].startswith("refused a malformed payload")]
+                assert [(x["shard"], x["interaction"]) for x in refused] == [(1, forged.id)]
+                assert [(x["shard"], x["game"]) for x in cancelled()] == [(3, info.id)]
+                connected = [x for x in lines(json_log) if x["message"].startswith("connected as")]
+                assert connected and all("shard" not in x for x in connected)
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+            assert emu.server_errors == []

@@ -33,6 +33,6 @@ async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo | GamePlace]) -
             await service.cancel_game(bot.db, info.id, CHANNEL_GONE, channel_gone=True)
         except service.ServiceError:  # it ended meanwhile
             continue
-        log.info("game %s cancelled: channel %s or server %s is gone", info.id, info.channel_id, info.guild_id)
+        log.info("game %s cancelled: channel %s or server %s is gone", info.id, info.channel_id, info.guild_id, extra={"game": info.id})
         cancelled.append(info.id)
     return cancelled

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import bot.service as service
+from bot import log_context
 from bot.discord.bounded import BoundedDict
 from bot.discord.components.lobby import refresh_lobby
 from bot.discord.guild.quiet_dead import sync_quiet_dead
@@ -69,25 +70,26 @@ class Reconciler:
         reconciled: list[tuple[int, int]] = []
         try:
             for game_id, changes in due:
-                try:
-                    info = await service.get_game(self.bot.db, game_id)
-                except service.ServiceError:
-                    self.rechecks.discard(game_id)
-                    continue
-                if not self.holds(info):
-                    # Another process's server: its own reconciler clears the mark. Not asked
-                    # again for a while, so such games never crowd this one's out of a batch.
-                    self.failed[game_id] = now + RETRY_AFTER
-                    continue
-                try:
-                    # Still 1: nothing changed since the start-up check marked it.
-                    await self.reconcile(info, recheck=changes == 1 and game_id in self.rechecks)
-                except Exception:
-                    log.warning("could not bring Discord in line with game %s; again in %.0f s", game_id, RETRY_AFTER, exc_info=True)
-                    self.failed[game_id] = now + RETRY_AFTER
-                    continue
-                self.failed.pop(game_id, None)
-                reconciled.append((game_id, changes))
+                with log_context.about(game=game_id):  # the lines of its reconciling name it
+                    try:
+                        info = await service.get_game(self.bot.db, game_id)
+                    except service.ServiceError:
+                        self.rechecks.discard(game_id)
+                        continue
+                    if not self.holds(info):
+                        # Another process's server: its own reconciler clears the mark. Not asked
+                        # again for a while, so such games never crowd this one's out of a batch.
+                        self.failed[game_id] = now + RETRY_AFTER
+                        continue
+                    try:
+                        # Still 1: nothing changed since the start-up check marked it.
+                        await self.reconcile(info, recheck=changes == 1 and game_id in self.rechecks)
+                    except Exception:
+                        log.warning("could not bring Discord in line with game %s; again in %.0f s", game_id, RETRY_AFTER, exc_info=True)
+                        self.failed[game_id] = now + RETRY_AFTER
+                        continue
+                    self.failed.pop(game_id, None)
+                    reconciled.append((game_id, changes))
         finally:
             await service.mark_all_reconciled(self.bot.db, reconciled)
             for game_id, _ in reconciled:

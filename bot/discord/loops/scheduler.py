@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import bot.service as service
-from bot import metrics
+from bot import log_context, metrics
 from bot.discord.loops.background import BackgroundLoop
 
 log = logging.getLogger("wolfhowl.discord.scheduler")
@@ -109,10 +109,11 @@ class Scheduler(BackgroundLoop):
         for game_id in report.lobbies:
             log.info("game %s: its lobby's start time came", game_id, extra={"game": game_id})
             if self.on_lobby is not None:
-                try:
-                    await self.on_lobby(game_id)
-                except Exception:  # the lobby post is best effort; the game has started
-                    log.warning("could not close the lobby post of game %s", game_id, exc_info=True)
+                with log_context.about(game=game_id):
+                    try:
+                        await self.on_lobby(game_id)
+                    except Exception:  # the lobby post is best effort; the game has started
+                        log.warning("could not close the lobby post of game %s", game_id, exc_info=True)
         return report
 
     async def next_due(self, now: datetime) -> datetime | None:
