@@ -5,6 +5,7 @@ local Discord, checked by ``promtool check metrics`` and by the figures the game
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -16,9 +17,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import bot.service as service
 from bot import metrics
+from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.discord.metering import route
+from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
+from discord_emulator.ready import start_until_ready
 from tests.bot.conftest import Table, reply_text, started_game
 from tests.prometheus import PrometheusServer, free_port, promtool
 
@@ -255,3 +259,37 @@ async def test_a_real_prometheus_scrapes_the_bot_during_a_game(table: Table, tmp
         await prom.wait_for(lambda: prom.value("wolfhowl_scheduler_lag_seconds == 90"), 30, "the scheduler 90 s behind")
         assert await prom.value("wolfhowl_heartbeat_age_seconds < 30") is not None
         assert await prom.value('wolfhowl_discord_shard_connected{shard="0"}') == 1
+
+
+async def test_a_sharded_process_exposes_its_own_shards(sqlite_url: str):
+    """Shards 1 and 3 of 4 in one process: its exposition has a latency and a connected
+    state for each of them and for no other, says which shards it runs in its process
+    info, and passes promtool."""
+    port = free_port()
+    async with Emulator(heartbeat_interval=0.5) as emu:
+        with emu.patch_discord():
+            owner = emu.create_user("owner")
+            emu.create_guild("on shard 1", owner=owner, shard=(1, 4))
+            emu.create_guild("on shard 3", owner=owner, shard=(3, 4))
+            config = DiscordConfig(database_url=sqlite_url, token=emu.token, shard_count=4, shard_ids=[1, 3], sync_commands=False, metrics_port=port)
+            bot = WolfBot(config, run_tasks=False)
+            task = await start_until_ready(bot, emu.token, timeout=15)
+            try:
+                text, _ = await scrape(port)
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+            assert emu.server_errors == []
+    checked = promtool("check", "metrics", stdin=text.encode())
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    found = samples(text)
+
+    def by_shard(name: str) -> dict[str, float]:
+        return {dict(labels)["shard"]: v for (n, labels), v in found.items() if n == name}
+
+    assert by_shard("wolfhowl_discord_shard_connected") == {"1": 1.0, "3": 1.0}
+    latency = by_shard("wolfhowl_discord_gateway_latency_seconds")
+    assert sorted(latency) == ["1", "3"] and all(0 <= v < 5 for v in latency.values())
+    info = [(dict(labels), v) for (n, labels), v in found.items() if n == "wolfhowl_process_info"]
+    assert len(info) == 1 and info[0][0]["shards"] == "1,3/4" and info[0][0]["process"].endswith(":1,3/4") and info[0][1] == 1.0
