@@ -3,7 +3,7 @@
     .venv/bin/python bench/bot_load.py [--games 1,10,100] [--players 6] [--window 60]
                                        [--rounds 1] [--database URL | --postgres [SERVER]]
                                        [--split-process] [--deployed-intervals] [--json]
-                                       [--command NAME]
+                                       [--command NAME] [--metrics]
 
 For each K (each in a fresh process, so the memory figures are its own) the real bot
 runs on a temporary SQLite database (or ``--database``) against the emulator, with K
@@ -36,12 +36,20 @@ waits behind the players for the event loop.
 player may send with no options): an interaction that asks nothing of the game, so its
 CPU is the floor under every turn's, what discord.py, the transport and the bot's
 answering cost before a game is read (the games are opened and closed as usual).
+
+``--metrics`` measures what the Prometheus metrics cost (docs/operations.md#metrics): for
+each K, four runs, metrics off, on, off, on, each in a fresh process; in an "on" run the
+bot serves /metrics (``metrics_port``) and a scraper fetches it every 15 s from start to
+end, as the shipped Prometheus configuration does. Printed: each run's row, then the CPU
+per interaction of each run and the on/off ratio of each pair and of their sums. Every
+run's JSON says ``metrics``: ``on`` or ``off`` (and, on, the scrapes made).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -61,6 +69,7 @@ from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 
 PHASE_HOURS = 3600
+SCRAPE_EVERY = 15.0  # seconds, as deploy/prometheus/prometheus.yml scrapes
 
 
 def pct(values: list[float], q: float) -> float:
@@ -93,6 +102,42 @@ async def open_all(tables: list[TableGame], at_once: int = 8) -> None:
     await asyncio.gather(*(join_and_start(g) for g in tables))
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def scraper(port: int, scrapes: list[dict[str, float]]) -> None:
+    """Fetch the bot's /metrics every ``SCRAPE_EVERY`` seconds, as Prometheus would,
+    until cancelled; each scrape's wall time and size into ``scrapes``."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        while True:
+            t0 = time.perf_counter()
+            try:
+                async with session.get(f"http://127.0.0.1:{port}/metrics", timeout=aiohttp.ClientTimeout(total=10)) as r:
+                    body = await r.read()
+                    scrapes.append({"ms": (time.perf_counter() - t0) * 1000, "bytes": len(body), "status": r.status})
+            except (aiohttp.ClientError, TimeoutError):
+                scrapes.append({"ms": (time.perf_counter() - t0) * 1000, "bytes": 0, "status": 0})
+            await asyncio.sleep(SCRAPE_EVERY)
+
+
+def bot_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The bot's settings for this run: its polling (:func:`intervals`) and, with
+    ``--metrics-run``, its metrics on a free port or off (else as the environment says)."""
+    options = intervals(args)
+    if args.metrics_run == "on":
+        options["metrics_port"] = free_port()
+    elif args.metrics_run == "off":
+        options["metrics_port"] = None
+    return options
+
+
 def intervals(args: argparse.Namespace) -> dict[str, Any]:
     """The bot's polling: the sandbox's (scheduler every 0.25 s, outbox every 1 s), or
     with ``--deployed-intervals`` the defaults a deployed bot runs with."""
@@ -108,13 +153,19 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     clock = GameClock(1.0)
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    from bot.discord.config import DiscordConfig
+
+    options = bot_options(args)
+    metrics_port = DiscordConfig(**options).metrics_port
+    scrapes: list[dict[str, float]] = []
     if args.split_process:
         from split_bot import SplitTavern
 
-        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed, profile=args.profile, bot_options=intervals(args))
+        venue: Tavern = SplitTavern(database_url=args.database, seed=args.seed, profile=args.profile, bot_options=options)
     else:
-        venue = Tavern(database_url=args.database, clock=clock, seed=args.seed, bot_options=intervals(args))
+        venue = Tavern(database_url=args.database, clock=clock, seed=args.seed, bot_options=options)
     async with venue as tavern:
+        scraping = asyncio.create_task(scraper(metrics_port, scrapes)) if metrics_port is not None else None
         setup = Stats()
         options = GameOptions(
             day="1h", dusk="1h", morning="1h", advance="deadline", phase_timeout=600
@@ -193,6 +244,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             if any(reader.is_game_over(m) for m in tavern.public(g.seating.channel))
         )
         errors = len(tavern.emu.server_errors)
+        if scraping is not None:
+            scraping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await scraping
     # Percentiles over every interaction: one never acknowledged counts as infinitely late.
     acks = stats.ack + [float("inf")] * stats.failed
     own = {
@@ -239,6 +294,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "bot_marks": marks,
         "split_process": bool(args.split_process),
         "intervals": intervals(args) or "sandbox",
+        "metrics": "on" if metrics_port is not None else "off",
+        "scrapes": len(scrapes),
+        "scrape_ms_max": max((x["ms"] for x in scrapes), default=None),
+        "scrape_bytes": max((int(x["bytes"]) for x in scrapes), default=None),
+        "scrapes_failed": sum(1 for x in scrapes if x["status"] != 200),
         "harness_cpu_s": own["cpu_s"] if args.split_process else None,
         "harness_peak_rss_mb": own["peak_rss_mb"] if args.split_process else None,
         "wall_s": time.perf_counter() - wall0,
@@ -336,7 +396,13 @@ def main() -> int:
         metavar="NAME",
         help="each player sends /NAME three times instead of their turn (the floor: --command help)",
     )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="for each K, four runs with the Prometheus metrics off, on, off, on (scraped every 15 s when on); prints the on/off ratio",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--metrics-run", choices=("on", "off"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         args.games = int(args.games)
@@ -345,34 +411,65 @@ def main() -> int:
     if not args.json:
         print(HEADER, flush=True)
     for k in (int(x) for x in args.games.split(",")):
-        cmd = [sys.executable, __file__, "--child", "--games", str(k), "--players", str(args.players),
-               "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
-        if args.split_process:
-            cmd.append("--split-process")
-        if args.deployed_intervals:
-            cmd.append("--deployed-intervals")
-        if args.profile:
-            cmd += ["--profile", str(Path(args.profile).resolve())]
-        if args.command:
-            cmd += ["--command", args.command]
-        scratch = None
-        if args.postgres:
-            scratch = asyncio.run(pg_scratch(args.postgres))
-            cmd += ["--database", scratch[1]]
-        elif args.database:
-            cmd += ["--database", args.database]
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True)
-        finally:
-            if scratch is not None:
-                asyncio.run(pg_drop(*scratch))
-        if out.returncode != 0:
-            print(f"K={k}: failed\n{out.stderr[-2000:]}", file=sys.stderr)
-            return 1
-        result = json.loads(out.stdout.strip().splitlines()[-1])
-        print(json.dumps(result) if args.json else row(result), flush=True)
+        runs: list[dict[str, Any]] = []
+        for variant in ("off", "on", "off", "on") if args.metrics else (None,):
+            result = child_run(args, k, variant)
+            if result is None:
+                return 1
+            runs.append(result)
+            print(json.dumps(result) if args.json else row(result), flush=True)
+        if args.metrics:
+            print(metrics_summary(runs), file=sys.stderr if args.json else sys.stdout, flush=True)
     return 0
 
+
+def child_run(args: argparse.Namespace, k: int, metrics_run: str | None) -> dict[str, Any] | None:
+    """One K in a fresh process (``metrics_run``: the metrics "on" or "off", or as the
+    environment says); its JSON, or None when it failed (said on stderr)."""
+    cmd = [sys.executable, __file__, "--child", "--games", str(k), "--players", str(args.players),
+           "--window", str(args.window), "--rounds", str(args.rounds), "--seed", args.seed]  # fmt: skip
+    if args.split_process:
+        cmd.append("--split-process")
+    if args.deployed_intervals:
+        cmd.append("--deployed-intervals")
+    if args.profile:
+        cmd += ["--profile", str(Path(args.profile).resolve())]
+    if args.command:
+        cmd += ["--command", args.command]
+    if metrics_run:
+        cmd += ["--metrics-run", metrics_run]
+    scratch = None
+    if args.postgres:
+        scratch = asyncio.run(pg_scratch(args.postgres))
+        cmd += ["--database", scratch[1]]
+    elif args.database:
+        cmd += ["--database", args.database]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True)
+    finally:
+        if scratch is not None:
+            asyncio.run(pg_drop(*scratch))
+    if out.returncode != 0:
+        print(f"K={k}: failed\n{out.stderr[-2000:]}", file=sys.stderr)
+        return None
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def metrics_summary(runs: list[dict[str, Any]]) -> str:
+    """The bot's CPU per interaction of the off, on, off, on runs and the on/off ratio of
+    each pair (off then on) and of their sums."""
+    cpu = [r["cpu_ms_per_interaction"] for r in runs]
+    if any(c is None for c in cpu):
+        return "metrics: no CPU per interaction (run with --split-process)"
+    off, on = cpu[0::2], cpu[1::2]
+    pairs = " / ".join(f"{b / a:.3f}" for a, b in zip(off, on, strict=True))
+    scrapes = [r["scrapes"] for r in runs if r["metrics"] == "on"]
+    return (
+        f"metrics: CPU per interaction off {' / '.join(f'{c:.2f}' for c in off)} ms, "
+        f"on {' / '.join(f'{c:.2f}' for c in on)} ms (scrapes {' / '.join(map(str, scrapes))}); "
+        f"on/off per pair {pairs}, overall {sum(on) / sum(off):.3f}"
+    )
 
 if __name__ == "__main__":
     sys.exit(main())
