@@ -27,6 +27,10 @@ _DONE = "wolfhowl.done"
 
 _API = re.compile(r"/api/v[0-9]+(/[^?]*)")
 _TOKEN_AFTER = frozenset({"interactions", "webhooks"})
+# A word of Discord's routes (``channels``, ``@me``, ``thread-members``, ``oauth2``);
+# any other segment is a value: an emoji (``%F0%9F%90%BA``, or ``wolf:123`` for a
+# server's own), a name.
+_WORD = re.compile(r"[a-z@][a-z0-9@_-]{0,31}")
 
 
 def seen(interaction: discord.Interaction) -> None:
@@ -88,18 +92,20 @@ def finished(interaction: discord.Interaction, outcome: str) -> None:
 
 def route(method: str, path: str) -> str | None:
     """A REST request's route as a template without ids: ``POST /channels/{id}/messages``;
-    an interaction's or a webhook's token is ``{token}``. None for what is no REST call
-    (the gateway's connection)."""
+    an interaction's or a webhook's token is ``{token}``, any segment that is not one of
+    Discord's route words ``{value}``. ``path`` is the URL's raw path, as sent (an
+    emoji percent-encoded; a decoded one is a value all the same). None for what is no
+    REST call (the gateway's connection)."""
     found = _API.search(path)
     if found is None:
         return None
     parts: list[str] = []
     for seg in found[1].split("/")[1:]:
-        if seg.isdigit():
+        if seg.isascii() and seg.isdigit():
             seg = "{id}"
         elif len(parts) >= 2 and parts[-1] == "{id}" and parts[-2] in _TOKEN_AFTER:
             seg = "{token}"
-        elif len(seg) > 32 or "%" in seg:  # no name of ours is that long (an emoji, a token)
+        elif not _WORD.fullmatch(seg):
             seg = "{value}"
         parts.append(seg)
     return f"{method.upper()} /{'/'.join(parts)}"
@@ -115,7 +121,7 @@ def rest_trace() -> aiohttp.TraceConfig:
         m = metrics.current
         if m is None:
             return
-        route_ = route(params.method, params.url.path)
+        route_ = route(params.method, params.url.raw_path)  # (``path`` is decoded: an emoji, a "/" in a value)
         if route_ is None:
             return
         m.rest_requests.labels(route_).inc()

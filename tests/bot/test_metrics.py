@@ -9,17 +9,20 @@ import contextlib
 import re
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import pytest
+from discord.http import Route
 from prometheus_client.parser import text_string_to_metric_families
+from yarl import URL
 
 import bot.service as service
 from bot import metrics
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
-from bot.discord.metering import route
+from bot.discord.metering import rest_trace, route
 from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
 from discord_emulator.ready import start_until_ready
@@ -91,8 +94,31 @@ def test_routes_are_templates_without_ids():
     assert route("POST", "/api/v10/channels/123456789012345678/messages") == "POST /channels/{id}/messages"
     assert route("post", "/api/v10/interactions/1234567/aW50ZXJhY3Rpb246MTIzNDU2Nzg5/callback") == "POST /interactions/{id}/{token}/callback"
     assert route("PATCH", "/api/v10/webhooks/42/tok.en-x/messages/@original") == "PATCH /webhooks/{id}/{token}/messages/@original"
-    assert route("PUT", "/api/v10/channels/1/messages/2/reactions/%F0%9F%90%BA/@me") == "PUT /channels/{id}/messages/{id}/reactions/{value}/@me"
+    assert route("GET", "/api/v10/oauth2/applications/@me") == "GET /oauth2/applications/@me"
     assert route("GET", "/?v=10&encoding=json") is None  # the gateway's connection
+    # An emoji, as discord.py asks for a reaction (a Unicode one, a server's own): the URL
+    # aiohttp makes of it gives the trace its raw path; its decoded path templates the same.
+    # (A "/" in a value splits only the decoded path: why the trace reads the raw one.)
+    for emoji in ("🐺", "wolf:123", "🐺/x"):
+        url = URL(Route("PUT", "/channels/{c}/messages/{m}/reactions/{emoji}/@me", c=1, m=2, emoji=emoji).url)
+        for path in (url.raw_path, url.path) if "/" not in emoji else (url.raw_path,):
+            assert route("PUT", path) == "PUT /channels/{id}/messages/{id}/reactions/{value}/@me", (emoji, path)
+
+
+async def test_the_trace_counts_a_reaction_by_its_template():
+    """The REST trace as discord.py's session calls it for a reaction with an emoji: one
+    series, the route's template, whatever the emoji."""
+    recording = metrics.enable()
+    try:
+        on_request_end = rest_trace().on_request_end[0]
+        for emoji in ("🐺", "🌕", "wolf:123", "🐺/x"):
+            url = URL(Route("PUT", "/channels/{c}/messages/{m}/reactions/{emoji}/@me", c=1, m=2, emoji=emoji).url)
+            response = SimpleNamespace(status=204, headers={})
+            await on_request_end(None, None, SimpleNamespace(method="PUT", url=url, headers={}, response=response))
+        labels = [s.labels for family in recording.rest_requests.collect() for s in family.samples if s.name.endswith("_total")]
+        assert labels == [{"route": "PUT /channels/{id}/messages/{id}/reactions/{value}/@me"}]
+    finally:
+        metrics.disable(recording)
 
 
 def test_a_component_is_counted_by_its_kind_only():
