@@ -174,6 +174,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     # Settings parked by a later downgrade (bot.db.parked_settings) go with their games.
     op.execute("DROP TABLE IF EXISTS parked_settings")
+    op.execute("DROP TABLE IF EXISTS parked_rows")  # rows parked likewise (bot.db.parked_rows)
     op.drop_table("submissions")
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.drop_index("ix_outbox_recipient")

@@ -10,7 +10,10 @@ records already there until ``wolfhowl db backfill`` reads them from the games' 
 No season exists before this revision, so no game is counted in one on the way up.
 
 The downgrade drops the three tables and the two columns (``seat_records`` has no child
-rows, so its rebuild on SQLite loses nothing).
+rows, so its rebuild on SQLite loses nothing), parking first their rows (``bot.db.parked_rows``):
+the seasons, the games each counted, the season standings and the seat records'
+identification figures, which the next upgrade puts back as they were (a game whose
+record went meanwhile leaves its rows parked no more).
 
 Revision ID: 0023
 Revises: 0022
@@ -20,9 +23,13 @@ Create Date: 2026-12-05
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
+
+from bot.db import parked_rows
 
 revision: str = "0023"
 down_revision: str | None = "0022"
@@ -30,6 +37,15 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 COLUMNS = ("guesses", "guesses_right")
+SEASON_COLUMNS = (
+    "id", "guild_id", "number", "name", "language", "open_guild_id", "started_at", "started_by", "ended_at", "ended_by", "summary",
+)  # fmt: skip
+TYPES: dict[str, Any] = {"summary": sa.JSON(), "started_at": sa.DateTime(), "ended_at": sa.DateTime()}
+seasons = sa.table("seasons", *(sa.column(c, TYPES.get(c)) for c in SEASON_COLUMNS))
+season_games = sa.table("season_games", sa.column("game_id"), sa.column("season_id"))
+STANDING_COLUMNS = ("season_id", "user_id", "guild_id", "games", "wins", "win_rate", "mu", "sigma", "rating", "last_game_id")
+season_standings = sa.table("season_standings", *(sa.column(c) for c in STANDING_COLUMNS))
+seat_records = sa.table("seat_records", sa.column("id", sa.Integer), sa.column("game_id", sa.Integer), *(sa.column(c, sa.Integer) for c in COLUMNS))
 
 
 def upgrade() -> None:
@@ -78,9 +94,33 @@ def upgrade() -> None:
     with op.batch_alter_table("seat_records", schema=None) as batch_op:
         for name in COLUMNS:
             batch_op.add_column(sa.Column(name, sa.Integer(), nullable=True))
+    # What a downgrade parked comes back (the games counted only where their records still are).
+    conn = op.get_bind()
+    back = parked_rows.unpark(conn, "seasons", {"started_at": datetime, "ended_at": datetime})
+    if back:
+        conn.execute(seasons.insert(), back)
+    counted = parked_rows.unpark(conn, "season_games")
+    records = set(conn.execute(sa.text("SELECT game_id FROM game_records")).scalars())
+    kept = [r for r in counted if r["game_id"] in records]
+    if kept:
+        conn.execute(season_games.insert(), kept)
+    standings = parked_rows.unpark(conn, "season_standings")
+    if standings:
+        conn.execute(season_standings.insert(), standings)
+    seats = set(conn.execute(sa.select(seat_records.c.id)).scalars())
+    for row in parked_rows.unpark(conn, "seat_records"):
+        if row["id"] in seats:
+            conn.execute(seat_records.update().where(seat_records.c.id == row["id"]).values(**{c: row[c] for c in COLUMNS}))
+    if back and conn.dialect.name == "postgresql":  # the id sequence follows the restored ids
+        conn.execute(sa.text("SELECT setval(pg_get_serial_sequence('seasons', 'id'), (SELECT max(id) FROM seasons))"))
 
 
 def downgrade() -> None:
+    conn = op.get_bind()
+    parked_rows.park(conn, seasons, SEASON_COLUMNS)
+    parked_rows.park(conn, season_games, ("game_id", "season_id"))
+    parked_rows.park(conn, season_standings, STANDING_COLUMNS)
+    parked_rows.park(conn, seat_records, ("id", *COLUMNS), seat_records.c.guesses.is_not(None))
     with op.batch_alter_table("seat_records", schema=None) as batch_op:
         for name in reversed(COLUMNS):
             batch_op.drop_column(name)

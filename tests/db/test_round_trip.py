@@ -1,8 +1,8 @@
 """Down and up again loses nothing: from the head, one revision at a time down to the
 lowest the games allow and back up to the head, on both databases, every table keeps its
 rows, every game its settings (the ones a downgrade takes out, which the earlier release
-cannot read, come back: bot.db.parked_settings) and its state, and every finished game
-still verifies at the end.
+cannot read, come back: bot.db.parked_settings) and its state, a season its rows
+(bot.db.parked_rows), and every finished game still verifies at the end.
 
 Two sets of games, each a finished game, a live one and a lobby written by today's code:
 dealt under today's rules version, which no release before its schema knows (the
@@ -30,9 +30,11 @@ from bot.db.migrate import (
 )
 from bot.db.session import Database, make_engine
 from bot.service import export_game, verify_log
+from bot.service.seasons import end_season, start_season
+from bot.service.types import UserRef
 from tests.conftest import FakeClock
 from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
-from tests.service.helpers import dealing_under, lobby, play_to_end, started
+from tests.service.helpers import GUILD, dealing_under, lobby, play_to_end, started
 
 # The oldest release the project supports going back to: ea0630b, schema 0002.
 OLDEST = "0002"
@@ -55,9 +57,16 @@ async def snapshot(url: str) -> dict[str, Any]:
             out: dict[str, Any] = {
                 t: int((await conn.execute(text(f"SELECT count(*) FROM {t}"))).scalar_one()) for t in tables if t != "alembic_version"
             }
+            load = lambda v: json.loads(v) if isinstance(v, str) else v  # noqa: E731 - SQLite hands JSON back as text
             for game_id, settings, state in (await conn.execute(text("SELECT id, settings, state FROM games ORDER BY id"))).all():
-                load = lambda v: json.loads(v) if isinstance(v, str) else v  # noqa: E731 - SQLite hands JSON back as text
                 out[f"game {game_id}"] = (load(settings), load(state))
+            if "seasons" in tables:  # a season's rows whole, not only their count
+                query = "SELECT id, number, name, started_at, ended_at, open_guild_id, summary FROM seasons ORDER BY id"
+                out["seasons rows"] = [(*r[:-1], load(r[-1])) for r in (await conn.execute(text(query))).all()]
+                query = "SELECT season_id, user_id, games, wins, mu, sigma FROM season_standings ORDER BY season_id, user_id"
+                out["season standings rows"] = [tuple(r) for r in (await conn.execute(text(query))).all()]
+                query = "SELECT id, guesses, guesses_right FROM seat_records ORDER BY id"
+                out["guesses"] = [tuple(r) for r in (await conn.execute(text(query))).all()]
             return out
     finally:
         await eng.dispose()
@@ -72,7 +81,9 @@ async def with_games(url: str, version: int) -> dict[str, int]:
     try:
         with dealing_under(version):
             done = await started(db, 7, min_reliability=30, gallery="open")
-            await play_to_end(db, done)
+            await start_season(db, GUILD, UserRef(77, "mod"), "Spring")
+            await play_to_end(db, done)  # counted in the season (0023 parks it on the way down)
+            await end_season(db, GUILD, UserRef(77, "mod"), 2003)
             live = await started(db, 7, channel=2001, first=20, gallery="late", killing_blow="killer_takes")
         waiting = await lobby(db, 3, channel=2002, first=40, min_reliability=50, gallery="late", uneven_tables="compensate")
         return {"over": done, "running": live, "lobby": waiting}
