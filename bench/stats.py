@@ -1,19 +1,22 @@
 """/stats and /leaderboard against a community's worth of records.
 
     .venv/bin/python bench/stats.py [--games 10000] [--players 2000] [--queries 300]
-                                    [--sqlite] [--postgres [SERVER]] [--json]
+                                    [--seasons 4] [--sqlite] [--postgres [SERVER]] [--json]
 
 Builds a scratch database (a temporary SQLite file, and/or a scratch PostgreSQL database
 on SERVER, default 127.0.0.1:5432, dropped after) migrated to head, with ``--games``
 finished games in one server among ``--players`` players (6 to 15 seats a game, some
 players far busier than others, as on a real server): their ``games`` rows, game and seat
-records, and the standings replayed from those records with OpenSkill, as
+records, the games split in order among ``--seasons`` seasons (the last one open), and
+the standings, all-time and per season, replayed from those records with OpenSkill, as
 ``wolfhowl db ratings --rebuild`` does. Then times, on a warm connection pool:
 
-* ``stats``: ``bot.service.stats.player_stats`` for a random player, in this server;
+* ``stats``: ``bot.service.stats.player_stats`` for a random player, in this server
+  (with their seasons, ranked on each season's board);
 * ``stats_all``: the same over every server;
 * ``leaderboard``: ``bot.service.leaderboard.leaderboard`` for a random sort and page,
   with the caller's own row (a random player);
+* ``leaderboard_season``: the same on a random season's board;
 * ``stats_chart``: rendering a /stats chart (matplotlib, no database), for scale.
 
 and prints p50 and p99 in milliseconds for each. Without ``--sqlite``/``--postgres`` it
@@ -40,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert
 
 from bot.db.migrate import upgrade
-from bot.db.models import Game, GameRecord, SeatRecord, User
+from bot.db.models import Game, GameRecord, Season, SeasonGame, SeatRecord, User
 from bot.db.session import Database
 from bot.service.leaderboard import SORTS, leaderboard
 from bot.service.ratings import rebuild_standings
@@ -95,16 +98,35 @@ def synthetic(games: int, players: int, seed: str) -> tuple[list[dict[str, Any]]
     return game_rows, record_rows, seat_rows
 
 
-async def build(url: str, games: int, players: int, seed: str) -> float:
+def season_rows(games: int, seasons: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rows for ``seasons`` (the games split in order among them, the last one open) and
+    ``season_games``."""
+    per = max(1, games // max(1, seasons))
+    rows, counted = [], []
+    for n in range(1, seasons + 1):
+        first, last = (n - 1) * per + 1, games if n == seasons else n * per
+        is_open = n == seasons
+        rows.append({
+            "id": n, "guild_id": GUILD, "number": n, "name": f"Season {n}", "language": "en-US",
+            "open_guild_id": GUILD if is_open else None, "started_at": START + timedelta(hours=first - 1), "started_by": 1,
+            "ended_at": None if is_open else START + timedelta(hours=last, minutes=30), "ended_by": None if is_open else 1,
+            "summary": None,
+        })  # fmt: skip
+        counted += [{"game_id": g, "season_id": n} for g in range(first, last + 1)]
+    return rows, counted
+
+
+async def build(url: str, games: int, players: int, seed: str, seasons: int = 0) -> float:
     """Migrate and fill the database; returns the seconds the standings' replay took."""
     await upgrade(url)
     game_rows, record_rows, seat_rows = synthetic(games, players, seed)
+    seasons_, counted = season_rows(games, seasons) if seasons else ([], [])
     db = Database(url)
     try:
         async with db.transaction() as s:
             now = datetime.now(UTC)
             await s.execute(insert(User), [{"id": u, "display_name": f"player{u}", "locale": None, "created_at": now, "updated_at": now} for u in range(1, players + 1)])
-            for table, rows in ((Game, game_rows), (GameRecord, record_rows), (SeatRecord, seat_rows)):
+            for table, rows in ((Game, game_rows), (GameRecord, record_rows), (SeatRecord, seat_rows), (Season, seasons_), (SeasonGame, counted)):
                 for i in range(0, len(rows), 2000):
                     await s.execute(insert(table), rows[i : i + 2000])
         started = time.perf_counter()
@@ -130,11 +152,21 @@ def percentiles(ms: list[float]) -> dict[str, float]:
 
 
 async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str, Any]:
-    replay_s = await build(url, args.games, args.players, args.seed)
+    replay_s = await build(url, args.games, args.players, args.seed, args.seasons)
     rng = random.Random(args.seed)
     db = Database(url)
     try:
         pages = {sort: (await leaderboard(db, GUILD, sort, 1, min_games=5)).pages for sort in SORTS}
+        standing = [s for s in SORTS if s != "predictions"]
+        season_pages = {
+            (n, sort): (await leaderboard(db, GUILD, sort, 1, min_games=5, season=n)).pages
+            for n in range(1, args.seasons + 1) for sort in standing
+        }
+
+        async def season_board() -> Any:
+            n, sort = rng.randint(1, args.seasons), rng.choice(standing)
+            page = rng.randint(1, season_pages[n, sort])
+            return await leaderboard(db, GUILD, sort, page, min_games=5, viewer_id=rng.randint(1, args.players), season=n)
 
         async def stats(everywhere: bool = False) -> Any:
             user = rng.randint(1, args.players)
@@ -153,6 +185,9 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
         row["stats"] = percentiles(await timed(args.queries, stats))
         row["stats_all"] = percentiles(await timed(args.queries, lambda: stats(True)))
         row["leaderboard"] = percentiles(await timed(args.queries, board))
+        row["seasons"] = args.seasons
+        if args.seasons:
+            row["leaderboard_season"] = percentiles(await timed(args.queries, season_board))
         if args.chart:
             from bot.discord.embeds.stats_replies import chart_png
 
@@ -188,10 +223,13 @@ async def pg_drop(server: str, url: str) -> None:
 
 
 def show(row: dict[str, Any]) -> str:
-    parts = [f"{row['backend']:<10} {row['games']} games, {row['players']} players, {row['queries']} queries each; ratings replayed in {row['replay_s']} s"]
-    for key in ("stats", "stats_all", "leaderboard", "stats_chart"):
+    parts = [
+        f"{row['backend']:<10} {row['games']} games, {row['players']} players, {row['seasons']} seasons, {row['queries']} queries each;"
+        f" ratings replayed in {row['replay_s']} s"
+    ]
+    for key in ("stats", "stats_all", "leaderboard", "leaderboard_season", "stats_chart"):
         if key in row:
-            parts.append(f"  {key:<12} p50 {row[key]['p50_ms']:>7.2f} ms   p99 {row[key]['p99_ms']:>7.2f} ms")
+            parts.append(f"  {key:<18} p50 {row[key]['p50_ms']:>7.2f} ms   p99 {row[key]['p99_ms']:>7.2f} ms")
     return "\n".join(parts)
 
 
@@ -201,6 +239,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--queries", type=int, default=300, help="timed calls of each kind (default 300)")
     parser.add_argument("--seed", default="stats-bench")
+    parser.add_argument("--seasons", type=int, default=4, help="seasons the games are split among, the last one open (default 4; 0: none)")
     parser.add_argument("--sqlite", action="store_true", help="run on a temporary SQLite file")
     parser.add_argument("--postgres", metavar="SERVER", nargs="?", const="postgresql://postgres@127.0.0.1:5432/test",
                         help="run on a scratch PostgreSQL database on this server (default 127.0.0.1:5432)")  # fmt: skip

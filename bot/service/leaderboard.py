@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, false, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -183,6 +184,19 @@ async def leaderboard(
             if row is not None:
                 own = _row(1 + int(row[2]), row[0], row[1])
     return Board(guild_id, sort, min_games, page, pages, total, rows, own, found_season)
+
+
+async def season_places(s: AsyncSession, guild_id: int, user_id: int) -> dict[int, int]:
+    """The player's place on the rating board of each of the server's seasons they played
+    in (season id -> rank, as the board shows it); none while their profile is hidden."""
+    places = {}
+    for season_id in (await s.execute(select(SeasonStanding.season_id).where(SeasonStanding.user_id == user_id, SeasonStanding.guild_id == guild_id))).scalars():
+        table = _Table(SeasonStanding, guild_id, season_id)
+        where = [*table.eligible("rating", 1), table.col("user_id") == user_id]
+        found = (await s.execute(table.base(where).add_columns(table.ahead_of_row("rating", 1)))).first()
+        if found is not None:
+            places[season_id] = 1 + int(found[2])
+    return places
 
 
 async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: int, viewer_id: int | None) -> Board:

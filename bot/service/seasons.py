@@ -232,45 +232,6 @@ async def season_numbered(s: AsyncSession, guild_id: int, number: Any) -> Season
     return found
 
 
-@dataclass(frozen=True)
-class PlayerSeason:
-    """A player's part in one season: games, wins, rating and rank on its board (None
-    while unranked, hidden), and the awards they won in it (once ended)."""
-
-    season: SeasonInfo
-    games: int
-    wins: int
-    rating: float
-    rank: int | None
-    awards: tuple[str, ...]
-
-
-async def player_seasons(s: AsyncSession, user_id: int, guild_id: int, hidden: bool = False) -> list[PlayerSeason]:
-    """The seasons of the server the player played in, the latest first."""
-    rows = (
-        await s.execute(
-            select(SeasonStanding, Season)
-            .join(Season, Season.id == SeasonStanding.season_id)
-            .where(SeasonStanding.user_id == user_id, Season.guild_id == guild_id)
-            .order_by(Season.number.desc())
-        )
-    ).all()
-    out = []
-    for standing, season in rows:
-        rank = None
-        if not hidden:
-            ahead = select(func.count()).select_from(SeasonStanding).outerjoin(PlayerProfile, PlayerProfile.user_id == SeasonStanding.user_id)
-            ahead = ahead.where(
-                SeasonStanding.season_id == season.id,
-                SeasonStanding.rating > standing.rating,
-                (PlayerProfile.hidden.is_(None)) | (PlayerProfile.hidden.is_(False)),
-            )
-            rank = 1 + int((await s.execute(ahead)).scalar_one())
-        won = tuple(a["key"] for a in (season.summary or {}).get("awards", []) if user_id in (a.get("users") or []))
-        out.append(PlayerSeason(SeasonInfo.of(season), standing.games, standing.wins, standing.rating, rank, won))
-    return out
-
-
 async def forget_in_summaries(s: AsyncSession, user_id: int) -> None:
     """A forgotten player leaves the kept summaries: their awards and place on the top
     are kept, without them."""

@@ -16,11 +16,12 @@ from typing import Any
 from sqlalchemy import Integer, case, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import PlayerProfile, PlayerStanding, SeatRecord
+from bot.db.models import PlayerProfile, PlayerStanding, Season, SeasonStanding, SeatRecord
 from bot.db.session import Database
 from bot.service.common import check_id
+from bot.service.leaderboard import season_places
 from bot.service.reliability import Reliability, reliability_of
-from bot.service.seasons import PlayerSeason, player_seasons
+from bot.service.seasons import SeasonInfo
 from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
 
 # A win rate's 95% interval is shown from this many games on (fewer say too little).
@@ -111,9 +112,40 @@ async def player_stats(
             raise NoRecordsError(name=name)
         recent = await _recent(s, user_id, guild_id)
         reliability = await reliability_of(s, user_id, guild_id)
-        seasons = [] if guild_id is None else await player_seasons(s, user_id, guild_id, hidden)
+        seasons = [] if guild_id is None else await player_seasons(s, user_id, guild_id)
     found = from_groups(user_id, guild_id, groups, recent, rating, reliability)
     return dataclasses.replace(found, seasons=seasons)
+
+
+@dataclass(frozen=True)
+class PlayerSeason:
+    """A player's part in one season: games, wins, rating and place on its board (None
+    while their profile is hidden), and the awards they won in it (once ended)."""
+
+    season: SeasonInfo
+    games: int
+    wins: int
+    rating: float
+    rank: int | None
+    awards: tuple[str, ...]
+
+
+async def player_seasons(s: AsyncSession, user_id: int, guild_id: int) -> list[PlayerSeason]:
+    """The seasons of the server the player played in, the latest first."""
+    rows = (
+        await s.execute(
+            select(SeasonStanding, Season)
+            .join(Season, Season.id == SeasonStanding.season_id)
+            .where(SeasonStanding.user_id == user_id, Season.guild_id == guild_id)
+            .order_by(Season.number.desc())
+        )
+    ).all()
+    places = await season_places(s, guild_id, user_id) if rows else {}
+    out = []
+    for standing, season in rows:
+        won = tuple(a["key"] for a in (season.summary or {}).get("awards", []) if user_id in (a.get("users") or []))
+        out.append(PlayerSeason(SeasonInfo.of(season), standing.games, standing.wins, standing.rating, places.get(season.id), won))
+    return out
 
 
 R = SeatRecord

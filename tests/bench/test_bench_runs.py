@@ -57,8 +57,8 @@ def test_bot_load_bench_measures_the_floor_with_a_command_instead_of_the_turns()
 def test_stats_bench_prints_the_percentiles_on_sqlite():
     out = bench("bench/stats.py", "--games", "40", "--players", "30", "--queries", "5", "--sqlite", "--no-chart", "--json")
     row = json.loads(out.strip().splitlines()[-1])
-    assert (row["backend"], row["games"], row["players"]) == ("sqlite", 40, 30)
-    for key in ("stats", "stats_all", "leaderboard"):
+    assert (row["backend"], row["games"], row["players"], row["seasons"]) == ("sqlite", 40, 30, 4)
+    for key in ("stats", "stats_all", "leaderboard", "leaderboard_season"):
         assert 0 < row[key]["p50_ms"] <= row[key]["p99_ms"]
 
 

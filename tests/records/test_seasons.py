@@ -29,6 +29,7 @@ from bot.service.backfill import backfill_all
 from bot.service.commands import SendSubmission, handle
 from bot.service.errors import BadArgumentError
 from bot.service.leaderboard import leaderboard
+from bot.service.stats import player_stats
 from bot.service.messages import SeasonEnded, decode
 from bot.service.policy import Standing
 from bot.service.privacy import forget
@@ -152,6 +153,10 @@ async def test_season_board_beside_the_all_time_one(db: Database, clock: FakeClo
     assert all_time.total == 12 and all_time.season is None
     assert this_season.total == 6 and this_season.season is not None and this_season.season.name == "Summer"
     assert {r.user_id for r in this_season.rows} == {101, 102, 103, 104, 105, 106} == {r.user_id for r in by_number.rows}
+    for row in this_season.rows:  # /stats view ranks the player as the season's board does
+        (mine,) = (await player_stats(db, row.user_id, row.user_id, GUILD)).seasons
+        assert (mine.rank, mine.games, mine.season.name, mine.season.open) == (row.rank, 1, "Summer", True)
+    assert (await player_stats(db, 120, 120, GUILD)).seasons == []  # played before the season only
     with pytest.raises(UnknownSeasonError):
         await leaderboard(db, GUILD, season=2)
     with pytest.raises(BadArgumentError):

@@ -12,7 +12,8 @@ import discord
 
 from bot.i18n import t, terms
 from bot.render import words
-from bot.service.seasons import PlayerSeason, SeasonInfo
+from bot.service.seasons import SeasonInfo
+from bot.service.stats import PlayerSeason
 
 SEASON_COLOUR = 0xD97706
 AWARD_ICONS = {"points": "🏆", "identifier": "🔍", "steady": "🕯️"}
