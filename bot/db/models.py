@@ -89,6 +89,8 @@ class User(Base):
     # Phase prompts by DM (/settings prompts): NULL while the user has not chosen, and
     # the game's own setting decides.
     prompts: Mapped[bool | None] = mapped_column(Boolean)
+    # Their own IANA time zone (/settings timezone; bot.service.time_zones), NULL: not said.
+    timezone: Mapped[str | None] = mapped_column(String(64))
 
 
 class Game(Base):

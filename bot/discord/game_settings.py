@@ -29,11 +29,18 @@ from discord import app_commands
 
 from bot.discord.durations import format_duration, parse_duration
 from bot.discord.embeds.lineup_replies import setting_line
-from bot.discord.embeds.setting_lines import ai_line, durations_line, policy_text, reminder_line
+from bot.discord.embeds.setting_lines import (
+    ai_line,
+    deadline_hours_line,
+    durations_line,
+    policy_text,
+    reminder_line,
+)
 from bot.discord.errors import ReplyError
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.service.start_time import MAX_START_SECONDS, MIN_START_SECONDS
+from bot.service.time_zones import MAX_HOURS
 from bot.service.types import GameSettings
 
 # What switches a reminder (or a lobby's start time) off, in either language.
@@ -186,8 +193,40 @@ class Duration(Setting):
             yield self.off_error
 
 
+# What may stand between hours as typed: commas (either language's), spaces, "点" (o'clock).
+HOUR_SEPARATORS = str.maketrans({",": " ", "，": " ", "、": " ", "点": " ", "時": " ", "时": " "})
+
+
+@dataclass(frozen=True, slots=True)
+class Hours(Setting):
+    """Hours of the day typed as ``18, 2, 10`` (the deadline hours, in the moderator's
+    own time zone: the command adds it); one of the ``OFF_WORDS``: none."""
+
+    def annotation(self) -> Any:
+        return str | None
+
+    def value(self, given: Any) -> Any:
+        """"18, 2, 10" (or "18:00 02:00", "18点，2点") as hours of the day."""
+        text = str(given).strip()
+        if text.casefold() in OFF_WORDS:
+            return ()
+        cleaned = text.translate(HOUR_SEPARATORS).replace(":00", "")
+        parts = cleaned.split()
+        if not parts or len(parts) > MAX_HOURS or not all(p.isascii() and p.isdecimal() and 0 <= int(p) <= 23 for p in parts):
+            raise ReplyError("reply.error.deadline_hours", text=text[:40])
+        return tuple(int(p) for p in parts)
+
+    def catalogue_keys(self) -> Iterator[str]:
+        yield from Setting.catalogue_keys(self)
+        yield "reply.error.deadline_hours"
+
+
 def _durations(s: GameSettings, locale: str, ai: int) -> str:
     return durations_line(s, locale)
+
+
+def _deadline_hours(s: GameSettings, locale: str, ai: int) -> str | None:
+    return deadline_hours_line(s, locale)
 
 
 def _reminder(s: GameSettings, locale: str, ai: int) -> str:
@@ -224,6 +263,7 @@ SETTINGS: list[Setting] = [
     Duration("dusk", "dusk_seconds", line=_none),
     Duration("morning", "morning_seconds", line=_none),
     Duration("reminder", "reminder_lead_seconds", line=_reminder, off_error="reply.error.reminder"),
+    Hours("deadline_hours", "deadline_hours", line=_deadline_hours),
     Pick("vote_tie", "vote_tie_rule", prefix="tie"),
     Flag("reveal_on_death", "reveal_on_death", line_key="reveal"),
     Flag("early_advance", "early_advance", line_key="early"),
@@ -247,8 +287,9 @@ SETTINGS: list[Setting] = [
 ]
 
 
-# GameSettings fields no option offers: the Dusk's grace after the last order is the bot's.
-NOT_OFFERED = frozenset({"dusk_grace_seconds"})
+# GameSettings fields no option offers: the Dusk's grace after the last order is the bot's;
+# the deadline hours' zone is the moderator's own, which the command adds.
+NOT_OFFERED = frozenset({"dusk_grace_seconds", "deadline_zone"})
 
 
 def derived(field: str) -> Setting:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.discord import game_settings
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Stats
 from bot.sandbox.play_table import Cursor, GameClock, Seating, Tavern
@@ -41,7 +42,9 @@ class GameOptions:
     reveal_on_death: bool = False
     quiet_dead: bool | None = None
     vote_tie: str | None = None
-    # House rules by option name (``{"departures": "morning"}``); the rest keep their default.
+    # Settings chosen in the lobby, by option name (``{"departures": "morning"}``, a house
+    # rule, with /mod house_rules; ``{"gallery": "late"}`` with /mod settings); the rest keep
+    # their default.
     house_rules: dict[str, str] = field(default_factory=dict)
     advance: str = "moderator"
     max_rounds: int = 40
@@ -68,6 +71,15 @@ class GameOptions:
         if self.vote_tie is not None:
             out["vote_tie"] = self.vote_tie
         return out
+
+
+def lobby_commands(chosen: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The moderator's commands that choose ``chosen`` in the lobby: the house rules with
+    /mod house_rules, any other setting with /mod settings."""
+    house = {s.name for s in game_settings.options(game_settings.HOUSE_RULES)}
+    split = [("mod house_rules", {k: v for k, v in chosen.items() if k in house}),
+             ("mod settings", {k: v for k, v in chosen.items() if k not in house})]  # fmt: skip
+    return [(command, options) for command, options in split if options]
 
 
 @dataclass
@@ -118,10 +130,10 @@ class TableGame:
         if created.error or self.moderator.game_id is None:
             raise RuntimeError(f"/mod create was refused: {created.text}")
         self.game_id = self.moderator.game_id
-        if self.options.house_rules:  # chosen in the lobby
-            chosen = await self.moderator.command("mod house_rules", dict(self.options.house_rules))
-            if chosen.error:
-                raise RuntimeError(f"/mod house_rules was refused: {chosen.text}")
+        for command, chosen in lobby_commands(self.options.house_rules):  # chosen in the lobby
+            answer = await self.moderator.command(command, chosen)
+            if answer.error:
+                raise RuntimeError(f"/{command} was refused: {answer.text}")
         if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
             filled = await self.moderator.command("mod settings", {"ai_seats": self.options.ai_seats})
             if filled.error:

@@ -37,6 +37,7 @@ from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import write_records
 from bot.service.rules import decode_state
+from bot.service.time_zones import rotated_deadline
 from bot.service.types import (
     PHASE_ORDER,
     REQUIRED_KIND,
@@ -149,12 +150,18 @@ async def has_played(session: AsyncSession, game_id: int, user_id: int) -> bool:
 
 
 def arm_clock(game: Game, now: datetime, seconds: float | None = None) -> None:
-    """Start the current phase's clock: deadline and reminder."""
+    """Start the current phase's clock: deadline and reminder. A phase that opens runs
+    for its length, or, with the game's deadline hours, to the round's hour
+    (``time_zones.rotated_deadline``); ``seconds``: what a paused or extended phase has
+    left."""
     settings = settings_of(game)
-    if seconds is None:
-        seconds = settings.seconds_for(game.phase or "day")
     game.phase_started_at = now
-    game.phase_deadline = now + timedelta(seconds=seconds)
+    if seconds is None and settings.deadline_hours:
+        game.phase_deadline = rotated_deadline(now, game.round, settings.deadline_hours, settings.deadline_zone)
+    else:
+        if seconds is None:
+            seconds = settings.seconds_for(game.phase or "day")
+        game.phase_deadline = now + timedelta(seconds=seconds)
     lead = settings.reminder_lead_seconds
     remind = game.phase_deadline - timedelta(seconds=lead)
     game.reminder_due_at = remind if lead and remind > now else None

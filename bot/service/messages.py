@@ -241,7 +241,8 @@ class PhasePrompt(Message):
     the seat's own sheet as the phase opened (``engine.view.sheet``), from which the
     controls are drawn (a wounded seat gets no night orders); ``wounded``: the coming
     roll, as a reminder carries it (see ``common.wound_note``); ``tip``: the phase comes
-    for the first time in the holder's first game, and a one-line tip explains it."""
+    for the first time in the holder's first game, and a one-line tip explains it;
+    ``zone``: the holder's own time zone, in which the deadline's hour is also said."""
 
     round: int
     phase: str
@@ -250,6 +251,7 @@ class PhasePrompt(Message):
     sheet: view.Sheet
     wounded: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
     tip: bool = field(default=False, metadata=OMIT_FALSE)
+    zone: str | None = field(default=None, metadata=OMIT_NONE)  # the holder's own time zone, when set
 
 
 @kind("ending")

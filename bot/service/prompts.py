@@ -18,6 +18,7 @@ from bot.db.session import Database
 from bot.service.common import check_id, settings_of, state_of, wound_note
 from bot.service.messages import PhasePrompt
 from bot.service.outbox import Mail
+from bot.service.time_zones import time_zones_of
 
 PROMPTED = ("day", "dusk", "morning")
 
@@ -36,6 +37,7 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
         if h.user_id is not None
     }
     chosen = await repo.user_prompts(s, list(humans.values()))
+    zones = await time_zones_of(s, list(humans.values()))
     # Each phase's first time in a newcomer's first game: a tip with it (a practice game
     # explains its first phases in posts of their own: bot.service.common.mail_phase_started).
     new = await repo.newcomers(s, list(humans.values())) if game.round == 1 and game.guild_id is not None else set()
@@ -54,6 +56,7 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
             sheet=engine.view.sheet(state, p.seat),
             wounded=wound_note(state, p.seat, tonight=game.phase != "morning"),
             tip=user_id in new,
+            zone=zones.get(user_id),
         )
         mail.private(user_id, prompt, "prompt", follows=follows)
         written += 1

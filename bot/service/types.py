@@ -3,6 +3,7 @@ summaries. Plain frozen values; the Discord layer renders them."""
 
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard
@@ -104,6 +105,11 @@ class GameSettings(BaseModel):
     absence_action: Literal["replace", "remove", "ai", "notify"] = "replace"
     # How long a standby has to accept a seat offered to them before the next is asked.
     offer_seconds: int = Field(default=600, ge=60, le=86400)
+    # A slow game's deadline hours (bot.service.time_zones): each phase closes at the
+    # round's hour of the day in ``deadline_zone`` (round 1 the first, round 2 the next…)
+    # instead of after its length; empty: after its length.
+    deadline_hours: tuple[int, ...] = Field(default=(), max_length=6)
+    deadline_zone: str = "UTC"
     # The reliability a player needs to join, in percent (0: none; bot.service.reliability):
     # a join of the lobby or the standby list below it is refused; a new player is let in.
     min_reliability: int = Field(default=0, ge=0, le=100)
@@ -123,6 +129,22 @@ class GameSettings(BaseModel):
             return lineups.normalize(v)
         except engine.RuleViolation as exc:
             raise ValueError(refusal_text(exc, "en-US")) from None
+
+    @field_validator("deadline_hours")
+    @classmethod
+    def _hours(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if any(not 0 <= h <= 23 for h in v):
+            raise ValueError("hours of the day are 0 to 23")
+        return v
+
+    @field_validator("deadline_zone")
+    @classmethod
+    def _zone(cls, v: str) -> str:
+        try:
+            zoneinfo.ZoneInfo(v)
+        except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+            raise ValueError(f"no time zone {v[:60]!r}") from None
+        return v
 
     @model_validator(mode="after")
     def _lineup_fits(self) -> GameSettings:

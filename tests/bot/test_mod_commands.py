@@ -24,7 +24,7 @@ MODERATORS = {
 PLAYERS = {
     "game join", "game leave", "game watch", "game unwatch", "grail", "identify", "act attack", "act skill", "orders", "vote", "me",
     "inbox", "rules", "help", "stats view", "stats hide", "stats show", "stats forget", "leaderboard", "game history", "recap", "table", "standby join", "standby leave",
-    "settings prompts", "practice start", "practice stop",
+    "settings prompts", "settings timezone", "practice start", "practice stop",
 }  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from bot.db.session import Database, make_engine
 from bot.service.practice import start_practice
 from bot.service.types import UserRef
 from tests.conftest import FakeClock, drop_pg_database, scratch_pg_database
+from tests.service.helpers import dealing_under
 
 TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
 
@@ -344,15 +345,19 @@ async def test_0017_adds_the_prompt_choice_and_the_follows_key_and_drops_them(em
 
 
 async def test_0018_lets_a_game_have_no_server_and_the_downgrade_keeps_it_readable(empty_url: str) -> None:
-    await upgrade(empty_url, "0018")
-    nullable = await _inspect(empty_url, lambda i: {c["name"]: c["nullable"] for c in i.get_columns("games")})
-    assert nullable["guild_id"] is True
+    # The practice game is written by today's code at the head (dealt under rules version
+    # 1, which every release knows, so that no later downgrade refuses it), then taken down.
+    await upgrade(empty_url)
     db = Database(empty_url, clock=FakeClock())
     try:
-        practice = await start_practice(db, UserRef(5, "pat", "en-US"), 9001, players=6)
+        with dealing_under(1):
+            practice = await start_practice(db, UserRef(5, "pat", "en-US"), 9001, players=6)
         assert practice.guild_id is None
     finally:
         await db.dispose()
+    await downgrade(empty_url, "0018")
+    nullable = await _inspect(empty_url, lambda i: {c["name"]: c["nullable"] for c in i.get_columns("games")})
+    assert nullable["guild_id"] is True
     await downgrade(empty_url, "0017")
     nullable = await _inspect(empty_url, lambda i: {c["name"]: c["nullable"] for c in i.get_columns("games")})
     assert nullable["guild_id"] is False
@@ -392,7 +397,7 @@ async def test_0019_adds_the_reliability_figures_and_the_downgrade_keeps_the_rec
             kept = (await conn.execute(text("SELECT phases_asked, phases_sent, phases_abandoned FROM seat_records"))).one()
             assert tuple(kept) == (None, None, None)  # not known until the backfill
             await conn.execute(text("UPDATE seat_records SET phases_asked = 9, phases_sent = 8, phases_abandoned = 0"))
-            settings = GameSettings(max_players=8, min_reliability=80).model_dump()
+            settings = GameSettings(max_players=8, min_reliability=80).model_dump(mode="json")
             await conn.execute(text("UPDATE games SET settings = :s"), {"s": json.dumps(settings)})
         await downgrade(empty_url, "0018")
         assert not figures & await _columns(empty_url, "seat_records")
@@ -511,5 +516,26 @@ async def test_0023_adds_the_seasons_and_the_downgrade_keeps_the_records(empty_u
         async with engine.connect() as conn:
             assert (await conn.execute(text("SELECT count(*) FROM seat_records"))).scalar_one() == 1
             assert (await conn.execute(text("SELECT count(*) FROM game_records"))).scalar_one() == 1
+    finally:
+        await engine.dispose()
+
+
+async def test_0024_adds_the_time_zones_and_the_downgrade_parks_them(empty_url: str) -> None:
+    """A user's zone and a game's deadline hours go down parked (the earlier code would
+    refuse the settings keys) and come back up as they were."""
+    await upgrade(empty_url, "0024")
+    engine = make_engine(empty_url)
+    try:
+        async with engine.begin() as conn:
+            await _add_game(conn, {"deadline_hours": [18, 2], "deadline_zone": "Asia/Shanghai", "max_players": 9})
+            await conn.execute(text("INSERT INTO users (id, display_name, created_at, updated_at, timezone) VALUES (5, 'ann', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 'Europe/Berlin')"))
+        await downgrade(empty_url, "0023")
+        assert "timezone" not in await _columns(empty_url, "users")
+        assert await _stored_settings(engine) == {"max_players": 9}
+        await upgrade(empty_url, "0024")
+        assert await _stored_settings(engine) == {"deadline_hours": [18, 2], "deadline_zone": "Asia/Shanghai", "max_players": 9}
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT timezone FROM users WHERE id = 5"))).scalar_one() == "Europe/Berlin"
+        assert "parked_rows" not in await _tables(empty_url) and "parked_settings" not in await _tables(empty_url)
     finally:
         await engine.dispose()

@@ -31,6 +31,7 @@ from bot.db.migrate import (
 from bot.db.session import Database, make_engine
 from bot.service import export_game, verify_log
 from bot.service.seasons import end_season, start_season
+from bot.service.time_zones import set_time_zone
 from bot.service.types import UserRef
 from tests.conftest import FakeClock
 from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
@@ -67,6 +68,9 @@ async def snapshot(url: str) -> dict[str, Any]:
                 out["season standings rows"] = [tuple(r) for r in (await conn.execute(text(query))).all()]
                 query = "SELECT id, guesses, guesses_right FROM seat_records ORDER BY id"
                 out["guesses"] = [tuple(r) for r in (await conn.execute(text(query))).all()]
+            columns = {c["name"] for c in await conn.run_sync(lambda c: inspect(c).get_columns("users"))}
+            if "timezone" in columns:
+                out["time zones"] = [tuple(r) for r in (await conn.execute(text("SELECT id, timezone FROM users ORDER BY id"))).all()]
             return out
     finally:
         await eng.dispose()
@@ -84,7 +88,10 @@ async def with_games(url: str, version: int) -> dict[str, int]:
             await start_season(db, GUILD, UserRef(77, "mod"), "Spring")
             await play_to_end(db, done)  # counted in the season (0023 parks it on the way down)
             await end_season(db, GUILD, UserRef(77, "mod"), 2003)
-            live = await started(db, 7, channel=2001, first=20, gallery="late", killing_blow="killer_takes")
+            live = await started(
+                db, 7, channel=2001, first=20, gallery="late", killing_blow="killer_takes", deadline_hours=(18, 2), deadline_zone="Asia/Shanghai"
+            )
+        await set_time_zone(db, UserRef(120, "x"), "Europe/Berlin")  # (0024 parks it on the way down)
         waiting = await lobby(db, 3, channel=2002, first=40, min_reliability=50, gallery="late", uneven_tables="compensate")
         return {"over": done, "running": live, "lobby": waiting}
     finally:

@@ -211,7 +211,7 @@ def _field_of(param: app_commands.Parameter) -> str | None:
     if param.choices:
         sample = app_commands.Choice(name="x", value=param.choices[0].value)
     elif param.type is AppCommandOptionType.string:
-        sample = "1h"
+        sample = "1h" if param.name != "deadline_hours" else "18"  # a length, or hours of the day
     elif param.type is AppCommandOptionType.integer:
         sample = param.min_value
     else:
@@ -242,6 +242,8 @@ def _default_text(field: str | None, param: str, loc: str) -> str:
         return t(f"cmd.choice.absence_{value}", loc)
     if field == "gallery":
         return t(f"cmd.choice.gallery_{value}", loc)
+    if field == "deadline_hours":  # none: the phases' lengths
+        return {"en-US": "none", "zh-CN": "无"}[loc]
     return str(value)
 
 

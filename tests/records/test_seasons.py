@@ -29,7 +29,6 @@ from bot.service.backfill import backfill_all
 from bot.service.commands import SendSubmission, handle
 from bot.service.errors import BadArgumentError
 from bot.service.leaderboard import leaderboard
-from bot.service.stats import player_stats
 from bot.service.messages import SeasonEnded, decode
 from bot.service.policy import Standing
 from bot.service.privacy import forget
@@ -49,6 +48,7 @@ from bot.service.seasons import (
     end_season,
     start_season,
 )
+from bot.service.stats import player_stats
 from bot.service.types import UserRef
 from engine.validate import validate_identification
 from tests.conftest import FakeClock

@@ -25,6 +25,7 @@ from bot.discord.components.end import ConfirmButton, confirm_key
 from bot.discord.components.lobby import close_lobby, refresh_lobby
 from bot.discord.context import Ctx, moderated_game, server_language, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
+from bot.discord.embeds.setting_lines import clock_line
 from bot.discord.errors import ReplyError
 from bot.discord.game_settings import HOUSE_RULES, option_value, overrides, setting_options
 from bot.discord.guild import permissions
@@ -34,7 +35,9 @@ from bot.discord.guild.standing import standing_of
 from bot.discord.translator import L
 from bot.i18n import t
 from bot.render import words
+from bot.render.fields import add_lines
 from bot.service.export import log_bytes
+from bot.service.time_zones import table_clocks, time_zone_of
 from bot.service.types import GameSettings
 
 
@@ -61,7 +64,7 @@ class GameAdmin(commands.Cog):
         basic_missing, _ = permissions.bot_missing(channel)
         if basic_missing:
             raise ReplyError("reply.error.bot_missing", permissions=permissions.permission_names(basic_missing, ctx.locale))
-        fields = overrides(**given)
+        fields = await _with_zone(ctx, overrides(**given))
         if given.get("language") is None:
             fields["language"] = server_language(interaction, ctx.bot.config.language)
         settings = GameSettings.from_config(ctx.bot.config, **fields)
@@ -72,6 +75,7 @@ class GameAdmin(commands.Cog):
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
         reply = settings_embed(info, ctx.locale, quiet)
         reply.title = t("reply.created", ctx.locale, game=info.id)
+        await _add_clocks(ctx, info, reply)
         if note:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
         await ctx.send(embed=reply)
@@ -180,7 +184,7 @@ async def _change_settings(interaction: discord.Interaction, given: dict[str, An
     refreshed, the settings shown."""
     ctx = await Ctx.begin(interaction)
     info = await moderated_game(ctx.bot, interaction)
-    fields = overrides(**given)
+    fields = await _with_zone(ctx, overrides(**given))
     starts = option_value("start_in", given.get("start_in"))
     quiet_dead = given.get("quiet_dead")
     info = await ctx.moderate(service.ChangeSettings(info.id, fields, starts), info)
@@ -197,4 +201,27 @@ async def _change_settings(interaction: discord.Interaction, given: dict[str, An
     reply = settings_embed(info, ctx.locale, quiet)
     if note:
         reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)
+    await _add_clocks(ctx, info, reply)
     await ctx.send(embed=reply)
+
+
+async def _with_zone(ctx: Ctx, fields: dict[str, Any]) -> dict[str, Any]:
+    """Deadline hours are typed on the moderator's own clock: their time zone goes with
+    them (UTC when they have set none)."""
+    if fields.get("deadline_hours"):
+        fields["deadline_zone"] = await time_zone_of(ctx.db, ctx.user.id) or "UTC"
+    return fields
+
+
+async def _add_clocks(ctx: Ctx, info: service.GameInfo, reply: discord.Embed) -> None:
+    """With deadline hours, what they are on each player's clock (those who set a zone),
+    so that the moderator can choose hours that spare everyone's nights."""
+    if not info.settings.deadline_hours:
+        return
+    names = {p.user_id: p.name for p in info.players if p.user_id}
+    zones = await table_clocks(ctx.db, list(names))
+    lines = [clock_line(names[u], zone, info.settings, ctx.locale) for u, zone in zones.items()]
+    unset = len(names) - len(lines)
+    if unset:
+        lines.append(t("reply.settings.clocks_unset", ctx.locale, count=unset))
+    add_lines(reply, t("reply.settings.clocks_title", ctx.locale), lines)

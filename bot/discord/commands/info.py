@@ -97,8 +97,8 @@ def class_embed(class_id: str, locale: str, game: GameInfo | None = None) -> dis
 
 
 HELP_SECTIONS = (
-    ("help.players", ("game join", "game leave", "game watch", "game unwatch", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "practice start", "practice stop", "settings prompts", "rules", "help")),
-    ("help.moderators", ("mod create", "mod start", "mod settings", "mod lineup", "phase advance", "phase extend", "phase pause", "phase resume", "mod replace", "mod kick", "mod end", "mod status", "mod log")),
+    ("help.players", ("game join", "game leave", "game watch", "game unwatch", "standby join", "standby leave", "grail", "identify", "act attack", "act skill", "orders", "vote", "me", "inbox", "recap", "game history", "stats view", "leaderboard", "practice start", "practice stop", "settings prompts", "settings timezone", "rules", "help")),
+    ("help.moderators", ("mod create", "mod start", "mod settings", "mod house_rules", "mod lineup", "phase advance", "phase extend", "phase pause", "phase resume", "mod replace", "mod kick", "mod end", "mod status", "mod log", "mod season start", "mod season end")),
 )
 
 

@@ -1,12 +1,16 @@
 """The settings lines that say more than one setting's value: the phases' lengths, the
-reminder (with its warning), the absence policy and the AI's seats. The one-value lines
+deadline hours, the reminder (with its warning), the absence policy and the AI's seats. The one-value lines
 are made by the settings' declaration (``game_settings``)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.discord.durations import format_duration
 from bot.i18n import t
+from bot.render import words
 from bot.service.ai_seats import AI_MARK
+from bot.service.time_zones import NIGHT, local, next_at_hour
 from bot.service.types import GameInfo, GameSettings
 
 
@@ -19,6 +23,27 @@ def durations_line(s: GameSettings, locale: str) -> str:
         dusk=format_duration(s.dusk_seconds, locale),
         morning=format_duration(s.morning_seconds, locale),
     )
+
+
+def deadline_hours_line(s: GameSettings, locale: str, now: datetime | None = None) -> str | None:
+    """The deadline hours, in the zone they were typed in and, through Discord's
+    timestamps, in each reader's own clock (the next time at each); None without any."""
+    if not s.deadline_hours:
+        return None
+    when = now or datetime.now(UTC)
+    hours = words.listing([f"{h:02d}:00" for h in s.deadline_hours], locale)
+    yours = words.listing([f"<t:{int(next_at_hour(when, h, s.deadline_zone).timestamp())}:t>" for h in s.deadline_hours], locale)
+    return t("reply.settings.deadline_hours", locale, hours=hours, zone=s.deadline_zone, yours=yours, min=12)
+
+
+def clock_line(name: str, zone: str, s: GameSettings, locale: str, now: datetime | None = None) -> str:
+    """What the deadline hours are on one player's clock (a night hour marked 🌙)."""
+    when = now or datetime.now(UTC)
+    times = []
+    for h in s.deadline_hours:
+        there = local(next_at_hour(when, h, s.deadline_zone), zone)
+        times.append(f"{there:%H:%M}{' 🌙' if there.hour in NIGHT else ''}")
+    return t("reply.settings.clock_line", locale, name=words.player_name(name), zone=zone, times=" · ".join(times))
 
 
 def reminder_text(s: GameSettings, locale: str) -> str:

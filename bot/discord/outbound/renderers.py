@@ -79,6 +79,7 @@ from bot.service.outbox import OutgoingMessage
 from bot.service.practice import STOPPED as PRACTICE_STOPPED
 from bot.service.recap import RecapEntry
 from bot.service.start_time import NOT_FILLED
+from bot.service.time_zones import local
 from bot.service.types import GameInfo
 from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
@@ -136,11 +137,17 @@ STEP_TITLES = {
 }
 
 
+def _private(msg: OutgoingMessage) -> bool:
+    """A message to one reader: a user's DM, or an AI seat's mail, which the AI reads as a
+    person reads their DMs (never sent; worded the same when shown, as in a replay)."""
+    return msg.recipient_kind in ("user", "seat")
+
+
 def _events(m: StepEvents, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
     events = list(m.events)
     names = names_of(info, loc) if info else {}
     round_no, phase, step = m.round, m.phase, m.step or "advance"
-    if msg.recipient_kind == "user":
+    if _private(msg):
         wounded = m.wounded if isinstance(m.wounded, dict) else None
         embed = private_embed(events, round_no, loc, names, phase if step == "advance" else "", final=m.final, wounded=wounded)
         return Rendered(embeds=[embed])
@@ -228,6 +235,8 @@ def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: st
     panel of the phase, drawn from the seat's sheet). A wounded player is told what still
     counts and the odds of the coming roll; at Dusk they get no night orders to give."""
     deadline = f"<t:{_ts(m.deadline)}:R>" if m.deadline else t("post.no_deadline", loc)
+    if m.deadline and m.zone:  # the hour on the reader's own clock, in words
+        deadline = t("tz.deadline", loc, deadline=deadline, time=f"{local(datetime.fromisoformat(m.deadline), m.zone):%H:%M}", zone=m.zone)
     key = "prompt.dusk_wounded" if m.phase == "dusk" and m.wounded else f"prompt.{m.phase}"
     lines = [t(key, loc, round=m.round, deadline=deadline)]
     if isinstance(m.wounded, dict):
@@ -285,7 +294,7 @@ def _reminder(m: Reminder, msg: OutgoingMessage, info: GameInfo | None, loc: str
     phase = f"phase.{m.phase}"
     deadline = f"<t:{_ts(m.deadline)}:R>" if m.deadline else t("post.no_deadline", loc)
     colour = PHASE_COLOUR.get(m.phase, NEUTRAL)
-    if msg.recipient_kind == "user":
+    if _private(msg):
         # Each phase's reminder names what is missing and the command that sends it. At
         # Dusk what is missing is the orders; a wounded player cannot give any and is
         # told how to say they are done. A wounded player is told in every phase what
