@@ -38,9 +38,18 @@ def award_title(key: str, locale: str) -> str:
 
 
 def award_figure(key: str, value: float, out_of: int, locale: str) -> str:
-    if key.startswith("record_") or key == "identifier":
-        return t("season.figure.share", locale, percent=round(100 * value), out_of=out_of)
+    if key.startswith("record_"):
+        return t("season.figure.record", locale, percent=round(100 * value), out_of=out_of, count=out_of)
+    if key == "identifier":
+        return t("season.figure.identifier", locale, percent=round(100 * value), out_of=out_of, count=out_of)
     return t(f"season.figure.{key}", locale, value=int(value), count=int(value))
+
+
+def award_line(a: dict[str, Any], locale: str) -> str:
+    """One award of a season's end post: its title, the winners, the figure."""
+    figure = award_figure(a["key"], float(a["value"]), int(a.get("out_of", 0)), locale)
+    icon = AWARD_ICONS.get(a["key"], "🎖️")
+    return t("season.award_line", locale, icon=icon, title=award_title(a["key"], locale), names=_names(a["names"], locale), figure=figure)
 
 
 def _names(names: Sequence[str | None], locale: str) -> str:
@@ -60,11 +69,7 @@ def summary_embed(m: Any, locale: str) -> discord.Embed:
             for i, r in enumerate(m.top, 1)
         ]  # fmt: skip
         embed.add_field(name=t("season.top", locale), value="\n".join(top)[:1024], inline=False)
-    awards = [
-        f"{AWARD_ICONS.get(a['key'], '🎖️')} **{award_title(a['key'], locale)}**: {_names(a['names'], locale)} "
-        f"({award_figure(a['key'], float(a['value']), int(a.get('out_of', 0)), locale)})"
-        for a in m.awards
-    ]
+    awards = [award_line(a, locale) for a in m.awards]
     embed.add_field(name=t("season.awards", locale), value=("\n".join(awards) or t("season.no_awards", locale))[:1024], inline=False)
     embed.set_footer(text=t("season.ended_footer", locale))
     return embed
