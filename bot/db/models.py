@@ -437,7 +437,21 @@ class SeatRecord(Base):
     guesses_right: Mapped[int | None] = mapped_column(Integer)
 
 
-class PlayerStanding(Base):
+class StandingFigures:
+    """What a standing holds, all-time (:class:`PlayerStanding`) or in a season
+    (:class:`SeasonStanding`): games and wins counted, and the OpenSkill rating (``mu``,
+    ``sigma``; ``rating`` = mu - 3 sigma, what is shown and ranked)."""
+
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    win_rate: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    last_game_id: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerStanding(StandingFigures, Base):
     """A player's standing in one server, derived from the records (rebuilt by
     ``wolfhowl db ratings --rebuild``): games and wins counted, and the OpenSkill rating
     (``mu``, ``sigma``; ``rating`` = mu - 3 sigma, what is shown and ranked)."""
@@ -452,13 +466,6 @@ class PlayerStanding(Base):
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    games: Mapped[int] = mapped_column(Integer)
-    wins: Mapped[int] = mapped_column(Integer)
-    win_rate: Mapped[float] = mapped_column(Float)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    rating: Mapped[float] = mapped_column(Float)
-    last_game_id: Mapped[int] = mapped_column(Integer)
 
 
 class Season(Base):
@@ -493,7 +500,7 @@ class SeasonGame(Base):
     season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), index=True)
 
 
-class SeasonStanding(Base):
+class SeasonStanding(StandingFigures, Base):
     """A player's standing in one season, as :class:`PlayerStanding` is in the server:
     moved only by the season's games' ends, rebuilt from the records with the rest."""
 
@@ -503,13 +510,6 @@ class SeasonStanding(Base):
     season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     guild_id: Mapped[int] = mapped_column(BigInteger)
-    games: Mapped[int] = mapped_column(Integer)
-    wins: Mapped[int] = mapped_column(Integer)
-    win_rate: Mapped[float] = mapped_column(Float)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    rating: Mapped[float] = mapped_column(Float)
-    last_game_id: Mapped[int] = mapped_column(Integer)
 
 
 class PlayerProfile(Base):

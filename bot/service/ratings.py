@@ -22,7 +22,7 @@ import math
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import delete, select
@@ -143,6 +143,17 @@ def _store(session: AsyncSession, stored: PlayerStanding | SeasonStanding | None
             setattr(stored, column, getattr(new, column))
 
 
+S = TypeVar("S", PlayerStanding, SeasonStanding)
+
+
+async def _locked(session: AsyncSession, model_: type[S], user_ids: list[int], where: Any) -> dict[int, S]:
+    """The stored standings of ``user_ids`` (in a server, or a season: ``where``), locked:
+    a player removed from one game may be in another of this server that ends at the same
+    moment; the second end then reads the first's numbers."""
+    q = select(model_).where(where, model_.user_id.in_(user_ids)).with_for_update()
+    return {r.user_id: r for r in (await session.execute(q)).scalars()}
+
+
 async def rate_game(
     session: AsyncSession, game: GameRecord, seats: Sequence[SeatRecord], season_id: int | None = None
 ) -> dict[int, RatingChange]:
@@ -153,18 +164,7 @@ async def rate_game(
     if not seats:
         return {}
     ids = [s.user_id for s in seats if s.user_id is not None]
-    stored = {
-        r.user_id: r
-        for r in (
-            await session.execute(
-                # Locked: a player removed from one game may be in another of this server
-                # that ends at the same moment; the second end then reads the first's numbers.
-                select(PlayerStanding)
-                .where(PlayerStanding.guild_id == game.guild_id, PlayerStanding.user_id.in_(ids))
-                .with_for_update()
-            )
-        ).scalars()
-    }
+    stored = await _locked(session, PlayerStanding, ids, PlayerStanding.guild_id == game.guild_id)
     standings = {uid: _standing(r) for uid, r in stored.items()}
     if season_id is not None:
         await _rate_in_season(session, game, seats, season_id, standings)
@@ -187,16 +187,7 @@ async def _rate_in_season(
     """The season's standings moved by the game; a player new to the season starts from
     ``all_time`` (their standing before this game)."""
     ids = [s.user_id for s in seats if s.user_id is not None]
-    stored = {
-        r.user_id: r
-        for r in (
-            await session.execute(
-                select(SeasonStanding)
-                .where(SeasonStanding.season_id == season_id, SeasonStanding.user_id.in_(ids))
-                .with_for_update()
-            )
-        ).scalars()
-    }
+    stored = await _locked(session, SeasonStanding, ids, SeasonStanding.season_id == season_id)
     book = {uid: _standing(r) for uid, r in stored.items()}
     for uid in ids:
         if uid not in book:

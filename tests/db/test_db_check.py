@@ -16,8 +16,7 @@ from bot.db.migrate import DowngradeRefused, current, downgrade, head_revision
 from bot.db.models import Game
 from bot.db.session import Database
 from bot.service.db_check import check_database
-from tests.db.test_downgrade_keeps_rows import counts, scratch_url, with_games  # noqa: F401 - the fixture
-from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
+from tests.db.test_downgrade_keeps_rows import counts, with_games
 
 
 async def _as_stored_before_versions(url: str, game_id: int, started: datetime) -> None:
@@ -34,12 +33,12 @@ async def _as_stored_before_versions(url: str, game_id: int, started: datetime) 
         await db.dispose()
 
 
-async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(scratch_url: str) -> None:  # noqa: F811
+async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(empty_url: str) -> None:  # noqa: F811
     newest = engine.rules.CURRENT
-    done, live, waiting = await with_games(scratch_url, ai_seats=2, version=newest)
-    await _as_stored_before_versions(scratch_url, live, datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
-    before = await counts(scratch_url)
-    report = await check_database(scratch_url)
+    done, live, waiting = await with_games(empty_url, ai_seats=2, version=newest)
+    await _as_stored_before_versions(empty_url, live, datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
+    before = await counts(empty_url)
+    report = await check_database(empty_url)
     assert report.direction == "none" and report.revision == head_revision()
     by_id = {g.id: g for g in report.games}
     assert (by_id[done].status, by_id[done].rules_version, by_id[done].recorded, by_id[done].lowest) == ("over", newest, True, "0019")
@@ -56,34 +55,34 @@ async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(
     assert "a downgrade below 0016" not in lines  # (the same games again: once, at the highest)
     assert f"#{waiting} lobby (not recorded" not in lines  # a lobby is dealt under the newest when it starts
 
-    down = "\n".join((await check_database(scratch_url, "0002")).lines())
+    down = "\n".join((await check_database(empty_url, "0002")).lines())
     assert f"downgrade to 0002 undoes {int(str(head_revision())) - 2} migration(s):" in down
     assert f"it would be REFUSED, changing nothing: cannot go below 0019: games #{done} were dealt" in down
-    to_0019 = "\n".join((await check_database(scratch_url, "0019")).lines())
+    to_0019 = "\n".join((await check_database(empty_url, "0019")).lines())
     assert "REFUSED" not in to_0019
     assert "a release at 0019 plays the live games on by the rules version each was dealt under" in to_0019
     # What it said is what the downgrade does; and the check itself changed nothing.
-    assert await current(scratch_url) == head_revision() and await counts(scratch_url) == before
+    assert await current(empty_url) == head_revision() and await counts(empty_url) == before
     with pytest.raises(DowngradeRefused, match=f"cannot go below 0019: games #{done} were dealt under rules version {newest}"):
-        await downgrade(scratch_url, "0002")
+        await downgrade(empty_url, "0002")
 
 
-async def test_check_says_a_release_before_versions_plays_a_live_game_by_its_own_numbers(scratch_url: str) -> None:  # noqa: F811
-    await with_games(scratch_url)  # dealt under version 1
-    down = "\n".join((await check_database(scratch_url, "0010")).lines())
+async def test_check_says_a_release_before_versions_plays_a_live_game_by_its_own_numbers(empty_url: str) -> None:  # noqa: F811
+    await with_games(empty_url)  # dealt under version 1
+    down = "\n".join((await check_database(empty_url, "0010")).lines())
     assert "REFUSED" not in down
     assert "a release at 0010 records no rules version: it plays the live games on by the numbers of its own day" in down
 
 
-async def test_check_before_an_upgrade_reads_the_older_schema(scratch_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
-    done, live, _ = await with_games(scratch_url)
-    await downgrade(scratch_url, "0010")
-    report = await check_database(scratch_url)
+async def test_check_before_an_upgrade_reads_the_older_schema(empty_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    done, live, _ = await with_games(empty_url)
+    await downgrade(empty_url, "0010")
+    report = await check_database(empty_url)
     head = str(head_revision())
     later = [f"{n:04d}" for n in range(11, int(head) + 1)]
     assert report.direction == "upgrade" and [s.revision for s in report.steps] == later
     assert {g.id for g in report.games} >= {done, live}
-    assert await asyncio.to_thread(wolfhowl, ["db", "check", "--url", scratch_url]) == 0  # (it runs its own loop)
+    assert await asyncio.to_thread(wolfhowl, ["db", "check", "--url", empty_url]) == 0  # (it runs its own loop)
     out = capsys.readouterr().out
     assert f"schema: 0010; this release's head: {head}" in out
     assert f"upgrade to {head} applies {len(later)} migration(s):" in out and "  0011: AI seats" in out

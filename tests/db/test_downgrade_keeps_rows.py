@@ -25,7 +25,6 @@ from bot.db.migrate import (
 from bot.db.session import Database, make_engine
 from bot.service import join_standby, predict, watch_game
 from tests.conftest import FakeClock
-from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
 from tests.service.helpers import dealing_under, lobby, play_to_end, sees, started, user
 
 # The tables with_games fills (besides those it leaves empty), by the revision that made them.
@@ -36,14 +35,6 @@ FILLED = {
     "0021": ("spectators",),
     "0022": ("predictions",),
 }
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def scratch_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
-    url: str = request.getfixturevalue("empty_pg_url")
-    return url
 
 
 async def counts(url: str) -> dict[str, int]:
@@ -84,27 +75,27 @@ async def with_games(url: str, *, ai_seats: int = 0, version: int = 1) -> list[i
         await db.dispose()
 
 
-async def test_a_downgrade_through_every_table_rebuild_keeps_the_games(scratch_url: str) -> None:
-    await with_games(scratch_url)
-    before = await counts(scratch_url)
+async def test_a_downgrade_through_every_table_rebuild_keeps_the_games(empty_url: str) -> None:
+    await with_games(empty_url)
+    before = await counts(empty_url)
     assert all(before[t] for tables in FILLED.values() for t in tables), before
-    await downgrade(scratch_url, "0010")  # 0011 rebuilds game_records and game_players
-    assert kept(before, await counts(scratch_url)) == {}
-    await downgrade(scratch_url, "0002")  # 0009 rebuilds games, the parent of them all
-    assert kept(before, await counts(scratch_url)) == {}
-    await upgrade(scratch_url)  # and back up, with every row of the tables 0002 had
+    await downgrade(empty_url, "0010")  # 0011 rebuilds game_records and game_players
+    assert kept(before, await counts(empty_url)) == {}
+    await downgrade(empty_url, "0002")  # 0009 rebuilds games, the parent of them all
+    assert kept(before, await counts(empty_url)) == {}
+    await upgrade(empty_url)  # and back up, with every row of the tables 0002 had
     dropped = {t: 0 for revision, tables in FILLED.items() if revision > "0002" for t in tables}
-    assert await counts(scratch_url) == before | dropped
+    assert await counts(empty_url) == before | dropped
 
 
-async def test_a_downgrade_to_the_ai_seats_keeps_their_turns(scratch_url: str) -> None:
-    await with_games(scratch_url, ai_seats=2)
-    before = await counts(scratch_url)
+async def test_a_downgrade_to_the_ai_seats_keeps_their_turns(empty_url: str) -> None:
+    await with_games(empty_url, ai_seats=2)
+    before = await counts(empty_url)
     assert before["ai_turns"] and before["game_players"], before
-    await downgrade(scratch_url, "0011")
-    assert kept(before, await counts(scratch_url)) == {}
-    await upgrade(scratch_url)
-    assert kept(before, await counts(scratch_url)) == {"spectators": (1, 0), "predictions": (1, 0)}
+    await downgrade(empty_url, "0011")
+    assert kept(before, await counts(empty_url)) == {}
+    await upgrade(empty_url)
+    assert kept(before, await counts(empty_url)) == {"spectators": (1, 0), "predictions": (1, 0)}
 
 
 async def test_a_downgrade_that_would_orphan_rows_is_rolled_back_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,10 +119,10 @@ async def test_a_downgrade_that_would_orphan_rows_is_rolled_back_whole(tmp_path:
     assert await counts(url) == before
 
 
-async def test_a_downgrade_below_ai_seats_refuses_and_changes_nothing(scratch_url: str) -> None:
-    _, live, _ = await with_games(scratch_url, ai_seats=2)
-    before = await counts(scratch_url)
+async def test_a_downgrade_below_ai_seats_refuses_and_changes_nothing(empty_url: str) -> None:
+    _, live, _ = await with_games(empty_url, ai_seats=2)
+    before = await counts(empty_url)
     with pytest.raises(DowngradeRefused, match=rf"games #{live} had AI seats.*nothing was changed"):
-        await downgrade(scratch_url, "0002")
-    assert await current(scratch_url) == head_revision()
-    assert await counts(scratch_url) == before
+        await downgrade(empty_url, "0002")
+    assert await current(empty_url) == head_revision()
+    assert await counts(empty_url) == before

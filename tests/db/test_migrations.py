@@ -23,27 +23,10 @@ from bot.db.models import Base
 from bot.db.session import Database, make_engine
 from bot.service.practice import start_practice
 from bot.service.types import UserRef
-from tests.conftest import FakeClock, drop_pg_database, scratch_pg_database
+from tests.conftest import FakeClock
 from tests.service.helpers import dealing_under
 
 TABLES = {"users", "games", "game_players", "submissions", "game_steps", "outbox", "processes"}
-
-
-@pytest.fixture
-def empty_pg_url():
-    """A new empty PostgreSQL database (skipped, saying why, when no server answers)."""
-    admin, url = scratch_pg_database()
-    try:
-        yield url
-    finally:
-        drop_pg_database(admin, url)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
-    return request.getfixturevalue("empty_pg_url")
 
 
 async def _inspect(url: str, read: Callable[[Inspector], Any]) -> Any:

@@ -21,7 +21,6 @@ from bot.db.migrate import current, downgrade, head_revision, upgrade
 from bot.db.session import Database, make_engine
 from bot.service import SendSubmission, advance_phase, export_game, get_game, handle, verify_log
 from tests.conftest import FakeClock
-from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
 from tests.fixtures.old_dbs import make_db
 from tests.service.helpers import choice, current_state
 
@@ -160,7 +159,7 @@ ON_POSTGRESQL = {"ea0630b": ("2026-11-30T23:55:00", "0002"), "ff9b4ec": ("2026-1
 
 
 @pytest.mark.parametrize(("sha", "tree"), [(sha, sha) for sha in ON_POSTGRESQL], indirect=["tree"])
-async def test_an_old_postgresql_database_upgrades_plays_on_and_goes_back(sha: str, tree: Path, empty_pg_url: str) -> None:  # noqa: F811 - the fixture
+async def test_an_old_postgresql_database_upgrades_plays_on_and_goes_back(sha: str, tree: Path, empty_pg_url: str) -> None:
     at, revision = ON_POSTGRESQL[sha]
     make_db.make(sha, empty_pg_url, "old-db", at, tree=tree, extras=sha in RECORDING)
     assert await current(empty_pg_url) == revision

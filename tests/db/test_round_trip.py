@@ -12,7 +12,6 @@ release knows, down to the oldest release's schema."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,19 +33,10 @@ from bot.service.seasons import end_season, start_season
 from bot.service.time_zones import set_time_zone
 from bot.service.types import UserRef
 from tests.conftest import FakeClock
-from tests.db.test_migrations import empty_pg_url  # noqa: F401 - the fixture
 from tests.service.helpers import GUILD, dealing_under, lobby, play_to_end, started
 
 # The oldest release the project supports going back to: ea0630b, schema 0002.
 OLDEST = "0002"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def scratch_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
-    url: str = request.getfixturevalue("empty_pg_url")
-    return url
 
 
 async def snapshot(url: str) -> dict[str, Any]:
@@ -126,17 +116,17 @@ async def round_trip(url: str, lowest: str, games: dict[str, int]) -> None:
         await db.dispose()
 
 
-async def test_today_s_games_go_down_to_the_first_schema_that_knows_their_rules_and_back(scratch_url: str) -> None:
-    games = await with_games(scratch_url, engine.rules.CURRENT)
+async def test_today_s_games_go_down_to_the_first_schema_that_knows_their_rules_and_back(empty_url: str) -> None:
+    games = await with_games(empty_url, engine.rules.CURRENT)
     lowest = engine.rules.versions()[engine.rules.CURRENT].schema
-    await round_trip(scratch_url, lowest, games)
+    await round_trip(empty_url, lowest, games)
     assert lowest == "0019"
-    before = await snapshot(scratch_url)
+    before = await snapshot(empty_url)
     with pytest.raises(DowngradeRefused, match=rf"cannot go below 0019: games #{games['over']}, #{games['running']} were dealt under rules version 5"):
-        await downgrade(scratch_url, "0018")
-    assert await current(scratch_url) == head_revision() and await snapshot(scratch_url) == before
+        await downgrade(empty_url, "0018")
+    assert await current(empty_url) == head_revision() and await snapshot(empty_url) == before
 
 
-async def test_games_of_the_first_rules_go_down_to_the_oldest_release_and_back(scratch_url: str) -> None:
-    games = await with_games(scratch_url, 1)
-    await round_trip(scratch_url, OLDEST, games)
+async def test_games_of_the_first_rules_go_down_to_the_oldest_release_and_back(empty_url: str) -> None:
+    games = await with_games(empty_url, 1)
+    await round_trip(empty_url, OLDEST, games)
