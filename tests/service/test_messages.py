@@ -215,3 +215,10 @@ async def test_a_message_of_no_kind_is_refused_when_written(db: Database):
         assert (await s.execute(select(func.count()).select_from(OutboxMessage))).scalar_one() == before
         mail.public(GamePaused(round=1, phase="day"))  # a declared kind goes in
         assert mail.count == 1
+
+
+def test_the_first_rounds_prediction_menu_explains_them_and_the_later_ones_remind() -> None:
+    first = text_of("gallery", {"game_id": 1, "type": "predictions_open", "round": 1}, "en-US")
+    later = text_of("gallery", {"game_id": 1, "type": "predictions_open", "round": 3}, "zh-CN")
+    assert t("predictions.open_body", "en-US") in first and "Brier" in first
+    assert t("predictions.open_again", "zh-CN") in later and "Brier" not in later

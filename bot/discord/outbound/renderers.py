@@ -441,9 +441,11 @@ def _gallery_only(msg: OutgoingMessage) -> None:
 
 
 def _predictions_open(m: PredictionsOpened, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
-    """The round's menu of predictions, in the gallery only."""
+    """The round's menu of predictions, in the gallery only: the first round's explains
+    them whole, the later ones in a line (the gallery reads the first a few posts up)."""
     _gallery_only(msg)
-    embed = discord.Embed(title=t("predictions.open_title", loc, round=m.round), description=t("predictions.open_body", loc), colour=NEUTRAL)
+    body = t("predictions.open_body" if m.round <= 1 else "predictions.open_again", loc)
+    embed = discord.Embed(title=t("predictions.open_title", loc, round=m.round), description=body, colour=NEUTRAL)
     return Rendered(embeds=[embed], view=predict_view(msg.game_id, m.round, loc) if msg.game_id else None)
 
 
