@@ -34,6 +34,7 @@ from bot.db.models import Base, Game, Submission
 from bot.discord.components.end import ConfirmButton
 from bot.discord.components.history import history_view
 from bot.discord.components.lobby import JoinButton, LeaveButton
+from bot.discord.components.panel import VoteSelect
 from bot.discord.components.predict import predict_view
 from bot.discord.components.replay import replay_view
 from bot.discord.components.standby import offer_view
@@ -419,10 +420,10 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 # buttons, the order panel's menus and buttons (at Dusk: attack, skill, identify,
 # clear, refresh), the leaderboard's and the history's pages, /mod end's confirmation
 # (a running game's, a lobby's), /stats forget's, a finished game's Replay, a standby's
-# Accept, a spectator's prediction.
+# Accept, a spectator's prediction, the Morning's vote menu.
 KINDS = (
     "join", "leave", "table", "open", "grail", "atk", "skill", "idp", "clr", "refresh",
-    "lb", "hist", "end", "cancel", "forget", "replay", "offer", "predict",
+    "lb", "hist", "end", "cancel", "forget", "replay", "offer", "predict", "vote",
 )  # fmt: skip
 
 
@@ -432,8 +433,8 @@ def components_shown(world: World) -> dict[str, list[tuple[Message, dict[str, An
     posts and their Table button, the DM prompts, the order panel, the leaderboard, the
     forget and end confirmations); the ones its running game has not reached (a
     finished game's Replay, the history's pages, a standby's offer, a spectator's
-    prediction, a lobby's Join, Leave and cancel) are the bot's own views on a copy of
-    one of its replies."""
+    prediction, a lobby's Join, Leave and cancel, the Morning's vote menu: the game
+    stays at its Dusk) are the bot's own views on a copy of one of its replies."""
     alice, mod = world.alice, world.game.moderator
     game_id = world.game.game_id
     assert game_id is not None
@@ -451,6 +452,7 @@ def components_shown(world: World) -> dict[str, list[tuple[Message, dict[str, An
         history_view(guild_id, HistoryPage(games=(), page=2, pages=3, total=25), "en-US"),
         offer_view(1, "en-US"),
         predict_view(game_id, 1, "en-US"),
+        view_of(VoteSelect(game_id, 1, "en-US", [discord.SelectOption(label=f"#{n}", value=str(n)) for n in (2, 3)])),
     ]
     messages += [with_components(base, v) for v in built if v is not None]
     kinds: dict[str, list[tuple[Message, dict[str, Any]]]] = {}
