@@ -33,7 +33,7 @@ async def _as_stored_before_versions(url: str, game_id: int, started: datetime) 
         await db.dispose()
 
 
-async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(empty_url: str) -> None:  # noqa: F811
+async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(empty_url: str) -> None:
     newest = engine.rules.CURRENT
     done, live, waiting = await with_games(empty_url, ai_seats=2, version=newest)
     await _as_stored_before_versions(empty_url, live, datetime(2026, 12, 1, 10, 0, tzinfo=UTC))
@@ -67,14 +67,14 @@ async def test_check_lists_the_games_by_rules_version_and_the_refused_downgrade(
         await downgrade(empty_url, "0002")
 
 
-async def test_check_says_a_release_before_versions_plays_a_live_game_by_its_own_numbers(empty_url: str) -> None:  # noqa: F811
+async def test_check_says_a_release_before_versions_plays_a_live_game_by_its_own_numbers(empty_url: str) -> None:
     await with_games(empty_url)  # dealt under version 1
     down = "\n".join((await check_database(empty_url, "0010")).lines())
     assert "REFUSED" not in down
     assert "a release at 0010 records no rules version: it plays the live games on by the numbers of its own day" in down
 
 
-async def test_check_before_an_upgrade_reads_the_older_schema(empty_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+async def test_check_before_an_upgrade_reads_the_older_schema(empty_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     done, live, _ = await with_games(empty_url)
     await downgrade(empty_url, "0010")
     report = await check_database(empty_url)
