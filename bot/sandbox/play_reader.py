@@ -160,12 +160,14 @@ class Fact:
 
 
 def phase_post(message: Message) -> tuple[str, int] | None:
-    """(phase, round) of a "Day 2 — send your grail number…" post."""
+    """(phase, round) of a "Day 2 — send your grail number…" post, or of a phase's prompt
+    (a practice game's person has it for the phase's post)."""
     for line in lines_of(message):
         for phase in ("day", "dusk", "morning"):
-            got = match(f"post.{phase}", line)
-            if got and got["round"].isdigit():
-                return phase, int(got["round"])
+            for key in (f"post.{phase}", f"prompt.{phase}", *(("prompt.dusk_wounded",) if phase == "dusk" else ())):
+                got = match(key, line)
+                if got and str(got.get("round", "")).isdigit():
+                    return phase, int(got["round"])
     return None
 
 

@@ -115,7 +115,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     if over:
         await mail_endings(mail, holders, outcome.state, ratings)
         mail_seed_reveal(mail, game)
-    opened = None if over else mail_phase_started(mail, game)
+    opened = None if over else mail_phase_started(mail, game, notice=not await prompts.prompt_is_the_notice(s, game))
     if not over:
         await predictions.mail_round_open(mail, game)
     told = bool(missed) and await absence.told_privately(s, game)
@@ -123,7 +123,7 @@ async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadl
     await s.flush()
     await absence.apply_policy(s, game, mail, due, now, moderator_told=told)
     await s.flush()
-    if opened is not None:
+    if not over:
         await prompts.mail_prompts(mail, game, follows=opened)
         await s.flush()
     await ai_turns.plan_phase(s, game)  # the new phase's AI turns, seats handed over by the policy too

@@ -307,16 +307,19 @@ def mail_holder(mail: Mail, holder: GamePlayer, message: Message) -> None:
         mail.private(holder.user_id, message)
 
 
-def mail_phase_started(mail: Mail, game: Game) -> str:
-    """The public notice that a phase is open, with its deadline: everyone knows to act.
-    In a practice game (no server) the first Day, Dusk and Morning are explained too.
-    Its outbox key (the phase's prompts follow it)."""
+def mail_phase_started(mail: Mail, game: Game, *, notice: bool = True) -> str | None:
+    """The public notice that a phase is open, with its deadline: everyone knows to act
+    (``notice`` False: a practice game whose person's prompt is the notice, see
+    ``prompts.prompt_is_the_notice``). In a practice game (no server) the first Day, Dusk
+    and Morning are explained too. The key of the step's last post, which the phase's
+    prompts follow (without the notice: the news before it), None when there is none."""
     assert game.phase is not None
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
-    key = mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
+    if notice:
+        mail.public(PhaseStarted(round=game.round, phase=game.phase, deadline=deadline))
     if game.guild_id is None and game.round == 1:
         mail.public(PhaseExplained(phase=game.phase))
-    return key
+    return mail.last_public
 
 
 def mail_seed_reveal(mail: Mail, game: Game) -> None:

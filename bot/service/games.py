@@ -49,7 +49,7 @@ from bot.service.errors import (
 )
 from bot.service.messages import GameStarted, LobbyKicked, LobbyPost, Sheet
 from bot.service.policy import Action, Standing
-from bot.service.prompts import mail_prompts
+from bot.service.prompts import mail_prompts, prompt_is_the_notice
 from bot.service.reliability import require_reliability
 from bot.service.start_time import set_start_time
 from bot.service.types import GameInfo, GameSettings, UserRef
@@ -250,7 +250,8 @@ async def start_locked(s: AsyncSession, game: Game, now: datetime) -> GameInfo:
     new = await repo.newcomers(s, [h.user_id for h in holders.values() if h.user_id is not None])
     for seat, holder in sorted(holders.items()):
         mail_holder(mail, holder, Sheet(sheet=engine.view.sheet(state, seat), tip=holder.user_id in new))
-    await mail_prompts(mail, game, follows=mail_phase_started(mail, game))
+    opened = mail_phase_started(mail, game, notice=not await prompt_is_the_notice(s, game))
+    await mail_prompts(mail, game, follows=opened)
     await predictions.mail_round_open(mail, game)
     await ai_turns.plan_phase(s, game)
     return await info_of(s, game)

@@ -106,6 +106,7 @@ class Mail:
         self.locales = locales or {}
         self.count = 0
         self._n: dict[str, int] = {}
+        self.last_public: str | None = None  # the key of the step's last channel post
 
     def _key(self, audience: str, recipient: str) -> str:
         base = f"{self.prefix}:{audience}:{recipient}"
@@ -120,6 +121,7 @@ class Mail:
         payload = encode(message)  # (before a key is taken: a refused message takes none)
         key = self._key(audience, "channel")
         self._add(key, "channel", self.game.channel_id, self.game.language, payload)
+        self.last_public = key
         return key
 
     def gallery(self, message: Message) -> str:

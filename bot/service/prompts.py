@@ -7,9 +7,16 @@ themselves (``/settings prompts``, ``users.prompts``) or, having never chosen, t
 The prompts are written in the unit of work that opens the phase, after its public post,
 and each ``follows`` that post: the outbox delivers none of them before the post is sent
 (``outbox.claim_due_messages``), paced like every message, once.
+
+A practice game's channel is its person's DM: there the person's prompt, which says what
+the phase's post would and carries the controls, is the phase's notice (no post before it
+saying the same; :func:`prompt_is_the_notice`), and the person always gets it, whatever
+their own choice for the games of a server.
 """
 
 from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
@@ -23,7 +30,16 @@ from bot.service.time_zones import time_zones_of
 PROMPTED = ("day", "dusk", "morning")
 
 
-async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
+async def prompt_is_the_notice(s: AsyncSession, game: Game) -> bool:
+    """Whether the phase ``game`` has just opened is announced by its person's prompt
+    alone: a practice game whose person is alive at the table."""
+    if game.guild_id is not None or game.status != "running" or game.phase not in PROMPTED:
+        return False
+    state = state_of(game)
+    return any(h.user_id == game.moderator_id and state.player(seat).alive for seat, h in (await repo.seat_holders(s, game.id)).items())
+
+
+async def mail_prompts(mail: Mail, game: Game, *, follows: str | None) -> int:
     """Each prompted seat's prompt for the phase ``game`` has just opened, after the post
     ``follows``; the number written. Read as the step leaves the game (after the absence
     policy: a seat it handed to the AI or removed gets none)."""
@@ -36,12 +52,13 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str) -> int:
         for seat, h in (await repo.seat_holders(s, game.id)).items()
         if h.user_id is not None
     }
-    chosen = await repo.user_prompts(s, list(humans.values()))
+    # (A practice game prompts its person whatever they chose for a server's games.)
+    chosen = await repo.user_prompts(s, list(humans.values())) if game.guild_id is not None else {}
     zones = await time_zones_of(s, list(humans.values()))
     # Each phase's first time in a newcomer's first game: a tip with it (a practice game
     # explains its first phases in posts of their own: bot.service.common.mail_phase_started).
     new = await repo.newcomers(s, list(humans.values())) if game.round == 1 and game.guild_id is not None else set()
-    default = settings_of(game).prompts
+    default = settings_of(game).prompts or game.guild_id is None
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
     written = 0
     for p in state.players:

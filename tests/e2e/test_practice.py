@@ -130,6 +130,20 @@ def test_each_phase_kind_is_explained_once_in_the_players_language(practice: Pra
             assert texts.count(reader.text_of(f"practice.explain_{phase}", locale)) == 1
 
 
+def test_each_phase_opens_with_one_message_the_persons_prompt(practice: Practice) -> None:
+    """The practice's channel is the person's DM: each phase the person plays opens there
+    with their prompt (what to send, the controls), not with a phase post saying it
+    again; the post comes only for a phase they have no prompt for (dead)."""
+    for name in ("pat", "mei"):
+        game = practice.games[name]
+        posts = [m for m in game.dms if any(reader.match(f"post.{p}", line) for p in ("day", "dusk", "morning") for line in reader.lines_of(m))]
+        prompts = [m for m in game.dms if reader.phase_post(m) is not None and m not in posts]
+        by_prompt, by_post = [reader.phase_post(m) for m in prompts], [reader.phase_post(m) for m in posts]
+        assert by_prompt[:3] == [("day", 1), ("dusk", 1), ("morning", 1)], name  # the person alive: prompts
+        assert sorted(by_prompt + by_post) == sorted(game.phases), (name, by_prompt, by_post)  # each phase once
+        assert all("/settings prompts" not in reader.message_text(m) for m in prompts)  # a practice prompts its person always
+
+
 def test_the_person_gets_the_replay(practice: Practice) -> None:
     for name in ("pat", "mei"):
         replay = practice.games[name].replay

@@ -247,7 +247,8 @@ def _prompt(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: st
     if view is None:
         lines.append(t("prompt.closed", loc))
     embed = notice_embed("\n".join(lines), PHASE_COLOUR.get(m.phase, NEUTRAL))
-    embed.set_footer(text=t("prompt.turn_off", loc))
+    if info is None or info.guild_id is not None:  # (a practice game prompts its person always)
+        embed.set_footer(text=t("prompt.turn_off", loc))
     return Rendered(embeds=[embed], view=view)
 
 
