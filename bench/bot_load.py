@@ -352,6 +352,17 @@ async def pg_drop(server: str, url: str) -> None:
         await conn.close()
 
 
+def run_child(cmd: list[str], postgres: str | None) -> subprocess.CompletedProcess[str]:
+    """Run a bench's child process, on a scratch PostgreSQL database of ``postgres`` (made
+    before, dropped after) when given."""
+    scratch = asyncio.run(pg_scratch(postgres)) if postgres else None
+    try:
+        return subprocess.run([*cmd, *(["--database", scratch[1]] if scratch else [])], capture_output=True, text=True)
+    finally:
+        if scratch is not None:
+            asyncio.run(pg_drop(*scratch))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -438,17 +449,9 @@ def child_run(args: argparse.Namespace, k: int, metrics_run: str | None) -> dict
         cmd += ["--command", args.command]
     if metrics_run:
         cmd += ["--metrics-run", metrics_run]
-    scratch = None
-    if args.postgres:
-        scratch = asyncio.run(pg_scratch(args.postgres))
-        cmd += ["--database", scratch[1]]
-    elif args.database:
+    if args.database and not args.postgres:
         cmd += ["--database", args.database]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True)
-    finally:
-        if scratch is not None:
-            asyncio.run(pg_drop(*scratch))
+    out = run_child(cmd, args.postgres)
     if out.returncode != 0:
         print(f"K={k}: failed\n{out.stderr[-2000:]}", file=sys.stderr)
         return None

@@ -55,7 +55,6 @@ import logging
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -67,7 +66,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_load import ms, pct, pg_drop, pg_scratch
+from bot_load import ms, pct, run_child
 from open_loop import Offered, open_loop
 from split_bot import SplitTavern, collector_off
 
@@ -414,15 +413,7 @@ def main() -> int:
             cmd.append("--no-global-limit")
         if args.profile:
             cmd += ["--profile", str(Path(args.profile).resolve())]
-        scratch = None
-        if args.postgres:
-            scratch = asyncio.run(pg_scratch(args.postgres))
-            cmd += ["--database", scratch[1]]
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True)
-        finally:
-            if scratch is not None:
-                asyncio.run(pg_drop(*scratch))
+        out = run_child(cmd, args.postgres)
         if out.returncode != 0:
             print(f"{k} games: failed\n{out.stderr[-3000:]}", file=sys.stderr)
             return 1
