@@ -82,7 +82,7 @@ class _Table:
 
     model: Any  # PlayerStanding or SeasonStanding (or an alias of one)
     guild_id: int
-    season_id: int | None = None
+    season_id: Any = None  # a season's id, or its column, to compare each row with its own
 
     def aliased(self) -> _Table:
         return _Table(aliased(self.model), self.guild_id, self.season_id)
@@ -189,14 +189,12 @@ async def leaderboard(
 async def season_places(s: AsyncSession, guild_id: int, user_id: int) -> dict[int, int]:
     """The player's place on the rating board of each of the server's seasons they played
     in (season id -> rank, as the board shows it); none while their profile is hidden."""
-    places = {}
-    for season_id in (await s.execute(select(SeasonStanding.season_id).where(SeasonStanding.user_id == user_id, SeasonStanding.guild_id == guild_id))).scalars():
-        table = _Table(SeasonStanding, guild_id, season_id)
-        where = [*table.eligible("rating", 1), table.col("user_id") == user_id]
-        found = (await s.execute(table.base(where).add_columns(table.ahead_of_row("rating", 1)))).first()
-        if found is not None:
-            places[season_id] = 1 + int(found[2])
-    return places
+    # One statement: each of their season rows ranked on its own season's board (the
+    # season compared with the row's own, a correlated column rather than a number).
+    table = _Table(SeasonStanding, guild_id, SeasonStanding.season_id)
+    where = [*table.eligible("rating", 1), SeasonStanding.user_id == user_id]
+    found = await s.execute(table.base(where).add_columns(table.ahead_of_row("rating", 1)))
+    return {standing.season_id: 1 + int(ahead) for standing, _, ahead in found.all()}
 
 
 async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: int, viewer_id: int | None) -> Board:
