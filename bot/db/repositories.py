@@ -25,6 +25,7 @@ from bot.db.models import (
     GamePlayer,
     GameStep,
     OutboxMessage,
+    PlayerProfile,
     SeatRecord,
     Submission,
     User,
@@ -292,6 +293,21 @@ async def user_locale(session: AsyncSession, user_id: int) -> str | None:
 async def user_locales(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, str | None]:
     rows = await session.execute(select(User.id, User.locale).where(User.id.in_(list(user_ids))))
     return {uid: loc for uid, loc in rows.all()}
+
+
+async def hidden_users(session: AsyncSession, user_ids: Collection[int]) -> set[int]:
+    """Those of ``user_ids`` who hide their stats (``/stats hide``): off every board and award."""
+    if not user_ids:
+        return set()
+    q = select(PlayerProfile.user_id).where(PlayerProfile.user_id.in_(list(user_ids)), PlayerProfile.hidden.is_(True))
+    return {int(u) for u in (await session.execute(q)).scalars()}
+
+
+async def display_names(session: AsyncSession, user_ids: Collection[int]) -> dict[int, str]:
+    """The users' names as last seen, for those the bot knows."""
+    if not user_ids:
+        return {}
+    return {int(u): n for u, n in (await session.execute(select(User.id, User.display_name).where(User.id.in_(list(user_ids))))).all()}
 
 
 async def user_prompts(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, bool]:

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.db import repositories as repo
-from bot.db.models import DeadChannel, Game, PlayerProfile, Prediction, Spectator, User
+from bot.db.models import DeadChannel, Game, Prediction, Spectator
 from bot.db.session import Database
 from bot.service.common import check_id, locked_game, state_of
 from bot.service.errors import GameFinishedError
@@ -197,7 +197,7 @@ async def forecasters(s: AsyncSession, guild_id: int, min_games: int) -> list[tu
     ranked = {u: xs for u, xs in per_user.items() if len(xs) >= min_games}
     if not ranked:
         return []
-    hidden = set((await s.execute(select(PlayerProfile.user_id).where(PlayerProfile.user_id.in_(list(ranked)), PlayerProfile.hidden.is_(True)))).scalars())
-    names = {int(u): n for u, n in (await s.execute(select(User.id, User.display_name).where(User.id.in_(list(ranked))))).all()}
+    hidden = await repo.hidden_users(s, ranked)
+    names = await repo.display_names(s, ranked)
     rows = [(u, names.get(u), len(xs), sum(xs) / len(xs)) for u, xs in ranked.items() if u not in hidden]
     return sorted(rows, key=lambda r: (r[3], -r[2], r[0]))

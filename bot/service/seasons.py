@@ -17,7 +17,6 @@ the season was ended from, in the season's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,7 +25,8 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import PlayerProfile, Season, SeasonGame, SeasonStanding, SeatRecord, User
+from bot.db import repositories as repo
+from bot.db.models import Season, SeasonGame, SeasonStanding, SeatRecord
 from bot.db.session import Database
 from bot.service.errors import BadArgumentError, ServiceError
 from bot.service.messages import SeasonEnded
@@ -160,7 +160,7 @@ async def end_season(db: Database, guild_id: int, by: UserRef, channel_id: int) 
         season.ended_by = by.id
         summary = await _summary(s, season)
         season.summary = summary.to_json()
-        names = await _names(s, {u for a in summary.awards for u in a.users} | {int(r["user"]) for r in summary.top})
+        names = await repo.display_names(s, {u for a in summary.awards for u in a.users} | {int(r["user"]) for r in summary.top})
         message = SeasonEnded(
             number=season.number,
             name=season.name,
@@ -175,19 +175,6 @@ async def end_season(db: Database, guild_id: int, by: UserRef, channel_id: int) 
         return summary
 
 
-async def _hidden(s: AsyncSession, user_ids: Sequence[int]) -> frozenset[int]:
-    if not user_ids:
-        return frozenset()
-    q = select(PlayerProfile.user_id).where(PlayerProfile.user_id.in_(list(user_ids)), PlayerProfile.hidden.is_(True))
-    return frozenset((await s.execute(q)).scalars())
-
-
-async def _names(s: AsyncSession, user_ids: set[int]) -> dict[int, str]:
-    if not user_ids:
-        return {}
-    return {u: n for u, n in (await s.execute(select(User.id, User.display_name).where(User.id.in_(user_ids)))).all()}
-
-
 async def _summary(s: AsyncSession, season: Season) -> Summary:
     seats = list(
         (
@@ -197,7 +184,7 @@ async def _summary(s: AsyncSession, season: Season) -> Summary:
         ).scalars()
     )
     games = int((await s.execute(select(func.count()).select_from(SeasonGame).where(SeasonGame.season_id == season.id))).scalar_one())
-    hidden = await _hidden(s, sorted({seat.user_id for seat in seats if seat.user_id is not None}))
+    hidden = frozenset(await repo.hidden_users(s, {seat.user_id for seat in seats if seat.user_id is not None}))
     board = (
         await s.execute(
             select(SeasonStanding)
