@@ -42,6 +42,9 @@ NIGHT_STORY = 4
 # The house rule ``uneven_tables`` (engine.uneven): a faction dealt fewer seats than the
 # largest starts with a head start (before: every faction started at 0 whatever its seats).
 UNEVEN_TABLES = 5
+# The fair deal (engine.fair_deal): below 15 players the random deal draws among the
+# line-ups the class worths rate even (before: among every line-up the rows allow).
+FAIR_DEAL = 6
 
 
 @dataclass(frozen=True, slots=True)

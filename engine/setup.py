@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import rules
+from engine import fair_deal, rules
 from engine.classes import FACTION_ROWS, class_spec
 from engine.dice import Dice
 from engine.errors import OutOfRangeError
@@ -23,8 +23,9 @@ def faction_sizes(n: int, dice: Dice) -> dict[Faction, int]:
 
 
 def deal(n: int, dice: Dice, lineup: Lineup | None = None) -> list[tuple[Faction, str]]:
-    """(faction, class) per seat: drawn by lot from each faction's row, or, with a
-    ``lineup``, its roles with only the seats drawn."""
+    """(faction, class) per seat: drawn by lot from each faction's row (below 15 players,
+    from rules version 6, among the line-ups :mod:`engine.fair_deal` rates even), or,
+    with a ``lineup``, its roles with only the seats drawn."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise OutOfRangeError(what="what.players", low=MIN_PLAYERS, high=MAX_PLAYERS, value=n)
     if lineup is not None:
@@ -32,11 +33,16 @@ def deal(n: int, dice: Dice, lineup: Lineup | None = None) -> list[tuple[Faction
         seated = lineup.roles()
         dice.shuffle(seated, "seats")
         return seated
+    sizes = faction_sizes(n, dice)
     roles: list[tuple[Faction, str]] = []
-    for faction, size in faction_sizes(n, dice).items():
-        row = list(FACTION_ROWS[faction])
-        dice.shuffle(row, f"classes-{faction.value}")
-        roles.extend((faction, c) for c in row[:size])
+    if fair_deal.applies(n):
+        for faction, row in zip(FACTIONS, fair_deal.draw(n, sizes, dice), strict=True):
+            roles.extend((faction, c) for c in row)
+    else:
+        for faction, size in sizes.items():
+            classes = list(FACTION_ROWS[faction])
+            dice.shuffle(classes, f"classes-{faction.value}")
+            roles.extend((faction, c) for c in classes[:size])
     dice.shuffle(roles, "seats")
     return roles
 

@@ -128,3 +128,40 @@ def test_uneven_goal_reports_each_faction_by_its_share_against_the_band():
     assert set(random_row["cells"]) <= {f"{f} ({s})" for f in ("lawful", "neutral", "chaotic") for s in ("larger", "smaller")}
     assert sorted(classic_row["cells"]) == ["chaotic (smaller)", "lawful (larger)", "neutral (smaller)"]
     assert out["failing"] == sum(not c["ok"] for row in out["rows"] for c in row["cells"].values())
+
+
+def test_fair_deal_bench_fits_worths_the_engine_reads(tmp_path: Path):
+    """Two tiny rounds at 7 players: the plain lot, then the fair deal under the worths of
+    the first; the table it would write reads back as the engine reads its data file."""
+    from bench.fair_deal import fitted, play, toml
+    from engine import fair_deal
+
+    plain = play(7, 60, 1, 0, {})
+    table = {7: fitted(7, plain)}
+    assert set(table[7].shares) == {"larger", "smaller"}
+    dealt = play(7, 60, 1, 1, table)
+    with fair_deal.trying(table):
+        for roles, _ in dealt:
+            seats = tuple(sum(f == g.value for f, _ in roles) for g in fair_deal.FACTIONS)
+            rows = tuple(tuple(sorted(c for f, c in roles if f == g.value)) for g in fair_deal.FACTIONS)
+            assert rows in {tuple(tuple(sorted(r)) for r in k) for k in fair_deal.even_lineups(7, seats)}
+    assert fair_deal.read(toml(table, 60, 1)) == table
+
+
+def test_lineup_search_halves_down_to_one_and_reports_it():
+    from bench.lineup_search import balanced_arms, classic_arms, final, halve, report
+
+    arms = balanced_arms(8, 3)
+    assert len(arms) in (3, 4) and all(arm.lineups[8].size == 8 for arm in arms)
+    said: list[str] = []
+    best = halve(arms, 4, 1, said.append)
+    assert len(said) == 3 and best.games[8] == 4 + 8 + 16
+    out = final(best, 6, 1)
+    assert out.games == {8: 6} and report(out).startswith(best.name)
+    classic = classic_arms(2)
+    assert all(sorted(arm.lineups) == list(range(6, 15)) for arm in classic)
+    # nested: a table one larger deals the smaller one's classes and one more
+    for arm in classic:
+        for n in range(6, 14):
+            small, large = arm.lineups[n].roles(), arm.lineups[n + 1].roles()
+            assert set(small) < set(large) and len(large) == len(small) + 1

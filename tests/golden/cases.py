@@ -21,7 +21,8 @@ today's: a killing blow on the grail carrier is a steal attempt (one fails and t
 is lost, one takes it from the body), the night's departures wait for the Morning
 announcement, and the vote's damage is told only to the one who takes it. The tables of
 8 and 11 play with a faction a seat short, under today's head start (house rule
-``uneven_tables``); the table of 10 without it.
+``uneven_tables``); the table of 10 without it. The tables below 15 are dealt by the fair
+deal (rules version 6, engine.fair_deal).
 """
 
 from __future__ import annotations
