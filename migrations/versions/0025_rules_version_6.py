@@ -1,6 +1,6 @@
 """Rules version 6, the fair deal (engine.fair_deal): no schema change. A release before
 this revision does not know the version, and would deal or verify such a game by plain
-lot; so going below 0025 is refused while a game dealt under version 6 or a later one is
+lot; so the downgrade stops here while a game dealt under version 6 or a later one is
 stored (bot.db.rules_versions).
 
 Revision ID: 0025

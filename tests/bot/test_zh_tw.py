@@ -134,7 +134,7 @@ async def test_a_traditional_chinese_player_gets_traditional_replies_dms_and_rul
     await table.run(table.mod, "mod start")
     await table.delivered()
     sheet = "\n".join(table.texts(table.emu.dms(mei)))
-    assert "請保密" in sheet and "每夜指認" in sheet and "職業" in sheet, sheet
+    assert "請保密" in sheet and "每夜指認" in sheet and "特質" in sheet and "生命值" in sheet, sheet
     assert not {"请", "认", "职", "阵", "伤"} & set(sheet), sheet
     public = "\n".join(table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False)))
     assert "遊戲" in public and "游戏开始" not in public, public

@@ -184,44 +184,48 @@ async def test_refusals_change_nothing(db: Database) -> None:
     assert [(x.number, x.name, x.ended_at) for x in seasons] == [(1, "Autumn 2027", None)]
 
 
-async def _identify(db: Database, game_id: int) -> tuple[int, int]:
-    """At the first Dusk, seat 1 sends every guess its class allows about seat 2; the
-    guesses sent and those true."""
+async def _identify(db: Database, game_id: int) -> tuple[int, int, int]:
+    """At the first Dusk, the first seat whose class allows a guess about a faction or a
+    class sends every such guess about the next seat; that seat, the guesses sent and
+    those true."""
     state = await current_state(db, game_id)
-    me, target = state.player(1), state.player(2)
-    kinds = [("faction", f.value) for f in engine.Faction] + [("class", target.class_id)]
-    guesses: list[engine.Guess] = []
-    for what, value in kinds:
-        tried = engine.Guess(2, what, value)  # type: ignore[arg-type]
-        try:
-            validate_identification(state, me, engine.Identification((*guesses, tried)))
-        except engine.RuleViolation:
-            continue
-        guesses.append(tried)
-    assert guesses, "the class allows no guess about seat 2"
-    holder = next(p.user_id for p in (await get_game(db, game_id)).players if p.seat == 1)
+    for me in state.players:
+        target = state.player(me.seat % len(state.players) + 1)
+        kinds = [("faction", f.value) for f in engine.Faction] + [("class", target.class_id)]
+        guesses: list[engine.Guess] = []
+        for what, value in kinds:
+            tried = engine.Guess(target.seat, what, value)  # type: ignore[arg-type]
+            try:
+                validate_identification(state, me, engine.Identification((*guesses, tried)))
+            except engine.RuleViolation:
+                continue
+            guesses.append(tried)
+        if guesses:
+            break
+    assert guesses, "no class at the table allows a guess about a faction or a class"
+    holder = next(p.user_id for p in (await get_game(db, game_id)).players if p.seat == me.seat)
     await handle(db, SendSubmission(engine.Identification(tuple(guesses))), holder, game_id=game_id)
     right = sum(1 for g in guesses if (g.value == target.faction.value if g.what == "faction" else g.value == target.class_id))
-    return len(guesses), right
+    return me.seat, len(guesses), right
 
 
 async def test_identifications_are_kept_in_the_records_and_backfilled(db: Database, clock: FakeClock) -> None:
     game_id = await started(db, 6, seed="season-guesses", channel=5040)
     await send_all(db, game_id)
     await advance_phase(db, game_id)  # Day -> Dusk
-    sent, right = await _identify(db, game_id)
+    guesser, sent, right = await _identify(db, game_id)
     await play_to_end(db, game_id)
     async with db.read() as s:
-        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 1))).scalar_one()
-        others = (await s.execute(select(SeatRecord.guesses).where(SeatRecord.game_id == game_id, SeatRecord.seat != 1))).scalars().all()
+        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == guesser))).scalar_one()
+        others = (await s.execute(select(SeatRecord.guesses).where(SeatRecord.game_id == game_id, SeatRecord.seat != guesser))).scalars().all()
     assert (seat.guesses, seat.guesses_right) == (sent, right) and set(others) == {0}
     async with db.transaction() as s:
-        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 1))).scalar_one()
+        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == guesser))).scalar_one()
         seat.guesses = seat.guesses_right = None
     done = await backfill_all(db)
     assert done.guesses == 1
     async with db.read() as s:
-        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == 1))).scalar_one()
+        seat = (await s.execute(select(SeatRecord).where(SeatRecord.game_id == game_id, SeatRecord.seat == guesser))).scalar_one()
     assert (seat.guesses, seat.guesses_right) == (sent, right)
     assert (await backfill_all(db)).guesses == 0
 

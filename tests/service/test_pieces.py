@@ -136,7 +136,12 @@ async def test_pieces_sent_at_the_same_moment_are_all_kept(db: Database) -> None
 async def test_a_piece_the_rules_refuse_leaves_the_orders_as_they_were(db: Database) -> None:
     game_id = await at_dusk(db)
     state = await current_state(db, game_id)
-    seat = next(p.seat for p in state.players if any(a.skill != "attack" and engine.class_spec(p.class_id).skill(a.skill).cost == "standard" for a in action_pieces(state, p.seat)))
+    seat = next(
+        p.seat
+        for p in state.players
+        if any(a.skill != "attack" and engine.class_spec(p.class_id).skill(a.skill).cost == "standard" for a in action_pieces(state, p.seat))
+        and any(s.mode == "toggle" for s in engine.class_spec(p.class_id).skills)
+    )
     standard = next(a for a in action_pieces(state, seat) if a.skill != "attack" and engine.class_spec(state.player(seat).class_id).skill(a.skill).cost == "standard")
     uid = user(seat).id
     first = await handle(db, AddAction("attack", (seat % 8 + 1,)), uid, game_id=game_id, round_no=1)

@@ -15,7 +15,7 @@ from bot.render.posts import private_embed
 from engine import Audience, Event, new_game
 from engine.night.turns import TURN_KINDS, last_orders, with_turns
 
-GAMES = 16
+GAMES = 30  # enough for a successful Suggestion (game 28 under the fair deal)
 PLAYERS = 12
 SECRET = {"roll", "need", "hit", "success", "chance", "target", "seat", "faction", "trait"}
 
