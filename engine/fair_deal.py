@@ -43,9 +43,10 @@ LARGEST_TABLE = 15  # every row in full: one line-up
 Rows = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
 def share(seats: int, players: int) -> str:
-    """A faction's share of the table: ``larger``, ``equal`` or ``smaller`` than a third."""
-    third = players / 3
-    return "larger" if seats > third else "smaller" if seats < third else "equal"
+    """Whether a faction dealt ``seats`` of ``players`` holds more than a third of the
+    table, exactly a third, or fewer (at 7 players: 3 larger, 2 smaller; at 8: 3 larger,
+    2 smaller; at 9: 3 equal)."""
+    return "larger" if 3 * seats > players else "equal" if 3 * seats == players else "smaller"
 
 
 @dataclass(frozen=True, slots=True)

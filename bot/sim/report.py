@@ -22,6 +22,7 @@ from rich.table import Table
 from bot.ai.knowledge import FACTIONS, ROLES
 from bot.ai.odds import TARGET_WIN, wilson
 from bot.ai.runner import GameResult
+from engine.fair_deal import share as share_of  # (a faction's share of the table: the deal's own)
 
 # The balance target (docs/balance.md): the median length (the win rate's is
 # bot.ai.odds.TARGET_WIN).
@@ -95,13 +96,6 @@ def summarise(
 
 
 SHARES = ("larger", "equal", "smaller")
-
-
-def share_of(seats: int, players: int) -> str:
-    """Whether a faction dealt ``seats`` of ``players`` holds more than a third of the
-    table, exactly a third, or fewer (at 7 players: 3 larger, 2 smaller; at 8: 3 larger,
-    2 smaller; at 9: 3 equal)."""
-    return "larger" if 3 * seats > players else "equal" if 3 * seats == players else "smaller"
 
 
 def seat_share(results: Sequence[GameResult]) -> dict[str, Any]:
