@@ -44,6 +44,7 @@ from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.turns import Turns
 from bot.discord.wolf_tree import WolfTree
 from bot.service import processes
 from bot.service.live_places import GamePlace
@@ -102,6 +103,7 @@ class WolfBot(commands.Bot):
         self.views = ViewCache()
         self.odds = OddsRunner(self, config.lineup_odds_games)  # lobbies' line-up odds, simulated aside
         self.reconciler = Reconciler(self)  # Discord's side brought in line with the database
+        self.lobby_turns = Turns()  # one refresh of a game's lobby post at a time
         # Every REST request but the interactions' waits its turn under the global limit.
         self.pacer = GlobalPacer(config.rest_rate_limit)
         pace(self.http, self.pacer)

@@ -1,12 +1,19 @@
 """The real bot on the local Discord emulator, before a game runs: help and a stranger's
-commands in a DM, a lobby created, joined by button and command and started, a lobby
-cancelled, and /mod create checking the bot's permissions."""
+commands in a DM, a lobby created, joined by button and command and started, the lobby
+post never put back to an older roster, a lobby cancelled, and /mod create checking the
+bot's permissions."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+from unittest import mock
+
+import discord
 import pytest
 
 import bot.service as service
+from bot.discord.components.lobby import refresh_lobby
 from discord_emulator import InvalidInvocation
 from tests.bot.conftest import Table, open_lobby, reply_text
 
@@ -61,6 +68,46 @@ async def test_create_join_by_button_and_command_then_start(table: Table):
     public = table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False))
     assert any("The game begins" in t for t in public)
     assert any("Day 1" in t for t in public)
+
+
+async def test_a_refresh_read_before_a_join_never_puts_back_the_older_roster(table: Table):
+    """The reconciler's refresh of the lobby post and a player's join overlap (the
+    reconciler's edit is slow to land): whichever edit lands last, the post shows the
+    roster as stored, with the player who joined."""
+    lobby, join_id = await open_lobby(table)
+    for p in table.players[:5]:
+        await (await table.emu.click(p, lobby, join_id)).wait(10)
+    game = await service.game_in_channel(table.db, table.channel.id)
+    assert game is not None
+    erin = table.players[4]
+    await service.leave_game(table.db, game.id, erin.id)  # stored; the post still names her
+    held, release = asyncio.Event(), asyncio.Event()
+    real_edit = discord.Message.edit
+
+    async def slow_edit(self: discord.Message, **fields: Any) -> Any:
+        if asyncio.current_task() is stale:
+            held.set()
+            await release.wait()
+        return await real_edit(self, **fields)
+
+    async def joined() -> None:
+        while erin.id not in {p.user_id for p in (await service.get_game(table.db, game.id)).players}:
+            await asyncio.sleep(0.01)
+
+    stale: asyncio.Task[None] | None = None
+    with mock.patch.object(discord.Message, "edit", slow_edit):
+        channel = table.bot.get_channel(table.channel.id)
+        assert isinstance(channel, discord.abc.Messageable)
+        post = await channel.fetch_message(lobby.id)  # as a press hands it: edited in any case
+        stale = asyncio.create_task(refresh_lobby(table.bot, channel, game.id, post))  # four players, held
+        await asyncio.wait_for(held.wait(), 5)
+        pressed = await table.emu.click(erin, lobby, join_id)  # erin is back meanwhile
+        await asyncio.wait_for(joined(), 5)
+        release.set()
+        assert "joined" in reply_text(await pressed.wait(10))
+        await stale
+    roster = table.texts([table.emu.ctx.world.messages[lobby.id]])[0]
+    assert "erin" in roster and "Players (5)" in roster, roster
 
 
 async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_started_game(table: Table):

@@ -47,7 +47,7 @@ async def _kick_from_lobby(ctx: Ctx, kicked: service.SeatChanged) -> None:
     info = kicked.game
     channel = ctx.bot.messageable(info.channel_id, info.guild_id)
     if channel is not None:
-        await refresh_lobby(channel, info)
+        await refresh_lobby(ctx.bot, channel, info.id)
     await ctx.send(embed=notice_embed(t("reply.kicked", ctx.locale, player=words.player_name(kicked.player.name))))
 
 
@@ -197,7 +197,7 @@ async def _change_settings(interaction: discord.Interaction, given: dict[str, An
         if note and fields and quiet is not quiet_dead:  # say plainly what did change
             note = words.sentences((note, t("reply.quiet_dead.others_saved", ctx.locale)), ctx.locale)
     if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
-        await refresh_lobby(channel, info)  # the lobby post shows the settings
+        await refresh_lobby(ctx.bot, channel, info.id)  # the lobby post shows the settings
     reply = settings_embed(info, ctx.locale, quiet)
     if note:
         reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)

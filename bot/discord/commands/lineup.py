@@ -69,7 +69,7 @@ class Lineup(commands.Cog):
         if lineup is not None:
             channel = ctx.bot.get_channel(info.channel_id)
             if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):
-                await refresh_lobby(channel, info)
+                await refresh_lobby(ctx.bot, channel, info.id)
         ctx.bot.odds.ensure(info)  # in the background: the reply does not wait for it
         pending = bool(ctx.bot.odds.games) and info.odds is not None and not info.odds.known
         await ctx.send(embed=lineup_embed(info, ctx.locale, pending=pending))

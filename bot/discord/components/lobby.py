@@ -79,23 +79,31 @@ def shows(message: discord.Message, embed: discord.Embed, view: discord.ui.View)
     return bool(message.embeds) and _seen(message.embeds[0]) == _seen(embed) and bool(message.components) == bool(view.children)
 
 
-async def refresh_lobby(channel: discord.abc.Messageable, info: GameInfo, message: discord.Message | None = None) -> None:
-    """Show the current roster on the lobby post: ``message`` when known (a button was
-    pressed on it), else the latest lobby post of this game in the channel; not edited
-    when it already does. Best effort: the roster is also in /mod status, and the
-    reconciler refreshes it again after a crash."""
-    try:
-        if message is None:
-            me = getattr(getattr(channel, "guild", None), "me", None)
-            async for m in channel.history(limit=50):
-                if (me is None or m.author.id == me.id) and is_lobby_post(m, info.id):
-                    message = m
-                    break
+async def refresh_lobby(bot: Any, channel: discord.abc.Messageable, game_id: int, pressed: discord.Message | None = None) -> None:
+    """Show the game's current roster on its lobby post: ``pressed`` when a button was
+    pressed on it, else the latest lobby post of this game in the channel. A post read
+    from the channel is not edited when it already shows the roster; a pressed one always
+    is (the press changed the roster, and its copy of the post is as it was at the press,
+    perhaps older than another refresh's edit). One game's refreshes go one at a time,
+    each showing the game as stored when its turn comes: a refresh begun on an older read
+    (the reconciler's, an odds result's) never puts back a roster a later join or leave
+    has replaced. Best effort: the roster is also in /mod status, and the reconciler
+    refreshes it again after a crash."""
+    async with bot.lobby_turns.of(game_id):
+        info = await service.get_game(bot.db, game_id)
         embed, view = lobby_embed(info, info.settings.language), lobby_view(info)
-        if message is not None and not shows(message, embed, view):
-            await message.edit(embed=embed, view=view)
-    except discord.HTTPException:
-        log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
+        try:
+            message = pressed
+            if message is None:
+                me = getattr(getattr(channel, "guild", None), "me", None)
+                async for m in channel.history(limit=50):
+                    if (me is None or m.author.id == me.id) and is_lobby_post(m, info.id):
+                        message = m
+                        break
+            if message is not None and (message is pressed or not shows(message, embed, view)):
+                await message.edit(embed=embed, view=view)
+        except discord.HTTPException:
+            log.info("could not refresh the lobby post of game %s", info.id, exc_info=True)
 
 
 async def close_lobby_post(bot: Any, game_id: int) -> None:
@@ -108,7 +116,7 @@ async def close_lobby(bot: Any, info: GameInfo) -> None:
     """The lobby post loses its buttons once the game has started or ended."""
     channel = bot.messageable(info.channel_id, info.guild_id)
     if isinstance(channel, discord.abc.Messageable):
-        await refresh_lobby(channel, info)
+        await refresh_lobby(bot, channel, info.id)
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [JoinButton, LeaveButton]
@@ -154,6 +162,6 @@ async def _refresh(ctx: Ctx, info: GameInfo) -> None:
     channel = interaction.channel if interaction.channel_id == info.channel_id else ctx.bot.messageable(info.channel_id, info.guild_id)
     if not isinstance(channel, discord.abc.Messageable):
         return
-    pressed = interaction.message if interaction.type is discord.InteractionType.component else None
-    message = pressed if pressed is not None and pressed.channel.id == info.channel_id and is_lobby_post(pressed, info.id) else None
-    await refresh_lobby(channel, info, message)
+    message = interaction.message if interaction.type is discord.InteractionType.component else None
+    pressed = message if message is not None and message.channel.id == info.channel_id and is_lobby_post(message, info.id) else None
+    await refresh_lobby(ctx.bot, channel, info.id, pressed)

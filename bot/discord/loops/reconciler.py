@@ -122,7 +122,7 @@ class Reconciler:
             return  # gone: the game is cancelled (bot.discord.loops.orphans), nothing to show
         if info.status == "lobby" or (info.version <= 1 and not recheck):
             # The lobby post: its roster and odds, closed once the game has started or ended.
-            await refresh_lobby(channel, info)
+            await refresh_lobby(self.bot, channel, info.id)
             self.bot.odds.ensure(info)
         if info.version >= 1:  # started: seats, and perhaps the departed
             await tell_moderator(self.bot, info, await sync_quiet_dead(self.bot, info))
