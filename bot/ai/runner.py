@@ -196,22 +196,41 @@ def play_many(
     The results come back in game order, so the report does not depend on ``jobs``.
     ``progress`` is called with the number of games just finished. ``settings``: the
     games' rules settings (house rules), the engine's defaults when None."""
-    rules = (settings or Settings()).to_dict()
-    if jobs <= 1 or games < 2:
-        out = []
-        for i in range(games):
-            out.append(_play_one(game_seed(seed, i), players, rules))
+    return play_batches([Batch(games, players, seed, settings)], jobs, progress)[0]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Games to play: ``games`` games of ``players`` seeded from ``seed``, under
+    ``settings`` (the engine's defaults when None)."""
+
+    games: int
+    players: int
+    seed: str
+    settings: Settings | None = None
+
+
+def play_batches(batches: Sequence[Batch], jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[list[GameResult]]:
+    """:func:`play_many` for each batch, on one set of ``jobs`` processes for them all (a
+    search plays many small batches: a pool each would cost more than their games)."""
+    work = []
+    for b, batch in enumerate(batches):
+        rules = (batch.settings or Settings()).to_dict()
+        size = max(1, min(250, batch.games // (max(jobs, 1) * 8) or 1))
+        work += [(b, (batch.seed, start, count, batch.players, rules)) for start, count in _chunks(batch.games, size)]
+    results: list[list[GameResult]] = [[] for _ in batches]
+    if jobs <= 1 or sum(b.games for b in batches) < 2:
+        done: Iterator[list[GameResult]] = (_play_chunk(job) for _, job in work)
+        for (b, _), chunk in zip(work, done, strict=True):
+            results[b].extend(chunk)
             if progress is not None:
-                progress(1)
-        return out
-    size = max(1, min(250, games // (jobs * 8) or 1))
-    work = [(seed, start, count, players, rules) for start, count in _chunks(games, size)]
+                progress(len(chunk))
+        return results
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    results: list[GameResult] = []
     with ctx.Pool(jobs) as pool:
-        for chunk in pool.imap(_play_chunk, work):
-            results.extend(chunk)
+        for (b, _), chunk in zip(work, pool.imap(_play_chunk, [job for _, job in work]), strict=True):
+            results[b].extend(chunk)
             if progress is not None:
                 progress(len(chunk))
     return results
