@@ -2,16 +2,14 @@
 "The presets"; docs/balance.md, "The presets"), and print each round and the winner.
 
     python -m bench.lineup_search balanced [--sizes 6-15] [--arms 64] [--first 250] [--final 10000] [--jobs 2]
-    python -m bench.lineup_search classic [--arms 64] [--first 150] [--final 10000] [--jobs 2]
+    python -m bench.lineup_search classic [--sizes 6-12] [--arms 64] [--first 250] [--final 10000] [--jobs 2]
 
-``balanced`` searches each size on its own: every line-up the rows allow at that size is
-rated by the fair deal's class worths (engine.fair_deal.odds), and the ``--arms`` most
-even of them, with today's, are played. ``classic`` searches one order per faction row
-and the order in which the factions take the extra seats, so that a table one larger
-deals the smaller one's classes and one more: every such order (60 per row, as only the
-first two, third and fourth place matter below 15, and 6 orders of the factions) is rated
-by the worths at every size from 6 to 14, and the ``--arms`` whose worst size is most even
-are played, with today's.
+Each size is searched on its own. ``balanced``: every line-up the rows allow at that size
+is rated by the fair deal's class worths (engine.fair_deal.odds), and the ``--arms`` most
+even of them, with today's, are played. ``classic``: the original's table trimmed (each
+row read from its start, the extra seats to Lawful, then Neutral) and the ``--arms``
+line-ups of its seats that keep most of its classes, of those the worths rate even
+(within the fair deal's spread), are played.
 
 The halving: every arm plays ``--first`` games at each of its sizes, the better half twice
 as many more, and so on until one is left, which then plays ``--final`` games at each size
@@ -30,17 +28,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from bot.ai.odds import wilson
 from bot.ai.runner import Batch, play_batches
 from engine import Settings, fair_deal
 from engine.classes import FACTION_ROWS
-from engine.lineup import BALANCED, Lineup, parse, preset
+from engine.lineup import BALANCED, Lineup, parse
 from engine.model import FACTIONS
 
 CENTRE = 0.335
-SMALL = range(6, 15)  # below 15 every row is dealt in full
 
 
 @dataclass
@@ -82,9 +77,9 @@ def halve(arms: list[Arm], first: int, jobs: int, say: Callable[[str], None]) ->
             arm.add(n, budget, wins)
         alive.sort(key=lambda a: (a.distance, a.name))
         say(f"round {rnd}: {len(alive)} arms, {budget} games a size; best {alive[0].name} ({alive[0].distance:.3f}), worst kept {alive[(len(alive) - 1) // 2].distance:.3f}")
+        alive = alive[: (len(alive) + 1) // 2]
         if len(alive) == 1:
             return alive[0]
-        alive = alive[: (len(alive) + 1) // 2]
         budget *= 2
         rnd += 1
 
@@ -132,52 +127,37 @@ def _seatings(n: int) -> list[tuple[int, ...]]:
     return [tuple(base + (i in chosen) for i in range(3)) for chosen in itertools.combinations(range(3), extra)]
 
 
-def _orders(row: Sequence[str]) -> list[tuple[str, ...]]:
-    """One order per way of filling the first two places, the third and the fourth."""
-    seen: dict[tuple[frozenset[str], str, str], tuple[str, ...]] = {}
-    for order in itertools.permutations(row):
-        seen.setdefault((frozenset(order[:2]), order[2], order[3]), order)
-    return list(seen.values())
+def classic_arms(n: int, count: int) -> list[Arm]:
+    """The original's table trimmed at ``n`` (each row read from its start, the extra
+    seats to Lawful, then Neutral) and the ``count`` line-ups of its seats that keep most
+    of its classes among those the worths rate even (within the fair deal's spread),
+    the more even first where they keep as many."""
+    trim = original_trim(n)
+    choices = [itertools.combinations(FACTION_ROWS[f], len(row)) for f, row in zip(FACTIONS, trim.rows, strict=True)]
+    every = [Lineup(rows) for rows in itertools.product(*choices)]  # type: ignore[arg-type]
+    even = [lu for lu in every if fair_deal.spread(lu.rows, n) <= fair_deal.SPREAD]
+    ranked = sorted(even, key=lambda lu: (-kept(lu, trim), _worst({n: lu}), lu.text()))[:count]
+    if trim not in ranked:
+        ranked.append(trim)
+    return [Arm(lu.text(), {n: lu}) for lu in ranked]
 
 
-def nested(orders: Sequence[Sequence[str]], extra_order: Sequence[int], n: int) -> Lineup:
-    """The line-up of ``n``: each faction its order's first seats, the extra seats to the
-    factions in ``extra_order``."""
+def original_trim(n: int) -> Lineup:
+    """Each row of the original's table read from its start, the extra seats to Lawful,
+    then Neutral."""
     base, extra = divmod(n, 3)
-    return Lineup(tuple(tuple(orders[i][: base + (i in extra_order[:extra])]) for i in range(3)))  # type: ignore[arg-type]
+    return Lineup(tuple(FACTION_ROWS[f][: base + (i < extra)] for i, f in enumerate(FACTIONS)))  # type: ignore[arg-type]
 
 
-def classic_arms(count: int) -> list[Arm]:
-    """The ``count`` nested orders the worths rate most even at their worst size, and today's."""
-    rows = [_orders(FACTION_ROWS[f]) for f in FACTIONS]
-    scored = []
-    for extra_order in itertools.permutations(range(3)):
-        worst = np.zeros([len(r) for r in rows])
-        for n in SMALL:
-            w = fair_deal.worths()[n]
-            seats = nested([FACTION_ROWS[f] for f in FACTIONS], extra_order, n).rows
-            u = np.meshgrid(*[np.array([w.of(f, o[: len(seats[i])], n) for o in rows[i]]) for i, f in enumerate(FACTIONS)], indexing="ij")
-            e = np.exp(np.stack(u, -1) - np.max(np.stack(u, -1), -1, keepdims=True))
-            worst = np.maximum(worst, np.abs(e / e.sum(-1, keepdims=True) - 1 / 3).max(-1))
-        for flat in np.argsort(worst, axis=None)[:count]:
-            idx = np.unravel_index(flat, worst.shape)
-            scored.append((float(worst[idx]), tuple(rows[i][int(k)] for i, k in enumerate(idx)), extra_order))
-    scored.sort(key=lambda s: (s[0], _name(s[1], s[2])))
-    arms = [Arm(_name(o, e), {n: nested(o, e, n) for n in SMALL}) for _, o, e in scored[:count]]
-    today = {n: preset("classic", n) for n in SMALL}
-    if all(today[n] != arm.lineups[n] for arm in arms for n in SMALL):
-        arms.append(Arm("today", today))  # type: ignore[arg-type]
-    return arms
-
-
-def _name(orders: Sequence[Sequence[str]], extra_order: Sequence[int]) -> str:
-    return "/".join(",".join(o) for o in orders) + " extra " + ",".join(FACTIONS[i].value for i in extra_order)
+def kept(lineup: Lineup, trim: Lineup) -> int:
+    """How many of ``trim``'s classes ``lineup`` deals to the same faction."""
+    return sum(len(set(a) & set(b)) for a, b in zip(lineup.rows, trim.rows, strict=True))
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("preset", choices=["balanced", "classic"])
-    p.add_argument("--sizes", default="6-15", help="balanced: the sizes to search")
+    p.add_argument("--sizes", default="6-15", help="the sizes to search")
     p.add_argument("--arms", type=int, default=64)
     p.add_argument("--first", type=int)
     p.add_argument("--final", type=int, default=10000)
@@ -188,13 +168,11 @@ def main() -> int:
     def say(text: str) -> None:
         print(f"{text}; {time.perf_counter() - began:.0f} s", flush=True)
 
-    if a.preset == "classic":
-        arms = [classic_arms(a.arms)]
-    else:
-        lo, _, hi = a.sizes.partition("-")
-        arms = [balanced_arms(n, a.arms) for n in range(int(lo), int(hi or lo) + 1)]
+    lo, _, hi = a.sizes.partition("-")
+    sizes = range(int(lo), int(hi or lo) + 1)
+    arms = [classic_arms(n, a.arms) if a.preset == "classic" else balanced_arms(n, a.arms) for n in sizes]
     for group in arms:
-        best = halve(group, a.first or (150 if a.preset == "classic" else 250), a.jobs, say)
+        best = halve(group, a.first or 250, a.jobs, say)
         print(report(final(best, a.final, a.jobs)), flush=True)
         say("done")
     return 0

@@ -146,6 +146,22 @@ TABLE_ORDER = FACTIONS
 # the earlier line-ups had compensated by their classes; 8 and 12 by sequential halving
 # over the line-ups the fair deal's worths rate most even (``python -m
 # bench.lineup_search balanced --sizes 8-8 --arms 32``, and 12-12).
+# classic is the source's table trimmed: each row read from its start, the extra seats to
+# Lawful, then Neutral. Below 13 players that trim loses Lawful the game whatever its seats
+# (its Warrior, Monk and Cleric; docs/balance.md, "The presets"), so there classic is the
+# line-up of the same seats keeping most of the trim's classes that played even
+# (``python -m bench.lineup_search classic --sizes 6-12 --arms 8 --first 500``; 6, 7, 8
+# and 10, whose winners played out of the band, again with ``--arms 24``).
+CLASSIC: dict[int, str] = {
+    6: "warrior,paladin/wizard,druid/barbarian,bard",
+    7: "warrior,cleric,paladin/wizard,warrior/barbarian,ranger",
+    8: "warrior,monk,paladin/barbarian,wizard,rogue/barbarian,ranger",
+    9: "warrior,monk,paladin/barbarian,wizard,rogue/barbarian,sorcerer,ranger",
+    10: "warrior,cleric,wizard,paladin/barbarian,warrior,druid/barbarian,sorcerer,ranger",
+    11: "monk,cleric,wizard,paladin/barbarian,wizard,warrior,rogue/barbarian,sorcerer,ranger",
+    12: "warrior,monk,cleric,paladin/barbarian,wizard,warrior,rogue/barbarian,sorcerer,ranger,bard",
+}
+
 BALANCED: dict[int, str] = {
     6: "cleric,wizard/barbarian,wizard/barbarian,bard",
     7: "cleric,warrior/barbarian,warrior,wizard/bard,rogue",
@@ -166,6 +182,8 @@ def _sizes(n: int, order: tuple[Faction, ...] = TABLE_ORDER) -> dict[Faction, in
 
 
 def _classic(n: int) -> Lineup:
+    if n in CLASSIC:
+        return parse(CLASSIC[n])
     sizes = _sizes(n)
     rows = tuple(FACTION_ROWS[f][: sizes[f]] for f in FACTIONS)
     return Lineup(rows)  # type: ignore[arg-type]

@@ -149,19 +149,31 @@ def test_fair_deal_bench_fits_worths_the_engine_reads(tmp_path: Path):
 
 
 def test_lineup_search_halves_down_to_one_and_reports_it():
-    from bench.lineup_search import balanced_arms, classic_arms, final, halve, report
+    from bench.lineup_search import (
+        balanced_arms,
+        classic_arms,
+        final,
+        halve,
+        kept,
+        original_trim,
+        report,
+    )
+    from engine import fair_deal
 
     arms = balanced_arms(8, 3)
     assert len(arms) in (3, 4) and all(arm.lineups[8].size == 8 for arm in arms)
     said: list[str] = []
     best = halve(arms, 4, 1, said.append)
-    assert len(said) == 3 and best.games[8] == 4 + 8 + 16
+    assert len(said) == 2 and best.games[8] == 4 + 8  # four arms, then two, then the winner
     out = final(best, 6, 1)
     assert out.games == {8: 6} and report(out).startswith(best.name)
-    classic = classic_arms(2)
-    assert all(sorted(arm.lineups) == list(range(6, 15)) for arm in classic)
-    # nested: a table one larger deals the smaller one's classes and one more
-    for arm in classic:
-        for n in range(6, 14):
-            small, large = arm.lineups[n].roles(), arm.lineups[n + 1].roles()
-            assert set(small) < set(large) and len(large) == len(small) + 1
+    # classic: the original's trim, and the even line-ups of its seats that keep most of it
+    trim = original_trim(9)
+    assert trim.text() == "warrior,monk,cleric/barbarian,wizard,warrior/barbarian,sorcerer,ranger"
+    classic = classic_arms(9, 3)
+    assert classic[-1].lineups[9] == trim and len(classic) == 4
+    searched = [arm.lineups[9] for arm in classic[:-1]]
+    assert all(fair_deal.spread(lu.rows, 9) <= fair_deal.SPREAD for lu in searched)
+    assert all(tuple(map(len, lu.rows)) == (3, 3, 3) for lu in searched)
+    assert [kept(lu, trim) for lu in searched] == sorted((kept(lu, trim) for lu in searched), reverse=True)
+    assert kept(searched[0], trim) == 8  # one class of the nine changed

@@ -26,7 +26,7 @@ async def test_a_line_up_is_answered_at_once_and_its_odds_follow_on_the_lobby_po
     # Suggestions: each preset with its classes at this size, and what is typed, read.
     offered = await table.emu.autocomplete(table.mod, "mod lineup", focused="lineup", value="")
     assert [c["value"] for c in offered] == ["random", "classic", "balanced", "varied"]
-    assert "Warrior, Monk / Barbarian, Wizard / Barbarian, Sorcerer" in offered[1]["name"]
+    assert "Warrior, Paladin / Wizard, Druid / Barbarian, Bard" in offered[1]["name"]
     typed = await table.emu.autocomplete(table.mod, "mod lineup", focused="lineup", value="paladin,cleric/rogue,druid/ranger,knight")
     assert typed[0]["name"].startswith("✗") and "knight" in typed[0]["name"]
     # Set: the reply comes while the simulation is still running in the background.

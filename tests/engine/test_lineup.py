@@ -45,6 +45,22 @@ def test_random_is_the_deal_by_lot_and_classic_at_fifteen_is_the_source_table():
     assert preset("classic", 15) == Lineup(tuple(FACTION_ROWS[f] for f in FACTIONS))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("n", range(6, 16))
+def test_classic_is_the_source_table_trimmed_with_a_few_classes_changed_below_13(n):
+    """Each row read from its start, the extra seats to Lawful, then Neutral; below 13 the
+    same seats with at least half of those classes (the few changed that make it even)."""
+    base, extra = divmod(n, 3)
+    trim = [FACTION_ROWS[f][: base + (i < extra)] for i, f in enumerate(FACTIONS)]
+    lineup = preset("classic", n)
+    assert lineup is not None
+    assert [len(row) for row in lineup.rows] == [len(row) for row in trim]
+    kept = sum(len(set(row) & set(mine)) for row, mine in zip(trim, lineup.rows, strict=True))
+    if n >= 13:
+        assert list(lineup.rows) == trim
+    else:
+        assert n / 2 <= kept < n
+
+
 @pytest.mark.parametrize("n", range(6, 12))
 def test_varied_deals_no_class_twice_while_the_table_has_room(n):
     lineup = preset("varied", n)

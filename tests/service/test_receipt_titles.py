@@ -27,7 +27,8 @@ def guesses_for(state: engine.GameState) -> tuple[int, list[engine.Guess]]:
 async def test_receipts_say_what_changed_and_the_title_matches_the_body(db: Database) -> None:
     from bot.discord.embeds.replies import receipt_embed
 
-    game_id = await started(db, 7, lineup="classic")  # a Cleric and a Sorcerer: two guesses a night
+    # a Cleric and a Sorcerer: two guesses a night
+    game_id = await started(db, 7, lineup="warrior,monk,cleric/barbarian,wizard/barbarian,sorcerer", max_players=7)
     state = await current_state(db, game_id)
     seat, (a, b, c) = guesses_for(state)
     me, other = user(seat).id, next(q.seat for q in state.players if q.seat not in (seat, a.target, b.target))
