@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert
 
+from bench.bot_load import pg_drop, pg_scratch
 from bot.db.migrate import upgrade
 from bot.db.models import Game, GameRecord, Season, SeasonGame, SeatRecord, User
 from bot.db.session import Database
@@ -196,30 +197,6 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
         return row
     finally:
         await db.dispose()
-
-
-async def pg_scratch(server: str) -> tuple[str, str]:
-    import uuid
-
-    import asyncpg
-
-    name = f"wolfhowl_bench_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(server, timeout=10)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return server, "postgresql+asyncpg" + server.rsplit("/", 1)[0].removeprefix("postgresql") + f"/{name}"
-
-
-async def pg_drop(server: str, url: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(server, timeout=10)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await conn.close()
 
 
 def show(row: dict[str, Any]) -> str:
