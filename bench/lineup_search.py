@@ -32,7 +32,7 @@ from bot.ai.odds import wilson
 from bot.ai.runner import Batch, play_batches
 from engine import Settings, fair_deal
 from engine.classes import FACTION_ROWS
-from engine.lineup import BALANCED, Lineup, parse
+from engine.lineup import BALANCED, Lineup, parse, source_trim
 from engine.model import FACTIONS
 
 CENTRE = 0.335
@@ -132,7 +132,7 @@ def classic_arms(n: int, count: int) -> list[Arm]:
     seats to Lawful, then Neutral) and the ``count`` line-ups of its seats that keep most
     of its classes among those the worths rate even (within the fair deal's spread),
     the more even first where they keep as many."""
-    trim = original_trim(n)
+    trim = source_trim(n)
     choices = [itertools.combinations(FACTION_ROWS[f], len(row)) for f, row in zip(FACTIONS, trim.rows, strict=True)]
     every = [Lineup(rows) for rows in itertools.product(*choices)]  # type: ignore[arg-type]
     even = [lu for lu in every if fair_deal.spread(lu.rows, n) <= fair_deal.SPREAD]
@@ -140,13 +140,6 @@ def classic_arms(n: int, count: int) -> list[Arm]:
     if trim not in ranked:
         ranked.append(trim)
     return [Arm(lu.text(), {n: lu}) for lu in ranked]
-
-
-def original_trim(n: int) -> Lineup:
-    """Each row of the original's table read from its start, the extra seats to Lawful,
-    then Neutral."""
-    base, extra = divmod(n, 3)
-    return Lineup(tuple(FACTION_ROWS[f][: base + (i < extra)] for i, f in enumerate(FACTIONS)))  # type: ignore[arg-type]
 
 
 def kept(lineup: Lineup, trim: Lineup) -> int:

@@ -181,12 +181,16 @@ def _sizes(n: int, order: tuple[Faction, ...] = TABLE_ORDER) -> dict[Faction, in
     return {f: base + (1 if f in order[:extra] else 0) for f in FACTIONS}
 
 
-def _classic(n: int) -> Lineup:
-    if n in CLASSIC:
-        return parse(CLASSIC[n])
+def source_trim(n: int) -> Lineup:
+    """The source's table trimmed to ``n``: each row read from its start, the extra seats
+    to Lawful, then Neutral (classic at 13 to 15; what ``CLASSIC`` changes below)."""
     sizes = _sizes(n)
     rows = tuple(FACTION_ROWS[f][: sizes[f]] for f in FACTIONS)
     return Lineup(rows)  # type: ignore[arg-type]
+
+
+def _classic(n: int) -> Lineup:
+    return parse(CLASSIC[n]) if n in CLASSIC else source_trim(n)
 
 
 def _varied(n: int) -> Lineup:

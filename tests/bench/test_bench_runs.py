@@ -155,10 +155,10 @@ def test_lineup_search_halves_down_to_one_and_reports_it():
         final,
         halve,
         kept,
-        original_trim,
         report,
     )
     from engine import fair_deal
+    from engine.lineup import source_trim
 
     arms = balanced_arms(8, 3)
     assert len(arms) in (3, 4) and all(arm.lineups[8].size == 8 for arm in arms)
@@ -168,7 +168,7 @@ def test_lineup_search_halves_down_to_one_and_reports_it():
     out = final(best, 6, 1)
     assert out.games == {8: 6} and report(out).startswith(best.name)
     # classic: the original's trim, and the even line-ups of its seats that keep most of it
-    trim = original_trim(9)
+    trim = source_trim(9)
     assert trim.text() == "warrior,monk,cleric/barbarian,wizard,warrior/barbarian,sorcerer,ranger"
     classic = classic_arms(9, 3)
     assert classic[-1].lineups[9] == trim and len(classic) == 4
