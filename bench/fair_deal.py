@@ -3,14 +3,16 @@ each table size from 6 to 14, plays games between the baseline AI players, fits 
 faction wins to the classes each holds, and writes ``engine/data/class_worth.toml``.
 Prints, per size and round, the games' win rates by faction and share, and the time.
 
-    python -m bench.fair_deal [--sizes 6-14] [--games 20000] [--rounds 2] [--jobs 2] [--write]
+    python -m bench.fair_deal [--sizes 6-14] [--games 20000] [--rounds 2] [--jobs 2] [--by-seating] [--write]
 
 The model: faction f's share of the wins is the softmax over the three factions of the
 sum of its classes' worths, each class worth one number per faction row and per share of
 the table the faction holds (larger, equal or smaller than a third), fitted by Newton's
 method on the multinomial likelihood (a shared win counts a part to each sharer) with an
 L2 penalty of 2 (a worth stays near 0 unless the games say otherwise), rounded to
-hundredths.
+hundredths. With ``--by-seating`` each seating (which factions hold the extra seats:
+``3/2/2`` is Lawful, Neutral, Chaotic) has its own worths, fitted on its own games, and
+the file written is ``engine/data/seating_worth.toml`` (rules version 7's, at 7 and 8).
 
 Round 0 deals by plain lot (every line-up alike); each later round deals by the fair deal
 under the worths fitted so far and fits again on every round's games. A model fitted on
@@ -34,7 +36,9 @@ from engine import Settings, fair_deal
 from engine.classes import FACTION_ROWS
 from engine.model import FACTIONS
 
-OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "class_worth.toml"
+DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
+OUT = DATA / "class_worth.toml"
+OUT_BY_SEATING = DATA / "seating_worth.toml"
 SHARES = ("larger", "equal", "smaller")
 PAIRS = [(f, c) for f in FACTIONS for c in FACTION_ROWS[f]]
 PENALTY = 2.0
@@ -85,13 +89,38 @@ def play(players: int, games: int, jobs: int, rnd: int, table: dict[int, fair_de
     return [(r.roles, r.winners) for r in results]
 
 
-def fitted(players: int, games: Games) -> fair_deal.Worths:
+def _weights(players: int, games: Games) -> np.ndarray:
     x = np.stack([encode(roles, players) for roles, _ in games])
     y = np.zeros((len(games), 3))
     for g, (_, winners) in enumerate(games):
         for winner in winners:
             y[g, [f.value for f in FACTIONS].index(winner)] = 1 / len(winners)
-    return worths(fit(x, y), players)
+    return fit(x, y)
+
+
+def fitted(players: int, games: Games) -> fair_deal.Worths:
+    return worths(_weights(players, games), players)
+
+
+def seating_of(roles: tuple[tuple[str, str], ...]) -> str:
+    seats = Counter(faction for faction, _ in roles)
+    return "/".join(str(seats[f.value]) for f in FACTIONS)
+
+
+def fitted_by_seating(players: int, games: Games) -> fair_deal.Worths:
+    """Worths per seating, each fitted on its own seating's games."""
+    groups: dict[str, Games] = {}
+    for game in games:
+        groups.setdefault(seating_of(game[0]), []).append(game)
+    out: dict[str, dict[fair_deal.Faction, dict[str, float]]] = {}
+    for key in sorted(groups, reverse=True):
+        w = _weights(players, groups[key])
+        seats = dict(zip(FACTIONS, map(int, key.split("/")), strict=True))
+        out[key] = {
+            f: {c: round(float(w[SHARES.index(fair_deal.share(seats[f], players)) * len(PAIRS) + PAIRS.index((f, c))]), 2) for c in FACTION_ROWS[f]}
+            for f in FACTIONS
+        }
+    return fair_deal.Worths(out)
 
 
 def rates(players: int, games: Games) -> str:
@@ -106,20 +135,27 @@ def rates(players: int, games: Games) -> str:
     return "; ".join(f"{key} {won / dealt:.1%}" for key, (dealt, won) in sorted(tally.items()))
 
 
-def toml(table: dict[int, fair_deal.Worths], games: int, rounds: int) -> str:
-    lines = [
-        f"# Written by bench/fair_deal.py ({games} games a size and round, {rounds} rounds after the",
-        "# plain lot; baseline AI, default house rules): each class's worth per faction row, by",
-        "# the share of the table the faction holds. engine.fair_deal reads it; docs/balance.md",
-        "# says how it was fitted.",
-    ]
+def toml(table: dict[int, fair_deal.Worths], games: int, rounds: int, by_seating: bool = False) -> str:
+    if by_seating:
+        lines = [
+            f"# Written by bench/fair_deal.py --by-seating ({games} games a size and round, {rounds} rounds",
+            "# after the plain lot; baseline AI, default house rules): each class's worth per",
+            "# faction row, by seating (which factions hold the extra seats). engine.fair_deal",
+            "# reads it; docs/balance.md says how it was fitted.",
+        ]
+    else:
+        lines = [
+            f"# Written by bench/fair_deal.py ({games} games a size and round, {rounds} rounds after the",
+            "# plain lot; baseline AI, default house rules): each class's worth per faction row, by",
+            "# the share of the table the faction holds. engine.fair_deal reads it; docs/balance.md",
+            "# says how it was fitted.",
+        ]
     for n, w in sorted(table.items()):
-        for s in SHARES:
-            if s not in w.shares:
-                continue
-            lines += ["", f'[sizes."{n}".{s}]']
+        for s in sorted(w.groups, key=lambda k: SHARES.index(k) if k in SHARES else -1):  # seatings as fitted
+            key = s if s in SHARES else f'"{s}"'
+            lines += ["", f'[sizes."{n}".{key}]']
             for f in FACTIONS:
-                cells = ", ".join(f"{c} = {w.shares[s][f][c]:.2f}" for c in FACTION_ROWS[f])
+                cells = ", ".join(f"{c} = {w.groups[s][f][c]:.2f}" for c in FACTION_ROWS[f])
                 lines.append(f"{f.value} = {{ {cells} }}")
     return "\n".join(lines) + "\n"
 
@@ -130,7 +166,8 @@ def main() -> int:
     p.add_argument("--games", type=int, default=20000)
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--write", action="store_true", help=f"write {OUT.name}")
+    p.add_argument("--by-seating", action="store_true", help="worths per seating, not per share")
+    p.add_argument("--write", action="store_true", help=f"write {OUT.name} ({OUT_BY_SEATING.name} with --by-seating)")
     a = p.parse_args()
     lo, _, hi = a.sizes.partition("-")
     table: dict[int, fair_deal.Worths] = {}
@@ -141,10 +178,11 @@ def main() -> int:
             dealt = play(n, a.games, a.jobs, rnd, table)
             print(f"{n} players, round {rnd} ({'plain lot' if rnd == 0 else 'fair deal'}): {rates(n, dealt)}; {time.perf_counter() - began:.0f} s", flush=True)
             games += dealt
-            table[n] = fitted(n, games)
+            table[n] = fitted_by_seating(n, games) if a.by_seating else fitted(n, games)
     if a.write:
-        OUT.write_text(toml(table, a.games, a.rounds), encoding="utf-8")
-        print(f"wrote {OUT}", file=sys.stderr)
+        out = OUT_BY_SEATING if a.by_seating else OUT
+        out.write_text(toml(table, a.games, a.rounds, a.by_seating), encoding="utf-8")
+        print(f"wrote {out}", file=sys.stderr)
     return 0
 
 

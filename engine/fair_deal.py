@@ -14,7 +14,15 @@ factions take the extra seats as before, then draws one line-up by lot among tho
 whose three odds lie within :data:`SPREAD` of each other (where none do, the most even
 ones). At 15 every class is dealt, and nothing changes.
 
-The worths are part of rules version 6, like class numbers: a game dealt under it must
+From rules version 7 the worths at 7 and 8 players are per **seating**, which factions
+hold the extra seats ("3/2/2": Lawful, Neutral, Chaotic), not per share
+(``engine/data/seating_worth.toml``, ``bench/fair_deal.py --by-seating``): a faction a
+seat over wins more or less depending on which other faction is short (at 8, Chaotic
+with three seats won 38.6% beside a short Lawful and 32.1% beside a short Neutral, where
+the worths per share rated both 33%), and they were fitted again under version 7's
+head start there (engine.uneven).
+
+The worths are part of the rules version, like class numbers: a game dealt under it must
 deal the same line-up whenever it is verified, so fitting them again makes a new rules
 version (the pinned digests of ``tests/engine/test_rules_versions.py`` see the change).
 """
@@ -49,16 +57,23 @@ def share(seats: int, players: int) -> str:
     return "larger" if 3 * seats > players else "equal" if 3 * seats == players else "smaller"
 
 
+def seating(rows: Rows) -> str:
+    """How many seats each faction holds, Lawful, Neutral, Chaotic: ``3/2/2``."""
+    return "/".join(str(len(row)) for row in rows)
+
+
 @dataclass(frozen=True, slots=True)
 class Worths:
-    """One table size's worths: per share of the table a faction holds (``larger``,
-    ``equal``, ``smaller``), per faction, per class of its row."""
+    """One table size's worths, per faction, per class of its row: per seating
+    (``3/2/2``) or per share of the table a faction holds (``larger``, ``equal``,
+    ``smaller``), whichever the table has (a seating first)."""
 
-    shares: Mapping[str, Mapping[Faction, Mapping[str, float]]]
+    groups: Mapping[str, Mapping[Faction, Mapping[str, float]]]  # seating or share -> faction -> class -> worth
 
-    def of(self, faction: Faction, classes: tuple[str, ...], players: int) -> float:
-        row = self.shares[share(len(classes), players)][faction]
-        return sum(row[c] for c in classes)
+    def of(self, faction: Faction, rows: Rows, players: int) -> float:
+        classes = rows[FACTIONS.index(faction)]
+        by = self.groups.get(seating(rows)) or self.groups[share(len(classes), players)]
+        return sum(by[faction][c] for c in classes)
 
 
 def read(text: str) -> dict[int, Worths]:
@@ -102,19 +117,28 @@ def applies(players: int) -> bool:
 
 
 @cache
-def _from_file() -> Mapping[int, Worths]:
-    return read((resources.files("engine") / "data" / "class_worth.toml").read_text(encoding="utf-8"))
+def _from_file(name: str) -> Mapping[int, Worths]:
+    return read((resources.files("engine") / "data" / name).read_text(encoding="utf-8"))
+
+
+@cache
+def _by_version(seating_worths: bool) -> Mapping[int, Worths]:
+    table = dict(_from_file("class_worth.toml"))
+    if seating_worths:
+        table.update(_from_file("seating_worth.toml"))
+    return table
 
 
 def worths() -> Mapping[int, Worths]:
-    """Every size's worths: the data file's (or the bench's, while :func:`trying`)."""
-    return _TRYING.get() or _from_file()
+    """Every size's worths under the rules version in force: the data files' (or the
+    bench's, while :func:`trying`)."""
+    return _TRYING.get() or _by_version(rules.in_force() >= rules.SEATING_WORTHS)
 
 
 def odds(rows: Rows, players: int) -> tuple[float, float, float]:
     """A line-up's odds by its worths: each faction's share of the wins (summing to 1)."""
     w = worths()[players]
-    u = [w.of(f, row, players) for f, row in zip(FACTIONS, rows, strict=True)]
+    u = [w.of(f, rows, players) for f in FACTIONS]
     top = max(u)
     e = [math.exp(x - top) for x in u]
     total = sum(e)

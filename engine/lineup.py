@@ -151,10 +151,11 @@ TABLE_ORDER = FACTIONS
 # (its Warrior, Monk and Cleric; docs/balance.md, "The presets"), so there classic is the
 # line-up of the same seats keeping most of the trim's classes that played even
 # (``python -m bench.lineup_search classic --sizes 6-12 --arms 8 --first 500``; 6, 7, 8
-# and 10, whose winners played out of the band, again with ``--arms 24``).
+# and 10, whose winners played out of the band, again with ``--arms 24``; 7 again under
+# rules version 7, ``--sizes 7-7 --arms 24``, as balanced at 8, ``--sizes 8-8 --arms 32``).
 CLASSIC: dict[int, str] = {
     6: "warrior,paladin/wizard,druid/barbarian,bard",
-    7: "warrior,cleric,paladin/wizard,warrior/barbarian,ranger",
+    7: "warrior,monk,paladin/wizard,druid/barbarian,rogue",
     8: "warrior,monk,paladin/barbarian,wizard,rogue/barbarian,ranger",
     9: "warrior,monk,paladin/barbarian,wizard,rogue/barbarian,sorcerer,ranger",
     10: "warrior,cleric,wizard,paladin/barbarian,warrior,druid/barbarian,sorcerer,ranger",
@@ -165,7 +166,7 @@ CLASSIC: dict[int, str] = {
 BALANCED: dict[int, str] = {
     6: "cleric,wizard/barbarian,wizard/barbarian,bard",
     7: "cleric,warrior/barbarian,warrior,wizard/bard,rogue",
-    8: "monk,cleric,paladin/rogue,druid/sorcerer,rogue,bard",
+    8: "monk,wizard,paladin/warrior,rogue,druid/barbarian,ranger",
     9: "paladin,warrior,wizard/barbarian,druid,warrior/bard,rogue,sorcerer",
     10: "cleric,paladin,warrior/barbarian,druid,warrior,wizard/bard,ranger,sorcerer",
     11: "cleric,monk,paladin,wizard/barbarian,druid,rogue,warrior/barbarian,ranger,sorcerer",

@@ -45,6 +45,12 @@ UNEVEN_TABLES = 5
 # The fair deal (engine.fair_deal): below 15 players the random deal draws among the
 # line-ups the class worths rate even (before: among every line-up the rows allow).
 FAIR_DEAL = 6
+# At 7 and 8 players Neutral's head start is a point less (4 at the default winning
+# score; engine.uneven), and the fair deal's worths there are per seating, which
+# factions hold the extra seats (engine.fair_deal; before: 5 points for every short
+# faction, worths per share of the table).
+NEUTRAL_HEAD_START = 7
+SEATING_WORTHS = 7
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,12 @@ over (docs/balance.md, "At every table size"). Under the house rule (on by defau
 rules version 5) a faction dealt fewer seats than the largest faction **starts with a
 head start: for each seat it lacks, the points one seat is worth, the winning score
 divided by the largest faction's seats, rounded** (5 points at 7 or 8 players, 4 at 10
-or 11, 3 at 13 or 14, with the winning score at 15). Like every score it stays secret
-until the end, where the announcement and the replay show it. The original's 15 seats
-and every size that divides by three have no faction short, so nothing changes there.
+or 11, 3 at 13 or 14, with the winning score at 15). From rules version 7, at 7 and 8
+players Neutral's is a point less (4): its row is all fighters, and two of them with 5
+points won 38% of the fair deal's games where the others won 33-36% (docs/balance.md,
+"Neutral at 7 and 8"). Like every score it stays secret until the end, where the
+announcement and the replay show it. The original's 15 seats and every size that
+divides by three have no faction short, so nothing changes there.
 
 The rule was chosen by simulation among other compensations (``bench/compensation_search.py``):
 a :class:`Compensation` also carries the candidates the search tried beside the head
@@ -26,7 +29,7 @@ from dataclasses import dataclass, fields
 
 from engine import rules
 from engine.events import Event, audit
-from engine.model import FACTIONS, GameState, UnevenTablesRule
+from engine.model import FACTIONS, Faction, GameState, UnevenTablesRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +102,26 @@ def extra(state: GameState, faction: str, kind: str) -> int:
     return int(getattr(comp, kind)) * short.get(faction, 0) if comp is not NONE else 0
 
 
+# The table sizes where Neutral's head start is a point less per seat short (from rules
+# version 7).
+NEUTRAL_LESS_AT = (7, 8)
+
+
 def head_starts(state: GameState) -> dict[str, int]:
     """Per faction given one, the head start it was dealt (empty when none was)."""
     comp, short = _in_play(state)
     if not comp.head_start:
         return {}
-    return {faction: comp.head_start * n for faction, n in short.items() if n}
+    out = {faction: comp.head_start * n for faction, n in short.items() if n}
+    if Faction.NEUTRAL.value in out and _neutral_less(state):
+        out[Faction.NEUTRAL.value] -= short[Faction.NEUTRAL.value]
+    return out
+
+
+def _neutral_less(state: GameState) -> bool:
+    """Whether Neutral's head start is a point less per seat short: the house rule's (not a
+    candidate the search tries), at 7 or 8 players, from rules version 7."""
+    return _TRYING.get() is None and rules.in_force() >= rules.NEUTRAL_HEAD_START and len(state.players) in NEUTRAL_LESS_AT
 
 
 def give_head_start(state: GameState) -> None:

@@ -16,6 +16,7 @@ its own: it plays every game by the numbers of its day (docs/operations.md).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -89,3 +90,25 @@ def refusal(conn: sa.Connection, revision: str) -> str | None:
         f"cannot go below {revision}: games {games} were dealt under {versions}, which a release "
         f"before {revision} may not know (it would play them on, or verify them, by other numbers)"
     )
+
+
+def marker_steps(revision: str) -> tuple[Callable[[sa.Connection], str | None], Callable[[], None]]:
+    """The ``downgrade_refusal`` and ``downgrade`` of a migration that changes no schema
+    and only marks a rules version (0025, 0026): the downgrade stops there while a game
+    dealt under that version or a later one is stored."""
+
+    def downgrade_refusal(bind: sa.Connection) -> str | None:
+        """Why this database cannot go below ``revision``, or None (read by the downgrade
+        and by ``wolfhowl db check``)."""
+        return refusal(bind, revision)
+
+    def downgrade() -> None:
+        from alembic import op
+
+        from bot.db.migrate import DowngradeRefused
+
+        found = downgrade_refusal(op.get_bind())
+        if found:
+            raise DowngradeRefused(f"{found}; nothing was changed")
+
+    return downgrade_refusal, downgrade

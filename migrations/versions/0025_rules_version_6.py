@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlalchemy as sa
-from alembic import op
-
 from bot.db import rules_versions
-from bot.db.migrate import DowngradeRefused
 
 revision: str = "0025"
 down_revision: str | None = "0024"
@@ -28,14 +24,5 @@ def upgrade() -> None:
     pass
 
 
-def downgrade_refusal(bind: sa.Connection) -> str | None:
-    """Why this database cannot go below 0025, or None: a game dealt under rules version
-    6 or a later one (engine/data/rules.toml: ``schema``), which a release before 0025
-    does not know. Read by the downgrade and by ``wolfhowl db check``."""
-    return rules_versions.refusal(bind, revision)
-
-
-def downgrade() -> None:
-    refusal = downgrade_refusal(op.get_bind())
-    if refusal:
-        raise DowngradeRefused(f"{refusal}; nothing was changed")
+# Below 0025 only while no game dealt under its rules version (or a later one) is stored.
+downgrade_refusal, downgrade = rules_versions.marker_steps(revision)

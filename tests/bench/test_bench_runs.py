@@ -138,7 +138,7 @@ def test_fair_deal_bench_fits_worths_the_engine_reads(tmp_path: Path):
 
     plain = play(7, 60, 1, 0, {})
     table = {7: fitted(7, plain)}
-    assert set(table[7].shares) == {"larger", "smaller"}
+    assert set(table[7].groups) == {"larger", "smaller"}
     dealt = play(7, 60, 1, 1, table)
     with fair_deal.trying(table):
         for roles, _ in dealt:
@@ -146,6 +146,21 @@ def test_fair_deal_bench_fits_worths_the_engine_reads(tmp_path: Path):
             rows = tuple(tuple(sorted(c for f, c in roles if f == g.value)) for g in fair_deal.FACTIONS)
             assert rows in {tuple(tuple(sorted(r)) for r in k) for k in fair_deal.even_lineups(7, seats)}
     assert fair_deal.read(toml(table, 60, 1)) == table
+
+
+def test_fair_deal_bench_fits_worths_per_seating_the_engine_reads():
+    """``--by-seating``: one set of worths per seating, each from its own games; the deal
+    reads a line-up's by its seating, and the file reads back as written."""
+    from bench.fair_deal import fitted_by_seating, play, toml
+    from engine import fair_deal
+
+    plain = play(8, 90, 1, 0, {})
+    table = {8: fitted_by_seating(8, plain)}
+    assert set(table[8].groups) == {"3/3/2", "3/2/3", "2/3/3"}
+    assert table[8].groups["3/3/2"] != table[8].groups["2/3/3"]
+    rows = (("warrior", "monk", "cleric"), ("barbarian", "wizard", "warrior"), ("barbarian", "sorcerer"))
+    assert table[8].of(fair_deal.FACTIONS[2], rows, 8) == sum(table[8].groups["3/3/2"][fair_deal.FACTIONS[2]][c] for c in rows[2])
+    assert fair_deal.read(toml(table, 90, 0, by_seating=True)) == table
 
 
 def test_lineup_search_halves_down_to_one_and_reports_it():

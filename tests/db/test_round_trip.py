@@ -120,10 +120,10 @@ async def test_today_s_games_go_down_to_the_first_schema_that_knows_their_rules_
     games = await with_games(empty_url, engine.rules.CURRENT)
     lowest = engine.rules.versions()[engine.rules.CURRENT].schema
     await round_trip(empty_url, lowest, games)
-    assert lowest == "0025"
+    assert lowest == "0026"
     before = await snapshot(empty_url)
-    with pytest.raises(DowngradeRefused, match=rf"cannot go below 0025: games #{games['over']}, #{games['running']} were dealt under rules version 6"):
-        await downgrade(empty_url, "0024")
+    with pytest.raises(DowngradeRefused, match=rf"cannot go below 0026: games #{games['over']}, #{games['running']} were dealt under rules version 7"):
+        await downgrade(empty_url, "0025")
     assert await current(empty_url) == head_revision() and await snapshot(empty_url) == before
 
 

@@ -25,7 +25,7 @@ from bot.db.session import make_engine
 
 # From main's history: the first revision added after each version's commit (0016 came
 # with the rules versions themselves, which every later release keeps).
-PUBLISHED = {1: "0001", 2: "0003", 3: "0014", 4: "0016", 5: "0019", 6: "0025"}
+PUBLISHED = {1: "0001", 2: "0003", 3: "0014", 4: "0016", 5: "0019", 6: "0025", 7: "0026"}
 GAME = "guild_id, channel_id, moderator_id, settings, language, secret_seed, seed_sha256, status, round, version, notice_seq, created_at, state"
 
 

@@ -82,3 +82,24 @@ def test_a_game_dealt_under_an_earlier_version_keeps_its_plain_lot():
     even = {tuple(tuple(sorted(r)) for r in rows) for rows in fair_deal.even_lineups(6, (2, 2, 2))}
     assert all(_rows([(p.faction, p.class_id) for p in g.players]) in even for g in new)
     assert sum(_rows([(p.faction, p.class_id) for p in g.players]) not in even for g in old) > 10
+
+
+@pytest.mark.parametrize("n", [7, 8])
+def test_from_version_7_the_worths_at_7_and_8_are_per_seating(n):
+    """Which factions hold the extra seats has its own worths from version 7 (the same
+    share beside another short faction plays otherwise); a version-6 game keeps the
+    worths per share it was dealt by, and the other sizes keep theirs."""
+    from engine.rules import SEATING_WORTHS
+
+    seatings = {"/".join(str(k) for k in s) for s in ((3, 2, 2), (2, 3, 2), (2, 2, 3), (3, 3, 2), (3, 2, 3), (2, 3, 3)) if sum(s) == n}
+    assert set(fair_deal.worths()[n].groups) == seatings
+    with playing(SEATING_WORTHS - 1):
+        assert set(fair_deal.worths()[n].groups) == {"larger", "smaller"}
+        old = {s: fair_deal.even_lineups(n, tuple(map(int, s.split("/")))) for s in seatings}
+    assert fair_deal.worths()[10] is not None and set(fair_deal.worths()[10].groups) == {"larger", "smaller"}
+    for s in seatings:
+        seats = tuple(map(int, s.split("/")))
+        new = fair_deal.even_lineups(n, seats)
+        assert new != old[s]
+        assert all(fair_deal.spread(rows, n) <= fair_deal.SPREAD for rows in new)
+        assert all(fair_deal.seating(rows) == s for rows in new)

@@ -1,6 +1,7 @@
 """The house rule ``uneven_tables`` (engine.uneven): a faction dealt fewer seats than the
-largest starts with the points a seat is worth, per seat short; nothing changes at a
-table that divides by three, under ``off``, or under a rules version before the rule."""
+largest starts with the points a seat is worth, per seat short (from rules version 7,
+Neutral a point less at 7 and 8 players); nothing changes at a table that divides by
+three, under ``off``, or under a rules version before the rule."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine import Settings, UnevenTablesRule, new_game, start_events
+from engine import Settings, UnevenTablesRule, new_game, rules, start_events
 from engine.scoring import KILL_POINTS, score_kill
 from engine.uneven import Compensation, in_play, seat_worth, trying
 
@@ -22,7 +23,8 @@ def test_a_faction_a_seat_short_starts_with_what_a_seat_is_worth(players: int) -
     state = new_game(NAMES[:players], f"uneven-{players}")
     seats = Counter(p.faction.value for p in state.players)
     largest = max(seats.values())
-    expected = {f: HEAD_START.get(players, 0) * (largest - n) for f, n in seats.items()}
+    neutral_less = 1 if players in (7, 8) else 0
+    expected = {f: (HEAD_START.get(players, 0) - (neutral_less if f == "neutral" else 0)) * (largest - n) for f, n in seats.items()}
     assert state.scores == expected
     assert sorted((e.data["faction"], e.data["points"], e.data["reason"]) for e in start_events(state)) == sorted(
         (f, p, "head_start") for f, p in expected.items() if p
@@ -30,11 +32,27 @@ def test_a_faction_a_seat_short_starts_with_what_a_seat_is_worth(players: int) -
     assert all(e.audience.value == "audit" for e in start_events(state))  # secret like every score
 
 
+@pytest.mark.parametrize("players", [7, 8])
+def test_neutral_s_head_start_is_a_point_less_at_7_and_8_from_version_7(players: int) -> None:
+    """Whatever the seating: a short Neutral starts with 4, a short Lawful or Chaotic with
+    5; a game dealt under version 6 keeps 5 for every short faction."""
+    seen: dict[str, set[int]] = {}
+    for i in range(30):
+        state = new_game(NAMES[:players], f"neutral-{players}-{i}")
+        for faction, points in state.scores.items():
+            if points:
+                seen.setdefault(faction, set()).add(points)
+        old = new_game(NAMES[:players], f"neutral-{players}-{i}", Settings(rules_version=rules.NEUTRAL_HEAD_START - 1))
+        assert {p for p in old.scores.values() if p} == {5}
+    assert seen == {"lawful": {5}, "neutral": {4}, "chaotic": {5}}
+
+
 def test_the_head_start_follows_the_winning_score() -> None:
     assert seat_worth(15, 3) == 5 and seat_worth(15, 4) == 4 and seat_worth(15, 5) == 3
     assert seat_worth(10, 3) == 3 and seat_worth(12, 3) == 4 and seat_worth(1, 5) == 0
     state = new_game(NAMES[:7], "uneven-win", Settings(win_score=30))
-    assert sorted(state.scores.values()) == [0, 10, 10]
+    seats = Counter(p.faction.value for p in state.players)
+    assert state.scores == {f: 0 if n == 3 else 9 if f == "neutral" else 10 for f, n in seats.items()}  # Neutral's a point less at 7
 
 
 def test_off_and_older_rules_versions_deal_no_head_start() -> None:
