@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
+from alembic import op
 
 import engine
+from bot.db.migrate import DowngradeRefused
 
 # Every release from this schema on records and keeps each game's version.
 RECORDED_FROM = "0016"
@@ -103,10 +105,6 @@ def marker_steps(revision: str) -> tuple[Callable[[sa.Connection], str | None], 
         return refusal(bind, revision)
 
     def downgrade() -> None:
-        from alembic import op
-
-        from bot.db.migrate import DowngradeRefused
-
         found = downgrade_refusal(op.get_bind())
         if found:
             raise DowngradeRefused(f"{found}; nothing was changed")
