@@ -45,12 +45,6 @@ class Award:
     def to_json(self) -> dict[str, object]:
         return {"key": self.key, "users": list(self.users), "value": self.value, "out_of": self.out_of}
 
-    @classmethod
-    def from_json(cls, raw: dict[str, object]) -> Award:
-        users = raw.get("users") or []
-        assert isinstance(users, list)
-        return cls(str(raw["key"]), tuple(u for u in users if isinstance(u, int)), float(str(raw.get("value", 0))), int(str(raw.get("out_of", 0))))
-
 
 @dataclass
 class _Player:
