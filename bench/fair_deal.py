@@ -45,14 +45,18 @@ PENALTY = 2.0
 Games = list[tuple[tuple[tuple[str, str], ...], tuple[str, ...]]]  # roles, winners
 
 
+def column(share: str, faction: fair_deal.Faction, class_id: str) -> int:
+    """The model's column of ``class_id`` in ``faction``'s row at ``share``."""
+    return SHARES.index(share) * len(PAIRS) + PAIRS.index((faction, class_id))
+
+
 def encode(roles: tuple[tuple[str, str], ...], players: int) -> np.ndarray:
     """Per faction: which (share, faction, class) it holds, 45 columns."""
     x = np.zeros((3, len(SHARES) * len(PAIRS)))
     seats = Counter(faction for faction, _ in roles)
     for faction, class_id in roles:
         i = [f.value for f in FACTIONS].index(faction)
-        s = SHARES.index(fair_deal.share(seats[faction], players))
-        x[i, s * len(PAIRS) + PAIRS.index((FACTIONS[i], class_id))] = 1
+        x[i, column(fair_deal.share(seats[faction], players), FACTIONS[i], class_id)] = 1
     return x
 
 
@@ -77,7 +81,7 @@ def worths(w: np.ndarray, players: int) -> fair_deal.Worths:
     present = {fair_deal.share(base + 1, players)} if extra else set()
     present |= {fair_deal.share(base, players)}
     return fair_deal.Worths({
-        s: {f: {c: round(float(w[SHARES.index(s) * len(PAIRS) + PAIRS.index((f, c))]), 2) for c in FACTION_ROWS[f]} for f in FACTIONS}
+        s: {f: {c: round(float(w[column(s, f, c)]), 2) for c in FACTION_ROWS[f]} for f in FACTIONS}
         for s in SHARES if s in present
     })
 
@@ -103,8 +107,8 @@ def fitted(players: int, games: Games) -> fair_deal.Worths:
 
 
 def seating_of(roles: tuple[tuple[str, str], ...]) -> str:
-    seats = Counter(faction for faction, _ in roles)
-    return "/".join(str(seats[f.value]) for f in FACTIONS)
+    """The engine's seating key (``3/2/2``) of a game's roles."""
+    return fair_deal.seating(tuple(tuple(c for g, c in roles if g == f.value) for f in FACTIONS))
 
 
 def fitted_by_seating(players: int, games: Games) -> fair_deal.Worths:
@@ -117,7 +121,7 @@ def fitted_by_seating(players: int, games: Games) -> fair_deal.Worths:
         w = _weights(players, groups[key])
         seats = dict(zip(FACTIONS, map(int, key.split("/")), strict=True))
         out[key] = {
-            f: {c: round(float(w[SHARES.index(fair_deal.share(seats[f], players)) * len(PAIRS) + PAIRS.index((f, c))]), 2) for c in FACTION_ROWS[f]}
+            f: {c: round(float(w[column(fair_deal.share(seats[f], players), f, c)]), 2) for c in FACTION_ROWS[f]}
             for f in FACTIONS
         }
     return fair_deal.Worths(out)
