@@ -45,14 +45,15 @@ from bot_load import pg_drop, pg_scratch
 from split_bot import collector_off, spawn_bot
 from sqlalchemy import func, insert, select, update
 
-import bot.service as service
+from bot.core.effects import games_to_reconcile
+from bot.core.policy import Standing
+from bot.core.types import GameSettings, UserRef
 from bot.db.migrate import upgrade
 from bot.db.models import DmChannel, Game, OutboxMessage
 from bot.db.session import Database
 from bot.discord.config import DiscordConfig
+from bot.features.lobby.games import create_game, join_game, start_game
 from bot.sandbox.play_table import GameClock
-from bot.service.policy import Standing
-from bot.service.types import GameSettings, UserRef
 from discord_emulator import Emulator
 
 DAY = 3600
@@ -70,16 +71,16 @@ async def set_up(emu: Emulator, db: Database, games: int, players: int, per_serv
         mod = emu.create_user(f"gm{g}")
         emu.add_member(guild, mod)
         settings = GameSettings(day_seconds=DAY, reminder_lead_seconds=0)
-        info = await service.create_game(
+        info = await create_game(
             db, guild_id=guild.id, channel_id=channel.id, moderator=UserRef(mod.id, mod.username), settings=settings
         )
         seated = []
         for p in range(players):
             user = emu.create_user(f"p{g}-{p}")
             emu.add_member(guild, user)
-            await service.join_game(db, info.id, UserRef(user.id, user.username), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
+            await join_game(db, info.id, UserRef(user.id, user.username), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
             seated.append(user)
-        await service.start_game(db, info.id)
+        await start_game(db, info.id)
         rows = [{"user_id": u.id, "channel_id": emu.dm_channel(u).id, "created_at": db.now()} for u in [mod, *seated]]
         async with db.transaction() as s:
             await s.execute(insert(DmChannel), rows)
@@ -194,7 +195,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def no_games_to_reconcile(db: Database) -> bool:
-    return not await service.games_to_reconcile(db)
+    return not await games_to_reconcile(db)
 
 
 def main() -> None:

@@ -29,11 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.service as service
+from bot.core.policy import Standing
+from bot.core.types import GameSettings, UserRef
+from bot.core.views import player_view_here, require_open_for
 from bot.db.migrate import upgrade
 from bot.db.session import Database
-from bot.service.policy import Standing
-from bot.service.types import GameSettings, UserRef
+from bot.features.lobby.games import create_game, join_game, start_game
+from bot.features.play.commands import SendSubmission, handle
 
 PLAYERS = 6
 
@@ -42,24 +44,24 @@ async def measure(url: str, calls: int) -> dict[str, tuple[float, float]]:
     await upgrade(url)
     db = Database(url)
     try:
-        info = await service.create_game(db, guild_id=1, channel_id=2, moderator=UserRef(99, "gm"), settings=GameSettings(day_seconds=3600))
+        info = await create_game(db, guild_id=1, channel_id=2, moderator=UserRef(99, "gm"), settings=GameSettings(day_seconds=3600))
         for p in range(PLAYERS):
-            await service.join_game(db, info.id, UserRef(100 + p, f"p{p}"), Standing.member_of(100 + p, info.guild_id, (info.channel_id,)))
-        await service.start_game(db, info.id)
+            await join_game(db, info.id, UserRef(100 + p, f"p{p}"), Standing.member_of(100 + p, info.guild_id, (info.channel_id,)))
+        await start_game(db, info.id)
 
         def grail(i: int) -> Awaitable[Any]:
             payload = {"kind": "grail", "number": 1 + i % 100}
-            return service.handle(db, service.SendSubmission(payload), 100 + i % PLAYERS, game_id=info.id, round_no=1)
+            return handle(db, SendSubmission(payload), 100 + i % PLAYERS, game_id=info.id, round_no=1)
 
         async def grail_and_view(i: int) -> None:
             receipt = await grail(i)
             assert receipt.view is not None and receipt.view.sent["grail"]["number"] == 1 + i % 100
 
         runs: dict[str, Callable[[int], Awaitable[Any]]] = {
-            "view_here": lambda i: service.player_view_here(db, 100 + i % PLAYERS, 2),
+            "view_here": lambda i: player_view_here(db, 100 + i % PLAYERS, 2),
             "grail": grail,
             "grail+view": grail_and_view,
-            "require_open": lambda i: service.require_open_for(db, 100 + i % PLAYERS, info.id, 1, "day"),
+            "require_open": lambda i: require_open_for(db, 100 + i % PLAYERS, info.id, 1, "day"),
         }
         figures = {}
         for name, run in runs.items():

@@ -70,8 +70,8 @@ from bot_load import ms, pct, run_child
 from open_loop import Offered, open_loop
 from split_bot import SplitTavern, collector_off
 
+from bot.core.policy import Standing
 from bot.sandbox import play_reader as reader
-from bot.service.policy import Standing
 
 
 @dataclass
@@ -118,21 +118,21 @@ def build_world(tavern: ScaleTavern, games: int, players: int, per_server: int) 
 async def seed(url: str, tables: list[Table], owner: Any) -> int:
     """Migrate the database, start the first table's game through the service and copy
     it to every other table; the first game's id."""
-    from bot import service
+    from bot.core.types import UserRef
     from bot.db.migrate import upgrade
     from bot.db.session import Database
-    from bot.service.types import UserRef
+    from bot.features.lobby.games import create_game, join_game, start_game
 
     await upgrade(url)
     db = Database(url)
     try:
         first = tables[0]
-        info = await service.create_game(
+        info = await create_game(
             db, guild_id=first.guild.id, channel_id=first.channel.id, moderator=UserRef(owner.id, "owner", "en-US")
         )
         for user in first.users:
-            await service.join_game(db, info.id, UserRef(user.id, user.username, "en-US"), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
-        await service.start_game(db, info.id)
+            await join_game(db, info.id, UserRef(user.id, user.username, "en-US"), Standing.member_of(user.id, info.guild_id, (info.channel_id,)))
+        await start_game(db, info.id)
         await copy_game(db, info.id, tables)
     finally:
         await db.dispose()

@@ -11,10 +11,10 @@ records, the games split in order among ``--seasons`` seasons (the last one open
 the standings, all-time and per season, replayed from those records with OpenSkill, as
 ``wolfhowl db ratings --rebuild`` does. Then times, on a warm connection pool:
 
-* ``stats``: ``bot.service.stats.player_stats`` for a random player, in this server
+* ``stats``: ``bot.features.stats.stats.player_stats`` for a random player, in this server
   (with their seasons, ranked on each season's board);
 * ``stats_all``: the same over every server;
-* ``leaderboard``: ``bot.service.leaderboard.leaderboard`` for a random sort and page,
+* ``leaderboard``: ``bot.features.stats.leaderboard.leaderboard`` for a random sort and page,
   with the caller's own row (a random player);
 * ``leaderboard_season``: the same on a random season's board;
 * ``stats_chart``: rendering a /stats chart (matplotlib, no database), for scale.
@@ -46,9 +46,9 @@ from bench.bot_load import pg_drop, pg_scratch
 from bot.db.migrate import upgrade
 from bot.db.models import Game, GameRecord, Season, SeasonGame, SeatRecord, User
 from bot.db.session import Database
-from bot.service.leaderboard import SORTS, leaderboard
-from bot.service.ratings import rebuild_standings
-from bot.service.stats import player_stats
+from bot.features.records.ratings import rebuild_standings
+from bot.features.stats.leaderboard import SORTS, leaderboard
+from bot.features.stats.stats import player_stats
 from engine.classes import catalogue
 
 GUILD = 5000
@@ -190,7 +190,7 @@ async def measure(url: str, backend: str, args: argparse.Namespace) -> dict[str,
         if args.seasons:
             row["leaderboard_season"] = percentiles(await timed(args.queries, season_board))
         if args.chart:
-            from bot.discord.embeds.stats_replies import chart_png
+            from bot.features.stats.look import chart_png
 
             sample = await stats()
             row["stats_chart"] = percentiles(await timed(max(10, args.queries // 10), lambda: asyncio.sleep(0, chart_png(sample, "zh-CN"))))

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.commands.tree import install
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.tree import install
 
 Node = app_commands.Command[Any, ..., Any] | app_commands.Group
 

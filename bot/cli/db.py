@@ -1,6 +1,6 @@
 """``wolfhowl db upgrade|downgrade|current|check|backfill|ratings [--url URL]``: database
 maintenance. ``check [REVISION]`` says, before it is done, what upgrading (or
-downgrading) to REVISION would do to which games (bot.service.db_check). ``backfill`` writes the records of games that ended before records were
+downgrading) to REVISION would do to which games (bot.features.ops.db_check). ``backfill`` writes the records of games that ended before records were
 kept, and the reliability figures of records kept before those; ``ratings`` checks the stored ratings against a replay of the records, and with
 ``--rebuild`` rewrites them from it (the work itself is in the service)."""
 
@@ -19,11 +19,11 @@ from bot.cli import database
 from bot.db import migrate
 from bot.db.session import Database
 from bot.db.where import describe, moved, problem
-from bot.service.backfill import backfill_all
-from bot.service.db_check import check_database
-from bot.service.privacy import forget_leftovers
-from bot.service.ratings import rebuild as rebuild_all
-from bot.service.ratings import stored_matches_replay
+from bot.features.ops.db_check import check_database
+from bot.features.records.backfill import backfill_all
+from bot.features.records.ratings import rebuild as rebuild_all
+from bot.features.records.ratings import stored_matches_replay
+from bot.features.stats.privacy import forget_leftovers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.cli import database
+from bot.core.errors import ServiceError
 from bot.db.reading import open_existing
 from bot.db.where import DatabaseProblem
+from bot.features.replay.export import export_finished, log_bytes
+from bot.features.replay.look import replay_html
 from bot.i18n import LOCALES
-from bot.render.replay import replay_html
-from bot.service.errors import ServiceError
-from bot.service.export import export_finished, log_bytes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.cli import database
 from bot.db.reading import open_existing
 from bot.db.where import problem
-from bot.service.overview import GameLine, games_overview
+from bot.features.ops.overview import GameLine, games_overview
 
 HEADERS = ("game", "server", "channel", "status", "phase", "deadline", "players", "waiting")
 

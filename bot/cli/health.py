@@ -11,10 +11,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.cli import database
 from bot.config import ConfigError
+from bot.core.processes import this_host
 from bot.db.reading import open_existing
 from bot.db.where import problem
-from bot.service.health import STALE_SECONDS, STUCK_SECONDS, check
-from bot.service.processes import this_host
+from bot.features.ops.health import STALE_SECONDS, STUCK_SECONDS, check
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.service.verify import LogFormatError, verify_log
+from bot.features.replay.verify import LogFormatError, verify_log
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

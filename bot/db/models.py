@@ -89,7 +89,7 @@ class User(Base):
     # Phase prompts by DM (/settings prompts): NULL while the user has not chosen, and
     # the game's own setting decides.
     prompts: Mapped[bool | None] = mapped_column(Boolean)
-    # Their own IANA time zone (/settings timezone; bot.service.time_zones), NULL: not said.
+    # Their own IANA time zone (/settings timezone; bot.features.settings.time_zones), NULL: not said.
     timezone: Mapped[str | None] = mapped_column(String(64))
 
 
@@ -164,7 +164,7 @@ class GamePlayer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    # NULL: an AI seat (bot.service.ai_seats), held by no Discord user.
+    # NULL: an AI seat (bot.features.ai_seats.ai_seats), held by no Discord user.
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     active_user_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     display_name: Mapped[str] = mapped_column(String(100))
@@ -173,7 +173,7 @@ class GamePlayer(Base):
     status: Mapped[str] = mapped_column(String(16))  # lobby, kicked (from the lobby), playing, replaced, removed
     joined_at: Mapped[datetime]
     left_at: Mapped[datetime | None]
-    # Phases this seat's holders let close without sending what it asked (bot.service.absence):
+    # Phases this seat's holders let close without sending what it asked (bot.features.absence.absence):
     # in a row (back to 0 at the first phase answered) and in all.
     misses_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     misses_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -211,7 +211,7 @@ class Spectator(Base):
 class Prediction(Base):
     """A gallery member's forecast of the winning faction for one round of a game (the
     latest choice counts: a new one replaces the row). Scored against the game's winners
-    when read (``bot.service.predictions``)."""
+    when read (``bot.features.gallery.predictions``)."""
 
     __tablename__ = "predictions"
 
@@ -322,8 +322,8 @@ class Process(Base):
     """A bot process, one row per run: whether it is alive, since when, with what
     shards, and whether it is connected to Discord. Two readers: the outbox's lease
     reclaim (a lease whose holder stopped, was replaced or is silent is free at once,
-    bot.service.processes) and ``wolfhowl health`` (this host's last beat while
-    connected, bot.service.health).
+    bot.core.processes) and ``wolfhowl health`` (this host's last beat while
+    connected, bot.features.ops.health).
 
     ``name``: the host and the shards it serves unless configured; one live process per
     name. ``heartbeat_at``: its last beat, every 10 s while it runs (connected or not:
@@ -349,7 +349,7 @@ class Process(Base):
 class AiTurn(Base):
     """One AI seat's turn in one phase: when its submission is due (drawn from the
     game's seed), when it was played and what came of it (``outcome``), and ``memory``,
-    the AI's notes of its own choices after it (see bot.service.ai_play)."""
+    the AI's notes of its own choices after it (see bot.features.ai_seats.play)."""
 
     __tablename__ = "ai_turns"
     __table_args__ = (
@@ -387,7 +387,7 @@ class GameRecord(Base):
     scores: Mapped[dict[str, Any]]
     end_reason: Mapped[str] = mapped_column(String(32))
     seed: Mapped[str] = mapped_column(String(128))
-    # How many seats the AI held at some time (bot.service.ai_seats): a human's record
+    # How many seats the AI held at some time (bot.features.ai_seats.ai_seats): a human's record
     # reads beside it how many of the table were people.
     ai_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     started_at: Mapped[datetime]
@@ -424,7 +424,7 @@ class SeatRecord(Base):
     rounds: Mapped[int] = mapped_column(Integer)
     faction_score: Mapped[int] = mapped_column(Integer)
     ended_at: Mapped[datetime]
-    # Reliability (bot.service.reliability): the phases this holder was asked to send
+    # Reliability (bot.features.records.reliability): the phases this holder was asked to send
     # (a required submission of a living seat), those they sent, and the phases the game
     # went through after the seat was taken from them for absence. NULL: not known (an
     # AI seat, or a game that ended before misses were counted).
@@ -469,7 +469,7 @@ class PlayerStanding(StandingFigures, Base):
 
 
 class Season(Base):
-    """A server's season (``/mod season start|end``; ``bot.service.seasons``): numbered
+    """A server's season (``/mod season start|end``; ``bot.features.seasons.seasons``): numbered
     from 1 in each server, named or not. ``open_guild_id`` is the server's id while the
     season is open and NULL once ended: unique, so a server has one open season at most.
     ``summary``: the awards and the top of the board, computed once at the end."""
@@ -553,7 +553,7 @@ class LineupOdds(Base):
     """The estimated win rate of each faction for one line-up at one table size under
     one set of rules: ``wins`` (faction -> games won, a shared win counting for each
     sharer) out of ``games`` played by the baseline AI (bot.ai.odds). Written once per
-    ``key`` (bot.service.lineup_odds.odds_key) and read by every lobby that asks."""
+    ``key`` (bot.features.lineup.odds.odds_key) and read by every lobby that asks."""
 
     __tablename__ = "lineup_odds"
 

@@ -440,7 +440,7 @@ def earliest(column: Any, status: str, held: Collection[int] = ()) -> Any:
 def next_times_statement(held: Collection[int] = ()) -> Any:
     """The earliest deadline and reminder (the games in ``held``, waiting to retry a
     failure, left out) in one statement; the scheduler's sleep reads them with the other
-    next times (``bot.service.deadlines.wakeup_statement``). The outbox's retries are not
+    next times (``bot.core.deadlines.wakeup_statement``). The outbox's retries are not
     among them: the dispatcher polls for its own."""
     return select(earliest(Game.phase_deadline, "running", held), earliest(Game.reminder_due_at, "running", held))
 

@@ -12,7 +12,7 @@ writers from other processes. A connection goes back to the pool without the poo
 rollback when its unit of work ended (see ``_on_return``).
 
 On PostgreSQL the service locks the game row (``SELECT … FOR UPDATE``) at the start of
-each writing unit of work instead; see ``bot.service``. A pooled PostgreSQL connection
+each writing unit of work instead; see ``bot.core``. A pooled PostgreSQL connection
 is checked before it is handed out without a trip to the server (``_postgres_events``),
 and pinged only when it has been idle long enough for something between here and the
 server to have dropped it silently.

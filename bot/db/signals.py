@@ -46,7 +46,7 @@ DEADLINES = Signal.DEADLINES
 
 # Where a unit of work keeps what it will signal (its session's ``info``).
 HEARD = "wolfhowl_signals"
-# A game's columns the scheduler sleeps on (bot.service.deadlines.wakeup_statement).
+# A game's columns the scheduler sleeps on (bot.core.deadlines.wakeup_statement).
 CLOCK = ("phase_deadline", "reminder_due_at", "start_at", "start_reminder_at", "status")
 
 Listener = Callable[[], None]

@@ -17,8 +17,11 @@ import discord
 from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
-import bot.service as service
 from bot import log_context, metrics
+from bot.core import processes
+from bot.core.effects import mark_rechecks
+from bot.core.live_places import GamePlace, live_game_places
+from bot.core.types import GameInfo
 from bot.db import migrate
 from bot.db.session import Database
 from bot.db.signals import DEADLINES, MESSAGES
@@ -26,10 +29,6 @@ from bot.db.where import describe, moved, problem
 from bot.discord import command_sync, metering, payload
 from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
-from bot.discord.commands.tree import install
-from bot.discord.components.lobby import close_lobby_post
-from bot.discord.components.panel import grail_form_submitted
-from bot.discord.components.registry import dynamic_items
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
 from bot.discord.guild import channel_access
@@ -37,19 +36,21 @@ from bot.discord.guild.quiet_dead import QuietReport, dead_channel_deleted
 from bot.discord.guild.quiet_return import ReturnWatch
 from bot.discord.loops.dispatcher import DiscordSender, Dispatcher
 from bot.discord.loops.heartbeat import Heartbeat
-from bot.discord.loops.lineup_odds import OddsRunner
 from bot.discord.loops.orphans import cancel_orphaned
 from bot.discord.loops.reconciler import Reconciler
 from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
+from bot.discord.registry import dynamic_items
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.tree import install
 from bot.discord.turns import Turns
 from bot.discord.wolf_tree import WolfTree
-from bot.service import processes
-from bot.service.live_places import GamePlace
-from bot.service.privacy import forget_leftovers
-from bot.service.types import GameInfo
+from bot.features.lineup.runner import OddsRunner
+from bot.features.lobby.components import close_lobby_post
+from bot.features.lobby.games import game_in_channel
+from bot.features.play.components import grail_form_submitted
+from bot.features.stats.privacy import forget_leftovers
 
 log = logging.getLogger("wolfhowl.discord")
 # How long a shutdown waits for a scheduler tick or a delivery batch in flight to finish
@@ -260,7 +261,7 @@ class WolfBot(commands.Bot):
             await payload.unclaimed_component(self.component_items, interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        info = await service.game_in_channel(self.db, channel.id)  # one indexed read
+        info = await game_in_channel(self.db, channel.id)  # one indexed read
         if info is not None:
             await cancel_orphaned(self, [info])
         else:
@@ -277,7 +278,7 @@ class WolfBot(commands.Bot):
         await channel_access.member_updated(self, after)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await cancel_orphaned(self, await service.live_game_places(self.db, guild.id))
+        await cancel_orphaned(self, await live_game_places(self.db, guild.id))
 
     async def resync(self) -> None:
         """After a (re)start, catch up with what happened while the bot was down: cancel
@@ -292,11 +293,11 @@ class WolfBot(commands.Bot):
         reconciled once that post is out (the reconciler waits for it): silencing the
         night's dead before the dawn post names them would announce the deaths early."""
         try:
-            places = await service.live_game_places(self.db)
+            places = await live_game_places(self.db)
             await cancel_orphaned(self, [p for p in places if self.channel_gone(p)])
             held = [p.id for p in places if p.guild_id is None or self.get_guild(p.guild_id) is not None]
             for start in range(0, len(held), 500):  # (a statement's parameters are limited)
-                self.reconciler.rechecks.update(await service.mark_rechecks(self.db, held[start : start + 500]))
+                self.reconciler.rechecks.update(await mark_rechecks(self.db, held[start : start + 500]))
         except Exception:
             log.warning("the start-up check of the live games failed", exc_info=True)
 

@@ -55,7 +55,7 @@ class DiscordConfig(Config):
     # "uvloop" (refuse to start without it) or "asyncio".
     event_loop: EventLoopKind = "auto"
     # Games the baseline AI plays, in a worker process, to estimate a lobby's odds for
-    # its line-up (bot.discord.loops.lineup_odds); 0: no estimate (the lobby shows none).
+    # its line-up (bot.features.lineup.runner); 0: no estimate (the lobby shows none).
     lineup_odds_games: int = Field(default=1000, ge=0, le=100000)
     # This process's name in the database (``processes``): one live process per name, so
     # a process started under a name takes over at once what the last one of that name

@@ -15,16 +15,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-import bot.service as service
+from bot.core import users
+from bot.core.errors import ServiceError
+from bot.core.live_places import live_game_places, servers_to_ask
+from bot.core.policy import Standing
+from bot.core.types import GameInfo, UserRef
+from bot.core.views import PlayerView, player_view_here
 from bot.discord import first_response
 from bot.discord.errors import ReplyError
 from bot.discord.guild.checks import member_in, member_is_moderator, moderator_standing
 from bot.discord.guild.standing import standing_in
+from bot.features.lobby.games import active_game_of, game_in_channel, games_moderated_by, get_game
+from bot.features.moderation.commands import ModeratorCommand, moderate
 from bot.i18n import normalize_locale
-from bot.service.moderator_commands import ModeratorCommand
-from bot.service.policy import Standing
-from bot.service.types import GameInfo, UserRef
-from bot.service.views import PlayerView
 
 log = logging.getLogger("wolfhowl.discord")
 
@@ -53,7 +56,7 @@ async def note_locale(bot: WolfBot, user_id: int, locale: str) -> None:
     if bot.locales_noted.get(user_id) == locale:
         return
     try:
-        recorded = await service.note_locale(bot.db, user_id, locale)
+        recorded = await users.note_locale(bot.db, user_id, locale)
     except Exception:  # a language not noted must not cost the player their command
         log.warning("could not record the language of user %s", user_id, exc_info=True)
         return
@@ -71,17 +74,17 @@ def user_ref(user: discord.abc.User, locale: str | None) -> UserRef:
 async def game_for(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
     """The game a player command is about (see the module docstring)."""
     if interaction.guild_id is not None and interaction.channel_id is not None:
-        here = await service.game_in_channel(bot.db, interaction.channel_id)
+        here = await game_in_channel(bot.db, interaction.channel_id)
         if here is not None:
             return here
-    return await service.active_game_of(bot.db, interaction.user.id)
+    return await active_game_of(bot.db, interaction.user.id)
 
 
 async def view_for(bot: WolfBot, interaction: discord.Interaction) -> PlayerView:
     """The caller's own view of the game a player command is about (as :func:`game_for`
     chooses it), read at once."""
     here = interaction.channel_id if interaction.guild_id is not None else None
-    return await service.player_view_here(bot.db, interaction.user.id, here)
+    return await player_view_here(bot.db, interaction.user.id, here)
 
 
 async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
@@ -92,9 +95,9 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
     In a channel without a game none is guessed either (advancing the wrong game cannot
     be undone): the reply names the channels of this server's live games."""
     if interaction.guild_id is not None and interaction.channel_id is not None:
-        here = await service.game_in_channel(bot.db, interaction.channel_id)
+        here = await game_in_channel(bot.db, interaction.channel_id)
         if here is None:
-            elsewhere = await service.live_game_places(bot.db, interaction.guild_id)
+            elsewhere = await live_game_places(bot.db, interaction.guild_id)
             if elsewhere:
                 raise ReplyError("reply.error.no_game_here_elsewhere", channels=[f"<#{g.channel_id}>" for g in elsewhere])
             raise ReplyError("reply.error.no_game_here")
@@ -104,7 +107,7 @@ async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> Game
         return mine[0]
     if mine:
         raise ReplyError("reply.error.several_games", channels=[f"<#{g.channel_id}>" for g in mine])
-    return await service.active_game_of(bot.db, interaction.user.id)
+    return await active_game_of(bot.db, interaction.user.id)
 
 
 # At most this many servers are asked about one DM moderator command (each may be a
@@ -118,14 +121,14 @@ async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> lis
     in the game's server since a DM carries no roles: at most
     ``SERVERS_ASKED_FROM_A_DM`` servers, those where the caller has played or moderated
     first (``service.servers_to_ask``). Oldest first."""
-    mine = await service.games_moderated_by(bot.db, user.id)
-    guild_ids = await service.servers_to_ask(bot.db, user.id, SERVERS_ASKED_FROM_A_DM)
+    mine = await games_moderated_by(bot.db, user.id)
+    guild_ids = await servers_to_ask(bot.db, user.id, SERVERS_ASKED_FROM_A_DM)
     # One lookup per server, all at once (without the members intent each may be a REST call).
     found = await asyncio.gather(*(member_in(bot, guild_id, user) for guild_id in guild_ids))
     moderates = [gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, bot.config.moderator_role)]
     known = {g.id for g in mine}
-    places = await service.live_game_places(bot.db, guild_ids=moderates) if moderates else []
-    others = [await service.get_game(bot.db, p.id) for p in places if p.id not in known]
+    places = await live_game_places(bot.db, guild_ids=moderates) if moderates else []
+    others = [await get_game(bot.db, p.id) for p in places if p.id not in known]
     return sorted([*mine, *others], key=lambda g: g.id)
 
 
@@ -147,7 +150,7 @@ class TableCache:
             return hit[1]
         try:
             info = await (moderated_game if moderating else game_for)(bot, interaction)
-        except (service.ServiceError, ReplyError):
+        except (ServiceError, ReplyError):
             return None
         self._by_key[key] = (now, info)
         if len(self._by_key) > 5000:
@@ -170,7 +173,7 @@ class ViewCache:
             return hit[1]
         try:
             view = await view_for(bot, interaction)
-        except service.ServiceError:
+        except ServiceError:
             return None
         self._by_user[interaction.user.id] = (now, view)
         if len(self._by_user) > 5000:
@@ -217,7 +220,7 @@ class Ctx:
         """``command`` done by the service as the caller's (``service.moderate``, which
         checks that they moderate), with what Discord says of them in ``game``'s server
         (no game yet: this one's)."""
-        return await service.moderate(self.db, command, await moderator_standing(self.bot, self.interaction, game))
+        return await moderate(self.db, command, await moderator_standing(self.bot, self.interaction, game))
 
     async def view(self) -> PlayerView:
         """The caller's own view of the game (see :func:`view_for`)."""

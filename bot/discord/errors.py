@@ -3,12 +3,12 @@ language, everything unexpected is logged with its context and answered with a s
 apology (never a traceback).
 
 Refusals come from three places, each with a message key and parameters:
-:class:`engine.RuleViolation` (worded by ``bot.i18n.refusal_text``), :class:`bot.service.ServiceError`
+:class:`engine.RuleViolation` (worded by ``bot.i18n.refusal_text``), :class:`bot.core.errors.ServiceError`
 (``.key``/``.params``, worded by the ``[svc]`` table of our catalogues when it has the
 key) and :class:`ReplyError`, raised by the Discord layer itself (wrong place, a bad
 duration); a name, skill or guess that resolves to nothing, a caller who is not a
 moderator and a moderator's command the game refuses now are the service's
-:class:`~bot.service.errors.WordedError`, worded from the same ``reply.error`` keys.
+:class:`~bot.core.errors.WordedError`, worded from the same ``reply.error`` keys.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.errors import RuleRefusedError, ServiceError, WordedError
 from bot.discord import answering, first_response, metering
 from bot.discord.guild.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, refusal_text, t
 from bot.render import words
-from bot.service.errors import RuleRefusedError, ServiceError, WordedError
 from engine import RuleViolation
 from engine.classes import skill_names
 

@@ -7,7 +7,7 @@ format, or OpenMetrics when the scraper asks for it). Besides the families recor
 things happen (``bot.metrics``), a scrape reads:
 
 * from the database, in one reading unit of work of three statements, each a range of
-  an index (``bot.service.gauges``): the outbox's pending messages and the oldest one's
+  an index (``bot.features.ops.gauges``): the outbox's pending messages and the oldest one's
   age, the live games by status and phase, the scheduler's lag behind the earliest due
   deadline. They are the database's, the same in every
   process: aggregate them across processes with ``max``, not ``sum``. When the database
@@ -37,7 +37,7 @@ from prometheus_client.metrics_core import GaugeMetricFamily, InfoMetricFamily, 
 from prometheus_client.registry import Collector
 
 from bot import metrics
-from bot.service.gauges import Gauges, read_gauges
+from bot.features.ops.gauges import Gauges, read_gauges
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

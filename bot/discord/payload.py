@@ -39,9 +39,9 @@ from discord.enums import AppCommandOptionType as Opt
 
 from bot.discord import answering
 from bot.discord.errors import ReplyError, describe, handle_error
+from bot.features.seasons.seasons import MAX_SEASON
+from bot.features.stats.leaderboard import MAX_MIN_GAMES, MAX_PAGE
 from bot.i18n import t
-from bot.service.leaderboard import MAX_MIN_GAMES, MAX_PAGE
-from bot.service.seasons import MAX_SEASON
 
 log = logging.getLogger("wolfhowl.discord.payload")
 

@@ -118,7 +118,7 @@ def order_name(class_id: str | None, skill_id: str, locale: str | None) -> str:
 
 
 def render_turn(d: dict[str, Any], locale: str | None, names: dict[int, str]) -> str:
-    """One order of the player's own turn, as given (bot.service.night_turns): what it
+    """One order of the player's own turn, as given (engine.night.turns): what it
     was and whom it named; an attack says that its outcome is never told (R11)."""
     skill = order_name(d.get("class_id"), d["skill"], locale)
     targets = words.listing((words.seat_label(s, names) for s in d.get("targets") or ()), locale)

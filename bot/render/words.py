@@ -41,7 +41,7 @@ def player_name(name: str) -> str:
 def shown_name(name: str, locale: str | None) -> str:
     """A seat holder's name as a post, a reply or a page shows it (``player_name``), or
     "a former player" for one who asked to be forgotten: forgetting leaves their seats
-    no name at all (bot.service.privacy), and no Discord name is empty."""
+    no name at all (bot.features.stats.privacy), and no Discord name is empty."""
     return player_name(name) if name else t("stats.former_player", locale)
 
 

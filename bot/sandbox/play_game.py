@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.discord import game_settings
+from bot.features.moderation import cog_settings as game_settings
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Stats
 from bot.sandbox.play_table import Cursor, GameClock, Seating, Tavern
@@ -194,7 +194,7 @@ class TableGame:
         time: once the scripted players have sent, the AI's moments come at once rather
         than in real time, and the phase closes early, everyone having sent. Only a
         :class:`GameClock` can be moved; with any other clock, or none, nothing changes."""
-        from bot.service.ai_play import last_due
+        from bot.features.ai_seats.play import last_due
 
         clock, db = self.tavern.clock, self.tavern.db
         if not isinstance(clock, GameClock) or db is None or self.game_id is None:
@@ -209,7 +209,7 @@ class TableGame:
         Far enough ahead that the moderator's ``/phase advance`` comes before the deadline
         however slow the machine: were the scheduler to close the phase first, the advance
         would cut the next phase short, and the same seed would play another game."""
-        from bot.service import get_game
+        from bot.features.lobby.games import get_game
 
         clock, db = self.tavern.clock, self.tavern.db
         if not isinstance(clock, GameClock) or db is None or self.game_id is None:

@@ -29,7 +29,7 @@ async def to_deadline(
     that phase is still the open one. A phase everyone has sent in closes on its own a
     moment later; by then the next phase may have opened, and a day skipped for the
     phase before would run out the new one's clock before anyone could play it."""
-    from bot.service import get_game
+    from bot.features.lobby.games import get_game
 
     info = await get_game(tavern.db, game_id)
     if phase is not None and (info.round, info.phase) != phase:

@@ -106,12 +106,12 @@ async def _as_if_dead(connections: list[Any]) -> None:
 def seeded_games(seed: str | None) -> Iterator[None]:
     """Make the secret seeds the bot draws for new games reproducible: game ``n`` created
     in this block gets a seed derived from ``seed`` and ``n``. The bot draws its seeds with
-    ``secrets.token_hex`` in ``bot.service.games``; that module's ``secrets`` is replaced
+    ``secrets.token_hex`` in ``bot.features.lobby.games``; that module's ``secrets`` is replaced
     here (only there, only in this block). Without ``seed`` nothing changes."""
     if seed is None:
         yield
         return
-    import bot.service.games as games
+    import bot.features.lobby.games as games
 
     counter = itertools.count(1)
 
@@ -121,7 +121,7 @@ def seeded_games(seed: str | None) -> Iterator[None]:
         ]
 
     if getattr(games, "secrets", None) is None:
-        log.warning("bot.service.games draws no seed with `secrets`: games are not reproducible")
+        log.warning("bot.features.lobby.games draws no seed with `secrets`: games are not reproducible")
         yield
         return
     with mock.patch.object(games, "secrets", SimpleNamespace(token_hex=token_hex)):
@@ -454,8 +454,8 @@ class Tavern:
     async def drained(self, timeout: float = 30.0) -> None:
         """Wait until the bot's outbox has nothing left to deliver now, and Discord's side
         of every game is in line with it (the reconciler has run)."""
-        from bot.service.effects import games_to_reconcile
-        from bot.service.outbox import pending_count
+        from bot.core.effects import games_to_reconcile
+        from bot.core.outbox import pending_count
 
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout

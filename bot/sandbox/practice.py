@@ -70,8 +70,8 @@ class Practiser:
         """Move the game clock to the Dusk's early close, as if the person then waited out
         its grace (``PRACTICE_GRACE``) rather than add a piece: only a :class:`GameClock`
         moves, and only to a close within the grace (the person done)."""
-        from bot.service import get_game
-        from bot.service.practice import PRACTICE_GRACE
+        from bot.features.lobby.games import get_game
+        from bot.features.practice.practice import PRACTICE_GRACE
 
         clock, db = self.tavern.clock, self.tavern.db
         if not isinstance(clock, GameClock) or db is None or self.game_id is None:

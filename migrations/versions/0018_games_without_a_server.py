@@ -1,7 +1,7 @@
 """A game without a server: a practice game, played in a person's DM with the bot.
 
 ``games.guild_id`` may be NULL: such a game's channel is the DM (``channel_id``), it has no
-server's members, channels or moderators, and it writes no records (``bot.service.practice``).
+server's members, channels or moderators, and it writes no records (``bot.features.practice.practice``).
 
 The downgrade gives those games the server id 0, which names no server: the rows stay
 readable, and the older code finds no server for them (nothing is posted or reconciled

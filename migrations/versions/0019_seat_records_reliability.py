@@ -1,6 +1,6 @@
 """Reliability: each seat record says how many phases its holder was asked to send, how
 many they sent, and how many the game went through after the seat was taken from them
-for absence (bot.service.reliability). A game's settings may hold ``min_reliability``
+for absence (bot.features.records.reliability). A game's settings may hold ``min_reliability``
 (a lobby's minimum), with no schema change.
 
 The columns are NULL for the records already there: ``wolfhowl db backfill`` fills them

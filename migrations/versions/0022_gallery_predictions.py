@@ -2,7 +2,7 @@
 the winning faction.
 
 ``predictions``: one row per (game, round, user), the latest choice (a new pick replaces
-the row); closed for a round once its Dusk has closed (``bot.service.predictions``). Scored
+the row); closed for a round once its Dusk has closed (``bot.features.gallery.predictions``). Scored
 at read time against the game's winners, so nothing else is written at the end.
 
 Revision ID: 0022

@@ -4,7 +4,7 @@ each counts, each player's standing in it, and the identifications a seat record
 ``seasons``: one row per season; ``open_guild_id`` holds the server's id while it is open
 (unique: one open season per server). ``season_games``: a finished game's season, the one
 open when its record was written. ``season_standings``: games, wins and the OpenSkill
-rating within a season (``bot.service.seasons``). ``seat_records.guesses`` and
+rating within a season (``bot.features.seasons.seasons``). ``seat_records.guesses`` and
 ``guesses_right``: the identifications a holder sent and those confirmed, NULL for the
 records already there until ``wolfhowl db backfill`` reads them from the games' logs.
 No season exists before this revision, so no game is counted in one on the way up.

@@ -1,31 +1,40 @@
-"""One road stores what a player sends: ``bot.service.handle`` of a command dataclass
-(``bot/service/commands.py``). Nothing else in the service stores a submission but the
-AI seats' turn (``ai_play.py``), which plays through the same validation and store; and
-the service's public names offer no other way to send one.
+"""One road stores what a player sends: ``handle`` of a command dataclass
+(``bot/features/play/commands.py``). Nothing else in the service stores a submission but the
+AI seats' turn (``bot/features/ai_seats/play.py``), which plays through the same validation
+and store; and the service's public names offer no other way to send one.
 
-One road does what a moderator asks: ``bot.service.moderate`` of a command dataclass
-(``bot/service/moderator_commands.py``), which checks the moderator. No module of the
-Discord layer calls a use case a moderator's command is handled by but through it."""
+One road does what a moderator asks: ``moderate`` of a command dataclass
+(``bot/features/moderation/commands.py``), which checks the moderator. No module of the
+user interface calls a use case a moderator's command is handled by but through it."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-import bot.service as service
-from bot.service import moderator_commands
+from bot.features.moderation import commands as moderator_commands
+from bot.features.play.commands import handle
+from tests.architecture.house import ROOT, service_files, ui_files
 
-ROOT = Path(__file__).resolve().parents[2]
-SERVICE = ROOT / "bot" / "service"
 # Who may call the store of a submission: the one road for players, the AI seats' turn,
 # and the module that defines it.
-STORERS = {"bot/service/commands.py", "bot/service/ai_play.py", "bot/service/submissions.py"}
+STORERS = {"bot/features/play/commands.py", "bot/features/ai_seats/play.py", "bot/features/play/submissions.py"}
 
 
-def stores_in(folder: Path, root: Path = ROOT) -> list[str]:
-    """Every call of ``store(...)`` or ``x.store(...)`` under ``folder`` outside STORERS."""
+def public_functions(paths: list[Path]) -> set[str]:
+    """The names of the public functions defined at the top of ``paths``."""
+    return {
+        node.name
+        for path in paths
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_")
+    }
+
+
+def stores_in(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Every call of ``store(...)`` or ``x.store(...)`` in ``paths`` outside STORERS."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
+    for path in paths:
         name = path.relative_to(root).as_posix()
         if name in STORERS:
             continue
@@ -39,13 +48,16 @@ def stores_in(folder: Path, root: Path = ROOT) -> list[str]:
 
 
 def test_only_the_one_road_stores_a_submission():
-    assert stores_in(SERVICE) == []
+    assert stores_in(service_files()) == []
 
 
 def test_the_service_offers_one_entry_for_a_submission():
-    senders = [n for n in service.__all__ if n.startswith(("submit", "add_", "toggle_", "withdraw")) or n.endswith("_piece")]
+    """Outside the play feature (whose ``handle`` is the road), no public function of the
+    service is named as a way to send something."""
+    elsewhere = [p for p in service_files() if "play" not in p.relative_to(ROOT).parts]
+    senders = [n for n in public_functions(elsewhere) if n.startswith(("submit", "add_action", "add_guess", "toggle_", "withdraw")) or n.endswith("_piece")]
     assert senders == []
-    assert callable(service.handle)
+    assert callable(handle)
 
 
 def test_the_check_sees_a_store(tmp_path):
@@ -53,10 +65,9 @@ def test_the_check_sees_a_store(tmp_path):
     rogue = tmp_path / "bot" / "service" / "rogue.py"
     rogue.parent.mkdir(parents=True)
     rogue.write_text("async def f(s, turn):\n    await store(s)\n    await turn.store(s)\n")
-    assert stores_in(tmp_path / "bot" / "service", tmp_path) == ["bot/service/rogue.py:2", "bot/service/rogue.py:3"]
+    assert stores_in([rogue], tmp_path) == ["bot/service/rogue.py:2", "bot/service/rogue.py:3"]
 
 
-DISCORD = ROOT / "bot" / "discord"
 # The service's public names a read of anyone's may call besides the moderator's road.
 SHARED_READS = {"get_game"}
 # A use case a moderator's command is handled by, called by the bot itself for no one:
@@ -75,13 +86,13 @@ def moderator_use_cases() -> set[str]:
     """The service's public functions the handlers of ``moderate`` call."""
     tree = ast.parse(Path(moderator_commands.__file__).read_text(encoding="utf-8"))
     called = {name for node in ast.walk(tree) if (name := _called(node)) is not None}
-    return (called & set(service.__all__)) - SHARED_READS - {"moderate"}
+    return (called & public_functions(service_files())) - SHARED_READS - {"moderate"}
 
 
-def moderator_calls_in(folder: Path, names: set[str], root: Path = ROOT) -> list[str]:
-    """Every call or import of one of ``names`` under ``folder`` (but UNASKED's)."""
+def moderator_calls_in(paths: list[Path], names: set[str], root: Path = ROOT) -> list[str]:
+    """Every call or import of one of ``names`` in ``paths`` (but UNASKED's)."""
     found = []
-    for path in sorted(folder.rglob("*.py")):
+    for path in paths:
         name = path.relative_to(root).as_posix()
         allowed = UNASKED.get(name, set())
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -98,7 +109,7 @@ def test_the_handlers_are_the_moderators_use_cases():
 
 
 def test_the_discord_layer_moderates_only_through_the_one_road():
-    assert moderator_calls_in(DISCORD, moderator_use_cases()) == []
+    assert moderator_calls_in(ui_files(), moderator_use_cases()) == []
 
 
 def test_every_moderator_command_has_its_handler():
@@ -116,8 +127,8 @@ def test_the_moderator_check_sees_a_call(tmp_path):
     rogue = tmp_path / "bot" / "discord" / "rogue.py"
     rogue.parent.mkdir(parents=True)
     rogue.write_text(
-        "from bot.service.moderation import end_game\n"
+        "from bot.features.moderation.moderation import end_game\n"
         "async def f(db):\n    await service.pause_game(db, 1)\n    await end_game(db, 1)\n    await service.moderate(db, 1, 2)\n"
     )
-    found = moderator_calls_in(tmp_path / "bot" / "discord", {"pause_game", "end_game"}, tmp_path)
+    found = moderator_calls_in([rogue], {"pause_game", "end_game"}, tmp_path)
     assert found == ["bot/discord/rogue.py:1", "bot/discord/rogue.py:3", "bot/discord/rogue.py:4"]

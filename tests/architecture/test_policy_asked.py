@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import ast
 import importlib
-from pathlib import Path
 
-from bot.service import policy
+from bot.core import policy
+from tests.architecture.house import ROOT, module_name, service_files
 
-ROOT = Path(__file__).resolve().parents[2]
-SERVICE = ROOT / "bot" / "service"
 ASKS = {"require"}  # policy.require, or require imported from it
 
 
@@ -29,10 +27,10 @@ def standing_takers() -> dict[str, tuple[str, set[str]]]:
     """Each function of the service with a parameter annotated as the policy's
     ``Standing`` (not another class of that name): its place and what it calls."""
     found: dict[str, tuple[str, set[str]]] = {}
-    for path in sorted(SERVICE.glob("*.py")):
+    for path in service_files():
         if path.name == "policy.py":
             continue
-        module = importlib.import_module(f"bot.service.{path.stem}")
+        module = importlib.import_module(module_name(path))
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

@@ -26,11 +26,11 @@ def wakes_in(folder: Path) -> list[str]:
 
 
 def test_no_handler_wakes_a_loop():
-    assert wakes_in(ROOT / "bot" / "discord") == []
+    assert wakes_in(ROOT / "bot" / "discord") + wakes_in(ROOT / "bot" / "features") == []
 
 
 def test_nothing_in_the_service_or_the_database_wakes_a_loop_by_hand():
-    assert wakes_in(ROOT / "bot" / "service") + wakes_in(ROOT / "bot" / "db") == []
+    assert wakes_in(ROOT / "bot" / "core") + wakes_in(ROOT / "bot" / "db") == []
 
 
 def test_the_check_sees_a_wake(tmp_path, monkeypatch):

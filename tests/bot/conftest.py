@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-import bot.service as service
 from bot.db.session import Database
-from bot.discord import game_settings
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
+from bot.features.me.inbox import read_inbox
+from bot.features.moderation import cog_settings as game_settings
 from bot.sandbox.play_table import seeded_games
 from discord_emulator import Channel, Emulator, Guild, Message, User
 from discord_emulator import permissions as perm
@@ -91,7 +91,7 @@ class Table:
         """Let the dispatcher deliver everything due now, and the reconciler bring
         Discord's side in line. Waits as long as a loaded machine needs (a bound, not a
         timing claim) and fails, saying what is left, rather than go on half-delivered."""
-        from bot.service.effects import games_to_reconcile
+        from bot.core.effects import games_to_reconcile
 
         loop = asyncio.get_running_loop()
         give_up = loop.time() + 120
@@ -149,7 +149,7 @@ async def started_with_closed_dms(table: Table, **options: Any) -> User:
 async def all_read(table: Table, user_id: int) -> None:
     """/inbox marks what it showed read just after its reply went out: wait for it."""
     for _ in range(100):
-        if not await service.read_inbox(table.db, user_id, unread_only=True, mark_read=False):
+        if not await read_inbox(table.db, user_id, unread_only=True, mark_read=False):
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the inbox was not marked read")

@@ -4,7 +4,7 @@ and nothing changes."""
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game, latest_game_in_channel
 from tests.bot.conftest import Table, open_lobby, reply_text
 
 
@@ -25,18 +25,18 @@ async def test_the_moderator_fills_and_empties_ai_seats(table: Table):
     # Too many for the two who joined: refused, privately, nothing saved.
     refused = await table.run(table.mod, "mod settings", {"ai_seats": 14})
     assert refused.message.ephemeral and "Too many AI seats: at most 13" in reply_text(refused), reply_text(refused)
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     assert info.settings.ai_seats == 4 and sum(1 for p in info.players if p.name.startswith("🤖")) == 4
     # An AI seat is not kicked: the settings say how many there are.
     ai_name = next(p.name for p in info.players if p.name.startswith("🤖"))
     kicked = await table.run(table.mod, "mod kick", {"player": ai_name})
     assert "is an AI seat" in reply_text(kicked) and "ai_seats" in reply_text(kicked), reply_text(kicked)
-    assert len((await service.get_game(table.db, game_id)).players) == 6
+    assert len((await get_game(table.db, game_id)).players) == 6
     # Back to none.
     await table.run(table.mod, "mod settings", {"ai_seats": 0})
     await table.delivered()
     assert "🤖 " not in lobby_text(table)
-    assert len((await service.get_game(table.db, game_id)).players) == 2
+    assert len((await get_game(table.db, game_id)).players) == 2
 
 
 async def test_create_fills_the_table_to_a_target_as_people_join_and_leave(table: Table):
@@ -56,19 +56,19 @@ async def test_create_fills_the_table_to_a_target_as_people_join_and_leave(table
     await table.run(table.players[2], "game leave")
     await table.delivered()
     assert lobby_text(table).count("🤖 ") == 6
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     assert info.settings.fill_to == 8 and len(info.players) == 8
 
 
 async def test_create_takes_a_fixed_count_and_refuses_both_at_once(table: Table):
     refused = await table.run(table.mod, "mod create", {"ai_seats": 3, "fill_to": 9})
     assert refused.message.ephemeral and "either `ai_seats:`" in reply_text(refused), reply_text(refused)
-    assert await service.latest_game_in_channel(table.db, table.channel.id) is None
+    assert await latest_game_in_channel(table.db, table.channel.id) is None
     # In Chinese, a target below the smallest game.
     refused = await table.emu.slash(table.mod, "mod create", {"fill_to": 4}, channel=table.channel, locale="zh-CN")
     text = reply_text(await refused.wait(10))
     assert "ai补足到" in text and "6到15人" in text, text
-    assert await service.latest_game_in_channel(table.db, table.channel.id) is None
+    assert await latest_game_in_channel(table.db, table.channel.id) is None
     await open_lobby(table, ai_seats=3)
     assert lobby_text(table).count("🤖 ") == 3 and "AI seats (🤖): 3" in lobby_text(table)
     # Switched to a target in the lobby: the fixed count is off.

@@ -16,8 +16,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.commands.tree import install
 from bot.discord.translator import CatalogueTranslator
+from bot.discord.tree import install
 from discord_emulator.commands import CommandStore
 from discord_emulator.errors import ApiError
 from discord_emulator.state import SnowflakeFactory

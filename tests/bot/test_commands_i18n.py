@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.discord.translator import CatalogueTranslator
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
+from tests.architecture.house import service_files, ui_files
 from tests.commands_shown import payloads, shown_commands, tree, walk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,16 +110,18 @@ def test_translator_answers_only_our_languages():
     assert asyncio.run(tr.translate(app_commands.locale_str("x"), discord.Locale.chinese, None)) is None
 
 
-def literal_keys(pattern: str, folder: str = "bot/discord") -> set[str]:
+def literal_keys(pattern: str, side: str = "ui") -> set[str]:
+    """The keys ``pattern`` finds in the code of one side of the house (``ui``: the Discord
+    layer and the features' cogs, components and looks; ``service``: the rest)."""
     found: set[str] = set()
-    for path in (ROOT / folder).rglob("*.py"):
+    for path in ui_files() if side == "ui" else service_files():
         found |= set(re.findall(pattern, path.read_text(encoding="utf-8")))
     return found
 
 
 def test_every_error_and_command_key_of_the_discord_layer_exists():
     used = literal_keys(r"ReplyError\(\s*\"([a-z_.]+)\"") | literal_keys(r"\bL\(\s*\"([a-z_.0-9]+)\"") | literal_keys(r"\bt\(\s*\"([a-z_]+\.[A-Za-z_.]+)\"")
-    used |= literal_keys(r"ResolveError\(\s*\"([a-z_.]+)\"", "bot/service")  # a name the service could not resolve
+    used |= literal_keys(r"ResolveError\(\s*\"([a-z_.]+)\"", "service")  # a name the service could not resolve
     assert {"reply.error.player_unknown", "cmd.name.player", "reply.joined"} <= used  # the scan works
     for loc in LOCALES:
         assert sorted(k for k in used if k not in catalogue(loc)) == [], loc
@@ -129,7 +132,9 @@ def test_service_errors_read_the_same_in_our_words():
     parameters in each: the error classes' keys and the keys raised by name."""
     import string
 
-    from bot.service import access_errors, errors, standby_errors, stats_errors
+    from bot.core import access_errors, errors
+    from bot.features.standbys import errors as standby_errors
+    from bot.features.stats import errors as stats_errors
     from engine import errors as rules
 
     def fields(text: str) -> set[str]:
@@ -137,7 +142,7 @@ def test_service_errors_read_the_same_in_our_words():
 
     classes = [c for m in (errors, access_errors, standby_errors, stats_errors) for c in vars(m).values() if isinstance(c, type) and issubclass(c, errors.ServiceError)]
     engine_keys = {c.key for c in vars(rules).values() if isinstance(c, type) and issubclass(c, rules.RuleViolation)}
-    raised = literal_keys(r"\"(error\.[a-z_]+)\"", "bot/service") - engine_keys  # and the keys named in the code
+    raised = literal_keys(r"\"(error\.[a-z_]+)\"", "service") - engine_keys  # and the keys named in the code
     assert {"error.offer_already_open", "error.newcomer_cannot_see"} <= raised and len(classes) > 30  # the scans work
     worded = {c.key for c in classes if issubclass(c, errors.WordedError) and c.key != errors.FALLBACK}  # the key is the catalogue's own
     assert "reply.error.not_moderator" in worded  # the scan works
@@ -150,7 +155,7 @@ def test_service_errors_read_the_same_in_our_words():
 
 
 def test_keys_built_at_run_time_exist():
-    from bot.discord.commands.info import TOPICS
+    from bot.features.help.cog import TOPICS
 
     for loc in LOCALES:
         cat = catalogue(loc)

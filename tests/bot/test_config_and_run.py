@@ -149,8 +149,8 @@ async def test_a_stop_answers_the_interactions_in_hand_before_disconnecting(tmp_
     from discord.ext import commands
 
     from bot.discord.client import WolfBot
-    from bot.discord.commands.tree import install
     from bot.discord.errors import guarded
+    from bot.discord.tree import install
 
     config = DiscordConfig(token="t", database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
     client = WolfBot(config, run_tasks=False)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.components.end import ConfirmButton
-from bot.discord.components.registry import dynamic_items
-from bot.service import CancelGame, EndGame
+from bot.discord.registry import dynamic_items
+from bot.features.moderation.commands import CancelGame, EndGame
+from bot.features.moderation.components import ConfirmButton
 
 
 @pytest.mark.parametrize(("custom_id", "command"), [("wh:end:7", EndGame(7)), ("wh:cancel:7", CancelGame(7))])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import insert, select
 
-import bot.service as service
+from bot.core.dm_channels import dm_channel_of, remember_dm_channel
 from bot.db.models import OutboxMessage
 from tests.bot.conftest import Table
 
@@ -43,7 +43,7 @@ async def test_a_dm_to_a_known_user_is_one_request_even_after_a_restart(table: T
     assert [m.content or m.embeds[0]["description"] for m in table.emu.dms(alice.id)]
     # The first DM opens the channel (once) and sends; the user is never fetched.
     assert (count(table, OPEN_DM, mark), count(table, POST, mark), count(table, GET_USER, mark)) == (1, 1, 0)
-    remembered = await service.dm_channel_of(table.db, alice.id)
+    remembered = await dm_channel_of(table.db, alice.id)
     assert remembered is not None
 
     table.bot.dispatcher.sender._dm_ids.clear()  # what a restart forgets: only the database remembers
@@ -58,11 +58,11 @@ async def test_a_dm_to_a_known_user_is_one_request_even_after_a_restart(table: T
 async def test_a_remembered_dm_channel_discord_does_not_know_is_opened_again(table: Table) -> None:
     bob = table.players[1]
     await table.delivered()
-    await service.remember_dm_channel(table.db, bob.id, 999_999_999_999_999_999)
+    await remember_dm_channel(table.db, bob.id, 999_999_999_999_999_999)
     await queue_dms(table, [bob.id], tag="stale")
     await table.delivered()
     assert len(table.emu.dms(bob.id)) == 1  # delivered once, to the real channel
-    assert await service.dm_channel_of(table.db, bob.id) not in (None, 999_999_999_999_999_999)
+    assert await dm_channel_of(table.db, bob.id) not in (None, 999_999_999_999_999_999)
     async with table.db.read() as s:
         status = await s.scalar(select(OutboxMessage.status).where(OutboxMessage.idempotency_key == f"stale:{bob.id}:0"))
     assert status == "sent"  # not given up on as undeliverable (to the inbox)

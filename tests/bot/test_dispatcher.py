@@ -13,13 +13,22 @@ import discord
 import pytest
 from sqlalchemy import select
 
-import bot.service as service
+from bot.core import dispatch as service_dispatch
+from bot.core.errors import ServiceError
+from bot.core.outbox import (
+    claim_due_messages,
+    delivered_message_id,
+    mark_delivered,
+    nonce_for,
+    pending_count,
+)
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.discord.guild.channel_access import AccessWatch
 from bot.discord.loops.dispatcher import DiscordSender, Dispatcher, backoff
-from bot.service import dispatch as service_dispatch
-from bot.service.outbox import nonce_for, pending_count
+from bot.features.lobby.games import get_game
+from bot.features.me.inbox import read_inbox
+from bot.features.moderation.moderation import pause_game, resume_game
 from tests.service.helpers import started, user
 
 BOT_ID = 4242
@@ -145,7 +154,7 @@ async def test_a_rate_limit_waits_as_long_as_discord_says(db: Database, fake) ->
 async def test_after_the_tries_the_service_retries_later_and_order_is_kept(db: Database, fake, clock) -> None:
     bot, _sleeps, dispatcher = fake
     game_id = await started(db, 6, prompts=False)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     channel = bot.target("channel", info.channel_id)
     channel.failures = [http_error(500)] * 3
     report = await dispatcher.run_once()
@@ -161,12 +170,12 @@ async def test_after_the_tries_the_service_retries_later_and_order_is_kept(db: D
 async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Database, fake) -> None:
     bot, _, dispatcher = fake
     game_id = await started(db, 6, prompts=False)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     closed = user(3).id
     bot.target("user", closed).failures = [http_error(403, 50007)]
     report = await dispatcher.run_once()
     assert report.inbox == 1
-    inbox = await service.read_inbox(db, closed)
+    inbox = await read_inbox(db, closed)
     assert [m.payload["type"] for m in inbox] == ["sheet"]
     pings = [m for m in bot.channels[info.channel_id].sent if m.content and f"<@{closed}>" in m.content]
     assert len(pings) == 1 and not pings[0].embeds and "/inbox" in pings[0].content
@@ -175,7 +184,7 @@ async def test_closed_dms_go_to_the_inbox_and_the_channel_gets_one_ping(db: Data
 async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pinged_once(db: Database, fake, clock) -> None:
     bot, sleeps, dispatcher = fake
     game_id = await started(db, 6, prompts=False)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
     closed = user(3).id
     bot.target("user", closed).failures = [http_error(403, 50007), http_error(403, 50007)]
@@ -183,7 +192,7 @@ async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pi
     # marking anything.
     clock.advance(1)
     doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
-    for message in await service.claim_due_messages(db):
+    for message in await claim_due_messages(db):
         with contextlib.suppress(service_dispatch.Undeliverable):
             await doomed.send(message)
     channel.nonces.clear()  # long after: Discord's nonce memory is gone too
@@ -197,7 +206,7 @@ async def test_after_a_crash_between_the_ping_and_the_inbox_mark_the_table_is_pi
 async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, clock, monkeypatch) -> None:
     bot, _, dispatcher = fake
     await started(db, 6, prompts=False)
-    real = service.mark_delivered
+    real = mark_delivered
     calls = {"n": 0}
 
     async def flaky(db_: Any, key: str, message_id: int | None = None) -> bool:
@@ -216,14 +225,14 @@ async def test_a_failed_mark_never_causes_a_second_send(db: Database, fake, cloc
     assert len(all_sent(bot)) == 8  # nothing was sent twice
     # The late marks recorded the ids the sends got.
     for key, message_id in journaled.items():
-        assert message_id is not None and await service.delivered_message_id(db, key) == message_id
+        assert message_id is not None and await delivered_message_id(db, key) == message_id
 
 
 async def test_the_delivered_mark_records_the_discord_message_id(db: Database, fake) -> None:
     bot, _, dispatcher = fake
     game_id = await started(db, 6, prompts=False)
     await dispatcher.run_once()
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     async with db.read() as s:
         rows = (await s.execute(select(OutboxMessage).order_by(OutboxMessage.id))).scalars().all()
     rows = rows[1:]  # the lobby post, delivered by the test's helper
@@ -241,25 +250,25 @@ async def test_a_message_another_dispatcher_delivered_meanwhile_is_not_resent(db
     bot, sleeps, second = fake
     await started(db, 6, prompts=False)
     stalled = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
-    claimed = await service.claim_due_messages(db)
+    claimed = await claim_due_messages(db)
     ids = {m.key: await stalled.send(m) for m in claimed}
     clock.advance(3600)
-    reclaimed = await service.claim_due_messages(db)
+    reclaimed = await claim_due_messages(db)
     assert [m.key for m in reclaimed] == [m.key for m in claimed] and all(m.attempts == 2 for m in reclaimed)
     for key, message_id in ids.items():
-        assert await service.mark_delivered(db, key, message_id)
+        assert await mark_delivered(db, key, message_id)
     for target in [*bot.channels.values(), *bot.dms.values()]:
         target.nonces.clear()  # Discord no longer remembers the nonces either
         target.history = None  # type: ignore[assignment,method-assign]  # must not be needed
     for m in reclaimed:
         assert await second.sender.send(m) == ids[m.key]
     assert len(all_sent(bot)) == 8
-    assert not await service.mark_delivered(db, reclaimed[0].key, ids[reclaimed[0].key])
+    assert not await mark_delivered(db, reclaimed[0].key, ids[reclaimed[0].key])
 
 
 async def test_mark_delivered_refuses_a_bad_message_id(db: Database) -> None:
-    with pytest.raises(service.ServiceError):
-        await service.mark_delivered(db, "g1:1:r0:start:public:channel:0", 0)
+    with pytest.raises(ServiceError):
+        await mark_delivered(db, "g1:1:r0:start:public:channel:0", 0)
 
 
 @pytest.mark.parametrize("behind", [None, 5], ids=["unstamped", "discord-clock-5s-behind"])
@@ -278,7 +287,7 @@ async def test_after_a_crash_between_send_and_mark_the_message_is_found_not_rese
     await started(db, 6, prompts=False)
     # A first process claims and sends everything, then dies before marking anything.
     doomed = DiscordSender(bot, sleep=sleeps)  # type: ignore[arg-type]
-    for message in await service.claim_due_messages(db):
+    for message in await claim_due_messages(db):
         await doomed.send(message)
     assert len(all_sent(bot)) == 8
     for t in [*bot.channels.values(), *bot.dms.values()]:
@@ -330,20 +339,20 @@ async def test_a_second_post_of_the_same_text_is_not_taken_for_the_first(db: Dat
     pause against the first (already recorded as delivered) and skip it."""
     bot = FakeBot(db)
     game_id = await started(db, 6, prompts=False)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     channel = bot.channels[info.channel_id] = Target("channel", clock=clock)
     await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
     before = len(channel.sent)
-    await service.pause_game(db, game_id)
-    await service.resume_game(db, game_id)
-    await service.pause_game(db, game_id)
+    await pause_game(db, game_id)
+    await resume_game(db, game_id)
+    await pause_game(db, game_id)
     clock.advance(5)
     sender = DiscordSender(bot)  # type: ignore[arg-type]
-    claimed = await service.claim_due_messages(db)
+    claimed = await claim_due_messages(db)
     kinds = [m.payload["type"] for m in claimed]
     assert kinds == ["game_paused", "game_resumed", "phase_started", "game_paused"]
     for m in claimed[:3]:
-        await service.mark_delivered(db, m.key, await sender.send(m))
+        await mark_delivered(db, m.key, await sender.send(m))
     clock.advance(61)  # the lease runs out
     await Dispatcher(db, DiscordSender(bot)).run_once()  # type: ignore[arg-type]
     assert await pending_count(db) == 0
@@ -357,7 +366,7 @@ async def test_a_post_discord_refuses_as_malformed_does_not_hold_up_the_next(db:
     instead of after the whole backoff."""
     bot, _, dispatcher = fake
     game_id = await started(db, 6, prompts=False)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     refused = discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), {"code": 50035, "message": "Invalid Form Body"})
     bot.channels[info.channel_id] = Target("channel", failures=[refused])
     report = await dispatcher.run_once()

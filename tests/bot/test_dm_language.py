@@ -23,11 +23,11 @@ async def test_a_player_who_switches_discords_language_gets_their_dms_in_the_new
 
 
 async def test_a_failure_to_record_the_language_costs_nobody_their_command(table: Table, monkeypatch):
-    import bot.service as service
+    from bot.core import users
 
     async def broken(*args, **kwargs):
         raise RuntimeError("database unavailable")
 
-    monkeypatch.setattr(service, "note_locale", broken)
+    monkeypatch.setattr(users, "note_locale", broken)
     answer = await table.run(table.players[0], "rules", {"topic": "scoring"}, dm=True)
     assert "计分" in reply_text(answer)  # alice reads Chinese: answered as ever

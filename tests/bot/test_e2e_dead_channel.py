@@ -4,7 +4,8 @@ an earlier game, and the start-up check's order (the dawn post before the silenc
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import pause_game
 from tests.bot.conftest import Table, reply_text, started_game
 
 
@@ -47,7 +48,7 @@ async def test_moderator_errors_and_the_dead_stay_quiet(table: Table):
     titles = [e.get("title") or "" for e in board.embeds]
     assert titles[0] == "🛑 A moderator has ended the game" and "a moderator ended the game" in table.texts([board])[0]
     assert board.attachments and board.attachments[0].filename == "scoreboard.png"
-    info = await service.get_game(table.db, int(end_id.rsplit(":", 1)[1]))
+    info = await get_game(table.db, int(end_id.rsplit(":", 1)[1]))
     assert info.status == "over" and info.winners
     again = await (await table.emu.click(table.mod, message, end_id)).wait(10)
     assert "has ended" in reply_text(again)
@@ -81,8 +82,8 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
 async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(table: Table):
     """The start-up check has the dead of each live game silenced, but not while a post
     of that game still waits: the dawn post that names the night's dead must come first."""
+    from bot.core.common import apply_state, state_of
     from bot.db import repositories as repo
-    from bot.service.common import apply_state, state_of
     from discord_emulator import permissions as perm
 
     game_id = await started_game(table)
@@ -93,7 +94,7 @@ async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(tab
         state = state_of(game)
         state.player(2).hp, state.player(2).alive = -1, False
         apply_state(game, state)
-    await service.pause_game(table.db, game_id)  # a post that waits
+    await pause_game(table.db, game_id)  # a post that waits
     await table.bot.resync()
     await table.bot.reconciler.run_once()
     assert table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-import bot.service as service
+from bot.features.me.inbox import read_inbox
 from tests.bot.conftest import Table, all_read, reply_text, started_with_closed_dms
 
 
@@ -37,7 +37,7 @@ async def test_a_grail_won_behind_closed_dms_is_not_pinged_in_the_channel(table:
         await table.run(p, "grail", {"number": number}, dm=True)
     await table.run(table.mod, "phase advance")
     await table.delivered()
-    news = [m for m in await service.read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
+    news = [m for m in await read_inbox(table.db, grace.id, mark_read=False) if m.payload["type"] == "events"]
     assert any(e["kind"] == "GrailWon" for m in news for e in m.payload["events"])
     assert pings() == 1
     # She learns it privately instead: her own /me and /orders say that news waits (her
@@ -63,10 +63,10 @@ async def test_the_inbox_shows_new_messages_first_and_marks_them_read(table: Tab
     for _ in range(100):
         table.bot.wake_scheduler()
         await table.delivered()
-        if await service.read_inbox(table.db, grace.id, unread_only=True, mark_read=False):
+        if await read_inbox(table.db, grace.id, unread_only=True, mark_read=False):
             break
         await asyncio.sleep(0.05)
-    waiting = await service.read_inbox(table.db, grace.id, unread_only=True, mark_read=False)
+    waiting = await read_inbox(table.db, grace.id, unread_only=True, mark_read=False)
     assert [m.payload["type"] for m in waiting] == ["reminder"]
     news = reply_text(await table.run(grace, "inbox"))
     assert "1 new message that could not reach you by DM (2 in all)" in news

@@ -12,8 +12,8 @@ from unittest import mock
 import discord
 import pytest
 
-import bot.service as service
-from bot.discord.components.lobby import refresh_lobby
+from bot.features.lobby.components import refresh_lobby
+from bot.features.lobby.games import game_in_channel, get_game, latest_game_in_channel, leave_game
 from discord_emulator import InvalidInvocation
 from tests.bot.conftest import Table, open_lobby, reply_text
 
@@ -77,10 +77,10 @@ async def test_a_refresh_read_before_a_join_never_puts_back_the_older_roster(tab
     lobby, join_id = await open_lobby(table)
     for p in table.players[:5]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
-    game = await service.game_in_channel(table.db, table.channel.id)
+    game = await game_in_channel(table.db, table.channel.id)
     assert game is not None
     erin = table.players[4]
-    await service.leave_game(table.db, game.id, erin.id)  # stored; the post still names her
+    await leave_game(table.db, game.id, erin.id)  # stored; the post still names her
     held, release = asyncio.Event(), asyncio.Event()
     real_edit = discord.Message.edit
 
@@ -91,7 +91,7 @@ async def test_a_refresh_read_before_a_join_never_puts_back_the_older_roster(tab
         return await real_edit(self, **fields)
 
     async def joined() -> None:
-        while erin.id not in {p.user_id for p in (await service.get_game(table.db, game.id)).players}:
+        while erin.id not in {p.user_id for p in (await get_game(table.db, game.id)).players}:
             await asyncio.sleep(0.01)
 
     stale: asyncio.Task[None] | None = None
@@ -124,7 +124,7 @@ async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_star
     stale = await (await table.emu.click(table.mod, message, cancel_id)).wait(10)
     assert "has started since" in reply_text(stale)
     game_id = int(cancel_id.rsplit(":", 1)[1])
-    assert (await service.get_game(table.db, game_id)).status == "running"
+    assert (await get_game(table.db, game_id)).status == "running"
     # A fresh lobby in the other channel, ended from its own /mod end: cancelled.
     general = next(c for c in table.guild.channels.values() if c.name == "general")
     await table.run(table.mod, "mod create", channel=general)
@@ -132,7 +132,7 @@ async def test_ending_a_lobby_cancels_it_and_a_stale_cancel_cannot_cancel_a_star
     message = next(m for m in [confirm.message, *confirm.followups] if m and m.custom_ids())
     done = await (await table.emu.click(table.mod, message, message.custom_ids()[0])).wait(10)
     assert "cancelled" in reply_text(done)
-    other = await service.latest_game_in_channel(table.db, general.id)
+    other = await latest_game_in_channel(table.db, general.id)
     assert other is not None and other.status == "cancelled"
     # The channel reads that it was cancelled before it began, not ended like a game.
     await table.delivered()

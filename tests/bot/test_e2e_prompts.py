@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import bot.service as service
+from bot.core.common import apply_state, state_of
+from bot.core.views import player_view
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.discord.client import WolfBot
-from bot.service.common import apply_state, state_of
+from bot.features.lobby.games import get_game
 from discord_emulator import Message, User
 from discord_emulator.state import iter_components
 from tests.bot.conftest import Table, reply_text, start_bot, started_game
@@ -35,7 +36,7 @@ def _ids(drawings: list[list[dict[str, Any]]]) -> list[str]:
 
 
 async def sent_of(table: Table, user: User, game_id: int) -> dict[str, Any]:
-    return (await service.player_view(table.db, user.id, game_id)).sent
+    return (await player_view(table.db, user.id, game_id)).sent
 
 
 async def wound(table: Table, game_id: int, user: User) -> None:
@@ -88,7 +89,7 @@ async def test_a_prompt_for_each_phase_whose_controls_work(table: Table):
     )
     passed = await (await table.emu.click(carol, dusk_carol, f"wh:clr:{game_id}:1:pass")).wait(10)
     assert passed.rejected == [] and "orders" in await sent_of(table, carol, game_id)
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     target = next(p.seat for p in info.players if p.user_id == dave.id)
     attacked = await (
         await table.emu.select(bob, dusk_bob, f"wh:atk:{game_id}:1", [str(target)])
@@ -101,7 +102,7 @@ async def test_a_prompt_for_each_phase_whose_controls_work(table: Table):
     (morning,) = prompts(table, alice, f"wh:vote:{game_id}:1")
     living = [
         p
-        for p in (await service.get_game(table.db, game_id)).players
+        for p in (await get_game(table.db, game_id)).players
         if p.alive and p.user_id != alice.id
     ]
     voted = await (
@@ -118,7 +119,7 @@ async def test_none_for_one_who_turned_them_off_nor_for_an_ai_seat(table: Table)
     game_id = await started_game(table, 4, ai_seats=2)
     got = [u.username for u in table.players if prompts(table, u, f"wh:grail:{game_id}:1")]
     assert got == ["bob", "carol", "dave"]
-    assert len((await service.get_game(table.db, game_id)).players) == 6
+    assert len((await get_game(table.db, game_id)).players) == 6
     on = await table.run(alice, "settings prompts", {"state": "on"})
     assert "从下一个阶段起" in reply_text(on)
     await table.run(table.mod, "phase advance")

@@ -4,7 +4,8 @@ with every kind of player argument, the deadline and its reminder, skills' toggl
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.core.views import phase_status, player_view
+from bot.features.lobby.games import game_in_channel
 from tests.bot.conftest import Table, reply_text, started_game
 
 
@@ -77,8 +78,8 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     await table.run(table.mod, "phase advance")
     from engine.classes import class_spec
 
-    info = await service.game_in_channel(table.db, table.channel.id)
-    views = {p.user_id: await service.player_view(table.db, p.user_id, info.id) for p in info.players}
+    info = await game_in_channel(table.db, table.channel.id)
+    views = {p.user_id: await player_view(table.db, p.user_id, info.id) for p in info.players}
     users = {u.id: u for u in table.players}
     # Someone with a toggle switches it on, then off, by name in their own language.
     toggler = next(uid for uid, v in views.items() if any(s.mode == "toggle" for s in class_spec(v.sheet["class_id"]).skills))
@@ -96,31 +97,31 @@ async def test_skills_toggles_and_orders_clear_by_command(table: Table):
     assert "🔁" not in off
     # `switch` on a skill that is no toggle: refused, in the player's language, nothing sent.
     plain = next(s for s in class_spec(views[toggler].sheet["class_id"]).skills if s.mode == "active")
-    before = (await service.player_view(table.db, toggler, info.id)).sent
+    before = (await player_view(table.db, toggler, info.id)).sent
     refused = await table.run(users[toggler], "act skill", {"skill": plain.id, "switch": True}, dm=True)
     assert ("`switch`" if loc == "en-US" else "`开关`") in reply_text(refused), reply_text(refused)
-    assert (await service.player_view(table.db, toggler, info.id)).sent == before
+    assert (await player_view(table.db, toggler, info.id)).sent == before
     # Someone attacks, then clears the night's orders with /orders clear: withdrawn,
     # so nothing of that kind counts as sent any more.
     attacker = table.players[1]
     await table.run(attacker, "act attack", {"player": "#1"}, dm=True)
-    assert "orders" in (await service.phase_status(table.db, info.id)).sent.get(2, ())
+    assert "orders" in (await phase_status(table.db, info.id)).sent.get(2, ())
     cleared = reply_text(await table.run(attacker, "orders", {"clear": "orders"}, dm=True))
     assert "Night orders: withdrawn" in cleared and "Night orders: nothing yet" in cleared
-    assert "orders" not in (await service.phase_status(table.db, info.id)).sent.get(2, ())
+    assert "orders" not in (await phase_status(table.db, info.id)).sent.get(2, ())
     again = reply_text(await table.run(attacker, "orders", {"clear": "orders"}, dm=True))
     assert "there was nothing to withdraw" in again
     # "Nothing tonight" sends empty orders instead: they count as sent.
     passed = reply_text(await table.run(attacker, "orders", {"clear": "pass"}, dm=True))
     assert "Nothing tonight (counts as sent)" in passed
-    assert "orders" in (await service.phase_status(table.db, info.id)).sent.get(2, ())
+    assert "orders" in (await phase_status(table.db, info.id)).sent.get(2, ())
 
 
 async def test_a_guess_outside_the_class_rule_is_refused_with_the_rule(table: Table):
     """Naming more players than the class may, each night, is refused with what the class
     may name, in the player's language; the guesses already sent stay."""
+    from bot.core.views import player_view
     from bot.render.sheet import identify_rule
-    from bot.service.views import player_view
 
     game_id = await started_game(table)
     await table.run(table.mod, "phase advance")

@@ -11,9 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.errors import ReplyError, error_text, handle_error
-from bot.service.access_errors import NotModeratorError
-from bot.service.errors import (
+from bot.core.access_errors import NotModeratorError
+from bot.core.errors import (
     MaxBelowJoinedError,
     NoActiveGameError,
     NotEnoughPlayersError,
@@ -21,6 +20,7 @@ from bot.service.errors import (
     RuleRefusedError,
     SettingFixedError,
 )
+from bot.discord.errors import ReplyError, error_text, handle_error
 from engine.errors import DeadTargetError, OutOfRangeError, WrongPhaseError
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import bot.service as service
-from bot.discord import first_response
+from bot.core.views import player_view_here
+from bot.discord import context, first_response
 from tests.bot.conftest import Table, reply_text, started_game
 
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE = 4, 5, 7
@@ -63,13 +63,13 @@ async def test_a_slow_answer_is_acknowledged_first_then_fills_the_thinking_messa
 ) -> None:
     await started_game(table)
     released = asyncio.Event()
-    read = service.player_view_here
+    read = player_view_here
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
         await released.wait()  # held until the player has seen "thinking…"
         return await read(*args, **kwargs)
 
-    monkeypatch.setattr(service, "player_view_here", slow)
+    monkeypatch.setattr(context, "player_view_here", slow)
     pending = await table.emu.slash(table.players[1], "me", {}, channel=table.channel)
     await table.emu.wait_for(lambda: pending.deferred or None, 10, "the acknowledgement")
     assert pending.message is not None and pending.message.ephemeral  # "thinking…", to the caller alone
@@ -134,7 +134,7 @@ async def test_an_answer_ready_while_the_acknowledgement_is_in_flight_follows_it
 
 
 def test_a_skill_that_may_be_a_toggle_is_known_without_the_sheet() -> None:
-    from bot.discord.commands.choices import may_flip
+    from bot.features.play.cog_choices import may_flip
 
     assert may_flip("rage") and may_flip("狂暴") and may_flip(" Mage Armor ")
     assert not may_flip("attack") and not may_flip("release") and not may_flip("")

@@ -1,5 +1,5 @@
 """The game settings are declared once: a ``GameSettings`` field is an option of both
-``/mod create`` and ``/mod settings`` (as ``bot.discord.game_settings`` declares it or its
+``/mod create`` and ``/mod settings`` (as ``bot.features.moderation.cog_settings`` declares it or its
 type makes it), is read into its field, and has its line in the settings embed."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord import game_settings
-from bot.discord.commands.tree import install
+from bot.core.types import GameSettings
 from bot.discord.errors import ReplyError
-from bot.discord.game_settings import overrides
+from bot.discord.tree import install
+from bot.features.moderation import cog_settings as game_settings
+from bot.features.moderation.cog_settings import overrides
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
-from bot.service.types import GameSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +42,7 @@ def tree() -> app_commands.CommandTree:
 ADD_A_SETTING = """
 import json
 from pydantic import Field, create_model
-import bot.service.types as types
+import bot.core.types as types
 
 # A new setting, added before the commands are built as a change would add it: a field of
 # GameSettings (here a subclass put in its place) and its words in every catalogue.
@@ -56,10 +56,10 @@ for loc in LOCALES:
     catalogue(loc).update({"cmd.name.tip": "tip", "cmd.param.tip": "How long the tip shows",
                            "reply.settings.tip": "Tip shown for: {value}"})
 
-from bot.discord import game_settings
-from bot.discord.game_settings import overrides
+from bot.features.moderation import cog_settings as game_settings
+from bot.features.moderation.cog_settings import overrides
 from bot.discord.embeds.replies import settings_embed
-from bot.service.types import GameInfo
+from bot.core.types import GameInfo
 from tests.bot.test_game_settings import command, tree
 
 built = tree()

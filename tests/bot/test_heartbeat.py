@@ -8,9 +8,9 @@ import asyncio
 
 from sqlalchemy import select
 
+from bot.core.processes import live_processes, this_host
 from bot.db.models import Process
-from bot.service.health import STALE_SECONDS, check
-from bot.service.processes import live_processes, this_host
+from bot.features.ops.health import STALE_SECONDS, check
 from tests.bot.conftest import Table
 
 

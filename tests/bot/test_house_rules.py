@@ -4,7 +4,7 @@ lobby post, /mod settings and /rules, fixed once the classes are dealt; /mod cre
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game, latest_game_in_channel
 from bot.i18n import t
 from tests.bot.conftest import Table, open_lobby, reply_text
 
@@ -29,7 +29,7 @@ async def test_house_rules_are_chosen_shown_and_fixed_at_the_start(table: Table)
     for p in table.players[:6]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
     await table.run(table.mod, "mod start")
-    game = await service.latest_game_in_channel(table.db, table.channel.id)
+    game = await latest_game_in_channel(table.db, table.channel.id)
     assert game is not None
     # A player reads the game's house rules with /rules, in their language.
     alice, bob = table.players[0], table.players[1]
@@ -39,4 +39,4 @@ async def test_house_rules_are_chosen_shown_and_fixed_at_the_start(table: Table)
     # Once the classes are dealt a house rule is fixed: refused, nothing saved.
     refused = reply_text(await table.run(table.mod, "mod house_rules", {"killing_blow": "steal"}))
     assert "killing_blow is fixed once the game has started" in refused
-    assert (await service.get_game(table.db, game.id)).settings.killing_blow == "killer_takes"
+    assert (await get_game(table.db, game.id)).settings.killing_blow == "killer_takes"

@@ -143,7 +143,7 @@ def test_a_morning_with_no_votes_or_a_tie_that_hurts_nobody_says_so():
 
 
 def test_a_skills_target_count_reads_as_a_number_in_both_languages():
-    from bot.discord.commands.choices import skill_label
+    from bot.features.play.cog_choices import skill_label
     from engine.classes import class_spec
 
     skill = {s.id: s for s in class_spec("bard").skills}
@@ -176,7 +176,7 @@ def test_a_players_name_is_shown_as_text():
 def test_an_identification_slot_limited_to_some_values_reads_as_the_source_words_it():
     """"每夜一个ID指认“战斗”特质": the values quoted, joined by 或, with what they are; the
     character sheet and `/rules <class>` word it alike."""
-    from bot.discord.commands.info import class_embed
+    from bot.features.help.cog import class_embed
     from bot.render.sheet import identify_slot
 
     assert identify_slot(1, "trait", ("combat", "agility"), "zh-CN") == "1个ID指认“战斗”或“敏捷”特质"
@@ -247,7 +247,7 @@ def test_chinese_texts_use_the_originals_words_for_the_game():
 
 
 def test_rules_for_a_class_head_its_skills_as_the_character_sheet_does():
-    from bot.discord.commands.info import class_embed
+    from bot.features.help.cog import class_embed
     from bot.render.sheet import sheet_embed
     from engine.view import sheet
     from tests.engine.helpers import table

@@ -13,14 +13,16 @@ import logging
 import pytest
 from sqlalchemy import func, select, update
 
-import bot.service as service
 from bot import log_context
 from bot.cli.run import configure_logging
+from bot.core import deadlines
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.types import GameSettings, UserRef
 from bot.db.models import OutboxMessage
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
-from bot.service import Dispatcher, MemorySender, deadlines, moderation
-from bot.service.types import GameSettings, UserRef
+from bot.features.lobby.games import create_game
+from bot.features.moderation import moderation
 from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
 from discord_emulator.ready import start_until_ready
@@ -182,7 +184,7 @@ async def test_a_sharded_process_names_the_shard(sqlite_url: str, json_log):
                 channel_1 = next(c for c in on_1.channels.values() if c.name == "tavern")
                 forged = emu.ctx.interactions.create(MESSAGE_COMPONENT, owner, channel_1, {"custom_id": "wh:forged:1", "component_type": 2}, locale="en-US")
                 await forged.wait(10)
-                info = await service.create_game(bot.db, guild_id=on_3.id, channel_id=channel_3.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
+                info = await create_game(bot.db, guild_id=on_3.id, channel_id=channel_3.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
                 emu.delete_channel(channel_3)
 
                 def cancelled() -> list[dict]:

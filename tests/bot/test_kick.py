@@ -3,7 +3,8 @@ guessed the removed player is told privately, in their language, what became of 
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.core.views import player_view
+from bot.features.lobby.games import get_game
 from tests.bot.conftest import Table, open_lobby, reply_text, started_game, started_with_closed_dms
 
 
@@ -27,14 +28,14 @@ async def test_voters_for_a_kicked_player_are_asked_to_vote_again(table: Table):
     assert any("erin has been removed" in t and "Vote again with `/vote`" in t for t in news(bob)), news(bob)
     assert not any("vote" in t.casefold() for t in news(carol))  # carol voted for someone else
     # bob's vote is taken back; carol's stands.
-    assert "vote" not in (await service.player_view(table.db, bob.id)).sent
-    assert "vote" in (await service.player_view(table.db, carol.id)).sent
+    assert "vote" not in (await player_view(table.db, bob.id)).sent
+    assert "vote" in (await player_view(table.db, carol.id)).sent
     public = "\n".join(table.texts(table.emu.channel_messages(table.channel, include_ephemeral=False)))
     assert "Vote again" not in public and "taken back" not in public
     # bob votes again, as told.
     assert "erin" not in reply_text(await table.run(bob, "vote", {"player": "carol"}, dm=True))
-    assert (await service.player_view(table.db, bob.id)).sent["vote"]["target"] == 3
-    assert (await service.get_game(table.db, game_id)).phase == "morning"
+    assert (await player_view(table.db, bob.id)).sent["vote"]["target"] == 3
+    assert (await get_game(table.db, game_id)).phase == "morning"
 
 
 async def test_the_moderator_learns_that_a_player_left_the_server(table: Table):

@@ -6,7 +6,7 @@ reason, nothing changed; fixed once the classes are dealt."""
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game, latest_game_in_channel
 from bot.i18n import t
 from tests.bot.conftest import Table, open_lobby, reply_text
 
@@ -34,7 +34,7 @@ async def test_a_line_up_is_answered_at_once_and_its_odds_follow_on_the_lobby_po
     own = "paladin,cleric/rogue,druid/ranger,bard"
     shown = reply_text(result)
     assert "Paladin, Cleric" in shown and t("lineup.odds_pending", "en-US") in shown
-    info = await service.get_game(table.db, (await service.latest_game_in_channel(table.db, table.channel.id)).id)  # type: ignore[union-attr]
+    info = await get_game(table.db, (await latest_game_in_channel(table.db, table.channel.id)).id)  # type: ignore[union-attr]
     assert info.settings.lineup == own and info.odds is not None
     task = table.bot.odds.running.get(info.odds.key)
     assert task is not None and not task.done() and info.odds.key not in table.bot.odds.finished
@@ -49,7 +49,7 @@ async def test_a_line_up_is_answered_at_once_and_its_odds_follow_on_the_lobby_po
     for faction in ("Lawful", "Neutral", "Chaotic"):
         assert f"{faction}: " in post and "95% interval" in post
     assert "Median game" in post
-    odds = (await service.get_game(table.db, info.id)).odds
+    odds = (await get_game(table.db, info.id)).odds
     assert odds is not None and odds.known and odds.games == GAMES
     # Kept: asked again, nothing is simulated again.
     again = reply_text(await table.run(table.mod, "mod lineup"))
@@ -57,10 +57,10 @@ async def test_a_line_up_is_answered_at_once_and_its_odds_follow_on_the_lobby_po
     # A bad line-up: refused with the reason, nothing changed.
     refused = reply_text(await table.run(table.mod, "mod lineup", {"lineup": "paladin,cleric/rogue,rogue/ranger,bard"}))
     assert "Neutral names Rogue twice" in refused
-    assert (await service.get_game(table.db, info.id)).settings.lineup == own
+    assert (await get_game(table.db, info.id)).settings.lineup == own
     # Dealt from the seed at the start, then fixed.
     await table.run(table.mod, "mod start")
-    state = (await service.get_game(table.db, info.id)).status
+    state = (await get_game(table.db, info.id)).status
     assert state == "running"
     fixed = reply_text(await table.run(table.mod, "mod lineup", {"lineup": "classic"}))
     assert "lineup is fixed once the game has started" in fixed

@@ -5,7 +5,7 @@ with a word about the standby list. A bad time gets a clear private reply."""
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import live_games
 from bot.i18n import has_key
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, open_lobby, reply_text
@@ -33,7 +33,7 @@ async def test_a_lobby_with_a_start_time_reminds_its_members_then_starts(table: 
     table.bot.wake_scheduler()
     await table.emu.wait_for(lambda: "adventurers enter the Wolf Howl Tavern" in _public(table) or None, timeout=5)
     await table.delivered()
-    info = (await service.live_games(table.db))[0]
+    info = (await live_games(table.db))[0]
     assert info.status == "running" and len(info.players) == 6
     # Each player has their class, and the lobby post has lost its buttons.
     assert all(any("Keep it secret" in t or "保密" in t for t in table.texts(table.emu.dms(p))) for p in table.players[:6])
@@ -54,23 +54,23 @@ async def test_a_lobby_short_of_players_is_cancelled_and_points_to_the_standby_l
     # for it (named only where there is one: a reply never names a command that is not).
     standby = "join its standby list with `/game standby`" in _public(table)
     assert standby is has_key("cmd.name.standby")
-    assert await service.live_games(table.db) == []
+    assert await live_games(table.db) == []
     await table.emu.wait_for(lambda: not table.emu.ctx.world.messages[lobby.id].custom_ids() or None, timeout=5)
 
 
 async def test_a_bad_start_time_is_refused_and_changes_nothing(table: Table):
     refused = await table.run(table.mod, "mod create", {"start_in": "soon"})
     assert refused.ephemeral and "“soon” is not a start time" in reply_text(refused)
-    assert await service.live_games(table.db) == []
+    assert await live_games(table.db) == []
     await open_lobby(table)
-    before = (await service.live_games(table.db))[0]
+    before = (await live_games(table.db))[0]
     refused = await table.run(table.mod, "mod settings", {"start_in": "45d"})
     assert "“45d” is not a start time" in reply_text(refused)
     zh_mod = table.emu.create_user("主持", locale="zh-CN")
     table.emu.add_member(table.guild, zh_mod)
     table.emu.give_role(table.guild, zh_mod, table.emu.create_role(table.guild, "主持人", permissions=perm.MANAGE_GUILD))
     assert "“45d”不是有效的开局时间" in reply_text(await table.run(zh_mod, "mod settings", {"start_in": "45d"}))
-    assert (await service.live_games(table.db))[0] == before
+    assert (await live_games(table.db))[0] == before
     # Once the game runs, a start time is refused.
     for p in table.players[:6]:
         await table.run(p, "game join")

@@ -8,13 +8,13 @@ import pytest
 
 import engine
 import engine.view
-from bot.discord.commands.me import me_embeds
+from bot.core.types import GameInfo, GameSettings, SeatInfo
+from bot.core.views import PlayerView
 from bot.discord.embeds.replies import lobby_embed, status_embed
+from bot.features.me.cog import me_embeds
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import FIELD_LIMIT, chunks
-from bot.service.types import GameInfo, GameSettings, SeatInfo
-from bot.service.views import PlayerView
 from engine.classes import class_spec
 
 NAMES = [f"{i:02d}" + "*" * 30 for i in range(1, 16)]  # 32 characters, 62 escaped

@@ -18,11 +18,11 @@ from discord.http import Route
 from prometheus_client.parser import text_string_to_metric_families
 from yarl import URL
 
-import bot.service as service
 from bot import metrics
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.discord.metering import rest_trace, route
+from bot.features.lobby.games import get_game
 from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
 from discord_emulator.ready import start_until_ready
@@ -215,7 +215,7 @@ async def test_the_exposition_during_a_game(table: Table):
 
 
 async def _phase(table: Table, game_id: int) -> str:
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     return str(info.phase)
 
 
@@ -279,7 +279,7 @@ async def test_a_real_prometheus_scrapes_the_bot_during_a_game(table: Table, tmp
         # The scheduler held: the phase's deadline passes, unclosed, 90 s ago.
         table.bot.scheduler.stop()
         await next(t for t in asyncio.all_tasks() if t.get_name() == "wolfhowl-scheduler")
-        info = await service.get_game(table.db, game_id)
+        info = await get_game(table.db, game_id)
         assert info.deadline is not None and info.deadline > table.clock.now
         table.clock.now = info.deadline + timedelta(seconds=90)
         await prom.wait_for(lambda: prom.value("wolfhowl_scheduler_lag_seconds == 90"), 30, "the scheduler 90 s behind")

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-import bot.service as service
+from bot.features.lobby.games import get_game, latest_game_in_channel
 from discord_emulator import InvalidInvocation
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text, started_game
@@ -128,10 +128,10 @@ async def test_a_creator_without_manage_server_runs_their_game_from_a_dm(table: 
     await table.run(bob, "game join")  # so that bob's DM is about this game
     refused = await table.run(bob, "mod status", dm=True)
     assert "Only a moderator" in reply_text(refused)
-    game = await service.latest_game_in_channel(table.db, table.channel.id)
+    game = await latest_game_in_channel(table.db, table.channel.id)
     assert game is not None and game.moderator_id == alice.id
     assert "Only a moderator" not in reply_text(await table.run(alice, "mod settings", {"win_score": 20}, dm=True))
-    assert (await service.get_game(table.db, game.id)).settings.win_score == 20
+    assert (await get_game(table.db, game.id)).settings.win_score == 20
 
 
 async def test_the_moderators_group_still_refuses_a_member_let_in_without_being_a_moderator(table: Table):
@@ -174,7 +174,7 @@ async def test_help_names_the_new_commands(table: Table):
 async def test_help_opens_with_practice_and_lists_every_command_whole(table: Table):
     """/help first points a newcomer at /practice start, in the reader's language; its
     command lists go on in further fields rather than being cut at 1,024 characters."""
-    from bot.discord.commands.info import HELP_SECTIONS
+    from bot.features.help.cog import HELP_SECTIONS
 
     for who, practice in ((table.players[1], "`/practice start`"), (table.players[0], "`/练习 开始`")):
         result = await table.run(who, "help", dm=True)

@@ -9,14 +9,16 @@ from typing import Any
 
 import pytest
 
-import bot.service as service
+from bot.core.views import player_view
+from bot.features.lobby.games import create_game, game_in_channel, get_game
+from bot.features.play.commands import AddAction, AddGuess, handle
 from discord_emulator import InvalidInvocation
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text, started_game
 
 
 async def phase_of(table: Table, game_id: int) -> str | None:
-    return (await service.get_game(table.db, game_id)).phase
+    return (await get_game(table.db, game_id)).phase
 
 
 async def test_the_configured_role_by_name_moderates_in_the_channel_and_from_a_dm(table: Table):
@@ -121,7 +123,7 @@ async def test_a_moderator_who_joins_another_game_is_not_switched_to_it_from_a_d
         answer = reply_text(await table.run(table.mod, command, options, dm=True))
         assert "several games" in answer and f"<#{table.channel.id}>" in answer and f"<#{general.id}>" in answer, command
     assert await phase_of(table, game_id) == "dusk"
-    assert all(p.alive for p in (await service.get_game(table.db, game_id)).players if p.seat)
+    assert all(p.alive for p in (await get_game(table.db, game_id)).players if p.seat)
     # In the game's channel there is no doubt.
     await table.run(table.mod, "phase advance")
     assert await phase_of(table, game_id) == "morning"
@@ -170,7 +172,7 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
     assert not table.emu.permissions_of(alice, table.channel) & perm.SEND_MESSAGES
     await table.run(table.mod, "mod kick", {"player": "bob"})
     await table.delivered()
-    assert (await service.get_game(table.db, game_id)).status == "running"  # (the end gives voices back)
+    assert (await get_game(table.db, game_id)).status == "running"  # (the end gives voices back)
     assert not table.emu.permissions_of(bob, table.channel) & perm.SEND_MESSAGES
     assert table.emu.permissions_of(table.players[2], table.channel) & perm.SEND_MESSAGES
     # The server's audit log says why each change was made, in the server's language.
@@ -182,8 +184,8 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
 async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tuple[int, dict[int, Any], int]:
     """A game of six, its moderator seated, at its first Dusk with early close on; one
     other seat (returned) wounded when ``wound``."""
+    from bot.core.common import apply_state, state_of
     from bot.db import repositories as repo
-    from bot.service.common import apply_state, state_of
     from tests.bot.conftest import open_lobby
 
     lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h", early_advance=True)
@@ -193,7 +195,7 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
     game_id = int(join_id.rsplit(":", 1)[1])
     await table.run(table.mod, "phase advance")
     await table.delivered()
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     by_seat = {p.seat: next(u for u in [table.mod, *table.players] if u.id == p.user_id) for p in info.players}
     victim = next(s for s, u in by_seat.items() if u.id != table.mod.id)
     if wound:
@@ -208,11 +210,11 @@ async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tupl
 async def _all_but_one_order_and_it_identifies(table: Table, game_id: int, by_seat: dict[int, Any], victim: int) -> str:
     for seat, u in by_seat.items():
         if seat != victim:
-            await service.handle(table.db, service.AddAction("attack", (victim,)), u.id, game_id=game_id)
-    slot = (await service.player_view(table.db, by_seat[victim].id, game_id)).sheet["identify"][0]
+            await handle(table.db, AddAction("attack", (victim,)), u.id, game_id=game_id)
+    slot = (await player_view(table.db, by_seat[victim].id, game_id)).sheet["identify"][0]
     value = (slot["values"] or {"trait": ["combat"], "faction": ["lawful"], "class": ["warrior"]}[slot["what"]])[0]
     other = next(s for s in by_seat if s != victim)
-    await service.handle(table.db, service.AddGuess(other, (slot["what"], value)), by_seat[victim].id, game_id=game_id)
+    await handle(table.db, AddGuess(other, (slot["what"], value)), by_seat[victim].id, game_id=game_id)
     return reply_text(await table.run(table.mod, "mod status"))
 
 
@@ -220,24 +222,24 @@ async def test_a_playing_moderators_count_treats_the_wounded_as_the_early_close_
     """A wounded player who identified counts as done for the early close; were the
     count of /mod status to disagree, a playing moderator would learn someone is hurt."""
     game_id, by_seat, victim = await _dusk_with_the_moderator_playing(table, wound=True)
-    before = (await service.get_game(table.db, game_id)).deadline
+    before = (await get_game(table.db, game_id)).deadline
     status = await _all_but_one_order_and_it_identifies(table, game_id, by_seat, victim)
-    assert (await service.get_game(table.db, game_id)).deadline < before  # the early close is armed
+    assert (await get_game(table.db, game_id)).deadline < before  # the early close is armed
     assert "Sent (6/6)" in status and "⬜" not in status, status
 
 
 async def test_a_healthy_player_who_only_identified_is_not_counted_done(table: Table):
     game_id, by_seat, victim = await _dusk_with_the_moderator_playing(table, wound=False)
-    before = (await service.get_game(table.db, game_id)).deadline
+    before = (await get_game(table.db, game_id)).deadline
     status = await _all_but_one_order_and_it_identifies(table, game_id, by_seat, victim)
-    assert (await service.get_game(table.db, game_id)).deadline == before
+    assert (await get_game(table.db, game_id)).deadline == before
     assert "Sent (5/6)" in status, status
 
 
 async def test_a_moderator_whose_seat_is_dead_still_sees_only_the_count(table: Table):
     """Their faction can still win: the dead play on through it."""
+    from bot.core.common import apply_state, state_of
     from bot.db import repositories as repo
-    from bot.service.common import apply_state, state_of
 
     game_id, by_seat, _ = await _dusk_with_the_moderator_playing(table, wound=False)
     mod_seat = next(s for s, u in by_seat.items() if u.id == table.mod.id)
@@ -286,7 +288,7 @@ async def test_a_moderator_command_in_a_channel_without_a_game_points_to_the_gam
     general = next(c for c in table.guild.channels.values() if c.name == "general")
     answer = reply_text(await table.run(table.mod, "phase advance", channel=general))
     assert "no game in this channel" in answer and f"<#{table.channel.id}>" in answer and "DM" in answer
-    assert (await service.game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced
+    assert (await game_in_channel(table.db, table.channel.id)).phase == "day"  # not advanced
 
 
 async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers_first(table: Table):
@@ -294,8 +296,8 @@ async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers
     moderates there. In a bot with live games in many servers it asks about at most
     ``SERVERS_ASKED_FROM_A_DM``, those where the caller has played first, so a referee
     who plays in the oldest game is still found and Discord is not asked about them all."""
+    from bot.core.types import UserRef
     from bot.discord.context import SERVERS_ASKED_FROM_A_DM
-    from bot.service.types import UserRef
 
     role = table.emu.create_role(table.guild, "Referees")
     alice = table.players[0]
@@ -308,7 +310,7 @@ async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers
         guild = table.emu.create_guild(f"Elsewhere {n}", channels=("table",))
         table.emu.add_member(guild, host)
         channel = next(iter(guild.channels.values()))
-        await service.create_game(table.db, guild_id=guild.id, channel_id=channel.id, moderator=UserRef(host.id, "host"))
+        await create_game(table.db, guild_id=guild.id, channel_id=channel.id, moderator=UserRef(host.id, "host"))
         guilds.append(guild)
     await table.emu.wait_for(lambda: all(table.bot.get_guild(g.id) for g in guilds), what="the bot in every server")
     mark = len(table.emu.requests)

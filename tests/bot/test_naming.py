@@ -9,9 +9,10 @@ import re
 
 import pytest
 
+from bot.features.absence import look as absence
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
-from bot.render import absence, words
+from bot.render import words
 
 # A seat and a name side by side in any other form than "#{seat} {name}".
 OLD_FORMS = (

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 
-import bot.service as service
+from bot.features.lobby.games import game_in_channel, get_game
+from bot.features.me.inbox import read_inbox
+from bot.features.replay.export import export_game
 from tests.bot.conftest import Table, open_lobby, reply_text, started_game
 
 
@@ -22,9 +24,9 @@ async def test_deleting_the_game_channel_cancels_the_game_and_tells_everyone_by_
     table.emu.delete_channel(table.channel)
     await table.emu.wait_for(lambda: len(table.emu.dms(table.mod)) > before["gm"], 10, "the moderator's DM")
     await table.delivered()
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     assert info.status == "cancelled" and not info.winners
-    seed = (await service.export_game(table.db, game_id))["game"]["seed"]
+    seed = (await export_game(table.db, game_id))["game"]["seed"]
     assert hashlib.sha256(seed.encode()).hexdigest() == info.seed_sha256
     for who, lang_word in ((bob, "its channel was deleted"), (table.mod, "its channel was deleted"), (alice, "游戏频道已被删除")):
         news = dm_texts(table, who)[before.get(who.username, 0):]
@@ -55,16 +57,16 @@ async def test_the_bot_kicked_from_the_server_cancels_its_games_there_only(table
     other_guild = table.emu.create_guild("Elsewhere", owner=table.mod, channels=("hall",))
     table.emu.remove_bot(other_guild)  # not this game's server: nothing happens to it
     await table.delivered()
-    assert (await service.get_game(table.db, game_id)).status == "running"
+    assert (await get_game(table.db, game_id)).status == "running"
     table.emu.remove_bot(table.guild)
     for _ in range(200):
-        if (await service.get_game(table.db, game_id)).status == "cancelled":
+        if (await get_game(table.db, game_id)).status == "cancelled":
             break
         await asyncio.sleep(0.05)
     await table.delivered()
-    assert (await service.get_game(table.db, game_id)).status == "cancelled"
+    assert (await get_game(table.db, game_id)).status == "cancelled"
     for who in (table.mod, *table.players[:6]):
-        notices = [m for m in await service.read_inbox(table.db, who.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
+        notices = [m for m in await read_inbox(table.db, who.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
         assert len(notices) == 1 and notices[0].payload["seed"], who.username
 
 
@@ -82,7 +84,7 @@ async def restarted(table: Table) -> asyncio.Task[None]:
 
 async def status_once_settled(table: Table, game_id: int, wanted: str) -> str:
     for _ in range(200):
-        status = (await service.get_game(table.db, game_id)).status
+        status = (await get_game(table.db, game_id)).status
         if status == wanted:
             break
         await asyncio.sleep(0.05)
@@ -93,13 +95,13 @@ async def test_a_channel_deleted_while_the_bot_was_down_is_found_at_start_up(tab
     game_id = await started_game(table)
     other = table.emu.create_text_channel(table.guild, "annex")
     await table.run(table.mod, "mod create", channel=other)  # a lobby whose channel stays
-    kept = await service.game_in_channel(table.db, other.id)
+    kept = await game_in_channel(table.db, other.id)
     await table.bot.close()
     table.emu.delete_channel(table.channel)  # nobody is connected to see it go
     task = await restarted(table)
     try:
         assert await status_once_settled(table, game_id, "cancelled") == "cancelled"
-        assert (await service.get_game(table.db, kept.id)).status == "lobby"
+        assert (await get_game(table.db, kept.id)).status == "lobby"
         await table.delivered()
         assert any("its channel was deleted" in t for t in dm_texts(table, table.mod))
     finally:
@@ -111,18 +113,18 @@ async def test_a_kick_while_the_bot_was_down_is_found_at_start_up_but_an_outage_
     far = table.emu.create_guild("Far", owner=table.mod, channels=("hall",))
     hall = next(c for c in far.channels.values() if c.name == "hall")
     await table.run(table.mod, "mod create", channel=hall)
-    elsewhere = await service.game_in_channel(table.db, hall.id)
+    elsewhere = await game_in_channel(table.db, hall.id)
     await table.bot.close()
     table.emu.remove_bot(table.guild)  # kicked while nobody is connected
     table.emu.set_outage(far)  # listed as unavailable at the next start: proves nothing
     task = await restarted(table)
     try:
         assert await status_once_settled(table, game_id, "cancelled") == "cancelled"
-        assert (await service.get_game(table.db, elsewhere.id)).status == "lobby"
+        assert (await get_game(table.db, elsewhere.id)).status == "lobby"
         await table.delivered()
         # bob shares no server with the bot any more: the notice waits in his inbox.
         bob = table.players[1]
-        notices = [m for m in await service.read_inbox(table.db, bob.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
+        notices = [m for m in await read_inbox(table.db, bob.id, mark_read=False) if m.payload["type"] == "game_cancelled"]
         assert len(notices) == 1 and notices[0].payload["seed"]
         # The outage ends: the lobby there is still open and answers.
         table.emu.set_outage(far, False)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
-import bot.service as service
+from bot.core.advance import advance_phase
+from bot.core.outbox import claim_due_messages, mark_delivered
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import end_game, remove_player
 from bot.i18n import LOCALES, t, terms
-from bot.service.outbox import mark_delivered
 from engine.classes import catalogue
 from tests.service.helpers import play_to_end, send_all, started
 
@@ -27,13 +29,13 @@ async def play(db: Database):
     await play_to_end(db, game_id)
     messages = []
     for _ in range(50):
-        batch = await service.claim_due_messages(db, limit=1000)
+        batch = await claim_due_messages(db, limit=1000)
         if not batch:
             break
         for m in batch:
             await mark_delivered(db, m.key)
         messages += batch
-    return await service.get_game(db, game_id), messages
+    return await get_game(db, game_id), messages
 
 
 async def test_a_whole_games_messages(db: Database, clock):
@@ -107,13 +109,13 @@ async def test_events_posts_are_titled_by_their_step(db: Database):
     """The outbox names the step of every events post; the channel post says whether a
     phase closed, a moderator removed a player or ended the game."""
     game_id = await started(db, 7, seed="title-seed-01")
-    await service.remove_player(db, game_id, 7)
+    await remove_player(db, game_id, 7)
     for _ in range(3):  # Day, Dusk and Morning of round 1 (the vote is public)
         await send_all(db, game_id)
-        await service.advance_phase(db, game_id)
-    await service.end_game(db, game_id)
-    info = await service.get_game(db, game_id)
-    posts = [m for m in await service.claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
+        await advance_phase(db, game_id)
+    await end_game(db, game_id)
+    info = await get_game(db, game_id)
+    posts = [m for m in await claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
     steps = [m.payload["step"] for m in posts]
     assert steps[0] == "remove" and steps[-1] == "end" and set(steps[1:-1]) == {"advance"}
     assert any(m.payload["phase"] == "morning" for m in posts[1:-1])
@@ -136,10 +138,10 @@ async def test_events_posts_are_titled_by_their_step(db: Database):
 async def test_a_night_without_departures_gets_a_quiet_dawn_post(db: Database):
     """Nobody attacks: the dawn still says so, as a game master would ("a quiet night")."""
     game_id = await started(db, 6, seed="quiet-night-01")
-    await service.advance_phase(db, game_id)  # Day: nobody sent a number
-    await service.advance_phase(db, game_id)  # Dusk: no orders, so the night is quiet
-    info = await service.get_game(db, game_id)
-    posts = [m for m in await service.claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
+    await advance_phase(db, game_id)  # Day: nobody sent a number
+    await advance_phase(db, game_id)  # Dusk: no orders, so the night is quiet
+    info = await get_game(db, game_id)
+    posts = [m for m in await claim_due_messages(db, limit=1000) if m.payload["type"] == "events" and m.recipient_kind == "channel"]
     [dawn] = [m for m in posts if m.payload["phase"] == "dusk"]
     assert dawn.payload["events"] == []
     for locale in LOCALES:

@@ -2,11 +2,11 @@
 
 import pytest
 
-from bot.discord.commands.players import MAX_CHOICES, player_choices
+from bot.core.errors import ResolveError
+from bot.core.resolve import parse_player
+from bot.core.types import SeatInfo
 from bot.discord.errors import error_text
-from bot.service.errors import ResolveError
-from bot.service.resolve import parse_player
-from bot.service.types import SeatInfo
+from bot.discord.players import MAX_CHOICES, player_choices
 
 ALICE, BOB = 111111111111111111, 222222222222222222
 TABLE = [

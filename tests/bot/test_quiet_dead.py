@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import bot.service as service
+from bot.features.lobby.games import game_in_channel, get_game
+from bot.features.moderation.moderation import remove_player
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text, started_game
 
@@ -58,7 +59,7 @@ async def test_a_deleted_dead_channel_is_made_again_and_the_end_frees_everyone(t
     await table.delivered()
     assert not can_send(table, bob) and table.emu.permissions_of(bob, again) & perm.VIEW_CHANNEL
     await end_game(table)
-    assert (await service.get_game(table.db, game_id)).status == "over"
+    assert (await get_game(table.db, game_id)).status == "over"
     assert can_send(table, alice) and can_send(table, bob)
 
 
@@ -110,8 +111,8 @@ async def test_a_departure_announced_without_manage_roles_is_reported_to_the_mod
     table.emu.set_bot_permissions(table.guild, perm.DEFAULT_BOT & ~perm.MANAGE_ROLES)
     await table.seen()
     dms_before = len(table.emu.dms(table.mod))
-    seat = next(p.seat for p in (await service.get_game(table.db, game_id)).players if p.user_id == carol.id)
-    await service.remove_player(table.db, game_id, seat)  # announced by the outbox, as a death is
+    seat = next(p.seat for p in (await get_game(table.db, game_id)).players if p.user_id == carol.id)
+    await remove_player(table.db, game_id, seat)  # announced by the outbox, as a death is
     await table.delivered()
     await table.emu.wait_for(lambda: table.texts(table.emu.dms(table.mod))[dms_before:], 10, "the moderator's DM")
     [dm] = table.texts(table.emu.dms(table.mod))[dms_before:]
@@ -130,7 +131,7 @@ async def test_settings_that_cannot_switch_quiet_dead_off_save_the_rest_and_say_
     assert "something went wrong" not in answer
     assert "Still on: to switch it off I need these permissions: Manage Channels, Manage Roles" in answer, answer
     assert "Your other changes are saved." in answer and "Day 3h" in answer and "The dead stay quiet: yes" in answer
-    assert (await service.get_game(table.db, game_id)).settings.day_seconds == 3 * 3600
+    assert (await get_game(table.db, game_id)).settings.day_seconds == 3 * 3600
     assert not can_send(table, alice) and len(dead_channels(table)) == 1
 
 
@@ -152,7 +153,7 @@ async def test_create_at_the_channel_limit_makes_the_game_without_quiet_dead_and
     assert "something went wrong" not in answer and "Nothing was changed" not in answer
     assert "is open in this channel" in answer, answer
     assert "Off: I could not create the channel for the dead" in answer and "limit of 500 channels" in answer, answer
-    assert await service.game_in_channel(table.db, table.channel.id) is not None
+    assert await game_in_channel(table.db, table.channel.id) is not None
     assert dead_channels(table) == []
 
 

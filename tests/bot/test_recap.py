@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-import bot.service as service
 from bot.db.models import OutboxMessage
-from bot.render.recap import MINE
+from bot.features.lobby.games import get_game, live_games
+from bot.features.recap.look import MINE
 from tests.bot.conftest import Table, reply_text, started_game
 
 
@@ -33,7 +33,7 @@ def _embed_lines(messages: list[Any]) -> list[str]:
 async def _play(table: Table, phases: int) -> None:
     """Some phases, with everyone sending at Day (the rest left to the deadline)."""
     for n in range(phases):
-        info = await service.get_game(table.db, (await service.live_games(table.db))[0].id)
+        info = await get_game(table.db, (await live_games(table.db))[0].id)
         if info.phase == "day":
             for i, p in enumerate(table.players[:6]):
                 seat = next(s for s in info.players if s.user_id == p.id)
@@ -72,20 +72,20 @@ async def test_recap_shows_the_table_and_ones_own_news_and_nothing_else(table: T
 async def test_recap_refuses_bad_input_in_the_readers_language(table: Table):
     await started_game(table)
     alice, bob, grace = table.players[0], table.players[1], table.players[6]
-    before = await service.get_game(table.db, (await service.live_games(table.db))[0].id)
+    before = await get_game(table.db, (await live_games(table.db))[0].id)
     refused = await table.run(bob, "recap", {"since_round": 5}, dm=True)
     assert refused.ephemeral and "Round 5 is not one this game has had: choose a round from 1 to 1." in reply_text(refused)
     assert "这局游戏没有第5轮" in reply_text(await table.run(alice, "recap", {"since_round": 5}, dm=True))
     assert "not in any game" in reply_text(await table.run(grace, "recap", dm=True))
     # Nothing changed, nothing was sent.
-    after = await service.get_game(table.db, before.id)
+    after = await get_game(table.db, before.id)
     assert after.version == before.version
 
 
 async def test_the_newcomer_gets_the_seats_history_by_dm(table: Table):
     game_id = await started_game(table)
     await _play(table, 7)  # to round 3's Day: grails won by several
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     # A living seat that has had private news (a grail won, say), read in the game's
     # language, which the newcomer's DMs are written in (the bot has not seen her yet).
     async with table.db.read() as s:
@@ -122,8 +122,8 @@ def test_long_recaps_keep_discords_limits_without_cutting_a_line():
     the rest."""
     import discord
 
-    from bot.discord.commands.recap import MESSAGES_PER_RECAP, page
-    from bot.render.recap import _descriptions, fit_one, messages
+    from bot.features.recap.cog import MESSAGES_PER_RECAP, page
+    from bot.features.recap.look import _descriptions, fit_one, messages
 
     lines = [f"line {i} " + "x" * 90 for i in range(120)]
     parts = _descriptions(lines)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.render.replay_chart import score_svg
+from bot.features.replay.look_chart import score_svg
 
 LABELS = {"lawful": "Lawful", "neutral": "Neutral", "chaotic": "Chaotic"}
 ROUNDS = [(1, {"lawful": 3, "neutral": 1, "chaotic": 2}), (2, {"lawful": 9, "neutral": 4, "chaotic": 6})]

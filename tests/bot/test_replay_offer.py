@@ -107,8 +107,8 @@ async def test_history_pages_by_buttons(table: Table):
 
 
 def test_a_live_games_replay_is_refused_in_the_readers_language():
+    from bot.core.errors import GameNeverPlayedError, GameNotOverError
     from bot.discord.errors import error_text
-    from bot.service.errors import GameNeverPlayedError, GameNotOverError
 
     assert error_text(GameNotOverError(game_id=7), "en-US") == "Game #7 is not over yet: its replay and full log come once it has ended."
     assert error_text(GameNotOverError(game_id=7), "zh-CN") == "第7局还没有结束：复盘和完整记录要等游戏结束后才能获取。"

@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
+from bot.core.types import GameSettings, UserRef
 from bot.db.session import Database
+from bot.features.lobby.games import create_game, join_game, start_game
+from bot.features.replay.export import export_game
+from bot.features.replay.look import replay_html
 from bot.i18n import t, terms
 from bot.render import words
-from bot.render.replay import replay_html
-from bot.service import GameSettings, UserRef, create_game, export_game, join_game, start_game
 from tests.browser import browser_or_skip, load_page
 from tests.conftest import FakeClock, wipe
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, play_to_end, sees
@@ -105,7 +107,7 @@ def test_the_file_needs_nothing_from_anywhere(log: dict[str, Any]):
     assert "http://" not in html and "https://" not in html
     assert "@import" not in html and "url(" not in html
     # One script, the seat filter, allowed by its hash and by nothing wider.
-    from bot.render.replay import FILTER_SCRIPT, SCRIPT_HASH
+    from bot.features.replay.look import FILTER_SCRIPT, SCRIPT_HASH
 
     assert html.lower().count("<script") == 1 and f"<script>{FILTER_SCRIPT}</script>" in html
     assert f"script-src '{SCRIPT_HASH}'" in html and "unsafe-eval" not in html
@@ -138,7 +140,7 @@ def test_the_browser_is_found_or_the_reason_given(monkeypatch: pytest.MonkeyPatc
 
 
 def test_event_markdown_becomes_html_and_a_name_stays_as_typed():
-    from bot.render.replay import inline
+    from bot.features.replay.look import inline
 
     line = f"{words.player_name('**b** <i>_x_')} **×1** `/vote`"
     assert inline(line) == "**b** &lt;i&gt;_x_ <strong>×1</strong> <code>/vote</code>"
@@ -149,7 +151,7 @@ def test_every_roll_reason_is_worded_in_both_languages():
     reads in words: no id of the code left in Chinese (the names here are P1, P2...)."""
     import engine
     from bot.ai.runner import play_game
-    from bot.render.replay import roll_reason
+    from bot.features.replay.look import roll_reason
 
     whys: set[str] = set()
     for i in range(40):
@@ -228,8 +230,8 @@ def test_a_save_names_its_caster_and_an_action_with_no_roll_is_told():
     """A Night's turn in words: the actor and the skill, then what came of it; a spell's
     Reflex save names the caster, the target and the roll; Lay on Hands, with no roll,
     is a row of its own; every row says whose it is."""
-    from bot.render.replay import inline
-    from bot.render.replay_story import Story
+    from bot.features.replay.look import inline
+    from bot.features.replay.look_story import Story
     from engine.events import audit
 
     names = {1: "Ann", 2: "Bo", 3: "Cy"}
@@ -262,7 +264,7 @@ def test_each_seats_private_news_tells_its_turns_as_its_night_reports_did(log: d
     reports had them: the same orders, in the same order, read back from the log."""
     import html as htmlmod
 
-    from bot.render.replay import Replay
+    from bot.features.replay.look import Replay
 
     loc = log["game"]["language"]
     page = Replay(log).private()

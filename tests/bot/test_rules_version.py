@@ -3,8 +3,8 @@ class, and, where the caller has a game, the one that game keeps to its end."""
 
 from __future__ import annotations
 
-import bot.service as service
 import engine
+from bot.features.lobby.games import latest_game_in_channel
 from bot.i18n import t
 from engine.classes import ClassSpec, catalogue_of
 from tests.bot.conftest import Table, open_lobby, reply_text
@@ -21,7 +21,7 @@ async def test_rules_names_the_version_new_games_get_and_the_games_own(table: Ta
     for p in table.players[:6]:
         await (await table.emu.click(p, lobby, join_id)).wait(10)
     await table.run(table.mod, "mod start")
-    game = await service.latest_game_in_channel(table.db, table.channel.id)
+    game = await latest_game_in_channel(table.db, table.channel.id)
     assert game is not None and game.rules_version == newest
     shown = reply_text(await table.run(table.players[1], "rules"))
     assert t("rules.game_version", "en-US", version=newest) in shown
@@ -40,7 +40,7 @@ async def test_rules_of_a_class_shows_the_numbers_of_the_callers_game(table: Tab
         await (await table.emu.click(p, lobby, join_id)).wait(10)
     with dealing_under(old):
         await table.run(table.mod, "mod start")
-    game = await service.latest_game_in_channel(table.db, table.channel.id)
+    game = await latest_game_in_channel(table.db, table.channel.id)
     assert game is not None and game.status == "running" and game.rules_version == old
 
     def hp(spec: ClassSpec) -> str:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-import bot.service as service
+from bot.core.deadlines import next_wakeup, run_due
 from bot.db.session import Database
 from bot.db.signals import MESSAGES
+from bot.discord.loops import scheduler as scheduler_loop
 from bot.discord.loops.scheduler import Scheduler, sleep_for
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import pause_game
+from bot.features.play.commands import SendGrail, handle
 from tests.service.helpers import started, take_due, user
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -43,7 +47,7 @@ async def test_a_deadline_advances_the_game_and_only_once(db: Database, clock):
     clock.advance(600)
     report = await scheduler.tick()
     assert [s.closed_phase for s in report.advanced] == ["day"]
-    assert (await service.get_game(db, game_id)).phase == "dusk"
+    assert (await get_game(db, game_id)).phase == "dusk"
     # A second scheduler (another process, or after a restart) finds nothing to do.
     assert (await Scheduler(db).tick()).advanced == []
 
@@ -63,7 +67,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_closes_one_phase_the_nex
     report = await Scheduler(db).tick()  # the first tick after the start
     assert [s.closed_phase for s in report.advanced] == ["day"] and report.reminded == []
     assert "reminder" not in await types_due(db)
-    game = await service.get_game(db, game_id)
+    game = await get_game(db, game_id)
     assert (game.round, game.phase) == (1, "dusk")
     assert game.deadline == db.now() + timedelta(seconds=7200)
 
@@ -71,7 +75,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_closes_one_phase_the_nex
 async def test_early_advance_when_everyone_has_sent(db: Database, clock):
     game_id = await started(db, 6, day_seconds=86400)
     for i in range(1, 7):
-        await service.handle(db, service.SendGrail(10 * i), user(i).id, game_id=game_id)
+        await handle(db, SendGrail(10 * i), user(i).id, game_id=game_id)
     scheduler = Scheduler(db)
     assert await scheduler.delay() == scheduler.min_sleep
     assert [s.closed_phase for s in (await scheduler.tick()).advanced] == ["day"]
@@ -79,7 +83,7 @@ async def test_early_advance_when_everyone_has_sent(db: Database, clock):
 
 async def test_paused_games_do_not_advance(db: Database, clock):
     game_id = await started(db, 6, day_seconds=600)
-    await service.pause_game(db, game_id)
+    await pause_game(db, game_id)
     clock.advance(7200)
     assert (await Scheduler(db).tick()).advanced == []
 
@@ -90,7 +94,7 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
     game_id = await started(db, 6, day_seconds=600)
     clock.advance(601)
     entered, release, finished = asyncio.Event(), asyncio.Event(), []
-    real_run_due = service.run_due
+    real_run_due = run_due
 
     async def gated_run_due(database: Database, held=(), **kw):
         entered.set()
@@ -98,7 +102,7 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
         finished.append(await real_run_due(database, held, **kw))
         return finished[-1]
 
-    monkeypatch.setattr(service, "run_due", gated_run_due)
+    monkeypatch.setattr(scheduler_loop, "run_due", gated_run_due)
     scheduler = Scheduler(db, max_sleep=3600)
     loop = asyncio.create_task(scheduler.run_forever())
     await entered.wait()
@@ -110,13 +114,13 @@ async def test_stop_lets_the_tick_in_flight_finish_then_ends_the_loop(db: Databa
     assert len(finished) == 1  # no tick after the stop
 
     asked: list[object] = []
-    real_next_wakeup = service.next_wakeup
+    real_next_wakeup = next_wakeup
 
     async def counted_next_wakeup(database: Database, held=()):
         asked.append(await real_next_wakeup(database, held))
         return asked[-1]
 
-    monkeypatch.setattr(service, "next_wakeup", counted_next_wakeup)
+    monkeypatch.setattr(scheduler_loop, "next_wakeup", counted_next_wakeup)
     idle = Scheduler(db, max_sleep=3600)
     idle_loop = asyncio.create_task(idle.run_forever())
     while not asked:  # its first pass is done: it now sleeps for an hour
@@ -155,7 +159,7 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     """An advance that keeps raising is tried again after 1 s, 2 s, 4 s … (never more
     than ``max_sleep``), not at every tick; the scheduler sleeps until that retry or the
     next thing due elsewhere, and another game's deadline is kept meanwhile."""
-    from bot.service import deadlines
+    from bot.core import deadlines
 
     broken = await started(db, 6, day_seconds=600)
     other = await started(db, 6, day_seconds=605, channel=2001, first=20)
@@ -195,7 +199,7 @@ async def test_a_failing_game_is_retried_less_and_less_often_without_holding_up_
     clock.advance(6)  # t = 619: the bug is gone
     assert [s.game_id for s in (await scheduler.tick()).advanced] == [broken]
     assert scheduler.backoff.next_retry() is None  # forgotten once it went through
-    assert (await service.get_game(db, broken)).phase == "dusk"
+    assert (await get_game(db, broken)).phase == "dusk"
 
 
 async def test_a_wakeup_during_a_tick_brings_another_pass_at_once(db: Database, clock, monkeypatch):
@@ -207,7 +211,7 @@ async def test_a_wakeup_during_a_tick_brings_another_pass_at_once(db: Database, 
     passes: list[object] = []
     third = asyncio.Event()
     scheduler = Scheduler(db, max_sleep=3600)
-    real_run_due, real_next_wakeup = service.run_due, service.next_wakeup
+    real_run_due, real_next_wakeup = run_due, next_wakeup
 
     async def run_due_and_wake(database: Database, held=(), **kw):
         scheduler.wake()  # arrives in the middle of the tick
@@ -219,8 +223,8 @@ async def test_a_wakeup_during_a_tick_brings_another_pass_at_once(db: Database, 
             third.set()
         return passes[-1]
 
-    monkeypatch.setattr(service, "run_due", run_due_and_wake)
-    monkeypatch.setattr(service, "next_wakeup", counted_next_wakeup)
+    monkeypatch.setattr(scheduler_loop, "run_due", run_due_and_wake)
+    monkeypatch.setattr(scheduler_loop, "next_wakeup", counted_next_wakeup)
     loop = asyncio.create_task(scheduler.run_forever())
     try:
         await asyncio.wait_for(third.wait(), 10)  # a guard against hanging: an hour's sleep would time out

@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot.core.messages import decode
 from bot.db.models import OutboxMessage
-from bot.discord.embeds.season_replies import summary_embed
-from bot.service import seasons as service
-from bot.service.messages import decode
+from bot.features.seasons import seasons as service
+from bot.features.seasons.look import summary_embed
 from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_stats_commands import _more_players
 from tests.service.helpers import play_to_end

@@ -3,7 +3,7 @@ of the game's server."""
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, open_lobby, reply_text, started_game
 
@@ -24,11 +24,11 @@ async def test_settings_in_the_lobby_update_the_lobby_post_at_once(table: Table)
 async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table):
     game_id = await started_game(table)
     outsider = table.emu.create_user("outsider")  # never added to the server
-    before = await service.get_game(table.db, game_id)
+    before = await get_game(table.db, game_id)
     answer = await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": outsider})
     assert answer.ephemeral
     assert f"<@{outsider.id}> is not a member of game #{game_id}'s server" in reply_text(answer)
-    after = await service.get_game(table.db, game_id)
+    after = await get_game(table.db, game_id)
     assert after.players == before.players and after.version == before.version
     await table.delivered()
     assert table.emu.dms(outsider) == []
@@ -41,7 +41,7 @@ async def test_replace_refuses_a_newcomer_who_is_not_in_the_server(table: Table)
     assert f"<@{outsider.id}>不是第{game_id}局所在服务器的成员" in refused, refused
     grace = table.players[6]
     assert f"<@{grace.id}>" in reply_text(await table.run(table.mod, "mod replace", {"player": "dave", "newcomer": grace}))
-    assert any(p.user_id == grace.id for p in (await service.get_game(table.db, game_id)).players)
+    assert any(p.user_id == grace.id for p in (await get_game(table.db, game_id)).players)
 
 
 async def test_the_player_whose_seat_is_handed_over_is_told_by_dm_in_their_language(table: Table):

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-import bot.service as service
+from bot.core.effects import games_to_reconcile, mark_effects_due
+from bot.features.lobby import games
+from bot.features.lobby.games import get_game
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, started_game
 
@@ -28,10 +30,10 @@ async def test_the_check_reads_no_game_state_and_costs_no_request_when_nothing_c
     async def no_state(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the start-up check read every live game's state")
 
-    monkeypatch.setattr(service, "live_games", no_state)
+    monkeypatch.setattr(games, "live_games", no_state)
     mark = len(table.emu.requests)
     await table.bot.resync()
-    assert [g for g, _ in await service.games_to_reconcile(table.db)] == [game_id]  # marked, not yet done
+    assert [g for g, _ in await games_to_reconcile(table.db)] == [game_id]  # marked, not yet done
     done = table.bot.reconciler.done
     await table.delivered()
     assert table.bot.reconciler.done == done + 1
@@ -45,7 +47,7 @@ async def test_the_reconciler_takes_the_games_a_batch_at_a_time(table: Table) ->
     await table.delivered()
     table.bot.reconciler.batch = 1
     await table.stop_dispatcher()  # the test runs the passes itself
-    other = await service.mark_effects_due(table.db, [game_id])
+    other = await mark_effects_due(table.db, [game_id])
     assert other == 1
     assert await table.bot.reconciler.run_once() == 1
     assert table.bot.reconciler.more  # a full batch: others may wait, the next pass comes soon
@@ -58,7 +60,7 @@ HISTORY = "GET /channels/{channel_id}/messages"
 
 async def test_the_check_of_a_game_unchanged_in_its_first_phase_does_not_look_for_its_lobby_post(table: Table) -> None:
     game_id = await started_game(table)
-    assert (await service.get_game(table.db, game_id)).version == 1  # the lobby post was closed at the start
+    assert (await get_game(table.db, game_id)).version == 1  # the lobby post was closed at the start
     await table.stop_dispatcher()  # the test runs the passes itself
     await table.bot.resync()
     mark = len(table.emu.requests)
@@ -72,7 +74,7 @@ async def test_a_game_changed_after_the_check_marked_it_is_brought_in_line_in_fu
     await table.stop_dispatcher()
     await table.bot.resync()
     assert table.bot.reconciler.rechecks == {game_id}
-    await service.mark_effects_due(table.db, [game_id])  # a change of the game meanwhile
+    await mark_effects_due(table.db, [game_id])  # a change of the game meanwhile
     mark = len(table.emu.requests)
     assert await table.bot.reconciler.run_once() == 1
     assert HISTORY in [r.route for r in table.emu.requests[mark:]]  # its lobby post looked at again

@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-import bot.service as service
+from bot.core.types import GameSettings, UserRef
 from bot.db.models import SeatRecord
-from bot.service import UserRef
+from bot.features.lobby.games import create_game, join_game, start_game
 from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.test_orphans import restarted
 from tests.service.helpers import play_to_end, sees
@@ -31,13 +31,13 @@ async def _finished_game(table: Table) -> int:
 async def _more_players(table: Table, count: int, first: int) -> None:
     """``count`` more people with a finished game in this server (two tables of them)."""
     for start in range(first, first + count, 6):
-        info = await service.create_game(
+        info = await create_game(
             table.db, guild_id=table.guild.id, channel_id=table.channel.id, moderator=UserRef(table.mod.id, "gm"),
-            settings=service.GameSettings.build(), seed=f"more-players-{start}",
+            settings=GameSettings.build(), seed=f"more-players-{start}",
         )
         for i in range(start, start + 6):
-            await service.join_game(table.db, info.id, UserRef(900_000 + i, f"guest{i}"), await sees(table.db, info.id, UserRef(900_000 + i, f"guest{i}")))
-        await service.start_game(table.db, info.id)
+            await join_game(table.db, info.id, UserRef(900_000 + i, f"guest{i}"), await sees(table.db, info.id, UserRef(900_000 + i, f"guest{i}")))
+        await start_game(table.db, info.id)
         await play_to_end(table.db, info.id)
 
 

@@ -4,8 +4,8 @@ its deadline and how many have sent, in the caller's language; never a secret.""
 
 from __future__ import annotations
 
-import bot.service as service
 from bot.db import repositories as repo
+from bot.features.lobby.games import latest_game_in_channel
 from bot.i18n import LOCALES, t, terms
 from engine.classes import catalogue
 from engine.events import public
@@ -37,7 +37,7 @@ async def depart_unannounced(table: Table, game_id: int, seat: int) -> None:
 
 
 async def seats(table: Table) -> dict[int, str]:
-    game = await service.latest_game_in_channel(table.db, table.channel.id)
+    game = await latest_game_in_channel(table.db, table.channel.id)
     assert game is not None
     return {p.seat: p.name for p in game.players if p.seat is not None}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.service import get_game
+from bot.features.lobby.games import get_game
 from tests.bot.conftest import Table, open_lobby, reply_text
 
 

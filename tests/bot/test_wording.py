@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.core.outbox import OutgoingMessage
 from bot.discord.outbound.renderers import render_outgoing
 from bot.i18n import LOCALES
 from bot.render.posts import phase_opened
-from bot.service.outbox import OutgoingMessage
 
 DEADLINE = 1_796_096_973
 SHOWN = {  # how a Discord client words <t:DEADLINE:…> two hours ahead
@@ -147,9 +147,9 @@ def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: 
 
 
 def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() -> None:
-    from bot.discord.commands.choices import skill_label
+    from bot.core.resolve import parse_skill
+    from bot.features.play.cog_choices import skill_label
     from bot.render.events import render_event
-    from bot.service.resolve import parse_skill
     from engine.classes import class_spec
     from engine.events import private
 
@@ -182,8 +182,8 @@ def test_what_you_sent_reads_as_sent() -> None:
 
 
 def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
+    from bot.core.types import GameSettings
     from bot.discord.embeds.replies import settings_lines
-    from bot.service.types import GameSettings
 
     fine = GameSettings(reminder_lead_seconds=3600)
     assert "no reminder" not in settings_lines(fine, "en-US")

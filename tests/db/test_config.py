@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import DEFAULT_DATABASE_URL, ConfigError, load_config
-from bot.service import GameSettings
+from bot.core.types import GameSettings
 
 
 def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from bot.cli import main as wolfhowl
 from bot.db.migrate import DowngradeRefused, current, downgrade, head_revision
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service.db_check import check_database
+from bot.features.ops.db_check import check_database
 from tests.db.test_downgrade_keeps_rows import counts, with_games
 
 

@@ -23,7 +23,9 @@ from bot.db.migrate import (
     upgrade,
 )
 from bot.db.session import Database, make_engine
-from bot.service import join_standby, predict, watch_game
+from bot.features.gallery.gallery import watch_game
+from bot.features.gallery.predictions import predict
+from bot.features.standbys.standbys import join_standby
 from tests.conftest import FakeClock
 from tests.service.helpers import dealing_under, lobby, play_to_end, sees, started, user
 

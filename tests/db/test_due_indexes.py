@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from sqlalchemy import String, event, insert, select, text, type_coerce
 
+from bot.core.outbox import due_peek
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, OutboxMessage
 from bot.db.session import Database
-from bot.service.ai_play import DUE_TURNS, next_due_time
-from bot.service.ai_turns import unplanned_statement
-from bot.service.lobby_clock import lobby_due_work_statements
-from bot.service.outbox import due_peek
+from bot.features.ai_seats.play import DUE_TURNS, next_due_time
+from bot.features.ai_seats.turns import unplanned_statement
+from bot.features.lobby.clock import lobby_due_work_statements
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

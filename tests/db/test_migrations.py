@@ -18,11 +18,11 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Inspector
 
 from bot.cli import db as db_cli
+from bot.core.types import UserRef
 from bot.db.migrate import current, downgrade, head_revision, upgrade
 from bot.db.models import Base
 from bot.db.session import Database, make_engine
-from bot.service.practice import start_practice
-from bot.service.types import UserRef
+from bot.features.practice.practice import start_practice
 from tests.conftest import FakeClock
 from tests.service.helpers import dealing_under
 
@@ -95,7 +95,7 @@ async def test_0005_gives_the_games_already_there_the_rulings_they_were_set_up_u
 
     import sqlalchemy as sa
 
-    from bot.service.types import GameSettings
+    from bot.core.types import GameSettings
 
     await upgrade(empty_url, "0004")
     engine = make_engine(empty_url)
@@ -359,7 +359,7 @@ async def test_0019_adds_the_reliability_figures_and_the_downgrade_keeps_the_rec
     out of the games' settings, which the earlier code would refuse, keeping every row."""
     import json
 
-    from bot.service.types import GameSettings
+    from bot.core.types import GameSettings
 
     figures = {"phases_asked", "phases_sent", "phases_abandoned"}
     await upgrade(empty_url, "0018")
@@ -418,7 +418,7 @@ async def _stored_settings(engine: Any) -> dict[str, Any]:
 async def test_0020_keeps_the_games_already_there_without_the_head_start(empty_url: str) -> None:
     """A lobby (or any game) stored before the house rule uneven_tables plays without it,
     as its lobby said; a new game takes the head start. Going back takes the key out."""
-    from bot.service.types import GameSettings
+    from bot.core.types import GameSettings
 
     await upgrade(empty_url, "0019")
     engine = make_engine(empty_url)

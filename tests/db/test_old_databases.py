@@ -17,9 +17,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, text
 
+from bot.core.advance import advance_phase
 from bot.db.migrate import current, downgrade, head_revision, upgrade
 from bot.db.session import Database, make_engine
-from bot.service import SendSubmission, advance_phase, export_game, get_game, handle, verify_log
+from bot.features.lobby.games import get_game
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from tests.conftest import FakeClock
 from tests.fixtures.old_dbs import make_db
 from tests.service.helpers import choice, current_state

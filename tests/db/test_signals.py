@@ -8,11 +8,16 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-import bot.service as service
+from bot.core.effects import mark_effects_due
+from bot.core.users import note_locale
+from bot.core.views import player_view
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.db.signals import DEADLINES, MESSAGES, Signal, Signals, note
+from bot.features.lobby.games import get_game, start_game
+from bot.features.moderation.moderation import extend_deadline, pause_game
+from bot.features.play.commands import SendSubmission, handle
 from tests.service.helpers import choice, current_state, lobby, started, take_due, user
 
 
@@ -65,13 +70,13 @@ async def test_use_cases_signal_what_they_wrote(db: Database):
     heard = Heard(db)
     game_id = await lobby(db)  # the lobby post
     assert heard.take() == {MESSAGES}
-    await service.start_game(db, game_id)  # the sheets, and the first deadline
+    await start_game(db, game_id)  # the sheets, and the first deadline
     assert heard.take() == {MESSAGES, DEADLINES}
-    await service.extend_deadline(db, game_id, 3600)  # the clock moves (and the table is told)
+    await extend_deadline(db, game_id, 3600)  # the clock moves (and the table is told)
     assert DEADLINES in heard.take()
-    await service.pause_game(db, game_id)
+    await pause_game(db, game_id)
     assert heard.take() == {MESSAGES, DEADLINES}
-    await service.player_view(db, user(1).id, game_id)  # a read
+    await player_view(db, user(1).id, game_id)  # a read
     assert heard.take() == set()
 
 
@@ -82,14 +87,14 @@ async def test_a_write_no_loop_waits_for_signals_nothing(db: Database):
     async with db.transaction() as s:
         game = await repo.get_game(s, game_id)
         game.notice_seq += 1  # seen by nobody's loop
-    await service.note_locale(db, user(1).id, "zh-CN")
+    await note_locale(db, user(1).id, "zh-CN")
     assert heard.take() == set()
 
 
 async def test_a_statement_past_the_flush_notes_its_own_and_a_listener_can_stop(db: Database):
     game_id = await started(db)
     heard = Heard(db)
-    await service.mark_effects_due(db, [game_id])  # for the reconciler, after the dispatcher's pass
+    await mark_effects_due(db, [game_id])  # for the reconciler, after the dispatcher's pass
     assert heard.take() == {MESSAGES}
     for stop in heard.stops:
         stop()
@@ -110,9 +115,9 @@ async def test_an_early_close_moves_the_deadline_past_the_flush_of_a_submission(
 async def send_all(db: Database, game_id: int, but: int = 0) -> None:
     """Every living player but the last ``but`` sends their simple choice."""
     state = await current_state(db, game_id)
-    players = [p for p in (await service.get_game(db, game_id)).players if p.seat is not None]
+    players = [p for p in (await get_game(db, game_id)).players if p.seat is not None]
     for p in players[: len(players) - but]:
-        await service.handle(db, service.SendSubmission(choice(state, p.seat)), p.user_id, game_id=game_id)
+        await handle(db, SendSubmission(choice(state, p.seat)), p.user_id, game_id=game_id)
 
 
 def test_a_failing_listener_does_not_stop_the_others(caplog):

@@ -97,8 +97,8 @@ class ProcessTavern(Tavern):
         await asyncio.wait_for(process.wait(), 30)
 
     async def drained(self, timeout: float = 30.0) -> None:
-        from bot.service.effects import games_to_reconcile
-        from bot.service.outbox import pending_count
+        from bot.core.effects import games_to_reconcile
+        from bot.core.outbox import pending_count
 
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -133,7 +133,7 @@ async def play(tavern: ProcessTavern, game: TableGame) -> bool:
     """Every living player plays each phase (what a dead bot never answered is lost, as on
     Discord), then the moderator closes it, again and again until it is closed. Whether
     the game ended."""
-    from bot.service import get_game
+    from bot.features.lobby.games import get_game
 
     round_no, phase = 1, "day"
     while round_no <= game.options.max_rounds:
@@ -175,7 +175,9 @@ async def run_kill_loop(kills: int, seed: int, players: int = 6, every: int = 30
     from sqlalchemy import func, select
 
     from bot.db.models import OutboxMessage
-    from bot.service import export_game, get_game, verify_log
+    from bot.features.lobby.games import get_game
+    from bot.features.replay.export import export_game
+    from bot.features.replay.verify import verify_log
 
     t0 = time.perf_counter()
     rng = random.Random(f"kill-{seed}")

@@ -89,7 +89,8 @@ async def test_a_bot_killed_with_sigkill_mid_game_goes_on_and_its_database_adds_
 
     from bot.db.models import Game, OutboxMessage
     from bot.db.session import Database
-    from bot.service import export_game, verify_log
+    from bot.features.replay.export import export_game
+    from bot.features.replay.verify import verify_log
 
     text = await play_across_a_restart(tmp_path, kill=True)
     assert text.rstrip().endswith("OK"), text

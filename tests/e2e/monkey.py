@@ -54,9 +54,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-import bot.service as service
 import engine
 import engine.view
+from bot.features.lobby.games import get_game
 from bot.i18n import LOCALES
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Person, Reply, Stats
@@ -202,14 +202,14 @@ class Monkey(Upheavals, StepChecks, EndChecks):
             await self.do(a, self.join_move(a))
         for _ in range(steps):
             await self.step()
-        info = await service.get_game(self.tavern.db, self.game_id)
+        info = await get_game(self.tavern.db, self.game_id)
         if info.status == "lobby":
             joined = {p.user_id for p in info.players}
             for a in self.players:
                 if a.person.user.id not in joined:
                     await self.do(a, self.join_move(a))
             await self.do(self.moderating, Move("command", "mod start"))
-        info = await service.get_game(self.tavern.db, self.game_id)
+        info = await get_game(self.tavern.db, self.game_id)
         assert info.status == "running", f"the game did not start: {info.status}"
         self.choose.seats = len([p for p in info.players if p.seat is not None])
 
@@ -238,7 +238,7 @@ class Monkey(Upheavals, StepChecks, EndChecks):
         actor = self.rng.choices(self.actors, weights=weights)[0]
         move = None
         if actor.kind == "moderator" and self.rng.random() < 0.5:
-            info = await service.get_game(self.tavern.db, self.game_id)
+            info = await get_game(self.tavern.db, self.game_id)
             if info.status == "paused":  # a moderator who paused resumes soon after
                 move = Move("command", "phase resume")
         move = move or await self.pick_move(actor)
@@ -375,7 +375,7 @@ class Monkey(Upheavals, StepChecks, EndChecks):
     async def settled(self, where: str) -> None:
         """Wait until the outbox is delivered and the scheduler has nothing due (an early
         close sets the deadline to now; the game's clock stands still otherwise)."""
-        from bot.service.deadlines import next_wakeup
+        from bot.core.deadlines import next_wakeup
 
         db = self.tavern.db
         for _ in range(200):

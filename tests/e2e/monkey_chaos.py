@@ -45,7 +45,7 @@ class Upheavals:
 
     async def time_passes(self) -> None:
         """The game's clock jumps just past the next deadline or reminder."""
-        from bot.service.deadlines import next_wakeup
+        from bot.core.deadlines import next_wakeup
 
         due = await next_wakeup(self.tavern.db)
         clock = self.tavern.clock

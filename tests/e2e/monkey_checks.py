@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-import bot.service as service
+from bot.features.lobby.games import get_game, removed_players
 from bot.i18n import LOCALES, t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Reply
@@ -50,7 +50,7 @@ class StepChecks:
     async def check_phase_post(self, where: str) -> None:
         """While the game runs, the channel's latest phase post is the stored phase; the
         departed (and only they) are muted there while the dead stay quiet."""
-        info = await service.get_game(self.tavern.db, self.game_id)
+        info = await get_game(self.tavern.db, self.game_id)
         await self.check_quiet_dead(where, info)
         if info.status != "running":
             return
@@ -75,7 +75,7 @@ class StepChecks:
         }  # fmt: skip
         want: set[int] = set()
         if quiet and info.status in ("running", "paused"):
-            removed = set(await service.removed_players(self.tavern.db, self.game_id))
+            removed = set(await removed_players(self.tavern.db, self.game_id))
             want = {p.user_id for p in info.players if p.seat is not None and not p.alive and p.user_id} | removed
         # Whoever has left the server cannot be muted or freed meanwhile (no member).
         here = set(self.guild.members)

@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-import bot.service as service
+from bot.features.lobby.games import get_game
+from bot.features.replay.verify import verify_log
 from bot.i18n import terms
 from bot.sandbox import play_reader as reader
-from bot.service.verify import verify_log
 from discord_emulator import Message
 from tests.e2e.monkey_moves import Move
 from tests.e2e.test_leaks import leaks
@@ -30,7 +30,7 @@ class EndChecks:
 
     async def finish(self) -> dict[str, Any] | None:
         """End the game if it still runs, then check the end post, the log and the channels."""
-        info = await service.get_game(self.tavern.db, self.game_id)
+        info = await get_game(self.tavern.db, self.game_id)
         mod = self.moderating
         if info.status in ("running", "paused"):
             confirm = await self.do(mod, Move("command", "mod end"))
@@ -55,7 +55,7 @@ class EndChecks:
         for a in self.actors:
             if a.person.user.id not in self.guild.members:
                 self.live(a.person, "rejoin")
-        await self.check_quiet_dead("the end, all back in the server", await service.get_game(self.tavern.db, self.game_id))
+        await self.check_quiet_dead("the end, all back in the server", await get_game(self.tavern.db, self.game_id))
         return log
 
     async def check_sent_once(self) -> None:
@@ -64,8 +64,8 @@ class EndChecks:
         looks first). A notice outside the outbox (a moderator told that a player left the
         server) may be sent again by a new process, with the same nonce, which Discord
         (and the emulator) answer with the first message, creating none."""
+        from bot.core.outbox import nonce_for
         from bot.db.models import OutboxMessage
-        from bot.service.outbox import nonce_for
 
         async with self.tavern.db.read() as s:
             keys = (await s.execute(select(OutboxMessage.idempotency_key))).scalars().all()

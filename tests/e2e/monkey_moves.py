@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.discord.commands.choices import guess_options, orderable_skills
+from bot.features.play.cog_choices import guess_options, orderable_skills
 from bot.i18n import LOCALES, terms
 from discord_emulator import Message, User
 from discord_emulator.limits import SELECT_TYPES

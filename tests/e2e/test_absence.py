@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-import bot.service as service
+from bot.features.lobby.games import get_game
+from bot.features.replay.verify import verify_log
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import TableGame
@@ -67,7 +68,7 @@ async def scenario() -> Slow:
         standby_joined = (await sub.command("standby join", in_dm=False)).text
         quiet_zh, quiet_closed = game.players[2], game.players[4]  # a zh-CN speaker; DMs closed
         active = [p for p in game.players if p not in (quiet_zh, quiet_closed)]
-        seats = {p.user_id: p.seat for p in (await service.get_game(tavern.db, game_id)).players}
+        seats = {p.user_id: p.seat for p in (await get_game(tavern.db, game_id)).players}
 
         # Day 1: the quiet two send nothing; the deadline closes it.
         assert await quiet_phase(tavern, clock, game, 1, "day", active)
@@ -101,7 +102,7 @@ async def scenario() -> Slow:
         over = await play_on(tavern, clock, game, [*active, sub], 1, "morning")
         await tavern.drained()
         standby_over = (await sub.command("standby join", {"game": game_id}, in_dm=True)).text
-        final = await service.get_game(tavern.db, game_id)
+        final = await get_game(tavern.db, game_id)
         sub_seat = next((p.seat for p in final.players if p.user_id == sub_user.id), None)
         log = await game_log(game)
         played = snapshot(tavern, game)
@@ -180,7 +181,7 @@ def test_standing_by_for_a_game_that_is_over_is_refused(slow: Slow) -> None:
 
 
 def test_the_log_replays_and_nothing_leaked_or_went_twice(slow: Slow) -> None:
-    assert slow.log is not None and service.verify_log(slow.log).ok
+    assert slow.log is not None and verify_log(slow.log).ok
     assert slow.leaks == []
     twice = {n: c for n, c in Counter(slow.sends).items() if n and c > 1}
     assert not twice

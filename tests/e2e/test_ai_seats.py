@@ -14,10 +14,11 @@ import pytest
 from sqlalchemy import select
 
 from bot.db.models import AiTurn, OutboxMessage, Submission
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import NEXT_PHASE, GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
-from bot.service import export_game, verify_log
 from tests.e2e.conftest import Played, run, snapshot
 from tests.e2e.test_leaks import leaks
 
@@ -140,8 +141,8 @@ def test_the_demo_shows_ai_seats():
 def test_no_ai_name_reads_as_a_secret():
     """The tavern names stand in the public channel: none is a class, faction or trait
     word in either language (nor do two share a name)."""
+    from bot.features.ai_seats.ai_seats import NAMES
     from bot.i18n import LOCALES, t
-    from bot.service.ai_seats import NAMES
     from tests.e2e.test_leaks import secret_words
 
     for loc in LOCALES:

@@ -16,8 +16,9 @@ from unittest import mock
 
 import discord
 
-import bot.service as service
 from bot.discord.guild.permissions import MUTED
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import end_game, pause_game, remove_player
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
@@ -56,7 +57,7 @@ def dying_before_lobby_refresh() -> Iterator[asyncio.Event]:
         reached.set()
         await asyncio.get_running_loop().create_future()
 
-    with mock.patch("bot.discord.components.lobby.refresh_lobby", refresh):
+    with mock.patch("bot.features.lobby.components.refresh_lobby", refresh):
         yield reached
 
 
@@ -93,7 +94,7 @@ async def started(tavern: Tavern, players: int = 8) -> tuple[TableGame, Any]:
 
 
 async def seat_of(tavern: Tavern, game_id: int, user_id: int) -> int:
-    info = await service.get_game(tavern.db, game_id)
+    info = await get_game(tavern.db, game_id)
     return next(p.seat for p in info.players if p.user_id == user_id and p.seat is not None)
 
 
@@ -109,7 +110,7 @@ def test_a_departure_posted_just_before_a_crash_is_muted_at_once_after_the_resta
             alice = game.players[0].user
             assert can_send(tavern, alice, channel)
             with dying_after(lambda m: m.channel.id == channel.id) as created:
-                await service.remove_player(tavern.db, game.game_id, await seat_of(tavern, game.game_id, alice.id))
+                await remove_player(tavern.db, game.game_id, await seat_of(tavern, game.game_id, alice.id))
                 tavern.bot.wake_dispatcher()
                 await asyncio.wait_for(created.wait(), SOON)
                 await crash_and_restart(tavern, clock)
@@ -138,7 +139,7 @@ def test_an_end_posted_just_before_a_crash_gives_everyone_their_voice_back():
                 return m.channel.id == channel.id and any(reader.match("post.seed", e.description or "") for e in m.embeds)
 
             with dying_after(seed_post) as created:
-                await service.end_game(tavern.db, game.game_id)
+                await end_game(tavern.db, game.game_id)
                 tavern.bot.wake_dispatcher()
                 await asyncio.wait_for(created.wait(), SOON)
                 await crash_and_restart(tavern, clock)
@@ -160,7 +161,7 @@ def test_a_stale_mute_on_a_living_player_is_lifted_after_a_crash_mid_post():
             tavern.emu.set_permissions(channel, bob, deny=discord.Permissions(**dict.fromkeys(MUTED, True)).value)
             await until(tavern, lambda: not can_send(tavern, bob, channel), "bob muted by the stale overwrite")
             with dying_after(lambda m: m.channel.id == channel.id) as created:
-                await service.pause_game(tavern.db, game.game_id)
+                await pause_game(tavern.db, game.game_id)
                 tavern.bot.wake_dispatcher()
                 await asyncio.wait_for(created.wait(), SOON)
                 await crash_and_restart(tavern, clock)
@@ -192,7 +193,7 @@ def test_a_join_stored_just_before_a_crash_shows_on_the_lobby_post_after_the_res
                 post = next(m for m in tavern.emu.messages if m.id == lobby.id)
                 return any(name in str(f.get("value", "")) for e in post.embeds for f in e.get("fields", []))
 
-            assert [p.user_id for p in (await service.get_game(tavern.db, game_id)).players][-1] == game.players[1].user.id
+            assert [p.user_id for p in (await get_game(tavern.db, game_id)).players][-1] == game.players[1].user.id
             await until(tavern, shown, "the lobby post listing the newcomer")
 
     run(scenario())

@@ -11,10 +11,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-import bot.service as service
 from bot.db.models import GameStep, OutboxMessage
+from bot.features.moderation.moderation import end_game
+from bot.features.replay.look import step_label
 from bot.i18n import t
-from bot.render.replay import step_label
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Person, Stats
 from bot.sandbox.play_game import GameOptions, TableGame
@@ -60,7 +60,7 @@ async def gallery_rows(tavern: Tavern, game_id: int) -> list[tuple[str, dict[str
     """The gallery's truth rows of the outbox: (idempotency key, payload)."""
     async with tavern.db.read() as s:
         rows = (await s.execute(select(OutboxMessage).where(OutboxMessage.game_id == game_id, OutboxMessage.recipient_kind == "gallery"))).scalars()
-        # (the round's menu of predictions is a gallery post too: bot.service.predictions)
+        # (the round's menu of predictions is a gallery post too: bot.features.gallery.predictions)
         return [(r.idempotency_key, r.payload) for r in rows if r.payload.get("type") == "gallery_truth"]
 
 
@@ -177,7 +177,7 @@ def truth_posts_in(messages: list[Message]) -> list[Message]:
 async def ended(tavern: Tavern, game: TableGame) -> None:
     """The game ended by its moderator, and the bot caught up."""
     assert game.game_id is not None
-    await service.end_game(tavern.db, game.game_id)
+    await end_game(tavern.db, game.game_id)
     tavern.bot.wake_dispatcher()
     await tavern.drained()
 

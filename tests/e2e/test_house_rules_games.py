@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.features.replay.verify import verify_log
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions
-from bot.service.verify import verify_log
 from tests.e2e.conftest import Played, play_tables, run
 
 RULES = {

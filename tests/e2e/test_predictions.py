@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import bot.service as service
+from bot.features.gallery.predictions import game_scores, predictions_of
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import TableGame
@@ -64,7 +64,7 @@ def test_a_round_menu_stores_picks_until_dusk_closes_survives_a_restart_and_scor
             assert await game.next_phase(1, "dusk")
             await tavern.stop_bot(crash=True)
             await tavern.start_bot()
-            assert await service.predictions_of(tavern.db, game_id) == {1: {sam.user.id: "chaotic", mei.user.id: "neutral"}}
+            assert await predictions_of(tavern.db, game_id) == {1: {sam.user.id: "chaotic", mei.user.id: "neutral"}}
             again = await sam.select(menu, cid, ["neutral"])
             assert not again.error, again.text
 
@@ -75,7 +75,7 @@ def test_a_round_menu_stores_picks_until_dusk_closes_survives_a_restart_and_scor
             assert late.error and t("svc.predictions_closed", "en-US", game_id=game_id, round=1) in late.text
             late_zh = await mei.select(menu, cid, ["lawful"])
             assert late_zh.error and t("svc.predictions_closed", "zh-CN", game_id=game_id, round=1) in late_zh.text
-            assert await service.predictions_of(tavern.db, game_id) == {1: {sam.user.id: "neutral", mei.user.id: "neutral"}}
+            assert await predictions_of(tavern.db, game_id) == {1: {sam.user.id: "neutral", mei.user.id: "neutral"}}
 
             # To the end: each Day opened a menu, and the scores are posted in the gallery.
             report = await game.play(1, "morning")
@@ -88,7 +88,7 @@ def test_a_round_menu_stores_picks_until_dusk_closes_survives_a_restart_and_scor
             assert len(ends) == 1
             text = reader.message_text(ends[0])
             assert f"<@{sam.user.id}>" in text and f"<@{mei.user.id}>" in text
-            scores = await service.game_scores(tavern.db, game_id)
+            scores = await game_scores(tavern.db, game_id)
             assert {x.user_id for x in scores} == {sam.user.id, mei.user.id}
             assert all(x.rounds == 1 and f"{x.brier:.3f}" in text for x in scores)
             assert not any(str((m.embeds or [{}])[0].get("title")) == title for m in tavern.public(channel))

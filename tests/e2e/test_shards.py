@@ -185,10 +185,10 @@ async def only_held_by(tavern: Tavern, name: str, timeout: float = 60.0) -> None
 async def scenario(database_url: str) -> Outcome:
     from sqlalchemy import select
 
+    from bot.core.outbox import nonce_for
     from bot.db.models import OutboxMessage, Process
-    from bot.service.export import export_finished
-    from bot.service.outbox import nonce_for
-    from bot.service.verify import verify_log
+    from bot.features.replay.export import export_finished
+    from bot.features.replay.verify import verify_log
 
     async with ShardedTavern(database_url=database_url, clock=GameClock(1.0), seed="shards") as tavern:
         emu = tavern.emu
@@ -308,7 +308,7 @@ def test_each_game_log_replays(outcome: Outcome) -> None:
 def test_one_row_per_run_says_who_runs_which_shards(outcome: Outcome) -> None:
     """The killed B's row was marked over by its restart under the same name; each run
     beat while connected (what `wolfhowl health` reads) under this host and its shards."""
-    from bot.service.processes import this_host
+    from bot.core.processes import this_host
 
     assert sorted(outcome.processes) == [
         ("shard-test-A", this_host(), "0-1/4", False, True),

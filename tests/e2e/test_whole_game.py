@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
+from bot.features.replay.verify import verify_log
 from bot.sandbox import play_reader as reader
-from bot.service.verify import verify_log
 from tests.e2e.conftest import Played, play_tables, run
 
 SEED = "whole-1"

@@ -8,7 +8,14 @@ from sqlalchemy import select
 
 from bot.db.models import GameRecord, PlayerStanding, SeatRecord
 from bot.db.session import Database
-from bot.service.stats import FORM_GAMES, RECENT_GAMES, Group, PlayerStats, RecentGame, from_groups
+from bot.features.stats.stats import (
+    FORM_GAMES,
+    RECENT_GAMES,
+    Group,
+    PlayerStats,
+    RecentGame,
+    from_groups,
+)
 
 SEAT_COLUMNS = (
     "game_id", "guild_id", "user_id", "name", "ai", "seat", "class_id", "faction", "result", "fate",

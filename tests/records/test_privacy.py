@@ -9,11 +9,11 @@ from sqlalchemy import select
 
 from bot.db.models import PlayerStanding, SeatRecord
 from bot.db.session import Database
-from bot.service.leaderboard import leaderboard
-from bot.service.privacy import forget, set_hidden
-from bot.service.ratings import stored_matches_replay
-from bot.service.stats import player_stats
-from bot.service.stats_errors import NoRecordsError, PageOutOfRangeError, ProfileHiddenError
+from bot.features.records.ratings import stored_matches_replay
+from bot.features.stats.errors import NoRecordsError, PageOutOfRangeError, ProfileHiddenError
+from bot.features.stats.leaderboard import leaderboard
+from bot.features.stats.privacy import forget, set_hidden
+from bot.features.stats.stats import player_stats
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, play_to_end, started, user
 

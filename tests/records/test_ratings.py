@@ -14,9 +14,9 @@ from sqlalchemy import delete, select
 from bot.cli import db as db_cli
 from bot.db.models import GameRecord, PlayerStanding, SeatRecord
 from bot.db.session import Database
-from bot.service import end_game
-from bot.service.backfill import backfill
-from bot.service.ratings import model, rebuild, shown, stored_matches_replay
+from bot.features.moderation.moderation import end_game
+from bot.features.records.backfill import backfill
+from bot.features.records.ratings import model, rebuild, shown, stored_matches_replay
 from tests.conftest import FakeClock
 from tests.records.helpers import snapshot
 from tests.service.helpers import GUILD, play_to_end, started

@@ -8,19 +8,14 @@ from __future__ import annotations
 from sqlalchemy import select
 
 import engine
+from bot.core.advance import advance_phase
 from bot.db.models import GameRecord, GameStep, PlayerStanding, SeatRecord
 from bot.db.session import Database
-from bot.service import (
-    advance_phase,
-    cancel_game,
-    end_game,
-    get_game,
-    remove_player,
-    replace_player,
-)
-from bot.service.leaderboard import leaderboard
-from bot.service.stats import player_stats
-from bot.service.stats_errors import NoRecordsError
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import cancel_game, end_game, remove_player, replace_player
+from bot.features.stats.errors import NoRecordsError
+from bot.features.stats.leaderboard import leaderboard
+from bot.features.stats.stats import player_stats
 from tests.conftest import FakeClock
 from tests.records.helpers import snapshot
 from tests.service.helpers import (

@@ -20,23 +20,19 @@ from sqlalchemy import insert, select, update
 
 import engine
 from bot.cli import db as db_cli
+from bot.core.advance import advance_phase
+from bot.core.deadlines import run_due
+from bot.core.types import UserRef
 from bot.db.models import Game, GameRecord, SeatRecord, User
 from bot.db.session import Database
-from bot.service import (
-    SendSubmission,
-    UserRef,
-    accept_offer,
-    advance_phase,
-    end_game,
-    get_game,
-    handle,
-    join_standby,
-    run_due,
-)
-from bot.service.ai_play import play_due
-from bot.service.backfill import backfill_all
-from bot.service.practice import start_practice
-from bot.service.reliability import GAMES, NEW_BELOW, Reliability, reliability_of
+from bot.features.ai_seats.play import play_due
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import end_game
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.practice.practice import start_practice
+from bot.features.records.backfill import backfill_all
+from bot.features.records.reliability import GAMES, NEW_BELOW, Reliability, reliability_of
+from bot.features.standbys.standbys import accept_offer, join_standby
 from tests.records.helpers import snapshot
 from tests.service.helpers import GUILD, choice, current_state, sees, started, take_due
 

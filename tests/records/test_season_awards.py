@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.db.models import SeatRecord
-from bot.service.season_awards import MIN_FACTION_GAMES, MIN_GUESSES, Award, awards
+from bot.features.seasons.awards import MIN_FACTION_GAMES, MIN_GUESSES, Award, awards
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 
@@ -59,5 +59,5 @@ def test_seats_that_do_not_count_and_hidden_players_are_left_out() -> None:
     assert found["points"].users == (12, 13)
     assert "steady" not in found
     assert awards([]) == []
-    # as a season's summary keeps it (bot.service.seasons)
+    # as a season's summary keeps it (bot.features.seasons.seasons)
     assert found["points"].to_json() == {"key": "points", "users": [12, 13], "value": found["points"].value, "out_of": found["points"].out_of}

@@ -13,6 +13,12 @@ import pytest
 from sqlalchemy import delete, select
 
 import engine
+from bot.core.access_errors import NotModeratorError
+from bot.core.advance import advance_phase
+from bot.core.errors import BadArgumentError
+from bot.core.messages import SeasonEnded, decode
+from bot.core.policy import Standing
+from bot.core.types import UserRef
 from bot.db.models import (
     GameRecord,
     OutboxMessage,
@@ -23,17 +29,12 @@ from bot.db.models import (
     SeatRecord,
 )
 from bot.db.session import Database
-from bot.service import EndSeason, StartSeason, advance_phase, get_game, moderate
-from bot.service.access_errors import NotModeratorError
-from bot.service.backfill import backfill_all
-from bot.service.commands import SendSubmission, handle
-from bot.service.errors import BadArgumentError
-from bot.service.leaderboard import leaderboard
-from bot.service.messages import SeasonEnded, decode
-from bot.service.policy import Standing
-from bot.service.privacy import forget
-from bot.service.ratings import Standing as Book
-from bot.service.ratings import (
+from bot.features.lobby.games import get_game
+from bot.features.moderation.commands import EndSeason, StartSeason, moderate
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.records.backfill import backfill_all
+from bot.features.records.ratings import Standing as Book
+from bot.features.records.ratings import (
     model,
     play,
     rated_seats,
@@ -41,15 +42,16 @@ from bot.service.ratings import (
     season_start,
     stored_matches_replay,
 )
-from bot.service.seasons import (
+from bot.features.seasons.seasons import (
     NoSeasonOpenError,
     SeasonOpenError,
     UnknownSeasonError,
     end_season,
     start_season,
 )
-from bot.service.stats import player_stats
-from bot.service.types import UserRef
+from bot.features.stats.leaderboard import leaderboard
+from bot.features.stats.privacy import forget
+from bot.features.stats.stats import player_stats
 from engine.validate import validate_identification
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, current_state, play_to_end, send_all, started

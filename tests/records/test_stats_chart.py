@@ -11,11 +11,11 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from bot.db.models import SeatRecord
-from bot.discord.embeds.stats_replies import chart_png
+from bot.features.stats.look import chart_png
+from bot.features.stats.look_chart import stats_chart_texts
+from bot.features.stats.stats import wilson
 from bot.i18n import LOCALES
 from bot.render.fonts import CJK_FONT
-from bot.render.stats_chart import stats_chart_texts
-from bot.service.stats import wilson
 from engine.classes import catalogue
 from tests.records.helpers import summarise
 
@@ -74,7 +74,7 @@ def test_wilson_interval() -> None:
 @pytest.mark.parametrize("form", [["win"], ["loss", "win", "shared"]])
 def test_the_form_axis_counts_whole_games_even_after_one(form: list[str]) -> None:
     """After one game the games axis read "0.96 … 1.04": its ticks are whole games."""
-    from bot.render.stats_chart import stats_figure
+    from bot.features.stats.look_chart import stats_figure
 
     fig = stats_figure({"fighter": (1, 1)}, form, "en-US")
     fig.canvas.draw()

@@ -11,8 +11,8 @@ from sqlalchemy import insert, select
 
 from bot.db.models import Game, GameRecord, SeatRecord, User
 from bot.db.session import Database
-from bot.service.ratings import counts
-from bot.service.stats import player_stats
+from bot.features.records.ratings import counts
+from bot.features.stats.stats import player_stats
 from engine.classes import catalogue
 from tests.records.helpers import summarise
 
@@ -70,7 +70,7 @@ async def test_each_leaderboard_page_and_the_callers_place_follow_the_order(db: 
     pages, counted and read in one statement, and the caller's place, counted beside
     their row, are those of the whole board sorted in memory."""
     from bot.db.models import PlayerProfile, PlayerStanding
-    from bot.service.leaderboard import ORDERS, PAGE_SIZE, leaderboard
+    from bot.features.stats.leaderboard import ORDERS, PAGE_SIZE, leaderboard
 
     rng = random.Random("board")
     now = datetime.now(UTC)

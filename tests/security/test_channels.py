@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-import bot.service as service
+from bot.core.effects import mark_effects_due
 from discord_emulator import permissions as perm
 from tests.bot import conftest as bot_tables
 from tests.bot.conftest import Table, reply_text, started_game
@@ -88,7 +88,7 @@ async def test_the_living_let_into_the_dead_channel_by_hand_are_put_back_out(tab
     assert sees(table, carol, room) and sees(table, outsider, room) and sees(table, bob, room)
     await table.seen()
 
-    await service.mark_effects_due(table.db, [game_id])  # the reconciler's next look at the game
+    await mark_effects_due(table.db, [game_id])  # the reconciler's next look at the game
     table.bot.wake_dispatcher()
     await table.emu.wait_for(
         lambda: not (sees(table, carol, room) or sees(table, outsider, room) or sees(table, bob, room)) or None,

@@ -5,7 +5,7 @@ to its members; anyone else is refused in their language and gets nothing."""
 
 from __future__ import annotations
 
-import bot.service as service
+from bot.features.lobby.games import get_game
 from bot.i18n import t
 from discord_emulator import permissions as perm
 from tests.bot.conftest import Table, reply_text, started_game
@@ -76,7 +76,7 @@ async def test_an_end_button_forged_by_another_servers_owner_ends_nothing(table:
     for custom_id in (f"wh:end:{game_id}", f"wh:cancel:{game_id}"):
         result = await press(table.emu, rival, notice.message, custom_id).wait(10)
         assert t("reply.error.not_moderator", "en-US") in reply_text(result), reply_text(result)
-    assert (await service.get_game(table.db, game_id)).status == "running"
+    assert (await get_game(table.db, game_id)).status == "running"
 
 
 async def _records_of(table: Table, user_id: int) -> tuple[int, int]:

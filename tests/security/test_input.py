@@ -31,20 +31,20 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from bot.db.models import Base, Game, Submission
-from bot.discord.components.end import ConfirmButton
-from bot.discord.components.history import history_view
-from bot.discord.components.lobby import JoinButton, LeaveButton
-from bot.discord.components.panel import VoteSelect
-from bot.discord.components.predict import predict_view
-from bot.discord.components.replay import replay_view
-from bot.discord.components.standby import offer_view
+from bot.features.gallery.components import predict_view
+from bot.features.history.components import history_view
+from bot.features.history.history import HistoryPage
+from bot.features.lobby.components import JoinButton, LeaveButton
+from bot.features.moderation.commands import CancelGame
+from bot.features.moderation.components import ConfirmButton
+from bot.features.play.components import VoteSelect
+from bot.features.replay.components import replay_view
+from bot.features.standbys.components import offer_view
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions, TableGame
 from bot.sandbox.play_table import GameClock, TableSpec, Tavern
 from bot.sandbox.players import Player
-from bot.service import CancelGame
-from bot.service.history import HistoryPage
 from discord_emulator import Channel, Message, User
 from discord_emulator.interactions import (
     APPLICATION_COMMAND,
@@ -229,7 +229,7 @@ def test_leaderboard_page_of_many_digits(world: World, page: int) -> None:
     beyond 64 bits: JSON decoders, discord.py's too, read it as a float.)"""
     data = world.command_data("leaderboard", [{"name": "page", "type": 4, "value": page}])
     _, text = refused(world, world.forge(APPLICATION_COMMAND, world.alice.user, data))
-    from bot.service.leaderboard import MAX_PAGE
+    from bot.features.stats.leaderboard import MAX_PAGE
 
     in_range = said("input.option_range", "en-US", option="page", low=1, high=MAX_PAGE)
     whole = said("input.option_type", "en-US", option="page", kind=said("input.kind.integer", "en-US"))

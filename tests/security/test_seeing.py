@@ -22,29 +22,22 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.core.policy import Standing
+from bot.core.types import GameSettings, UserRef
 from bot.db.models import Base, User
 from bot.db.session import Database
-from bot.discord.embeds.history import game_line
+from bot.features.history.history import game_history
+from bot.features.history.look import game_line
+from bot.features.lobby.games import create_game, join_game, start_game
+from bot.features.replay.export import export_finished, export_game, log_bytes
+from bot.features.replay.look import replay_html
+from bot.features.replay.verify import verify_log
+from bot.features.stats.errors import NoRecordsError, ProfileHiddenError
+from bot.features.stats.leaderboard import leaderboard
+from bot.features.stats.privacy import FORGOTTEN_NAME, forget, set_hidden
+from bot.features.stats.stats import player_stats
 from bot.i18n import t
 from bot.render import words
-from bot.render.replay import replay_html
-from bot.service import (
-    GameSettings,
-    UserRef,
-    create_game,
-    export_finished,
-    export_game,
-    join_game,
-    start_game,
-)
-from bot.service.export import log_bytes
-from bot.service.history import game_history
-from bot.service.leaderboard import leaderboard
-from bot.service.policy import Standing
-from bot.service.privacy import FORGOTTEN_NAME, forget, set_hidden
-from bot.service.stats import player_stats
-from bot.service.stats_errors import NoRecordsError, ProfileHiddenError
-from bot.service.verify import verify_log
 from tests.bot.conftest import Table, reply_text, started_game
 from tests.bot.conftest import table as table
 from tests.bot.test_replay_offer import files

@@ -7,21 +7,15 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from bot.core.advance import advance_phase
+from bot.core.deadlines import run_due
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.outbox import claim_due_messages
+from bot.core.views import phase_status
 from bot.db import repositories as repo
 from bot.db.session import Database
-from bot.service import (
-    Dispatcher,
-    MemorySender,
-    SendGrail,
-    advance_phase,
-    get_game,
-    handle,
-    join_game,
-    phase_status,
-    run_due,
-    start_game,
-)
-from bot.service.outbox import claim_due_messages
+from bot.features.lobby.games import get_game, join_game, start_game
+from bot.features.play.commands import SendGrail, handle
 from engine.events import public
 from tests.bot import conftest as bot_tables
 from tests.bot.conftest import Table, started_game

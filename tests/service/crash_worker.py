@@ -27,23 +27,17 @@ from typing import Any
 
 from sqlalchemy import event, select
 
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.dispatch import Dispatcher
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameSettings, UserRef
+from bot.core.views import player_view
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.service import (
-    Dispatcher,
-    GameSettings,
-    OutgoingMessage,
-    SendSubmission,
-    UserRef,
-    advance_phase,
-    create_game,
-    handle,
-    join_game,
-    player_view,
-    start_game,
-)
-from bot.service import errors as E
+from bot.features.lobby.games import create_game, join_game, start_game
+from bot.features.play.commands import SendSubmission, handle
 from tests.service.helpers import choice, current_state, sees
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

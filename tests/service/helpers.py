@@ -12,24 +12,15 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 import engine
+from bot.core.advance import advance_phase
+from bot.core.errors import ServiceError
+from bot.core.outbox import OutgoingMessage, claim_due_messages, mark_delivered
+from bot.core.policy import Standing
+from bot.core.types import GameSettings, UserRef
 from bot.db import repositories as repo
 from bot.db.session import Database, utcnow
-from bot.service import (
-    GameSettings,
-    OutgoingMessage,
-    SendSubmission,
-    ServiceError,
-    UserRef,
-    advance_phase,
-    claim_due_messages,
-    create_game,
-    get_game,
-    handle,
-    join_game,
-    mark_delivered,
-    start_game,
-)
-from bot.service.policy import Standing
+from bot.features.lobby.games import create_game, get_game, join_game, start_game
+from bot.features.play.commands import SendSubmission, handle
 
 GUILD = 1000
 CHANNEL = 2000

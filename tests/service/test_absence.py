@@ -8,26 +8,19 @@ from typing import Any
 import pytest
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.deadlines import run_due
+from bot.core.outbox import claim_due_messages
+from bot.core.types import UserRef
+from bot.core.views import phase_status, player_view
 from bot.db.session import Database
-from bot.service import (
-    SendSubmission,
-    UserRef,
-    accept_offer,
-    advance_phase,
-    export_game,
-    get_game,
-    handle,
-    join_standby,
-    leave_standby,
-    offer_seat,
-    phase_status,
-    player_view,
-    run_due,
-    verify_log,
-)
-from bot.service import errors as E
-from bot.service import standby_errors as SE
-from bot.service.outbox import claim_due_messages
+from bot.features.lobby.games import get_game
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
+from bot.features.standbys import errors as SE
+from bot.features.standbys.standbys import accept_offer, join_standby, leave_standby, offer_seat
 from tests.service.helpers import choice, current_state, sees, started, take_due, user
 
 STANDBY = UserRef(700, "Sub")
@@ -59,7 +52,7 @@ async def close(db: Database, game_id: int, quiet: set[int]) -> list[Any]:
 
 async def finished_log(db: Database, game_id: int) -> dict[str, Any]:
     """The complete log, the game ended by its moderator if still running."""
-    from bot.service import end_game
+    from bot.features.moderation.moderation import end_game
 
     if (await get_game(db, game_id)).status != "over":
         await end_game(db, game_id)
@@ -231,7 +224,7 @@ async def test_standby_refusals_change_nothing(db: Database) -> None:
 
 
 async def test_standby_for_a_game_that_is_over_is_refused(db: Database) -> None:
-    from bot.service import end_game
+    from bot.features.moderation.moderation import end_game
 
     game_id = await started(db, 6)
     await end_game(db, game_id)
@@ -244,7 +237,7 @@ async def test_standby_for_a_game_that_is_over_is_refused(db: Database) -> None:
 
 def test_new_games_get_the_configured_policy_and_old_ones_none(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.config import load_config
-    from bot.service import GameSettings
+    from bot.core.types import GameSettings
 
     monkeypatch.chdir(tmp_path)  # no config.toml: the defaults
     made = GameSettings.from_config(load_config())

@@ -9,11 +9,14 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
 from bot.db import repositories as repo
 from bot.db.models import GameStep
 from bot.db.session import Database
-from bot.service import SendGrail, advance_phase, export_game, get_game, handle
-from bot.service import errors as E
+from bot.features.lobby.games import get_game
+from bot.features.play.commands import SendGrail, handle
+from bot.features.replay.export import export_game
 from tests.service.helpers import current_state, send_all, started, take_due, user
 
 

@@ -12,21 +12,17 @@ import pytest
 from sqlalchemy import select
 
 from bot.ai.knowledge import Knowledge
+from bot.core.common import locked_game, state_of
+from bot.core.deadlines import run_due
 from bot.db.models import AiTurn
 from bot.db.session import Database
-from bot.service import (
-    SendSubmission,
-    ai_play,
-    get_game,
-    handle,
-    replace_player,
-    run_due,
-    seat_to_ai,
-    start_game,
-)
-from bot.service.ai_play import knowledge_from, readings_of, seat_holders, seat_reading
-from bot.service.common import locked_game, state_of
-from bot.service.practice import start_practice
+from bot.features.ai_seats import play as ai_play
+from bot.features.ai_seats.ai_seats import seat_to_ai
+from bot.features.ai_seats.play import knowledge_from, readings_of, seat_holders, seat_reading
+from bot.features.lobby.games import get_game, start_game
+from bot.features.moderation.moderation import replace_player
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.practice.practice import start_practice
 from tests.conftest import FakeClock
 from tests.service.helpers import choice, current_state, lobby, sees, user
 

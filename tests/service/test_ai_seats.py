@@ -11,28 +11,24 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from bot.core.deadlines import run_due
+from bot.core.errors import LobbyFullError
+from bot.core.types import GameSettings
+from bot.core.views import player_view
 from bot.db.models import AiTurn, GameStep, OutboxMessage, Submission
-from bot.service import (
-    GameSettings,
-    SendSubmission,
-    create_game,
-    export_game,
-    get_game,
-    handle,
+from bot.features.ai_seats.ai_seats import AiSeatsTooManyError, NeedsAHumanError, seat_to_ai
+from bot.features.ai_seats.play import seat_reading
+from bot.features.ai_seats.turns import due_fraction
+from bot.features.lobby.games import create_game, get_game, start_game
+from bot.features.moderation.moderation import (
     pause_game,
-    player_view,
     replace_player,
     resume_game,
-    run_due,
-    seat_to_ai,
-    start_game,
     update_settings,
-    verify_log,
 )
-from bot.service.ai_play import seat_reading
-from bot.service.ai_seats import AiSeatsTooManyError, NeedsAHumanError
-from bot.service.ai_turns import due_fraction
-from bot.service.errors import LobbyFullError
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from tests.service.helpers import (
     CHANNEL,
     GUILD,
@@ -63,7 +59,7 @@ async def _humans_send(db, game_id: int) -> None:
 async def _play_to_end(db, clock, game_id: int, max_ticks: int = 600) -> None:
     """Humans send at once; the clock moves on to the next thing due and the scheduler's
     tick (run_due) plays the AI's turns and closes the phases."""
-    from bot.service.ai_play import next_due
+    from bot.features.ai_seats.play import next_due
 
     last = None
     for _ in range(max_ticks):
@@ -88,7 +84,7 @@ async def test_lobby_holds_ai_seats_with_names_that_say_so(db):
     assert len(ai) == 10 and len(info.players) == 15 and all(p.user_id == 0 for p in ai)
     assert len({p.name for p in ai}) == 10
     with pytest.raises(LobbyFullError):
-        from bot.service import join_game
+        from bot.features.lobby.games import join_game
 
         await join_game(db, game_id, user(99), await sees(db, game_id, user(99)))
     # Fewer AI seats, in Chinese: the AI rows follow the settings.
@@ -102,7 +98,7 @@ async def test_lobby_holds_ai_seats_with_names_that_say_so(db):
 
 
 async def test_the_ai_fills_the_table_to_a_target_as_humans_come_and_go(db):
-    from bot.service import join_game, kick_from_lobby, leave_game
+    from bot.features.lobby.games import join_game, kick_from_lobby, leave_game
 
     info = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR, settings=GameSettings.build(fill_to=8))
     await post_the_lobby(db, info.id)
@@ -135,7 +131,7 @@ async def test_the_ai_fills_the_table_to_a_target_as_humans_come_and_go(db):
 
 
 async def test_a_bad_filling_target_is_refused_and_changes_nothing(db):
-    from bot.service.ai_seats import AiBothError, FillToRangeError
+    from bot.features.ai_seats.ai_seats import AiBothError, FillToRangeError
 
     game_id = await _ai_lobby(db, 2, 4)
     for bad in ({"fill_to": 5}, {"fill_to": 12, "max_players": 10}, {"fill_to": 9, "ai_seats": 2}):
@@ -150,7 +146,7 @@ async def test_a_bad_filling_target_is_refused_and_changes_nothing(db):
         await create_game(db, guild_id=GUILD, channel_id=CHANNEL + 1, moderator=MODERATOR, settings=GameSettings.build(fill_to=3))
     # Once dealt, the filling is fixed like the player limit.
     await start_game(db, game_id)
-    from bot.service.errors import SettingFixedError
+    from bot.core.errors import SettingFixedError
 
     with pytest.raises(SettingFixedError):
         await update_settings(db, game_id, fill_to=10)
@@ -297,7 +293,7 @@ async def test_hand_over_both_ways(db, clock):
 
 
 async def test_a_game_with_ai_seats_cancelled_when_its_channel_is_gone_tells_the_people_only(db):
-    from bot.service import cancel_game
+    from bot.features.moderation.moderation import cancel_game
 
     game_id = await _ai_lobby(db, 1, 5)
     await start_game(db, game_id)
@@ -316,7 +312,8 @@ async def test_a_game_with_ai_seats_cancelled_when_its_channel_is_gone_tells_the
 
 
 async def test_a_moderator_removes_an_ai_seat_like_any(db):
-    from bot.service import remove_player, removed_players
+    from bot.features.lobby.games import removed_players
+    from bot.features.moderation.moderation import remove_player
 
     game_id = await _ai_lobby(db, 6, 2)
     await start_game(db, game_id)

@@ -9,11 +9,15 @@ from contextlib import contextmanager
 
 from sqlalchemy import delete, event, select
 
+from bot.core.advance import advance_phase
+from bot.core.common import apply_state, locked_game, state_of
+from bot.core.deadlines import run_due
 from bot.db.models import AiTurn
 from bot.db.session import Database
-from bot.service import advance_phase, pause_game, resume_game, run_due, seat_to_ai, start_game
-from bot.service.ai_turns import plan_missing
-from bot.service.common import apply_state, locked_game, state_of
+from bot.features.ai_seats.ai_seats import seat_to_ai
+from bot.features.ai_seats.turns import plan_missing
+from bot.features.lobby.games import start_game
+from bot.features.moderation.moderation import pause_game, resume_game
 from tests.service.helpers import lobby
 
 

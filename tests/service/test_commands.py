@@ -8,16 +8,18 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event, select
 
-from bot.db.models import Submission
-from bot.db.session import Database
-from bot.service import ActSkill, AddAction, AddGuess, SendGrail, advance_phase, handle, player_view
-from bot.service.errors import (
+from bot.core.advance import advance_phase
+from bot.core.errors import (
     GameNotStartedError,
     NoActiveGameError,
     NotInGameError,
     ResolveError,
     RuleRefusedError,
 )
+from bot.core.views import player_view
+from bot.db.models import Submission
+from bot.db.session import Database
+from bot.features.play.commands import ActSkill, AddAction, AddGuess, SendGrail, handle
 from tests.service.helpers import CHANNEL, lobby, started, user
 
 

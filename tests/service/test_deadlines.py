@@ -7,25 +7,16 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.deadlines import next_wakeup, run_due
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.outbox import claim_due_messages
 from bot.db.session import Database
 from bot.db.signals import MESSAGES
-from bot.service import (
-    Dispatcher,
-    MemorySender,
-    SendGrail,
-    SendSubmission,
-    Withdraw,
-    advance_phase,
-    extend_deadline,
-    get_game,
-    handle,
-    next_wakeup,
-    pause_game,
-    resume_game,
-    run_due,
-)
-from bot.service import errors as E
-from bot.service.outbox import claim_due_messages
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import extend_deadline, pause_game, resume_game
+from bot.features.play.commands import SendGrail, SendSubmission, Withdraw, handle
 from tests.service.helpers import started, user
 
 DAY = 600
@@ -121,7 +112,7 @@ async def test_extend_moves_the_deadline(db: Database, clock) -> None:
 
 
 async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monkeypatch) -> None:
-    from bot.service import deadlines
+    from bot.core import deadlines
 
     a = await started(db, 6, day_seconds=DAY)
     b = await started(db, 6, day_seconds=DAY, channel=2001, first=20)
@@ -144,7 +135,7 @@ async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db:
     found due finishes last, one breaks; the report still lists them as found, the
     broken one only among the failures, and "messages written" is signalled once per
     game closed, as each commits (the dispatcher delivers while the others close)."""
-    from bot.service import deadlines
+    from bot.core import deadlines
 
     games = [await started(db, 6, day_seconds=DAY, channel=2000 + k, first=1 + 10 * k) for k in range(6)]
     broken = games[2]
@@ -189,9 +180,9 @@ async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db:
 
 async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
     """A game of six at its first Dusk, seat 2 at HP 0 (as if hit); (game id, state)."""
+    from bot.core.advance import advance_phase
+    from bot.core.common import apply_state, state_of
     from bot.db import repositories as repo
-    from bot.service import advance_phase
-    from bot.service.common import apply_state, state_of
 
     game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, **settings)
     await advance_phase(db, game_id)
@@ -254,7 +245,7 @@ async def test_at_dusk_a_wounded_player_who_identified_does_not_hold_up_the_earl
 
 async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db: Database, clock) -> None:
     import engine
-    from bot.service import advance_phase
+    from bot.core.advance import advance_phase
     from tests.service.helpers import current_state
 
     game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, early_advance=True)
@@ -268,7 +259,7 @@ async def test_at_dusk_a_healthy_player_who_only_identified_is_still_awaited(db:
 
 
 async def test_removing_the_last_player_who_had_not_sent_closes_the_phase_early(db: Database, clock) -> None:
-    from bot.service import remove_player
+    from bot.features.moderation.moderation import remove_player
 
     game_id = await started(db, 6, day_seconds=3600, early_advance=True)
     for i in range(1, 6):
@@ -284,7 +275,7 @@ async def test_a_withdrawal_in_the_dusk_grace_does_not_move_the_deadline_back(db
     """A ruling: once everyone has sent, the Dusk closes after its short grace; taking
     orders back in the grace leaves that player with none (the grace is for adding)."""
     import engine
-    from bot.service import advance_phase
+    from bot.core.advance import advance_phase
 
     game_id = await started(db, 6, day_seconds=3600, dusk_seconds=3600, early_advance=True)
     await advance_phase(db, game_id)
@@ -299,7 +290,7 @@ async def test_a_withdrawal_in_the_dusk_grace_does_not_move_the_deadline_back(db
 async def test_an_extend_meant_for_a_phase_the_deadline_closed_is_refused(db: Database, clock) -> None:
     """The moderator saw Day and asked for more time as the Day's deadline passed: the
     scheduler closed it first, so the extension must not go to the Dusk."""
-    from bot.service import extend_deadline
+    from bot.features.moderation.moderation import extend_deadline
 
     game_id = await started(db, 6, day_seconds=600, dusk_seconds=600)
     clock.advance(600)
@@ -316,7 +307,7 @@ async def test_an_extend_meant_for_a_phase_the_deadline_closed_is_refused(db: Da
 async def test_no_reminder_once_the_deadline_has_passed(db: Database, clock) -> None:
     """A tick that reaches a reminder only after the deadline (a slow tick, an advance
     that failed and waits for its retry) sends none: the phase is closing."""
-    from bot.service import remind_if_due
+    from bot.core.deadlines import remind_if_due
 
     game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
     await Dispatcher(db, MemorySender()).drain()  # the start's messages
@@ -326,8 +317,8 @@ async def test_no_reminder_once_the_deadline_has_passed(db: Database, clock) -> 
 
 
 async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: Database, clock) -> None:
-    from bot.service import extend_deadline, pause_game
-    from bot.service.types import MAX_PHASE_SECONDS
+    from bot.core.types import MAX_PHASE_SECONDS
+    from bot.features.moderation.moderation import extend_deadline, pause_game
 
     game_id = await started(db, 6, day_seconds=DAY)
     await extend_deadline(db, game_id, MAX_PHASE_SECONDS)
@@ -349,7 +340,7 @@ async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: D
 async def test_an_extended_deadline_is_reminded_again_by_the_lead_set_then(db: Database, clock) -> None:
     """The first reminder has gone out; the moderator shortens the reminder and extends
     the phase: the new deadline gets its own reminder, by the new lead (as the guides say)."""
-    from bot.service import update_settings
+    from bot.features.moderation.moderation import update_settings
 
     game_id = await started(db, 6, day_seconds=DAY, reminder_lead_seconds=LEAD, early_advance=False)
     clock.advance(DAY - LEAD)

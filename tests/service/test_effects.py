@@ -5,28 +5,27 @@ keeps it due."""
 
 from __future__ import annotations
 
-from bot.db.session import Database
-from bot.service import (
-    SendGrail,
-    advance_phase,
-    end_game,
-    extend_deadline,
+from bot.core.advance import advance_phase
+from bot.core.effects import (
     games_to_reconcile,
-    handle,
-    join_game,
-    leave_game,
     mark_all_reconciled,
     mark_effects_due,
     mark_rechecks,
     mark_reconciled,
+)
+from bot.core.types import UserRef
+from bot.db.session import Database
+from bot.features.lobby.games import join_game, leave_game, start_game
+from bot.features.moderation.moderation import (
+    end_game,
+    extend_deadline,
     pause_game,
     remove_player,
     replace_player,
     resume_game,
-    start_game,
     update_settings,
 )
-from bot.service.types import UserRef
+from bot.features.play.commands import SendGrail, handle
 from tests.service.helpers import lobby, sees, send_all, started, take_due, user
 
 

@@ -12,24 +12,15 @@ from pathlib import Path
 import pytest
 
 from bot.cli import verify
+from bot.core import errors as E
+from bot.core.advance import advance_phase
 from bot.db.models import GameStep, OutboxMessage
 from bot.db.session import Database
-from bot.service import (
-    SendGrail,
-    active_game_of,
-    advance_phase,
-    cancel_game,
-    create_game,
-    end_game,
-    export_game,
-    get_game,
-    handle,
-    join_game,
-    pause_game,
-    remove_player,
-    verify_log,
-)
-from bot.service import errors as E
+from bot.features.lobby.games import active_game_of, create_game, get_game, join_game
+from bot.features.moderation.moderation import cancel_game, end_game, pause_game, remove_player
+from bot.features.play.commands import SendGrail, handle
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from tests.service.helpers import (
     CHANNEL,
     GUILD,

@@ -10,17 +10,17 @@ import json
 import pytest
 from sqlalchemy import select, update
 
+from bot.core.policy import Standing
 from bot.db.models import Base, GamePlayer, SeatRecord, User
 from bot.db.session import Database
-from bot.discord.embeds.history import game_line
-from bot.render.replay import replay_html
-from bot.service import export_finished, replace_player
-from bot.service.export import log_bytes
-from bot.service.history import game_history
-from bot.service.policy import Standing
-from bot.service.privacy import FORGOTTEN_NAME, NAME_KEYS, forget, forget_leftovers
-from bot.service.stats_errors import ForgetWhilePlayingError
-from bot.service.verify import verify_log
+from bot.features.history.history import game_history
+from bot.features.history.look import game_line
+from bot.features.moderation.moderation import replace_player
+from bot.features.replay.export import export_finished, log_bytes
+from bot.features.replay.look import replay_html
+from bot.features.replay.verify import verify_log
+from bot.features.stats.errors import ForgetWhilePlayingError
+from bot.features.stats.privacy import FORGOTTEN_NAME, NAME_KEYS, forget, forget_leftovers
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, current_state, play_to_end, sees, started, user
 

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.cli import verify
+from bot.core.dispatch import Dispatcher, MemorySender
 from bot.db.session import Database
-from bot.service import Dispatcher, MemorySender, export_game, get_game, verify_log
+from bot.features.lobby.games import get_game
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from tests.service.helpers import play_to_end, started
 
 

@@ -7,27 +7,19 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo, UserRef
 from bot.db.models import OutboxMessage, Spectator
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
+from bot.features.gallery import errors as G
+from bot.features.gallery.gallery import Gallery, gallery_of, unwatch_game, watch_game
+from bot.features.lobby.games import get_game, join_game
+from bot.features.moderation.moderation import remove_player, replace_player
+from bot.features.standbys.standbys import join_standby
+from bot.features.stats.errors import ForgetWhilePlayingError
+from bot.features.stats.privacy import forget
 from bot.i18n import LOCALES
-from bot.service import (
-    Gallery,
-    GameInfo,
-    UserRef,
-    gallery_of,
-    get_game,
-    join_game,
-    join_standby,
-    remove_player,
-    replace_player,
-    unwatch_game,
-    watch_game,
-)
-from bot.service import gallery_errors as G
-from bot.service.outbox import OutgoingMessage
-from bot.service.privacy import forget
-from bot.service.stats_errors import ForgetWhilePlayingError
 from tests.service.helpers import lobby, play_to_end, sees, started, user
 
 SAM = UserRef(700, "Sam")

@@ -9,8 +9,8 @@ from argparse import Namespace
 import pytest
 
 from bot.cli.games import run
+from bot.core.outbox import pending_count
 from bot.db.session import Database
-from bot.service.outbox import pending_count
 from tests.service.helpers import CHANNEL, GUILD, lobby, play_to_end, started, within
 
 

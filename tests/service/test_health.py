@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli.health import run
+from bot.core import processes
+from bot.core.processes import this_host
 from bot.db.models import OutboxMessage
 from bot.db.session import Database, utcnow
-from bot.service import processes
-from bot.service.processes import this_host
 from tests.service.helpers import within
 
 
@@ -56,7 +56,7 @@ def test_no_heartbeat_or_a_stale_one_is_unhealthy(fresh: str, capsys: pytest.Cap
 
 
 def test_a_process_running_but_not_connected_is_unhealthy(fresh: str, capsys: pytest.CaptureFixture[str]) -> None:
-    # Its beats keep its leases (bot.service.processes); they say nothing of Discord.
+    # Its beats keep its leases (bot.core.processes); they say nothing of Discord.
     within(fresh, lambda db: beat(db, None))
     assert health(fresh) == 1
     assert one_line(capsys) == f"unhealthy: no heartbeat from the bot on {this_host()} (not connected to Discord since it started)"

@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from bot.core.access_errors import NotServerMemberError
+from bot.core.errors import BadArgumentError
+from bot.core.policy import Standing
+from bot.core.types import GameSettings, UserRef
 from bot.db.session import Database
-from bot.service import GameSettings, UserRef, create_game, join_game, start_game
-from bot.service.access_errors import NotServerMemberError
-from bot.service.errors import BadArgumentError
-from bot.service.history import finished_games, game_history
-from bot.service.policy import Standing
+from bot.features.history.history import finished_games, game_history
+from bot.features.lobby.games import create_game, join_game, start_game
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, MODERATOR, current_state, play_to_end, sees, started
 

@@ -11,11 +11,14 @@ from collections import Counter
 import pytest
 
 import engine
+from bot.core import errors as E
 from bot.db.session import Database
+from bot.features.lineup.odds import odds_for, store_odds, table_size
+from bot.features.lobby.games import get_game, start_game
+from bot.features.moderation.moderation import update_settings
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from bot.i18n import refusal_text
-from bot.service import errors as E
-from bot.service import export_game, get_game, start_game, store_odds, update_settings, verify_log
-from bot.service.lineup_odds import odds_for, table_size
 from engine.lineup import LineupError, parse
 from tests.service.helpers import current_state, lobby, play_to_end
 

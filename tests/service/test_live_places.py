@@ -1,10 +1,11 @@
-"""Where the live games are (bot.service.live_places): their places without their state,
+"""Where the live games are (bot.core.live_places): their places without their state,
 and which servers a moderator's DM command asks Discord about."""
 
 from __future__ import annotations
 
+from bot.core.live_places import live_game_places, servers_to_ask
 from bot.db.session import Database
-from bot.service import create_game, join_game, live_game_places, servers_to_ask
+from bot.features.lobby.games import create_game, join_game
 from tests.service.helpers import MODERATOR, sees, user
 
 

@@ -7,21 +7,20 @@ import hashlib
 
 import pytest
 
+from bot.core import errors as E
+from bot.core.outbox import claim_due_messages
+from bot.core.types import GameSettings, UserRef
 from bot.db.models import Game, GamePlayer, OutboxMessage, User
 from bot.db.session import Database
-from bot.service import (
-    GameSettings,
-    UserRef,
+from bot.features.lobby.games import (
     active_game_of,
-    cancel_game,
     create_game,
     game_in_channel,
     join_game,
     leave_game,
     start_game,
 )
-from bot.service import errors as E
-from bot.service.outbox import claim_due_messages
+from bot.features.moderation.moderation import cancel_game
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, sees, started, user
 
 

@@ -15,13 +15,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.db.models import OutboxMessage
-from bot.db.session import Database
-from bot.discord.outbound.renderers import RENDERERS, render_outgoing
-from bot.i18n import LOCALES, t
-from bot.service import messages
-from bot.service.common import locked_game, mail_for
-from bot.service.messages import (
+from bot.core import messages
+from bot.core.common import locked_game, mail_for
+from bot.core.messages import (
     KINDS,
     GamePaused,
     Message,
@@ -30,7 +26,11 @@ from bot.service.messages import (
     decode,
     encode,
 )
-from bot.service.outbox import OutgoingMessage
+from bot.core.outbox import OutgoingMessage
+from bot.db.models import OutboxMessage
+from bot.db.session import Database
+from bot.discord.outbound.renderers import RENDERERS, render_outgoing
+from bot.i18n import LOCALES, t
 from tests.service.helpers import lobby
 
 OLD_DBS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "old_dbs").glob("*.sqlite3"))

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.types import GameSettings, UserRef
 from bot.db.session import Database
-from bot.service import (
-    UserRef,
-    create_game,
-    get_game,
-    join_game,
-    join_standby,
-    start_game,
-    update_settings,
-)
-from bot.service.reliability import ReliabilityTooLowError
-from bot.service.types import GameSettings
+from bot.features.lobby.games import create_game, get_game, join_game, start_game
+from bot.features.moderation.moderation import update_settings
+from bot.features.records.reliability import ReliabilityTooLowError
+from bot.features.standbys.standbys import join_standby
 from tests.records.test_reliability import seed_records
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, sees, user
 

@@ -5,24 +5,16 @@ from __future__ import annotations
 import pytest
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.types import UserRef
+from bot.core.views import player_view
 from bot.db.session import Database
-from bot.service import (
-    SendGrail,
-    SendSubmission,
-    UserRef,
-    active_game_of,
-    advance_phase,
-    cancel_game,
-    export_game,
-    get_game,
-    handle,
-    join_game,
-    player_view,
-    remove_player,
-    replace_player,
-    verify_log,
-)
-from bot.service import errors as E
+from bot.features.lobby.games import active_game_of, get_game, join_game
+from bot.features.moderation.moderation import cancel_game, remove_player, replace_player
+from bot.features.play.commands import SendGrail, SendSubmission, handle
+from bot.features.replay.export import export_game
+from bot.features.replay.verify import verify_log
 from tests.service.helpers import (
     current_state,
     lobby,

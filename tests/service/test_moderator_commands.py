@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core import errors as E
+from bot.core.access_errors import NotModeratorError
+from bot.core.policy import Standing
+from bot.core.types import GameSettings
 from bot.db.session import Database
-from bot.service import (
+from bot.features.lobby.games import get_game
+from bot.features.moderation.commands import (
     AdvancePhase,
     AskToEnd,
     CancelGame,
@@ -15,17 +20,12 @@ from bot.service import (
     CreateGame,
     EndGame,
     ExportLog,
-    GameSettings,
     KickFromLobby,
     PauseGame,
     RemovePlayer,
     ResumeGame,
-    get_game,
     moderate,
 )
-from bot.service import errors as E
-from bot.service.access_errors import NotModeratorError
-from bot.service.policy import Standing
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, started, user
 
 # Manage Server in the game's server; the same in another server; a plain member.

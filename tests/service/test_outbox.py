@@ -10,21 +10,20 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from bot.db.models import OutboxMessage
-from bot.db.session import Database
-from bot.service import (
-    Dispatcher,
-    MemorySender,
+from bot.core import errors as E
+from bot.core.deadlines import run_due
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.outbox import (
+    MAX_ATTEMPTS,
     OutgoingMessage,
     claim_due_messages,
     delivered_message_id,
     mark_delivered,
-    mark_inbox_read,
-    read_inbox,
-    run_due,
+    pending_count,
 )
-from bot.service import errors as E
-from bot.service.outbox import MAX_ATTEMPTS, pending_count
+from bot.db.models import OutboxMessage
+from bot.db.session import Database
+from bot.features.me.inbox import mark_inbox_read, read_inbox
 from tests.service.helpers import started, user
 
 
@@ -123,7 +122,7 @@ async def test_a_lease_expires_when_the_dispatcher_dies(db: Database, clock) -> 
 async def test_a_message_waits_behind_an_earlier_one_to_the_same_place(db: Database, clock) -> None:
     """While the first channel post backs off after a failure (or is leased to another
     dispatcher), the channel's later posts are not handed out; other recipients' are."""
-    from bot.service.outbox import mark_failed
+    from bot.core.outbox import mark_failed
 
     await started(db, 6)
     claimed = await claim_due_messages(db, limit=100)
@@ -195,7 +194,7 @@ async def test_an_idle_poll_does_not_wait_for_the_sqlite_write_lock(sqlite_url: 
 
 async def test_giving_up_sends_a_user_message_to_the_inbox_and_fails_a_channel_post(db: Database) -> None:
     """mark_undeliverable and mark_failed touch only a message still pending."""
-    from bot.service.outbox import mark_failed, mark_undeliverable
+    from bot.core.outbox import mark_failed, mark_undeliverable
 
     await started(db, 6)
     claimed = await claim_due_messages(db, limit=100)
@@ -214,10 +213,9 @@ async def test_giving_up_sends_a_user_message_to_the_inbox_and_fails_a_channel_p
 
 @pytest.mark.parametrize("bad", [0, -1, 2**63, True, 1.0, "7"])
 async def test_an_id_that_is_not_a_snowflake_is_refused_everywhere(db: Database, bad: object) -> None:
-    """One rule for ids (bot.service.types.is_id): a user, a game and a Discord message."""
-    from bot.service import UserRef
-    from bot.service.common import check_id
-    from bot.service.types import is_id
+    """One rule for ids (bot.core.types.is_id): a user, a game and a Discord message."""
+    from bot.core.common import check_id
+    from bot.core.types import UserRef, is_id
 
     assert not is_id(bad) and is_id(1) and is_id(2**63 - 1)
     with pytest.raises(E.BadArgumentError):
@@ -232,7 +230,7 @@ async def test_the_posts_held_for_a_channel_can_be_made_due_at_once(db: Database
     """``retry_held_now``: the channel's post backing off after a refusal is due again at
     once (its attempt still counted), the one behind it follows; a message in flight
     (leased) and other destinations are left as they are."""
-    from bot.service.outbox import mark_failed, retry_held_now
+    from bot.core.outbox import mark_failed, retry_held_now
 
     await started(db, 6, channel=2000)
     await started(db, 6, channel=2001, first=20)
@@ -251,7 +249,7 @@ async def test_the_posts_held_for_a_channel_can_be_made_due_at_once(db: Database
     clock.advance(61)  # the later posts' leases have run out
     assert await claim_due_messages(db, limit=100) == []  # held behind the first
     assert await retry_held_now(db, "channel", [2000, 2002]) == 1
-    from bot.service import processes
+    from bot.core import processes
 
     me = await processes.register(db, "dispatcher")
     again = await claim_due_messages(db, limit=100, holder=me)

@@ -15,24 +15,22 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.types import GameSettings, Receipt
+from bot.core.views import phase_status, player_view
 from bot.db.models import GameStep, Submission
 from bot.db.session import Database
-from bot.service import (
+from bot.features.lobby.games import get_game
+from bot.features.play.commands import (
     AddAction,
     AddGuess,
-    Receipt,
     SendGrail,
     SendSubmission,
     ToggleSkill,
     Withdraw,
-    advance_phase,
-    get_game,
     handle,
-    phase_status,
-    player_view,
 )
-from bot.service import errors as E
-from bot.service.types import GameSettings
 from tests.service.helpers import current_state, started, user
 
 Piece = Callable[[], Awaitable[Receipt]]

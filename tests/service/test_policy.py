@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import policy
-from bot.service.access_errors import NotModeratorError, NotServerMemberError
-from bot.service.errors import NotInGameError
-from bot.service.policy import ALLOWED, Action, Role, Server, Standing
+from bot.core import policy
+from bot.core.access_errors import NotModeratorError, NotServerMemberError
+from bot.core.errors import NotInGameError
+from bot.core.policy import ALLOWED, Action, Role, Server, Standing
 
 
 def docstring_table() -> dict[str, set[str]]:

@@ -9,14 +9,15 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.policy import Action, Standing, require
 from bot.db.models import AiTurn, Game, GameRecord, PlayerStanding, SeatRecord
 from bot.db.session import Database
-from bot.service import SendSubmission, get_game, handle
-from bot.service import errors as E
-from bot.service.advance import advance_phase
-from bot.service.ai_play import play_due
-from bot.service.policy import Action, Standing, require
-from bot.service.practice import (
+from bot.features.ai_seats.play import play_due
+from bot.features.lobby.games import get_game
+from bot.features.play.commands import SendSubmission, handle
+from bot.features.practice.practice import (
     PRACTICE_GRACE,
     NoPracticeError,
     PracticePlayersError,

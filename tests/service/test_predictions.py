@@ -6,27 +6,22 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
+from bot.core.advance import advance_phase
+from bot.core.errors import GameFinishedError
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import UserRef
 from bot.db.models import Game, OutboxMessage, Prediction
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
+from bot.features.gallery import errors as G
+from bot.features.gallery.dead_channels import record_dead_channel
+from bot.features.gallery.gallery import watch_game
+from bot.features.gallery.predictions import brier, game_scores, predict, predictions_of, scores_of
+from bot.features.lobby.games import get_game
+from bot.features.moderation.moderation import remove_player
+from bot.features.practice.practice import start_practice
+from bot.features.stats.privacy import forget
 from bot.i18n import LOCALES, t
-from bot.service import (
-    UserRef,
-    advance_phase,
-    game_scores,
-    get_game,
-    predict,
-    predictions_of,
-    record_dead_channel,
-    remove_player,
-    watch_game,
-)
-from bot.service import gallery_errors as G
-from bot.service.errors import GameFinishedError
-from bot.service.outbox import OutgoingMessage
-from bot.service.practice import start_practice
-from bot.service.predictions import brier, scores_of
-from bot.service.privacy import forget
 from tests.service.helpers import CHANNEL, GUILD, play_to_end, sees, send_all, started, user
 
 SAM = UserRef(700, "Sam")
@@ -187,8 +182,8 @@ async def test_a_practice_game_has_no_predictions_and_forgetting_takes_them(db: 
 
 
 async def test_the_predictions_board_ranks_by_mean_brier_from_min_games(db: Database) -> None:
-    from bot.service.leaderboard import leaderboard
-    from bot.service.privacy import set_hidden
+    from bot.features.stats.leaderboard import leaderboard
+    from bot.features.stats.privacy import set_hidden
 
     zoe = UserRef(702, "Zoe")
     means: dict[int, list[float]] = {}
@@ -213,9 +208,9 @@ async def test_the_predictions_board_ranks_by_mean_brier_from_min_games(db: Data
 
 
 async def test_the_replay_shows_each_rounds_predictions_and_the_scores_after_the_end(db: Database) -> None:
-    from bot.render.replay import replay_html
-    from bot.service.export import export_finished, export_game
-    from bot.service.verify import verify_log
+    from bot.features.replay.export import export_finished, export_game
+    from bot.features.replay.look import replay_html
+    from bot.features.replay.verify import verify_log
 
     game_id = await started(db, seed="replay-pred")
     for who in (SAM, ANN):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core import processes
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.outbox import claim_due_messages, mark_failed, pending_count
 from bot.db.session import Database
-from bot.service import processes
-from bot.service.dispatch import Dispatcher, MemorySender
-from bot.service.outbox import claim_due_messages, mark_failed, pending_count
 from tests.conftest import FakeClock
 from tests.service.helpers import started
 

@@ -8,25 +8,24 @@ import asyncio
 
 from sqlalchemy import select
 
+from bot.core.advance import advance_phase
+from bot.core.common import apply_state, state_of
+from bot.core.deadlines import run_due
+from bot.core.dispatch import Dispatcher, MemorySender
+from bot.core.outbox import (
+    OutgoingMessage,
+    claim_due_messages,
+    mark_delivered,
+    mark_failed,
+    retry_held_now,
+)
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
-from bot.service import (
-    Dispatcher,
-    MemorySender,
-    OutgoingMessage,
-    SendGrail,
-    advance_phase,
-    get_game,
-    handle,
-    join_game,
-    run_due,
-    start_game,
-)
-from bot.service.common import apply_state, state_of
-from bot.service.outbox import claim_due_messages, mark_delivered, mark_failed, retry_held_now
-from bot.service.prompts import prompts_of, set_prompts
+from bot.features.lobby.games import get_game, join_game, start_game
+from bot.features.play.commands import SendGrail, handle
+from bot.features.prompts.prompts import prompts_of, set_prompts
 from tests.bot.test_outbound import text_of
 from tests.service.helpers import lobby, play_to_end, sees, started, user
 

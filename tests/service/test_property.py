@@ -11,9 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from bot.core.advance import advance_phase
+from bot.core.errors import ServiceError
 from bot.db.models import GameStep, OutboxMessage, Submission
 from bot.db.session import Database
-from bot.service import SendSubmission, ServiceError, advance_phase, handle
+from bot.features.play.commands import SendSubmission, handle
 from tests.conftest import FakeClock, wipe
 from tests.service.helpers import started, user
 

@@ -9,21 +9,15 @@ import random
 
 from sqlalchemy import select
 
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.deadlines import advance_if_due
+from bot.core.outbox import claim_due_messages
+from bot.core.types import Receipt, UserRef
 from bot.db.models import GameStep, Submission
 from bot.db.session import Database
-from bot.service import (
-    Receipt,
-    SendGrail,
-    UserRef,
-    advance_if_due,
-    advance_phase,
-    claim_due_messages,
-    create_game,
-    get_game,
-    handle,
-    join_game,
-)
-from bot.service import errors as E
+from bot.features.lobby.games import create_game, get_game, join_game
+from bot.features.play.commands import SendGrail, handle
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, lobby, sees, started, user
 
 

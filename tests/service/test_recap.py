@@ -11,16 +11,26 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-import bot.service as service
 import engine.view
+from bot.core.advance import advance_phase
+from bot.core.errors import GameNotStartedError, NoActiveGameError, NotInGameError, ServiceError
+from bot.core.types import GameInfo
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
+from bot.features.lobby.games import get_game, start_game
+from bot.features.moderation.moderation import replace_player
+from bot.features.recap.look import MINE, entry_lines
+from bot.features.recap.recap import (
+    PART_EVENTS,
+    PART_STEPS,
+    RecapEntry,
+    RecapRoundError,
+    seat_history,
+    seat_recap,
+)
 from bot.render import words
 from bot.render.events import render_event
-from bot.render.recap import MINE, entry_lines
-from bot.service.errors import GameNotStartedError, NoActiveGameError, NotInGameError
-from bot.service.recap import PART_EVENTS, PART_STEPS, RecapEntry, RecapRoundError, seat_history
 from engine.events import Audience, Event
 from tests.service.helpers import current_state, lobby, play_to_end, sees, send_all, started, user
 
@@ -32,7 +42,7 @@ async def _outbox(db: Database, game_id: int) -> list[OutboxMessage]:
         return list((await s.execute(select(OutboxMessage).where(OutboxMessage.game_id == game_id).order_by(OutboxMessage.id))).scalars())
 
 
-def _names(info: service.GameInfo) -> dict[int, str]:
+def _names(info: GameInfo) -> dict[int, str]:
     return {p.seat: words.player_name(p.name) for p in info.players if p.seat is not None}
 
 
@@ -53,9 +63,9 @@ async def _played(db: Database) -> int:
         if n == 4:  # round 2's Dusk is open: the first night and vote are behind us
             state = await current_state(db, game_id)
             seat = 3 if state.player(3).alive else next(p.seat for p in state.players if p.alive)
-            await service.replace_player(db, game_id, seat, NEWCOMER, await sees(db, game_id, NEWCOMER))
+            await replace_player(db, game_id, seat, NEWCOMER, await sees(db, game_id, NEWCOMER))
         await send_all(db, game_id)
-        result = await service.advance_phase(db, game_id)
+        result = await advance_phase(db, game_id)
         assert not result.over, "the seed should keep this game going"
     return game_id
 
@@ -63,7 +73,7 @@ async def _played(db: Database) -> int:
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 async def test_every_recap_line_is_something_the_seat_was_sent_or_the_table_saw(db: Database, locale: str):
     game_id = await _played(db)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     names = _names(info)
     rows = await _outbox(db, game_id)
     public = {line for r in rows if r.recipient_kind == "channel" and r.payload["type"] == "events" for line in _lines(r.payload["events"], names, locale)}
@@ -74,7 +84,7 @@ async def test_every_recap_line_is_something_the_seat_was_sent_or_the_table_saw(
         holders = {p.user_id} | ({user(p.seat).id} if p.user_id == NEWCOMER.id else set())
         sent = [r for r in rows if r.recipient_kind == "user" and r.recipient_id in holders and r.payload["type"] == "events" and r.payload.get("seat") == p.seat]
         private = [line for r in sent for line in _lines(r.payload["events"], names, locale)]
-        rc = await service.seat_recap(db, p.user_id, since_round=1)
+        rc = await seat_recap(db, p.user_id, since_round=1)
         assert rc.seat == p.seat and rc.since_round == 1
         got_private = []
         for entry in rc.entries:
@@ -101,7 +111,7 @@ async def test_a_whole_game_to_its_end_every_seats_history_is_what_it_was_told(d
     from the finished game's log, as a recap renders them)."""
     game_id = await _played(db)
     await play_to_end(db, game_id)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     assert info.status == "over"
     names = _names(info)
     rows = await _outbox(db, game_id)
@@ -130,7 +140,7 @@ async def test_a_whole_game_to_its_end_every_seats_history_is_what_it_was_told(d
 async def test_the_newcomer_is_sent_the_seats_history_oldest_first_in_parts(db: Database):
     game_id = await _played(db)
     rows = await _outbox(db, game_id)
-    info = await service.get_game(db, game_id)
+    info = await get_game(db, game_id)
     seat = next(p.seat for p in info.players if p.user_id == NEWCOMER.id)
     catch_up = [r for r in rows if r.recipient_id == NEWCOMER.id and r.payload["type"] == "recap"]
     assert catch_up, "the newcomer was caught up"
@@ -159,15 +169,15 @@ async def test_recap_defaults_to_the_round_of_the_last_thing_sent(db: Database):
     game_id = await started(db, 6, seed="recap-seed-0002")
     for _ in range(3):  # round 1: Day, Dusk, Morning (everyone sends)
         await send_all(db, game_id)
-        await service.advance_phase(db, game_id)
-    await service.advance_phase(db, game_id)  # round 2's Day: nobody sends
-    info = await service.get_game(db, game_id)
+        await advance_phase(db, game_id)
+    await advance_phase(db, game_id)  # round 2's Day: nobody sends
+    info = await get_game(db, game_id)
     assert (info.round, info.phase) == (2, "dusk")
     living = next(p for p in info.players if p.alive)
-    rc = await service.seat_recap(db, living.user_id)
+    rc = await seat_recap(db, living.user_id)
     assert rc.default_since and rc.since_round == 1
     assert {e.round for e in rc.entries} <= {1, 2}
-    later = await service.seat_recap(db, living.user_id, since_round=2)
+    later = await seat_recap(db, living.user_id, since_round=2)
     assert not later.default_since and all(e.round >= 2 for e in later.entries)
     assert len(later.entries) < len(rc.entries)
 
@@ -175,24 +185,24 @@ async def test_recap_defaults_to_the_round_of_the_last_thing_sent(db: Database):
 async def test_bad_requests_are_refused(db: Database):
     game_id = await lobby(db, 6, seed="recap-seed-0003")
     with pytest.raises(GameNotStartedError):
-        await service.seat_recap(db, user(1).id)
-    await service.start_game(db, game_id)
+        await seat_recap(db, user(1).id)
+    await start_game(db, game_id)
     for since in (0, 2, 99):
         with pytest.raises(RecapRoundError) as got:
-            await service.seat_recap(db, user(1).id, since_round=since)
+            await seat_recap(db, user(1).id, since_round=since)
         assert got.value.params == {"round": since, "last": 1}
-    with pytest.raises(service.ServiceError):
-        await service.seat_recap(db, user(1).id, since_round=True)  # type: ignore[arg-type]
+    with pytest.raises(ServiceError):
+        await seat_recap(db, user(1).id, since_round=True)  # type: ignore[arg-type]
     with pytest.raises(NoActiveGameError):
-        await service.seat_recap(db, user(30).id)  # never played
-    await service.replace_player(db, game_id, 2, NEWCOMER, await sees(db, game_id, NEWCOMER))
+        await seat_recap(db, user(30).id)  # never played
+    await replace_player(db, game_id, 2, NEWCOMER, await sees(db, game_id, NEWCOMER))
     with pytest.raises(NoActiveGameError):
-        await service.seat_recap(db, user(2).id)  # gave the seat away
+        await seat_recap(db, user(2).id)  # gave the seat away
     from tests.service.helpers import CHANNEL
 
     with pytest.raises(NotInGameError):
-        await service.seat_recap(db, user(2).id, channel_id=CHANNEL)  # asked in the game's channel
-    assert (await service.seat_recap(db, NEWCOMER.id, channel_id=CHANNEL)).seat == 2
+        await seat_recap(db, user(2).id, channel_id=CHANNEL)  # asked in the game's channel
+    assert (await seat_recap(db, NEWCOMER.id, channel_id=CHANNEL)).seat == 2
 
 
 def test_audit_events_and_other_seats_news_never_enter_a_history():

@@ -4,8 +4,9 @@ same, in a title that matches the body, which lists everything of the kind now s
 from __future__ import annotations
 
 import engine
+from bot.core.advance import advance_phase
 from bot.db.session import Database
-from bot.service import AddAction, AddGuess, SendGrail, SendSubmission, advance_phase, handle
+from bot.features.play.commands import AddAction, AddGuess, SendGrail, SendSubmission, handle
 from engine.model import FACTIONS
 from tests.service.helpers import current_state, started, user
 

@@ -12,10 +12,10 @@ import pytest
 
 import engine
 from bot.cli import main as wolfhowl
+from bot.core.errors import GameNeverPlayedError, GameNotOverError
 from bot.db.session import Database
-from bot.service import cancel_game, export_finished, export_game
-from bot.service.errors import GameNeverPlayedError, GameNotOverError
-from bot.service.export import log_bytes
+from bot.features.moderation.moderation import cancel_game
+from bot.features.replay.export import export_finished, export_game, log_bytes
 from tests.conftest import FakeClock, wipe
 from tests.service.helpers import lobby, play_to_end, started
 

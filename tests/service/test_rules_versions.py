@@ -15,10 +15,12 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from bot.core.advance import advance_phase
 from bot.db.models import Game, GameStep
 from bot.db.session import Database
-from bot.render.replay import replay_html
-from bot.service import advance_phase, export_game, verify_log
+from bot.features.replay.export import export_game
+from bot.features.replay.look import replay_html
+from bot.features.replay.verify import verify_log
 from tests.conftest import FakeClock
 from tests.service.helpers import current_state, play_to_end, send_all, started
 

@@ -9,29 +9,27 @@ from datetime import timedelta
 import pytest
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.outbox import claim_due_messages
+from bot.core.types import UserRef
+from bot.core.views import phase_status, player_view, player_view_here
 from bot.db.session import Database
-from bot.service import (
-    SendGrail,
-    SendSubmission,
-    UserRef,
-    advance_phase,
-    cancel_game,
-    claim_due_messages,
+from bot.features.lobby.games import (
     create_game,
     games_moderated_by,
     get_game,
-    handle,
     latest_game_in_channel,
     live_games,
-    phase_status,
-    player_view,
-    player_view_here,
+    start_game,
+)
+from bot.features.moderation.moderation import (
+    cancel_game,
     remove_player,
     replace_player,
-    start_game,
     update_settings,
 )
-from bot.service import errors as E
+from bot.features.play.commands import SendGrail, SendSubmission, handle
 from tests.service.helpers import (
     CHANNEL,
     GUILD,

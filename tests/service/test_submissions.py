@@ -7,19 +7,13 @@ import pytest
 from sqlalchemy import select
 
 import engine
+from bot.core import errors as E
+from bot.core.advance import advance_phase
+from bot.core.views import player_view
 from bot.db.models import Submission
 from bot.db.session import Database
-from bot.service import (
-    SendGrail,
-    SendSubmission,
-    SendVote,
-    advance_phase,
-    handle,
-    pause_game,
-    player_view,
-    resume_game,
-)
-from bot.service import errors as E
+from bot.features.moderation.moderation import pause_game, resume_game
+from bot.features.play.commands import SendGrail, SendSubmission, SendVote, handle
 from tests.service.helpers import count, current_state, lobby, send_all, started, user
 
 
@@ -128,7 +122,8 @@ async def test_view_shows_only_the_callers_sheet(db: Database) -> None:
 
 
 async def test_bad_expected_phase_and_ids(db: Database) -> None:
-    from bot.service import advance_phase, read_inbox
+    from bot.core.advance import advance_phase
+    from bot.features.me.inbox import read_inbox
 
     game_id = await started(db, 6)
     for kw in ({"expected_phase": "night"}, {"expected_round": 0}, {"expected_round": "1"}):

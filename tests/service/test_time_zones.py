@@ -10,13 +10,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.advance import advance_phase
+from bot.core.errors import BadArgumentError
+from bot.core.types import GameSettings, UserRef
 from bot.db.session import Database
-from bot.discord import game_settings
 from bot.discord.errors import ReplyError
-from bot.service import advance_phase, get_game
-from bot.service.errors import BadArgumentError
-from bot.service.lineup_odds import odds_for
-from bot.service.time_zones import (
+from bot.features.lineup.odds import odds_for
+from bot.features.lobby.games import get_game
+from bot.features.moderation import cog_settings as game_settings
+from bot.features.settings.time_zones import (
     MIN_PHASE,
     UnknownTimeZoneError,
     check_zone,
@@ -26,7 +28,6 @@ from bot.service.time_zones import (
     time_zone_of,
     zones_matching,
 )
-from bot.service.types import GameSettings, UserRef
 from tests.conftest import FakeClock
 from tests.service.helpers import send_all, started
 

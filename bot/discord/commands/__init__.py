@@ -8,6 +8,6 @@ The moderators' commands live in ``/mod`` (a game opened, set, seated, ended) an
 with that permission (or to those a server admin lets see them in Server Settings →
 Integrations). Discord applies no member permissions in DMs, and an admin may open a
 group to anyone, so every one is still checked at run time: each is a command of
-``bot.service.moderator_commands`` done by ``service.moderate``, which asks the access
+``bot.features.moderation.commands`` done by ``service.moderate``, which asks the access
 policy with what ``bot.discord.guild.checks`` gathers of the caller.
 """

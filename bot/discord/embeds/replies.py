@@ -9,15 +9,15 @@ from typing import Any
 
 import discord
 
-from bot.discord import game_settings
+from bot.core.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 from bot.discord.durations import format_duration
-from bot.discord.embeds.lineup_replies import add_lineup_fields
-from bot.discord.embeds.setting_lines import ai_count, ai_line
+from bot.features.lineup.look import add_lineup_fields
+from bot.features.moderation import cog_settings as game_settings
+from bot.features.moderation.look import ai_count, ai_line
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
-from bot.service.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 
 OK_COLOUR = 0x15803D
 INFO_COLOUR = 0x4B5563

@@ -2,7 +2,7 @@
 
 A post to a game channel that fails for want of a permission (a moderator took Send
 Messages, Embed Links or Attach Files away) backs off like any failed delivery, for up
-to an hour (``bot.service.outbox.mark_failed``), and holds the later posts to the channel
+to an hour (``bot.core.outbox.mark_failed``), and holds the later posts to the channel
 behind it. When the gateway says a channel changed (CHANNEL_UPDATE: its overwrites, or a
 category's, which its synced channels follow), one of the bot's roles did
 (GUILD_ROLE_UPDATE: a role the bot holds, or @everyone) or the bot's own member did
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import bot.service as service
+from bot.core.outbox import retry_held_now
 from bot.discord.guild.permissions import POST, missing
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ async def retry_channels(bot: WolfBot, channels: Iterable[discord.abc.GuildChann
     if not ids:
         return 0
     try:
-        made = await service.retry_held_now(bot.db, "channel", ids)
+        made = await retry_held_now(bot.db, "channel", ids)
     except Exception:  # the posts still go at the end of their backoff
         log.warning("could not make the posts held for %d channel(s) due now", len(ids), exc_info=True)
         return 0

@@ -1,6 +1,6 @@
 """Who is a moderator: a member with Manage Server in the game's server, a member with
 the configured moderator role, or the one who created the game (the service's access
-policy, ``bot.service.policy``, decides from what is asked of Discord here). Asked
+policy, ``bot.core.policy``, decides from what is asked of Discord here). Asked
 about the game the command is about (so it works in DMs too, where Discord knows
 nothing of the caller's server roles)."""
 
@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service.policy import Standing
-from bot.service.types import GameInfo
+from bot.core.policy import Standing
+from bot.core.types import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

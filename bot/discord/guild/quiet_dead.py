@@ -14,7 +14,7 @@ why (``untrusted_rooms``). A room made before the bot recorded them is passed ov
 
 Who reads it. Created hidden from @everyone, open to the bot; each departed player of the
 running game is let in by an overwrite of their own, and so is each of its spectators
-(``/game watch``: the room is the game's gallery, ``bot.service.gallery``), who are muted
+(``/game watch``: the room is the game's gallery, ``bot.features.gallery.gallery``), who are muted
 in the game channel as the dead are, and stay muted there after they stop watching.
 Every sync puts the room back in line (``seal``): @everyone denied again, a role's View
 Channel taken back, and anyone else let in by hand (a living player, a member outside
@@ -41,11 +41,17 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
-import bot.service as service
+from bot.core.types import GameInfo
 from bot.discord.guild.checks import member_of
 from bot.discord.guild.permissions import LIFT, MUTE, MUTED, audit_reason, quiet_missing
+from bot.features.gallery.dead_channels import (
+    dead_channel_of,
+    game_channel_of_dead,
+    record_dead_channel,
+)
+from bot.features.gallery.gallery import gallery_of
+from bot.features.lobby.games import game_in_channel, removed_players
 from bot.i18n import t
-from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -80,7 +86,7 @@ def untrusted_rooms(guild: discord.Guild, game_channel_id: int, recorded: int | 
 
 
 async def recorded_room(bot: WolfBot, game_channel_id: int) -> int | None:
-    return await service.dead_channel_of(bot.db, game_channel_id)
+    return await dead_channel_of(bot.db, game_channel_id)
 
 
 def _ours(ow: discord.PermissionOverwrite) -> bool:
@@ -144,7 +150,7 @@ async def ensure_dead_channel(bot: WolfBot, game_channel: discord.TextChannel, l
     made = await guild.create_text_channel(
         name, category=game_channel.category, overwrites=overwrites, topic=topic[:1024], reason=audit_reason(guild, "quiet_dead")
     )
-    await service.record_dead_channel(bot.db, guild.id, game_channel.id, made.id)
+    await record_dead_channel(bot.db, guild.id, game_channel.id, made.id)
     return made
 
 
@@ -163,10 +169,10 @@ async def remake_dead_channel(bot: WolfBot, game_channel: discord.TextChannel, l
 async def dead_channel_deleted(bot: WolfBot, channel: discord.abc.GuildChannel) -> None:
     """A server admin deleted ``channel``: if it was the dead channel of a live game, make
     it again and let the dead in (see the module docstring)."""
-    game_channel_id = await service.game_channel_of_dead(bot.db, channel.id)  # one indexed read
+    game_channel_id = await game_channel_of_dead(bot.db, channel.id)  # one indexed read
     if game_channel_id is None or not DEAD_OF.search(getattr(channel, "topic", None) or ""):
         return  # not the bot's room, or quiet dead was switched off there
-    info = await service.game_in_channel(bot.db, game_channel_id)
+    info = await game_in_channel(bot.db, game_channel_id)
     game_channel = channel.guild.get_channel(game_channel_id)
     if info is None or not isinstance(game_channel, discord.TextChannel):
         return
@@ -306,7 +312,7 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
         if not _on_without_its_channel(game_channel, recorded):  # quiet dead is off
             return await _release_all(bot, info, game_channel, find_dead_channel(game_channel.guild, info.channel_id, recorded, off=True))
         dead_channel = await remake_dead_channel(bot, game_channel, info.settings.language)
-    removed = set(await service.removed_players(bot.db, info.id))
+    removed = set(await removed_players(bot.db, info.id))
     seated = {p.user_id for p in info.players if p.user_id}
     if finished:
         dead_channel = dead_channel or find_dead_channel(game_channel.guild, info.channel_id, recorded, off=True)
@@ -315,7 +321,7 @@ async def sync_quiet_dead(bot: WolfBot, info: GameInfo, dead_channel: discord.Te
     dead = set(departed_ids(info)) | removed
     # The gallery: its spectators read the dead's room beside the departed; those who
     # stopped watching after the start stay muted here, for what they saw there.
-    gallery = await service.gallery_of(bot.db, info.id)
+    gallery = await gallery_of(bot.db, info.id)
     mute = dead | gallery.seen
     inside = dead | gallery.watching
     if dead_channel is not None:

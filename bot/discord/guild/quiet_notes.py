@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.types import GameInfo
 from bot.discord.guild import quiet_dead
 from bot.discord.guild.permissions import MUTE, QUIET, permission_names, quiet_missing
 from bot.discord.outbound.moderator_dm import dm_moderator, moderator_locale
 from bot.i18n import t
 from bot.render import words
-from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import bot.service as service
+from bot.core.effects import mark_effects_due
 from bot.discord.bounded import BoundedDict
 from bot.discord.guild.quiet_dead import departed_ids
+from bot.features.lobby.games import game_in_channel
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -43,7 +44,7 @@ class ReturnWatch:
         channel_id, user_id = message.channel.id, message.author.id
         hit = self.departed.get(channel_id)
         if hit is None or now - hit[0] > REMEMBER:
-            info = await service.game_in_channel(bot.db, channel_id)
+            info = await game_in_channel(bot.db, channel_id)
             gone = departed_ids(info) if info else frozenset()
             hit = (now, info.id if info else 0, gone)
             self.departed[channel_id] = hit
@@ -54,6 +55,6 @@ class ReturnWatch:
             return
         self.synced[(channel_id, user_id)] = now
         try:  # the reconciler syncs, once the post announcing the departure is out
-            await service.mark_effects_due(bot.db, [game_id])
+            await mark_effects_due(bot.db, [game_id])
         except Exception:
             log.warning("quiet dead: could not have game %s synced after a departed player wrote", game_id, exc_info=True)

@@ -1,5 +1,5 @@
 """What Discord says of a caller in a game's server, for the service's access policy
-(``bot.service.policy.Standing``): whether they are a member, whether they can see the
+(``bot.core.policy.Standing``): whether they are a member, whether they can see the
 game's channel, whether they moderate there.
 
 Every fact comes from Discord itself, never from an id the payload carried: the
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.policy import Standing
 from bot.discord.guild.checks import member_in, member_is_moderator
-from bot.service.policy import Standing
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

@@ -39,7 +39,13 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-import bot.service as service
+from bot.core import dispatch as service_dispatch
+from bot.core.dispatch import DispatchReport, Undeliverable
+from bot.core.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
+from bot.core.errors import ServiceError
+from bot.core.messages import GameCancelled, Sheet
+from bot.core.outbox import OutgoingMessage, delivered_message_id, nonce_for, recorded_message_ids
+from bot.core.types import GameInfo
 from bot.discord.bounded import BoundedSet
 from bot.discord.guild import channel_access
 from bot.discord.guild.checks import still_member
@@ -47,13 +53,10 @@ from bot.discord.guild.quiet_dead import find_dead_channel
 from bot.discord.loops.background import BackgroundLoop
 from bot.discord.outbound.moderator_dm import dm_moderator, moderator_locale
 from bot.discord.outbound.renderers import Rendered, render_outgoing
+from bot.features.gallery.dead_channels import dead_channel_of
+from bot.features.lobby.games import get_game
 from bot.i18n import t
 from bot.render import words
-from bot.service import dispatch as service_dispatch
-from bot.service.dispatch import DispatchReport, Undeliverable
-from bot.service.messages import GameCancelled, Sheet
-from bot.service.outbox import OutgoingMessage, nonce_for
-from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -190,7 +193,7 @@ class DiscordSender:
         if message.recipient_kind == "user":
             dm = self._dm_ids.get(message.recipient_id)
             if dm is None:
-                dm = await service.dm_channel_of(self.bot.db, message.recipient_id)
+                dm = await dm_channel_of(self.bot.db, message.recipient_id)
                 if dm is not None:
                     self._dm_ids[message.recipient_id] = dm
             if dm is not None:
@@ -203,8 +206,8 @@ class DiscordSender:
         if game_id in self._infos:
             return self._infos[game_id]
         try:
-            info: GameInfo | None = await service.get_game(self.bot.db, game_id)
-        except service.ServiceError:
+            info: GameInfo | None = await get_game(self.bot.db, game_id)
+        except ServiceError:
             info = None
         self._infos[game_id] = info
         return info
@@ -229,7 +232,7 @@ class DiscordSender:
         game_channel = self.bot.get_channel(game_channel_id)
         if not isinstance(game_channel, discord.TextChannel):
             raise Undeliverable(f"game channel {game_channel_id} not found")
-        room = find_dead_channel(game_channel.guild, game_channel_id, await service.dead_channel_of(self.bot.db, game_channel_id))
+        room = find_dead_channel(game_channel.guild, game_channel_id, await dead_channel_of(self.bot.db, game_channel_id))
         if room is None:
             raise Undeliverable(f"no gallery for channel {game_channel_id}")
         return room
@@ -242,11 +245,11 @@ class DiscordSender:
             return user.dm_channel
         channel_id = self._dm_ids.get(user_id)
         if channel_id is None:
-            channel_id = await service.dm_channel_of(self.bot.db, user_id)
+            channel_id = await dm_channel_of(self.bot.db, user_id)
         if channel_id is None:
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
-            await service.remember_dm_channel(self.bot.db, user_id, channel_id)
+            await remember_dm_channel(self.bot.db, user_id, channel_id)
         self._dm_ids[user_id] = channel_id
         self._dm_ids.move_to_end(user_id)
         while len(self._dm_ids) > DM_CACHE:
@@ -256,7 +259,7 @@ class DiscordSender:
     async def _forget_dm(self, user_id: int) -> None:
         """Discord does not know the remembered DM channel: open a new one next time."""
         self._dm_ids.pop(user_id, None)
-        await service.forget_dm_channel(self.bot.db, user_id)
+        await forget_dm_channel(self.bot.db, user_id)
 
     async def _send_with_retries(self, target: discord.abc.Messageable, rendered: Rendered, message: OutgoingMessage) -> int:
         nonce = message.nonce
@@ -312,7 +315,7 @@ class DiscordSender:
         """The Discord message id another dispatcher recorded for this one, if it has
         been marked delivered meanwhile (a lease that expired while it was sending)."""
         try:
-            return await service.delivered_message_id(self.bot.db, message.key)
+            return await delivered_message_id(self.bot.db, message.key)
         except Exception:
             log.info("could not look up outbox %s; searching the history", message.key, exc_info=True)
             return None
@@ -324,7 +327,7 @@ class DiscordSender:
         pause, is two messages)."""
         try:
             same = await self._own_since(target, rendered.fingerprint(), message)
-            taken = await service.recorded_message_ids(self.bot.db, message.recipient_kind, message.recipient_id, same)
+            taken = await recorded_message_ids(self.bot.db, message.recipient_kind, message.recipient_id, same)
         except discord.HTTPException:
             log.info("could not read the history of %s %s", message.recipient_kind, message.recipient_id, exc_info=True)
             return None

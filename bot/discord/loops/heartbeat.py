@@ -1,4 +1,4 @@
-"""The bot's heartbeat: this process's row in ``processes`` (bot.service.processes),
+"""The bot's heartbeat: this process's row in ``processes`` (bot.core.processes),
 registered at start-up and renewed every ``HEARTBEAT`` seconds while the bot runs, and at
 once on each connection to Discord. Each beat says whether the gateway is connected (a
 sharded process: all its shards), so one row tells the other processes that this one
@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from bot.core import processes
 from bot.db.session import Database
 from bot.discord.loops.background import BackgroundLoop
-from bot.service import processes
 
 log = logging.getLogger("wolfhowl.discord.heartbeat")
 

@@ -14,10 +14,10 @@ import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-import bot.service as service
-from bot.service.live_places import GamePlace
-from bot.service.moderation import CHANNEL_GONE
-from bot.service.types import GameInfo
+from bot.core.errors import ServiceError
+from bot.core.live_places import GamePlace
+from bot.core.types import GameInfo
+from bot.features.moderation.moderation import CHANNEL_GONE, cancel_game
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -30,8 +30,8 @@ async def cancel_orphaned(bot: WolfBot, games: Iterable[GameInfo | GamePlace]) -
     cancelled = []
     for info in games:
         try:
-            await service.cancel_game(bot.db, info.id, CHANNEL_GONE, channel_gone=True)
-        except service.ServiceError:  # it ended meanwhile
+            await cancel_game(bot.db, info.id, CHANNEL_GONE, channel_gone=True)
+        except ServiceError:  # it ended meanwhile
             continue
         log.info("game %s cancelled: channel %s or server %s is gone", info.id, info.channel_id, info.guild_id, extra={"game": info.id})
         cancelled.append(info.id)

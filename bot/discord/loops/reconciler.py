@@ -3,7 +3,7 @@
 Whatever a crash interrupted and however a message turned out to be delivered (sent
 now, found already sent in the channel's history, routed to ``/inbox``), the Discord
 side of a game is derived from the database alone, here: the departed muted and let into
-the dead channel (and so the gallery's spectators: ``bot.service.gallery``), the living
+the dead channel (and so the gallery's spectators: ``bot.features.gallery.gallery``), the living
 able to write, a finished game's channel given back, the lobby post's player list. It runs after each delivery pass of the dispatcher, for the
 games whose state changed since it last ran (``games.effects_due``, set by every change
 of a game; one indexed read when nothing changed), a batch at a time, and after a start
@@ -12,7 +12,7 @@ background: the start-up only marks them, and a game unchanged since its last re
 is checked for what others may change (overwrites, channels), not for the bot's own
 lobby post (see ``Reconciler.reconcile``). A member whose overwrites are already as they
 should be costs no request (see :mod:`bot.discord.guild.quiet_dead`). A game with a channel post still to
-go waits for it (see :mod:`bot.service.effects`).
+go waits for it (see :mod:`bot.core.effects`).
 
 Every step is idempotent (it sets what should be, whatever was), so running it twice, or
 in two processes at once, does no harm."""
@@ -25,13 +25,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import bot.service as service
 from bot import log_context
+from bot.core.effects import games_to_reconcile, mark_all_reconciled
+from bot.core.errors import ServiceError
+from bot.core.types import GameInfo
 from bot.discord.bounded import BoundedDict
-from bot.discord.components.lobby import refresh_lobby
 from bot.discord.guild.quiet_dead import sync_quiet_dead
 from bot.discord.guild.quiet_notes import tell_moderator
-from bot.service.types import GameInfo
+from bot.features.lobby.components import refresh_lobby
+from bot.features.lobby.games import get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -65,15 +67,15 @@ class Reconciler:
         end of the pass (one short write), also when the pass stops half-way."""
         now = time.monotonic()
         waiting = [g for g, at in self.failed.items() if at > now]
-        due = await service.games_to_reconcile(self.bot.db, limit=self.batch, skip=waiting)
+        due = await games_to_reconcile(self.bot.db, limit=self.batch, skip=waiting)
         self.more = len(due) == self.batch
         reconciled: list[tuple[int, int]] = []
         try:
             for game_id, changes in due:
                 with log_context.about(game=game_id):  # the lines of its reconciling name it
                     try:
-                        info = await service.get_game(self.bot.db, game_id)
-                    except service.ServiceError:
+                        info = await get_game(self.bot.db, game_id)
+                    except ServiceError:
                         self.rechecks.discard(game_id)
                         continue
                     if not self.holds(info):
@@ -91,7 +93,7 @@ class Reconciler:
                     self.failed.pop(game_id, None)
                     reconciled.append((game_id, changes))
         finally:
-            await service.mark_all_reconciled(self.bot.db, reconciled)
+            await mark_all_reconciled(self.bot.db, reconciled)
             for game_id, _ in reconciled:
                 self.rechecks.discard(game_id)
             self.done += len(reconciled)

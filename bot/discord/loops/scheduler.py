@@ -28,9 +28,10 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import bot.service as service
 from bot import log_context, metrics
+from bot.core.deadlines import next_wakeup, run_due
 from bot.discord.loops.background import BackgroundLoop
+from bot.features.ai_seats.turns import plan_missing as plan_missing_ai_turns
 
 log = logging.getLogger("wolfhowl.discord.scheduler")
 
@@ -95,7 +96,7 @@ class Scheduler(BackgroundLoop):
         retry is due; returns the service's report."""
         now = self.db.now()
         held = self.backoff.held(now)
-        report = await service.run_due(self.db, held)
+        report = await run_due(self.db, held)
         self.backoff.record(now, report.failed)
         for step in report.advanced:
             log.info(
@@ -119,7 +120,7 @@ class Scheduler(BackgroundLoop):
     async def next_due(self, now: datetime) -> datetime | None:
         """When the next thing is due: the database's next time (the failing games whose
         retry is not yet due left out) or the next retry, whichever comes first."""
-        wakeup = await service.next_wakeup(self.db, self.backoff.held(now))
+        wakeup = await next_wakeup(self.db, self.backoff.held(now))
         retry = self.backoff.next_retry()
         if retry is not None and (wakeup is None or retry < wakeup):
             wakeup = retry
@@ -148,7 +149,7 @@ class Scheduler(BackgroundLoop):
         First, once, the AI turns an older version left unplanned (``plan_missing_ai_turns``:
         every phase opened since plans its own)."""
         try:
-            await service.plan_missing_ai_turns(self.db)
+            await plan_missing_ai_turns(self.db)
         except asyncio.CancelledError:
             raise
         except Exception:  # the turns wait for the next start; the deadlines do not

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import bot.service as service
+from bot.core.types import GameInfo
+from bot.core.users import locale_of
 from bot.discord.errors import error_embed
-from bot.service.types import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -34,4 +34,4 @@ async def dm_moderator(bot: WolfBot, info: GameInfo, text: str, nonce: str | Non
 async def moderator_locale(bot: WolfBot, info: GameInfo) -> str:
     """The language to write to the game's moderator in: their own as last seen by the
     bot, else the game's."""
-    return await service.locale_of(bot.db, info.moderator_id) or info.settings.language
+    return await locale_of(bot.db, info.moderator_id) or info.settings.language

@@ -1,5 +1,5 @@
 """Outbox messages → Discord messages. The service writes data (the dataclasses of
-``bot.service.messages``: events, a sheet, a deadline); this module decodes each row and
+``bot.core.messages``: events, a sheet, a deadline); this module decodes each row and
 words it in the recipient's language with the renderer registered for its class and the
 renderers of ``bot.render``. Public posts are built only from public events (the renderer refuses
 anything else), private ones only from the recipient's own.
@@ -15,32 +15,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.discord.components.lobby import lobby_view
-from bot.discord.components.panel import OpenPanelButton, prompt_view
-from bot.discord.components.predict import predict_view
-from bot.discord.components.replay import replay_view
-from bot.discord.components.standby import offer_view
-from bot.discord.components.table import TableButton
-from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
-from bot.discord.embeds.season_replies import summary_embed
-from bot.i18n import has_key, t, terms
-from bot.render import absence as absence_text
-from bot.render import gallery as gallery_text
-from bot.render import words
-from bot.render.chart import scoreboard_png, survivor_bonus
-from bot.render.fields import add_lines
-from bot.render.posts import (
-    PHASE_COLOUR,
-    announcement_embed,
-    deadline_text,
-    phase_opened,
-    private_embed,
-    scoreboard_embed,
-    wounded_lines,
-)
-from bot.render.recap import fit_one, recap_embeds
-from bot.render.sheet import sheet_embed
-from bot.service.messages import (
+from bot.core.messages import (
     AbsenceModerator,
     AbsenceWarning,
     DeadlineExtended,
@@ -74,13 +49,38 @@ from bot.service.messages import (
     decode,
     encode,
 )
-from bot.service.moderation import CHANNEL_GONE
-from bot.service.outbox import OutgoingMessage
-from bot.service.practice import STOPPED as PRACTICE_STOPPED
-from bot.service.recap import RecapEntry
-from bot.service.start_time import NOT_FILLED
-from bot.service.time_zones import local
-from bot.service.types import GameInfo
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
+from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
+from bot.features.absence import look as absence_text
+from bot.features.gallery import look as gallery_text
+from bot.features.gallery.components import predict_view
+from bot.features.lobby.components import lobby_view
+from bot.features.lobby.start_time import NOT_FILLED
+from bot.features.moderation.moderation import CHANNEL_GONE
+from bot.features.play.components import OpenPanelButton, prompt_view
+from bot.features.practice.practice import STOPPED as PRACTICE_STOPPED
+from bot.features.recap.look import fit_one, recap_embeds
+from bot.features.recap.recap import RecapEntry
+from bot.features.replay.components import replay_view
+from bot.features.seasons.look import summary_embed
+from bot.features.settings.time_zones import local
+from bot.features.standbys.components import offer_view
+from bot.features.table_view.components import TableButton
+from bot.i18n import has_key, t, terms
+from bot.render import words
+from bot.render.chart import scoreboard_png, survivor_bonus
+from bot.render.fields import add_lines
+from bot.render.posts import (
+    PHASE_COLOUR,
+    announcement_embed,
+    deadline_text,
+    phase_opened,
+    private_embed,
+    scoreboard_embed,
+    wounded_lines,
+)
+from bot.render.sheet import sheet_embed
 from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
 
@@ -470,7 +470,7 @@ def _prediction_scores(m: PredictionScores, msg: OutgoingMessage, info: GameInfo
 class Renderers:
     """Each message class with its renderer. ``add`` ties a class to a function of that
     class (mypy holds the two together); ``tests/service/test_messages.py`` holds that
-    every kind of :mod:`bot.service.messages` has one."""
+    every kind of :mod:`bot.core.messages` has one."""
 
     def __init__(self) -> None:
         self._by_class: dict[type[Message], Renderer[Any]] = {}

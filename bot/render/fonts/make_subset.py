@@ -4,7 +4,7 @@
 
 (Debian's ``fonts-noto-cjk``; font 2 of the collection is Simplified Chinese.) It keeps
 only the glyphs of :func:`bot.render.chart.chart_texts` and
-:func:`bot.render.stats_chart.stats_chart_texts` in zh-CN and zh-TW (the Simplified font
+:func:`bot.features.stats.look_chart.stats_chart_texts` in zh-CN and zh-TW (the Simplified font
 draws the Traditional characters too), renamed to
 :data:`FAMILY` as the OFL asks of a modified font, its copyright notice kept.
 ``tests/bot/test_chart.py`` fails when a word of the chart is missing from the font.
@@ -23,8 +23,8 @@ SIMPLIFIED_CHINESE = 2  # index in NotoSansCJK-Regular.ttc
 
 
 def build(source: str, font_number: int = SIMPLIFIED_CHINESE) -> None:
+    from bot.features.stats.look_chart import stats_chart_texts
     from bot.render.chart import chart_texts
-    from bot.render.stats_chart import stats_chart_texts
 
     texts = [*(s for loc in ("zh-CN", "zh-TW") for s in (*chart_texts(loc), *stats_chart_texts(loc)))]
     text = "".join(sorted({ch for s in texts for ch in s if ord(ch) > 0x7F}))

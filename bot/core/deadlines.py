@@ -1,0 +1,223 @@
+"""Deadlines and reminders. A scheduler (the Discord layer's background task) calls
+``run_due`` on a timer and sleeps until ``next_wakeup``; everything it does is decided
+under the game's lock from the stored deadline, so a restart or a second scheduler
+changes nothing. Time comes from the database handle's clock (tests inject one).
+
+The games due at one tick are closed ``CLOSING_AT_ONCE`` at a time, each in its own
+transaction under its own lock: a deadline many games share is closed while the
+dispatcher delivers the first ones' messages. On PostgreSQL the closings overlap; on
+SQLite their writes queue on the database handle's writer lock (``bot.db.session``),
+and what overlaps is the waiting on the file with the dispatcher's work. One game that
+fails still only goes to ``DueReport.failed``, and the report lists the games in the
+order they were found due, whichever finished first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from bot import log_context
+from bot.core.advance import advance_locked
+from bot.core.common import (
+    locked_game,
+    mail_for,
+    mail_holder,
+    seats_done,
+    state_of,
+    table_living,
+    wound_note,
+)
+from bot.core.messages import Reminder
+from bot.core.types import StepResult
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.features.absence import absence
+from bot.features.ai_seats import play as ai_play
+from bot.features.lobby.clock import (
+    lobby_due_work,
+    next_lobby_times,
+    remind_lobby_if_due,
+    start_if_due,
+)
+from bot.features.standbys.standbys import expire_due_offers, next_offer_expiry
+
+log = logging.getLogger(__name__)
+
+# How many due games are closed (or reminded, or started) at once: enough to keep the
+# engine, the database and the dispatcher busy together, few enough that a delivery's
+# "sent" mark never queues behind more than a handful of closings.
+CLOSING_AT_ONCE = 4
+
+# What one game's work came to when it raised (logged; the game goes to ``failed``).
+FAILED: Any = object()
+
+
+@dataclass
+class DueReport:
+    advanced: list[StepResult] = field(default_factory=list)
+    reminded: list[int] = field(default_factory=list)
+    # The AI seats' turns played: (game, seat, outcome), see bot.features.ai_seats.play.
+    ai_played: list[tuple[int, int, str]] = field(default_factory=list)
+    # Games whose advance or reminder raised (logged); the others went ahead.
+    failed: list[int] = field(default_factory=list)
+    # Lobbies started or cancelled at their start time (their lobby post is out of date).
+    lobbies: list[int] = field(default_factory=list)
+    # Seat offers to standbys whose time ran out (the next standby asked).
+    offers_closed: int = 0
+
+
+async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
+    """Advance the game if its deadline has passed (checked under the lock); None when
+    it has not, or when someone else advanced it first."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "running" or game.phase_deadline is None or game.phase_deadline > now:
+            return None
+        return await advance_locked(s, game, now, at_deadline=True)
+
+
+async def remind_if_due(db: Database, game_id: int) -> int:
+    """Send the phase's reminder if it is due: a public notice with the deadline and how
+    many of the seats the table takes for living have not sent yet, and a private one to
+    each living player who has not yet sent the phase's main submission.
+    Returns the number of messages written (0: not due)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "running" or game.reminder_due_at is None or game.reminder_due_at > now:
+            return 0
+        game.reminder_due_at = None
+        if game.phase_deadline is not None and game.phase_deadline <= now:
+            return 0  # too late to remind: the phase closes at this tick (or a failed advance's retry)
+        phase = str(game.phase)
+        state = state_of(game)
+        sent = await seats_done(s, game.id, game.round, phase, state)
+        mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=phase, now=now)
+        deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
+        missing = [p.seat for p in state.players if p.alive and p.seat not in sent]
+        # The table counts the seats it takes for living (a death held for the Morning
+        # is still missing to it): the same count as /table's.
+        publicly = [seat for seat in table_living(state) if seat not in sent]
+        mail.public(Reminder(round=game.round, phase=phase, deadline=deadline, missing=len(publicly)))
+        told: bool | None = None  # (read once, for the first on a run of misses)
+        for seat in missing:
+            if seat in holders:
+                # A wounded player (their own HP: theirs to know) is told what still
+                # counts and the odds of tonight's roll, in every phase's reminder.
+                wounded = wound_note(state, seat, tonight=phase != "morning")
+                if told is None and holders[seat].misses_in_row:
+                    told = await absence.told_privately(s, game)
+                run = absence.reminder_note(game, state, holders[seat], phase, moderator_told=told is not False)
+                note = Reminder(round=game.round, phase=phase, deadline=deadline, seat=seat, wounded=wounded, run=run)
+                mail_holder(mail, holders[seat], note)
+        await s.flush()
+        return mail.count
+
+
+async def run_due(
+    db: Database,
+    held: Collection[int] = (),
+    *,
+    at_once: int = CLOSING_AT_ONCE,
+) -> DueReport:
+    """Advance every game whose deadline has passed and send the reminders due, and
+    start (or cancel) the lobbies whose start time has come, ``at_once`` games at a
+    time; the games in ``held`` (a failure's retry not yet due) wait. Each game is its
+    own unit of work, whose commit signals its messages written (``bot.db.signals``): a
+    deadline shared by many games is delivered while the later ones are still being
+    closed."""
+    now = db.now()
+    async with db.read() as s:
+        due, remind = await repo.due_work(s, now)
+        starts, lobby_reminders = await lobby_due_work(s, now)
+    report = DueReport()
+
+    async def each(games: list[int], work: Callable[[int], Awaitable[Any]], what: str) -> list[tuple[int, Any]]:
+        return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what)
+
+    for game_id, result in await each(due, lambda g: advance_if_due(db, g), "advancing game %s"):
+        if result is FAILED:
+            report.failed.append(game_id)
+        elif result is not None:
+            report.advanced.append(result)
+    _count(report, await each(remind, lambda g: remind_if_due(db, g), "reminding game %s"), report.reminded)
+    _count(report, await each(starts, lambda g: start_if_due(db, g), "starting game %s at its start time"), report.lobbies)
+    _count(report, await each(lobby_reminders, lambda g: remind_lobby_if_due(db, g), "reminding the lobby of game %s"), report.reminded)
+    try:
+        report.offers_closed = await expire_due_offers(db)
+    except Exception:
+        log.exception("closing expired seat offers failed")
+    try:
+        report.ai_played = await ai_play.play_due(db, set(held) | set(report.failed))
+    except Exception:
+        log.exception("playing the AI seats' turns failed")
+    return report
+
+
+def _count(report: DueReport, outcomes: list[tuple[int, Any]], into: list[int]) -> None:
+    """The games whose work did something go to ``into``; those that raised to ``failed``."""
+    for game_id, result in outcomes:
+        if result is FAILED:
+            report.failed.append(game_id)
+        elif result:
+            into.append(game_id)
+
+
+async def _a_few_at_a_time(
+    games: list[int],
+    work: Callable[[int], Awaitable[Any]],
+    at_once: int,
+    what: str,
+) -> list[tuple[int, Any]]:
+    """``work`` for each game, at most ``at_once`` running together; (game, result) in
+    the order of ``games``, the result ``FAILED`` for a game whose work raised (logged:
+    one broken game, rolled back and retried at a later tick, must not stop the others).
+    ``what`` names the work in the log, ``%s`` standing for the game."""
+    results: list[Any] = [FAILED] * len(games)
+    queue = iter(enumerate(games))
+
+    async def worker() -> None:
+        for i, game_id in queue:  # (shared: each game is taken by one worker)
+            with log_context.about(game=game_id):  # (the traceback's line too)
+                try:
+                    results[i] = await work(game_id)
+                except Exception:
+                    log.exception(f"{what} failed", game_id)
+
+    await asyncio.gather(*(worker() for _ in range(min(max(1, at_once), len(games)))))
+    return list(zip(games, results, strict=True))
+
+
+def wakeup_statement(held: Collection[int] = ()) -> Any:
+    """Every time the scheduler may have to wake at (a deadline, a reminder, a lobby's
+    start or reminder, a seat offer's expiry, an AI seat's turn; the games in ``held``
+    left out), as one statement of scalar subqueries, each one step along its index:
+    the work of a tick is due exactly when the earliest of them has come."""
+    lobby_start, lobby_reminder = next_lobby_times(held)
+    return select(
+        *repo.next_times_statement(held).selected_columns,
+        lobby_start,
+        lobby_reminder,
+        next_offer_expiry(),
+        ai_play.next_due_time(held),
+    )
+
+
+# Asked at every tick: built once (building a statement costs more than running it).
+_WAKEUP = wakeup_statement()
+
+
+async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
+    """When something is next due (see :func:`wakeup_statement`), in one statement."""
+    async with db.read() as s:
+        row = (await s.execute(wakeup_statement(held) if held else _WAKEUP)).one()
+    times = [t for t in row if t is not None]
+    return min(times) if times else None

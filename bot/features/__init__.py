@@ -1,0 +1,3 @@
+"""The features, a folder each: its use cases (the modules not named ``cog*``,
+``components*`` or ``look*``), its slash commands (``cog*``), its buttons and menus
+(``components*``) and how it reads (``look*``). The core they share is ``bot.core``."""

@@ -1,0 +1,86 @@
+"""The gallery's truth posts in Discord's words: one step of the game log told as the
+replay tells it (``replay_story``: the Day's numbers, the Night's turns in initiative
+order with their rolls, the Morning's votes, every score change), line by line in
+markdown rather than HTML; the start's step with the deal (each seat's class and
+faction). Only the gallery is ever shown these (``bot.features.gallery.gallery``)."""
+
+from __future__ import annotations
+
+import re
+from html import escape, unescape
+from typing import Any
+
+from bot.features.replay.look import step_label
+from bot.features.replay.look_story import Line, Story
+from bot.i18n import t, terms
+from bot.render import words
+from engine.events import Event
+
+# What an embed's description holds, and what one Discord message's embeds hold in all
+# (titles and footers count too: room is left for them).
+EMBED_TEXT = 3900
+MESSAGE_TEXT = 5400
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def markdown(html_text: str) -> str:
+    """A story line's HTML as Discord markdown: bold kept, every other tag dropped, the
+    text unescaped (names arrive markdown-escaped, so they stay as typed)."""
+    text = html_text.replace("<strong>", "**").replace("</strong>", "**").replace("<br>", "\n")
+    return unescape(_TAGS.sub("", text))
+
+
+def _lines(line: Line, depth: int = 0) -> list[str]:
+    out = [("  " * depth) + ("• " if depth == 0 else "◦ ") + markdown(line.html)]
+    for sub in line.subs:
+        out += _lines(sub, depth + 1)
+    return out
+
+
+def deal_lines(deal: list[dict[str, Any]], names: dict[int, str], loc: str) -> list[str]:
+    """The deal, one seat a line."""
+    out: list[str] = []
+    for d in sorted(deal, key=lambda d: int(d["seat"])):
+        out.append(
+            "• " + t(
+                "gallery.deal_line", loc, seat=words.seat_label(int(d["seat"]), names),
+                class_name=terms.class_name(str(d["class_id"]), loc), faction=terms.faction(str(d["faction"]), loc),
+            )
+        )  # fmt: skip
+    return out
+
+
+def truth_lines(events: list[Event], rolls: list[dict[str, Any]], names: dict[int, str], loc: str, deal: list[dict[str, Any]] | None = None) -> list[str]:
+    """One step's truth, line by line (``names``: seat -> name as a message shows it)."""
+    story = Story(loc, names, names, escape)
+    out = deal_lines(deal, names, loc) if deal else []
+    for line in story.step(events, rolls):
+        out += _lines(line)
+    return out or [t("gallery.nothing", loc)]
+
+
+def title(step: str, round_no: int, phase: str, loc: str) -> str:
+    return t("gallery.truth_title", loc, step=step_label({"kind": step, "round": round_no, "phase": phase}, loc))
+
+
+def pages(lines: list[str], loc: str) -> list[str]:
+    """The lines in descriptions that fit embeds of one message; what does not fit is
+    said to be on the replay page."""
+    out: list[str] = []
+    current: list[str] = []
+    size = total = 0
+    more = t("gallery.more", loc)
+    for line in lines:
+        line = line[:EMBED_TEXT]
+        if total + len(line) + 1 > MESSAGE_TEXT - len(more):
+            current.append(more)
+            break
+        if current and size + len(line) + 1 > EMBED_TEXT:
+            out.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+        total += len(line) + 1
+    if current:
+        out.append("\n".join(current))
+    return out

@@ -1,0 +1,1 @@
+"""``/rules`` and ``/help``: the game explained in the reader's language (``cog``)."""

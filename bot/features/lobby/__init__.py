@@ -1,0 +1,3 @@
+"""A game before it starts: create, join, leave, kick, start, and a lobby's start time.
+``games`` the use cases; ``clock`` and ``start_time`` the start time; ``cog`` ``/game
+join|leave``; ``components`` the lobby post's buttons."""

@@ -1,0 +1,95 @@
+"""A lobby's start time. A moderator may give a lobby one (``/mod create`` or
+``/mod settings``, as a time from now); its members are reminded by DM the game's
+reminder lead before it; at it the game starts, through the same path as
+``/mod start`` (``games.start_locked``), if at least the minimum of players have
+joined, and is otherwise cancelled (``moderation.cancel_locked``) with a notice that
+names the standby list.
+
+Kept like the phase deadlines: stored on the game (``start_at``, ``start_reminder_at``),
+found by the scheduler's ``run_due`` and ``next_wakeup``, decided under the game's lock,
+so a restart or a second bot process changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.core.common import locked_game, mail_for
+from bot.core.messages import LobbyReminder
+from bot.db import repositories as repo
+from bot.db.models import Game
+from bot.db.session import Database
+from bot.features.lobby.games import start_locked
+from bot.features.lobby.start_time import NOT_FILLED
+from bot.features.moderation.moderation import cancel_locked
+
+
+async def start_if_due(db: Database, game_id: int) -> str | None:
+    """At the lobby's start time: start it ("started") or, short of players, cancel it
+    ("cancelled"); None when it is not due (or no longer a lobby)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby" or game.start_at is None or game.start_at > now:
+            return None
+        joined = len(await repo.lobby(s, game.id))
+        if joined >= engine.MIN_PLAYERS:
+            await start_locked(s, game, now)
+            return "started"
+        await cancel_locked(s, game, now, NOT_FILLED, short_of=(joined, engine.MIN_PLAYERS))
+        return "cancelled"
+
+
+async def remind_lobby_if_due(db: Database, game_id: int) -> int:
+    """Remind each member of the lobby by DM, in their language, that it starts soon
+    (and how many it needs); the number of messages written (0: not due)."""
+    now = db.now()
+    async with db.transaction() as s:
+        game = await locked_game(s, game_id)
+        if game.status != "lobby" or game.start_reminder_at is None or game.start_reminder_at > now:
+            return 0
+        game.start_reminder_at = None
+        if game.start_at is None or game.start_at <= now:
+            return 0  # the start itself is due: no point in a reminder now
+        members = await repo.lobby(s, game.id)
+        mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=now)
+        humans = [m.user_id for m in members if m.user_id is not None]  # (an AI seat has no DMs)
+        mail.locales.update(await repo.user_locales(s, humans))
+        note = LobbyReminder(start_at=game.start_at.isoformat(), count=len(members), min=engine.MIN_PLAYERS, channel_id=game.channel_id)
+        for user_id in humans:
+            mail.private(user_id, note)
+        await s.flush()
+        return mail.count
+
+
+# The lobbies whose start time has come, and those whose reminder is due: each a range of
+# its (status, time) index. Asked at every scheduler tick, so built once.
+_STARTS = select(Game.id).where(Game.status == "lobby", Game.start_at <= bindparam("now")).order_by(Game.start_at, Game.id)
+_REMINDERS = (
+    select(Game.id)
+    .where(Game.status == "lobby", Game.start_reminder_at <= bindparam("now"))
+    .order_by(Game.start_reminder_at, Game.id)
+)
+
+
+def lobby_due_work_statements(now: datetime) -> tuple[Any, Any]:
+    """The statements :func:`lobby_due_work` runs, with ``now`` bound (to explain them)."""
+    return _STARTS.params(now=now), _REMINDERS.params(now=now)
+
+
+async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
+    """The lobbies whose start time has come and those whose reminder is due, earliest first."""
+    at = {"now": now}
+    return list((await s.execute(_STARTS, at)).scalars()), list((await s.execute(_REMINDERS, at)).scalars())
+
+
+def next_lobby_times(held: Collection[int] = ()) -> tuple[Any, Any]:
+    """The earliest lobby start time and reminder, as scalar subqueries for a scheduler's
+    sleep (``deadlines.next_wakeup``); the games in ``held`` (waiting to retry a failure)
+    left out."""
+    return repo.earliest(Game.start_at, "lobby", held), repo.earliest(Game.start_reminder_at, "lobby", held)

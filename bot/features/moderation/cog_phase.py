@@ -1,0 +1,75 @@
+"""``/phase``, the running game's clock, for its moderators: ``advance`` (close the open
+phase now), ``extend`` (more time), ``pause`` and ``resume``. Registered with the same
+default permission as ``/mod`` (``bot.discord.commands``); each is a command of
+``bot.features.moderation.commands`` done by ``service.moderate``, which checks the
+moderator at run time as for ``/mod``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.types import MAX_PHASE_SECONDS, GameInfo
+from bot.discord.context import Ctx, moderated_game
+from bot.discord.durations import format_duration, parse_duration
+from bot.discord.embeds.replies import closing_line, deadline_line, notice_embed, phase_name
+from bot.discord.groups import command
+from bot.discord.translator import L
+from bot.features.moderation.commands import AdvancePhase, ExtendDeadline, PauseGame, ResumeGame
+from bot.i18n import t
+
+
+def seen_phase(info: GameInfo) -> dict[str, Any]:
+    """The phase the moderator saw, to pin an advance or an extension to: if the deadline
+    closed it a moment ago, the command is refused instead of acting on the next phase.
+    A lobby has no phase to pin; the service then says the game has not started."""
+    if info.round < 1:
+        return {}
+    return {"expected_round": info.round, "expected_phase": info.phase}
+
+
+async def pause_or_resume(interaction: discord.Interaction, change: type[PauseGame | ResumeGame], said: str) -> None:
+    ctx = await Ctx.begin(interaction)
+    info = await moderated_game(ctx.bot, interaction)
+    info = await ctx.moderate(change(info.id), info)
+    await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
+
+
+class Phase(commands.Cog):
+    """The clock of a game: ``/phase advance|extend|pause|resume``."""
+
+    @command("phase", "advance")
+    async def advance(self, interaction: discord.Interaction) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await moderated_game(ctx.bot, interaction)
+        result = await ctx.moderate(AdvancePhase(info.id, **seen_phase(info)), info)
+        if result.over:
+            text = t("reply.advanced_over", ctx.locale, game=info.id)
+        else:
+            text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
+        await ctx.send(embed=notice_embed(text))
+
+    @command("phase", "extend")
+    @app_commands.rename(duration=L("cmd.name.duration"))
+    @app_commands.describe(duration=L("cmd.param.duration"))
+    async def extend(self, interaction: discord.Interaction, duration: str) -> None:
+        ctx = await Ctx.begin(interaction)
+        info = await moderated_game(ctx.bot, interaction)
+        seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
+        info = await ctx.moderate(ExtendDeadline(info.id, seconds, **seen_phase(info)), info)
+        if info.status == "paused":
+            text = t("reply.extended_paused", ctx.locale, duration=format_duration(info.paused_remaining or 0, ctx.locale))
+        else:
+            text = t("reply.extended", ctx.locale, deadline=deadline_line(info.deadline, ctx.locale))
+        await ctx.send(embed=notice_embed(text))
+
+    @command("phase", "pause")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await pause_or_resume(interaction, PauseGame, "reply.paused")
+
+    @command("phase", "resume")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await pause_or_resume(interaction, ResumeGame, "reply.resumed")

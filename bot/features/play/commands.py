@@ -1,0 +1,265 @@
+"""What a player sends, as commands, and the one road that stores it (:func:`handle`).
+
+Each command is a frozen dataclass carrying what the player typed or picked: a grail
+number, a vote's target, an action, a toggle, a guess, a whole submission (a panel's
+form, a pass), or the withdrawal of what was sent. A target is a seat picked from a menu
+(an ``int``) or what was typed for a player (a name, a mention, ``#3``); a skill or a
+guess typed by name is resolved too. :func:`handle` opens one unit of work: it locks the
+game (the one ``game_id`` names, else the live game of ``channel_id``, a server channel,
+else the caller's one live game), checks the phase pinned by ``round_no`` (a panel knows
+the phase it was drawn for), builds the caller's view when something typed needs
+resolving, resolves it with the pure functions of ``bot.core.resolve``, adds a piece
+to what is stored (``bot.features.play.pieces``), validates the whole with the engine and
+stores it. Whatever is refused is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, overload
+
+import engine
+from bot.core.common import check_expected, check_id, state_of
+from bot.core.errors import (
+    BadArgumentError,
+    GuessRefusedError,
+    ResolveError,
+    RuleRefusedError,
+    SwitchNotToggleError,
+)
+from bot.core.resolve import parse_guess, parse_skill, seat_of, seats_of
+from bot.core.types import KIND_PHASE, Receipt
+from bot.core.views import PlayerView
+from bot.db import repositories as repo
+from bot.db.session import Database
+from bot.features.play.pieces import Piece, action_piece, guess_piece, toggle_piece
+from bot.features.play.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
+from engine.errors import WrongPhaseError
+
+# A player named by a seat picked from a menu, or by what was typed for them.
+Target = str | int
+
+
+@dataclass(frozen=True, slots=True)
+class SendGrail:
+    """Day: a whole number 1-100."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class SendVote:
+    """Morning: the player voted for."""
+
+    target: Target
+
+
+@dataclass(frozen=True, slots=True)
+class AddAction:
+    """One action (by skill id: ``attack``, ``release``, a class's skill) added to
+    tonight's orders; the same skill again replaces it."""
+
+    skill: str
+    targets: tuple[Target, ...] = ()
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActSkill:
+    """``/act skill`` as typed: the skill by id or name; a toggle is switched (``on``, or
+    flipped when None), release and other skills are actions."""
+
+    skill: str
+    targets: tuple[Target, ...] = ()
+    amount: int | None = None
+    on: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleSkill:
+    """A toggle skill (by id) switched on or off for tonight, or flipped (``on=None``)."""
+
+    skill: str
+    on: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddGuess:
+    """"``target`` is ``guess``" added to this Dusk's identifications: the guess typed
+    (``holy``, ``Cleric``, ``trait:holy``) or picked as (what, value)."""
+
+    target: Target
+    guess: str | tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class SendSubmission:
+    """A whole submission (an ``engine`` submission or its dict form) for its phase."""
+
+    submission: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """What was sent of ``kind`` (grail, identify, orders, vote) this phase, deleted."""
+
+    kind: str
+
+
+# What stores a submission; with a withdrawal, every command.
+Sending = SendGrail | SendVote | AddAction | ActSkill | ToggleSkill | AddGuess | SendSubmission
+Command = Sending | Withdraw
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _typed(target: Any) -> bool:
+    return isinstance(target, str)
+
+
+def needs_view(command: Command) -> bool:
+    """Whether resolving ``command`` reads the caller's view (something typed)."""
+    if isinstance(command, SendVote):
+        return _typed(command.target)
+    if isinstance(command, AddAction):
+        return any(map(_typed, command.targets))
+    if isinstance(command, AddGuess):
+        return _typed(command.target) or _typed(command.guess)
+    return isinstance(command, ActSkill)
+
+
+def _whole_submission(value: Any) -> engine.Submission:
+    if isinstance(value, dict):
+        try:
+            return engine.submission_from_dict(value)
+        except engine.RuleViolation as exc:
+            raise RuleRefusedError(exc) from None
+    if not isinstance(value, SUBMISSION_TYPES):
+        raise BadArgumentError(field="submission", reason="not a submission")
+    return value
+
+
+def checked(command: Any) -> Command:
+    """``command``, or a BadArgumentError when it is none (before anything is read)."""
+    if isinstance(command, SendGrail) and not _is_int(command.number):
+        raise BadArgumentError(field="number", reason="a whole number")
+    if isinstance(command, SendVote) and not (_is_int(command.target) or _typed(command.target)):
+        raise BadArgumentError(field="target", reason="a seat number")
+    if isinstance(command, Withdraw) and command.kind not in KIND_PHASE:
+        raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
+    if not isinstance(command, Command):
+        raise BadArgumentError(field="submission", reason="not a submission")
+    return command
+
+
+def kind_of(command: Command) -> str:
+    """The kind of submission ``command`` sends (or withdraws)."""
+    if isinstance(command, SendGrail):
+        return "grail"
+    if isinstance(command, SendVote):
+        return "vote"
+    if isinstance(command, AddGuess):
+        return "identify"
+    if isinstance(command, Withdraw):
+        return command.kind
+    if isinstance(command, SendSubmission):
+        return _whole_submission(command.submission).kind
+    return "orders"
+
+
+def asked(command: Command, view: PlayerView | None) -> engine.Submission | Piece:
+    """What ``command`` sends, its typed names resolved against the caller's ``view``
+    (present when :func:`needs_view`): a whole submission or a piece of a Dusk's."""
+    players = view.game.players if view is not None else []
+    if isinstance(command, SendGrail):
+        return engine.GrailNumber(command.number)
+    if isinstance(command, SendVote):
+        return engine.Vote(seat_of(command.target, players))
+    if isinstance(command, AddAction):
+        return action_piece(engine.Action(command.skill, seats_of(command.targets, players), command.amount))
+    if isinstance(command, ToggleSkill):
+        return toggle_piece(command.skill, command.on)
+    if isinstance(command, AddGuess):
+        seat = seat_of(command.target, players)
+        what, value = parse_guess(command.guess, view.sheet if view else None) if isinstance(command.guess, str) else command.guess
+        return guess_piece(engine.Guess(seat, what, value))  # type: ignore[arg-type]  # the engine checks ``what``
+    if isinstance(command, ActSkill):
+        return _skill(command, view)
+    assert isinstance(command, SendSubmission)
+    return _whole_submission(command.submission)
+
+
+def _skill(command: ActSkill, view: PlayerView | None) -> Piece:
+    if view is None or view.sheet is None:
+        raise ResolveError("reply.error.not_started")
+    chosen = parse_skill(command.skill, view.sheet)
+    targets = seats_of(command.targets, view.game.players)
+    if chosen == "release":
+        return action_piece(engine.Action("release", targets, command.amount))
+    assert not isinstance(chosen, str)
+    if chosen.mode == "toggle":
+        return toggle_piece(chosen.id, command.on)
+    if command.on is not None:  # only a toggle is switched on or off
+        raise SwitchNotToggleError(skill=chosen.id, class_id=view.sheet["class_id"])
+    return action_piece(engine.Action(chosen.id, targets, command.amount))
+
+
+@overload
+async def handle(db: Database, command: Withdraw, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None) -> bool: ...
+@overload
+async def handle(db: Database, command: Sending, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None) -> Receipt: ...
+async def handle(
+    db: Database, command: Command, user_id: int, channel_id: int | None = None, *, game_id: int | None = None, round_no: int | None = None
+) -> Receipt | bool:
+    """Store what ``user_id`` sends with ``command`` for the open phase of their game,
+    in one unit of work, and return the receipt (its ``view``: the caller's view just
+    after); a :class:`Withdraw` returns whether something was withdrawn.
+
+    The game: ``game_id``'s; else the live game of ``channel_id`` (a server channel)
+    when it has one; else the caller's one live game. ``round_no`` pins the phase of the
+    command's kind in that round (PhaseClosedError when another is open); without it, a
+    command sent in the wrong phase gets the engine's "wrong phase" (or "phase closed"
+    right after its phase closed). Raises RuleRefusedError when the rules refuse it, a
+    ResolveError when something typed names nothing."""
+    check_id(user_id, "user")
+    if channel_id is not None:
+        check_id(channel_id, "channel")
+    command = checked(command)
+    kind = kind_of(command)
+    phase = KIND_PHASE[kind] if round_no is not None else None
+    check_expected(round_no, phase)
+    now = db.now()
+    async with db.transaction() as s:
+        turn = await locked_seat(s, user_id, game_id, round_no, phase, channel_id=channel_id)
+        if isinstance(command, Withdraw):
+            return await _withdraw(s, turn, command.kind)
+        rows = await turn.phase_rows(s)
+        state = state_of(turn.game)
+        view = await turn.view(s, state, rows) if needs_view(command) else None
+        what = asked(command, view)
+        whole = what.whole(rows, turn.seat) if isinstance(what, Piece) else what
+        try:
+            normal = validated(state, turn.game, turn.seat, whole)
+        except RuleRefusedError as exc:
+            if not isinstance(command, AddGuess) or exc.params.get("reason") != "reason.identify_rule":
+                raise
+            view = view or await turn.view(s, state, rows)  # the sheet, for the rule, only when it is needed
+            raise GuessRefusedError(exc.violation, view.sheet) from None
+        return await turn.store(s, normal, now, state, rows)
+
+
+async def _withdraw(s: Any, turn: Turn, kind: str) -> bool:
+    """Delete what the caller sent of ``kind`` in the open phase, so that it is not
+    resolved and no longer counts as sent for the early advance (an early close already
+    set stays: see ``close_early_if_all_sent``). Outside the kind's phase: "phase
+    closed" if that phase has just closed, else the engine's "wrong phase". Once the
+    deadline has passed the phase still closes at the next tick, with whatever is left:
+    like any late change, the withdrawal counts if it came first."""
+    game = turn.game
+    assert game.phase is not None
+    if KIND_PHASE[kind] != game.phase:
+        wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
+        raise refusal(wrong, game, kind)
+    return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)

@@ -1,0 +1,264 @@
+"""Submissions: a grail number (Day), identifications and night orders (Dusk), a vote
+(Morning). Each is checked by the engine against the current state and stored at once;
+a resubmission of the same kind in the same phase replaces the earlier one.
+
+A submission and a phase advance of the same game never interleave: both lock the game
+row first. So a submission arriving as the phase closes is either stored before the
+advance reads the phase's submissions (and counted), or sees the next phase and is
+refused with PhaseClosedError — never carried over. Every submission comes in by one road,
+``bot.features.play.commands.handle``, which also withdraws one; orders and identifications
+can be sent a piece at a time (``bot.features.play.pieces``).
+
+A submission is one unit of work from the lock to the answer: the receipt carries the
+player's own view just after it (``Receipt.view``), read in the same transaction from
+what the submission read anyway (the game with the player's unread count in one
+statement, every player row in one, the phase's submissions in one), so the bot's answer
+does not read the game again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from bot.core import policy
+from bot.core.common import check_id, done_seats, require_running, seats_done, settings_of, state_of
+from bot.core.errors import (
+    GameNotFoundError,
+    NoActiveGameError,
+    NotInGameError,
+    PhaseClosedError,
+    RuleRefusedError,
+    ServiceError,
+)
+from bot.core.policy import Action, Standing
+from bot.core.types import KIND_PHASE, PHASE_ORDER, Receipt
+from bot.core.views import PlayerView, seat_view
+from bot.db import core
+from bot.db import repositories as repo
+from bot.db.models import Game, Submission, table_of
+from bot.db.repositories import PlayerRow
+
+SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
+
+
+def closed_phase_before(round_no: int, phase: str) -> tuple[int, str]:
+    """The phase that closed when (round_no, phase) opened."""
+    i = PHASE_ORDER.index(phase)
+    if i == 0:
+        return round_no - 1, PHASE_ORDER[-1]
+    return round_no, PHASE_ORDER[i - 1]
+
+
+@dataclass(slots=True)
+class Turn:
+    """A player's writing unit of work as read at its start: the locked game, the
+    player's unread inbox count, every player row of the game and the caller's own
+    (read-only rows: the unit changes the game and the submissions, not the players)."""
+
+    game: Game
+    unread: int
+    players: list[PlayerRow]
+    holder: PlayerRow
+
+    @property
+    def seat(self) -> int:
+        seat: int | None = self.holder.seat
+        assert seat is not None
+        return seat
+
+    async def phase_rows(self, s: AsyncSession) -> list[Any]:
+        """Every submission stored in the open phase (read-only rows), in one statement."""
+        assert self.game.phase is not None
+        return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase, rows=True)
+
+    async def view(
+        self, s: AsyncSession, state: engine.GameState, rows: list[Any], stored: dict[str, dict[str, Any]] | None = None
+    ) -> PlayerView:
+        """The caller's own view from the phase's ``rows`` (:meth:`phase_rows`, as read at
+        the start of the unit) and what this unit has ``stored`` since, by kind."""
+        mine = {r.kind: r.payload for r in rows if r.seat == self.seat} | (stored or {})
+        sent = dict(sorted(mine.items()))  # in kind order, as a fresh read gives them
+        return await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
+
+    async def store(
+        self,
+        s: AsyncSession,
+        normal: engine.Submission,
+        now: datetime,
+        state: engine.GameState,
+        rows: list[Any] | None = None,
+    ) -> Receipt:
+        """:func:`store` the caller's validated submission; the receipt carries their view
+        just after it. ``rows``: :meth:`phase_rows`, when the caller has read them."""
+        if rows is None:
+            rows = await self.phase_rows(s)
+        receipt = await store(s, self.game, self.seat, self.holder.user_id or 0, normal, now, state, rows=rows)
+        return replace(receipt, view=await self.view(s, state, rows, {receipt.kind: receipt.submission}))
+
+
+async def locked_seat(
+    s: AsyncSession,
+    user_id: int,
+    game_id: int | None,
+    expected_round: int | None,
+    expected_phase: str | None,
+    *,
+    channel_id: int | None = None,
+) -> Turn:
+    """Lock the caller's game, check it is running, that they hold a seat and that the
+    open phase is the one they expect. Without ``game_id``: the live game of
+    ``channel_id`` (a server channel) when it has one, else the caller's one live game."""
+    if game_id is None:
+        found = await repo.lock_game_here_with_unread(s, user_id, channel_id)
+        if found is None:
+            raise NoActiveGameError()
+    else:
+        found = await repo.lock_game_with_unread(s, check_id(game_id, "game"), user_id)
+        if found is None:
+            raise GameNotFoundError(game_id=game_id)
+    game, unread = found
+    require_running(game)
+    players = await repo.game_players(s, game.id, rows=True)
+    holder = next((p for p in players if p.user_id == user_id), None)
+    # The access policy's act: asked of the seat the database says the caller holds, and
+    # of no fact of Discord's (see bot.core.policy).
+    policy.require(Action.ACT, Standing.stranger(user_id), game, holder)
+    if holder is None or holder.seat is None:  # a lobby's row, in a game dealt since
+        raise NotInGameError(game_id=game.id)
+    assert game.phase is not None
+    expected = (
+        expected_round if expected_round is not None else game.round,
+        expected_phase or game.phase,
+    )
+    if expected != (game.round, game.phase):
+        raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
+    return Turn(game, unread, players, holder)
+
+
+def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
+    """The error for a submission of ``kind`` the engine refused: "phase closed" when it
+    was meant for the phase that has just closed, else the engine's own reason."""
+    assert game.phase is not None
+    closed = closed_phase_before(game.round, game.phase)
+    if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE.get(kind) == closed[1]:
+        return PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}")
+    return RuleRefusedError(exc)
+
+
+def validated(state: engine.GameState, game: Game, seat: int, submission: engine.Submission) -> engine.Submission:
+    """The engine's normal form of ``submission`` from ``seat`` now, or the refusal."""
+    try:
+        return engine.validate(state, seat, submission)
+    except engine.RuleViolation as exc:
+        raise refusal(exc, game, submission.kind) from None
+
+
+_SUBMISSIONS = table_of(Submission)
+# A submission's first and later versions, on the table (built once: building a
+# statement costs more than running it; nothing in a unit of work holds a submission as
+# an entity, so the ORM's unit of work has nothing to track).
+_INSERT = insert(_SUBMISSIONS)
+_REPLACE = (
+    update(_SUBMISSIONS)
+    .where(_SUBMISSIONS.c.id == bindparam("row_id"))
+    .values(
+        payload=bindparam("new_payload"),
+        user_id=bindparam("new_user_id"),
+        revision=bindparam("new_revision"),
+        updated_at=bindparam("new_updated_at"),
+    )
+)
+
+
+async def store(
+    s: AsyncSession,
+    game: Game,
+    seat: int,
+    user_id: int,
+    normal: engine.Submission,
+    now: datetime,
+    state: engine.GameState | None = None,
+    *,
+    rows: list[Any] | None = None,
+) -> Receipt:
+    """Store a validated submission (replacing this phase's one of the same kind) and
+    move the deadline to now when everyone has sent and early advance is on. ``state``:
+    the game's state when the caller has already decoded it; ``rows``: every submission
+    of the open phase when the caller has already read them (one statement serves to
+    find the row replaced and who has sent; rows or entities, only read)."""
+    assert game.phase is not None
+    payload = normal.to_dict()
+    if rows is None:
+        rows = await repo.phase_submissions(s, game.id, game.round, game.phase, rows=True)
+    old = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
+    replaced = old is not None
+    revision = 1 if old is None else old.revision + 1
+    if old is None:
+        await core.execute(
+            s,
+            _INSERT,
+            {
+                "game_id": game.id,
+                "round": game.round,
+                "phase": game.phase,
+                "seat": seat,
+                "kind": normal.kind,
+                "user_id": user_id,
+                "payload": payload,
+                "revision": revision,
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
+    else:
+        await core.execute(
+            s, _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
+        )
+    deadline = game.phase_deadline
+    sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
+    all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game), sent)
+    return Receipt(
+        game_id=game.id,
+        round=game.round,
+        phase=game.phase,
+        seat=seat,
+        kind=normal.kind,
+        submission=payload,
+        replaced=replaced,
+        revision=revision,
+        all_sent=all_sent,
+        deadline=game.phase_deadline,
+        deadline_moved=game.phase_deadline != deadline,
+        before=None if old is None else dict(old.payload),
+    )
+
+
+async def close_early_if_all_sent(
+    s: Any, game: Game, now: datetime, state: engine.GameState, sent: set[tuple[int, str]] | None = None
+) -> bool:
+    """With early advance on, once every living player has sent (a submission came in, or
+    the last who had not was removed), the deadline moves to now; at Dusk to now plus a
+    short grace, so the last player's further pieces still count. Durable: the scheduler
+    advances at the new deadline, even after a restart. True if everyone has sent.
+    (A withdrawal later in the grace does not move the deadline back.) ``sent``: the
+    (seat, kind) of every submission of the phase, when the caller knows them."""
+    assert game.phase is not None
+    if sent is None:
+        done = await seats_done(s, game.id, game.round, game.phase, state)
+    else:
+        done = done_seats(sent, game.phase, state)
+    all_sent = {p.seat for p in state.players if p.alive} <= done
+    settings = settings_of(game)
+    if all_sent and settings.early_advance and game.phase_deadline:
+        grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0
+        early = now + timedelta(seconds=grace)
+        if game.phase_deadline > early:
+            game.phase_deadline = early
+            game.reminder_due_at = None
+    return all_sent
