@@ -18,14 +18,12 @@ from engine.health import WOUND_RECOVERY, wound_odds
 from engine.model import (
     HOUSE_RULES,
     DeparturesRule,
-    Faction,
     GameState,
     KillingBlowRule,
     Phase,
     Player,
     Settings,
     State,
-    Trait,
     UnevenTablesRule,
     VoteDamageRule,
     VoteTieRule,
@@ -44,6 +42,7 @@ from engine.submissions import (
 )
 from engine.uneven import start_events
 from engine.validate import validate
+from engine.values import Faction, Trait
 
 __all__ = [
     "HOUSE_RULES",

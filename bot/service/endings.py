@@ -25,8 +25,8 @@ from bot.service.messages import Ending
 from bot.service.outbox import Mail
 from bot.service.ratings import RatingChange
 from bot.service.records import result_of
-from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
+from engine.values import FACTIONS
 
 # Scored by a seat for its own faction, by the ScoreChanged reason.
 OWN_POINTS = ("allocation", "steal", "kill")

@@ -36,7 +36,7 @@ from bot.service.gallery_errors import (
 )
 from bot.service.messages import PredictionScores, PredictionsOpened
 from bot.service.outbox import Mail
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 FACTION_NAMES = tuple(f.value for f in FACTIONS)
 # The phases of a round during which its predictions are open.

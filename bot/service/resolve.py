@@ -19,7 +19,7 @@ from bot.render import words
 from bot.service.errors import ResolveError
 from bot.service.types import SeatInfo
 from engine.classes import SkillSpec, catalogue, class_spec
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 from engine.view import Sheet
 
 MENTION = re.compile(r"^<@!?(\d{15,21})>$")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import engine
 from bot.db.session import Database
 from bot.service import AddAction, AddGuess, SendGrail, SendSubmission, advance_phase, handle
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 from tests.service.helpers import current_state, started, user
 
 

@@ -81,8 +81,8 @@ from bot.service.recap import RecapEntry
 from bot.service.start_time import NOT_FILLED
 from bot.service.time_zones import local
 from bot.service.types import GameInfo
-from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
+from engine.values import FACTIONS
 
 log = logging.getLogger("wolfhowl.discord.outbound")
 NEUTRAL = 0x4B5563
