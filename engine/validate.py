@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import engine.skills.classes  # noqa: F401  (its modules define the skills skills_of finds)
 from engine import rules
 from engine.classes import ClassSpec, IdentifySlot, class_spec
 from engine.errors import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import engine.skills.classes  # noqa: F401  (its modules define the skills skills_of finds)
 from engine import rules
 from engine.classes import class_spec
 from engine.dice import Dice
