@@ -28,8 +28,18 @@ from engine.model import (
     VoteDamageRule,
     VoteTieRule,
 )
+from engine.phases import (
+    KINDS_TAKEN,
+    MAIN_KIND,
+    PHASE_OF,
+    PHASE_OF_KIND,
+    PHASE_ORDER,
+    done_seats,
+    phase_before,
+)
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS, new_game
 from engine.submissions import (
+    RELEASE,
     Action,
     GrailNumber,
     Guess,
@@ -46,8 +56,14 @@ from engine.values import Faction, Trait
 
 __all__ = [
     "HOUSE_RULES",
+    "KINDS_TAKEN",
+    "MAIN_KIND",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PHASE_OF",
+    "PHASE_OF_KIND",
+    "PHASE_ORDER",
+    "RELEASE",
     "WOUND_RECOVERY",
     "Action",
     "Audience",
@@ -79,8 +95,10 @@ __all__ = [
     "advance",
     "catalogue",
     "class_spec",
+    "done_seats",
     "end_game",
     "new_game",
+    "phase_before",
     "remove_player",
     "rules",
     "seats_named",

@@ -25,13 +25,21 @@ from engine.errors import (
     WoundedError,
     WrongPhaseError,
 )
-from engine.model import GameState, Phase, Player
-from engine.night.resolve import RELEASE
+from engine.model import GameState, Player
+from engine.phases import PHASE_OF
 from engine.skills.base import hooks_for, skills_of
-from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Submission, Vote
+from engine.submissions import (
+    RELEASE,
+    Action,
+    GrailNumber,
+    Guess,
+    Identification,
+    Orders,
+    Submission,
+    Vote,
+)
 from engine.values import FACTIONS, Trait
 
-PHASE_OF = {GrailNumber: Phase.DAY, Identification: Phase.DUSK, Orders: Phase.DUSK, Vote: Phase.MORNING}
 GRAIL_RANGE = (1, 100)
 
 

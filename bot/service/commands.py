@@ -32,7 +32,7 @@ from bot.service.errors import (
 from bot.service.pieces import Piece, action_piece, guess_piece, toggle_piece
 from bot.service.resolve import parse_guess, parse_skill, seat_of, seats_of
 from bot.service.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
-from bot.service.types import KIND_PHASE, Receipt
+from bot.service.types import Receipt
 from bot.service.views import PlayerView
 from engine.errors import WrongPhaseError
 
@@ -147,7 +147,7 @@ def checked(command: Any) -> Command:
         raise BadArgumentError(field="number", reason="a whole number")
     if isinstance(command, SendVote) and not (_is_int(command.target) or _typed(command.target)):
         raise BadArgumentError(field="target", reason="a seat number")
-    if isinstance(command, Withdraw) and command.kind not in KIND_PHASE:
+    if isinstance(command, Withdraw) and command.kind not in engine.PHASE_OF_KIND:
         raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
     if not isinstance(command, Command):
         raise BadArgumentError(field="submission", reason="not a submission")
@@ -228,7 +228,7 @@ async def handle(
         check_id(channel_id, "channel")
     command = checked(command)
     kind = kind_of(command)
-    phase = KIND_PHASE[kind] if round_no is not None else None
+    phase = engine.PHASE_OF_KIND[kind] if round_no is not None else None
     check_expected(round_no, phase)
     now = db.now()
     async with db.transaction() as s:
@@ -259,7 +259,7 @@ async def _withdraw(s: Any, turn: Turn, kind: str) -> bool:
     like any late change, the withdrawal counts if it came first."""
     game = turn.game
     assert game.phase is not None
-    if KIND_PHASE[kind] != game.phase:
-        wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
+    if engine.PHASE_OF_KIND[kind] != game.phase:
+        wrong = WrongPhaseError(expected=f"phase.{engine.PHASE_OF_KIND[kind]}", phase=f"phase.{game.phase}")
         raise refusal(wrong, game, kind)
     return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)

@@ -33,7 +33,6 @@ from bot.db.repositories import PlayerRow
 from bot.service import policy
 from bot.service.common import (
     check_id,
-    done_seats,
     require_running,
     seats_done,
     settings_of,
@@ -48,18 +47,10 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.policy import Action, Standing
-from bot.service.types import KIND_PHASE, PHASE_ORDER, Receipt
+from bot.service.types import Receipt
 from bot.service.views import PlayerView, seat_view
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
-
-
-def closed_phase_before(round_no: int, phase: str) -> tuple[int, str]:
-    """The phase that closed when (round_no, phase) opened."""
-    i = PHASE_ORDER.index(phase)
-    if i == 0:
-        return round_no - 1, PHASE_ORDER[-1]
-    return round_no, PHASE_ORDER[i - 1]
 
 
 @dataclass(slots=True)
@@ -152,8 +143,8 @@ def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
     """The error for a submission of ``kind`` the engine refused: "phase closed" when it
     was meant for the phase that has just closed, else the engine's own reason."""
     assert game.phase is not None
-    closed = closed_phase_before(game.round, game.phase)
-    if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE.get(kind) == closed[1]:
+    closed = engine.phase_before(game.round, game.phase)
+    if exc.key == "error.wrong_phase" and closed[0] >= 1 and engine.PHASE_OF_KIND.get(kind) == closed[1]:
         return PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}")
     return RuleRefusedError(exc)
 
@@ -259,7 +250,7 @@ async def close_early_if_all_sent(
     if sent is None:
         done = await seats_done(s, game.id, game.round, game.phase, state)
     else:
-        done = done_seats(sent, game.phase, state)
+        done = engine.done_seats(state, game.phase, sent)
     all_sent = {p.seat for p in state.players if p.alive} <= done
     settings = settings_of(game)
     if all_sent and settings.early_advance and game.phase_deadline:
