@@ -37,6 +37,7 @@ from engine.phases import (
     done_seats,
     phase_before,
 )
+from engine.pieces import ActionPiece, GuessPiece, Piece, TogglePiece
 from engine.setup import MAX_PLAYERS, MIN_PLAYERS, new_game
 from engine.submissions import (
     RELEASE,
@@ -66,6 +67,7 @@ __all__ = [
     "RELEASE",
     "WOUND_RECOVERY",
     "Action",
+    "ActionPiece",
     "Audience",
     "ClassSpec",
     "DeparturesRule",
@@ -75,11 +77,13 @@ __all__ = [
     "GameState",
     "GrailNumber",
     "Guess",
+    "GuessPiece",
     "Identification",
     "KillingBlowRule",
     "Orders",
     "Outcome",
     "Phase",
+    "Piece",
     "Player",
     "Roll",
     "RuleViolation",
@@ -87,6 +91,7 @@ __all__ = [
     "SkillSpec",
     "State",
     "Submission",
+    "TogglePiece",
     "Trait",
     "UnevenTablesRule",
     "Vote",

@@ -9,8 +9,8 @@ game (the one ``game_id`` names, else the live game of ``channel_id``, a server 
 else the caller's one live game), checks the phase pinned by ``round_no`` (a panel knows
 the phase it was drawn for), builds the caller's view when something typed needs
 resolving, resolves it with the pure functions of ``bot.service.resolve``, adds a piece
-to what is stored (``bot.service.pieces``), validates the whole with the engine and
-stores it. Whatever is refused is refused before anything is written.
+to what is stored (``engine.pieces``), validates the whole with the engine and stores
+it. Whatever is refused is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, overload
 
 import engine
 from bot.db import repositories as repo
+from bot.db.models import Submission
 from bot.db.session import Database
 from bot.service.common import check_expected, check_id, state_of
 from bot.service.errors import (
@@ -29,7 +30,6 @@ from bot.service.errors import (
     RuleRefusedError,
     SwitchNotToggleError,
 )
-from bot.service.pieces import Piece, action_piece, guess_piece, toggle_piece
 from bot.service.resolve import parse_guess, parse_skill, seat_of, seats_of
 from bot.service.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
 from bot.service.types import Receipt
@@ -130,6 +130,39 @@ def needs_view(command: Command) -> bool:
     return isinstance(command, ActSkill)
 
 
+def _checked_action(action: engine.Action) -> engine.Action:
+    """``action`` with its targets a tuple, or a BadArgumentError when its parts are not
+    a skill id, seat numbers and a whole number (what a caller built, unchecked)."""
+    if not isinstance(action.skill, str) or not 1 <= len(action.skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    targets = tuple(action.targets) if isinstance(action.targets, tuple | list) else None
+    if targets is None or len(targets) > 15 or not all(_is_int(t) for t in targets):
+        raise BadArgumentError(field="targets", reason="seat numbers")
+    if action.amount is not None and not _is_int(action.amount):
+        raise BadArgumentError(field="amount", reason="a whole number")
+    return engine.Action(action.skill, targets, action.amount)
+
+
+def _toggle_piece(skill: Any, on: Any) -> engine.TogglePiece:
+    """The piece that switches ``skill`` (``on``, or flipped when None), or a
+    BadArgumentError when they are not a skill id and a yes, a no or none."""
+    if not isinstance(skill, str) or not 1 <= len(skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    if on is not None and not isinstance(on, bool):
+        raise BadArgumentError(field="on", reason="true, false or none")
+    return engine.TogglePiece(skill, on)
+
+
+def _checked_guess(guess: engine.Guess) -> engine.Guess:
+    """``guess``, or a BadArgumentError when it is not about a seat number or its parts
+    are not words."""
+    if not _is_int(guess.target):
+        raise BadArgumentError(field="target", reason="a seat number")
+    if not isinstance(guess.what, str) or not isinstance(guess.value, str) or len(guess.value) > 64:
+        raise BadArgumentError(field="guess", reason="a trait, class or faction")
+    return guess
+
+
 def _whole_submission(value: Any) -> engine.Submission:
     if isinstance(value, dict):
         try:
@@ -169,41 +202,48 @@ def kind_of(command: Command) -> str:
     return "orders"
 
 
-def asked(command: Command, view: PlayerView | None) -> engine.Submission | Piece:
+def asked(command: Command, view: PlayerView | None) -> engine.Submission | engine.Piece:
     """What ``command`` sends, its typed names resolved against the caller's ``view``
-    (present when :func:`needs_view`): a whole submission or a piece of a Dusk's."""
+    (present when :func:`needs_view`): a whole submission or a piece of a Dusk's
+    (``engine.pieces``)."""
     players = view.game.players if view is not None else []
     if isinstance(command, SendGrail):
         return engine.GrailNumber(command.number)
     if isinstance(command, SendVote):
         return engine.Vote(seat_of(command.target, players))
     if isinstance(command, AddAction):
-        return action_piece(engine.Action(command.skill, seats_of(command.targets, players), command.amount))
+        return engine.ActionPiece(_checked_action(engine.Action(command.skill, seats_of(command.targets, players), command.amount)))
     if isinstance(command, ToggleSkill):
-        return toggle_piece(command.skill, command.on)
+        return _toggle_piece(command.skill, command.on)
     if isinstance(command, AddGuess):
         seat = seat_of(command.target, players)
         what, value = parse_guess(command.guess, view.sheet if view else None) if isinstance(command.guess, str) else command.guess
-        return guess_piece(engine.Guess(seat, what, value))  # type: ignore[arg-type]  # the engine checks ``what``
+        return engine.GuessPiece(_checked_guess(engine.Guess(seat, what, value)))  # type: ignore[arg-type]  # the engine checks ``what``
     if isinstance(command, ActSkill):
         return _skill(command, view)
     assert isinstance(command, SendSubmission)
     return _whole_submission(command.submission)
 
 
-def _skill(command: ActSkill, view: PlayerView | None) -> Piece:
+def _skill(command: ActSkill, view: PlayerView | None) -> engine.Piece:
     if view is None or view.sheet is None:
         raise ResolveError("reply.error.not_started")
     chosen = parse_skill(command.skill, view.sheet)
     targets = seats_of(command.targets, view.game.players)
     if chosen == "release":
-        return action_piece(engine.Action("release", targets, command.amount))
+        return engine.ActionPiece(_checked_action(engine.Action("release", targets, command.amount)))
     assert not isinstance(chosen, str)
     if chosen.mode == "toggle":
-        return toggle_piece(chosen.id, command.on)
+        return _toggle_piece(chosen.id, command.on)
     if command.on is not None:  # only a toggle is switched on or off
         raise SwitchNotToggleError(skill=chosen.id, class_id=view.sheet["class_id"])
-    return action_piece(engine.Action(chosen.id, targets, command.amount))
+    return engine.ActionPiece(_checked_action(engine.Action(chosen.id, targets, command.amount)))
+
+
+def _sent(rows: list[Submission], seat: int, kind: str) -> engine.Submission | None:
+    """What ``seat`` has stored of ``kind`` among the phase's ``rows``, if anything."""
+    row = next((r for r in rows if r.seat == seat and r.kind == kind), None)
+    return None if row is None else engine.submission_from_dict(row.payload)
 
 
 @overload
@@ -239,7 +279,7 @@ async def handle(
         state = state_of(turn.game)
         view = await turn.view(s, state, rows) if needs_view(command) else None
         what = asked(command, view)
-        whole = what.whole(rows, turn.seat) if isinstance(what, Piece) else what
+        whole = what.added_to(_sent(rows, turn.seat, what.kind)) if isinstance(what, engine.Piece) else what
         try:
             normal = validated(state, turn.game, turn.seat, whole)
         except RuleRefusedError as exc:

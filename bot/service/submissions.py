@@ -7,7 +7,7 @@ row first. So a submission arriving as the phase closes is either stored before 
 advance reads the phase's submissions (and counted), or sees the next phase and is
 refused with PhaseClosedError — never carried over. Every submission comes in by one road,
 ``bot.service.commands.handle``, which also withdraws one; orders and identifications
-can be sent a piece at a time (``bot.service.pieces``).
+can be sent a piece at a time (``engine.pieces``).
 
 A submission is one unit of work from the lock to the answer: the receipt carries the
 player's own view just after it (``Receipt.view``), read in the same transaction from
