@@ -28,6 +28,7 @@ from engine.model import (
     VoteDamageRule,
     VoteTieRule,
 )
+from engine.names import guess_values, parse_guess, parse_skill
 from engine.phases import (
     KINDS_TAKEN,
     MAIN_KIND,
@@ -102,7 +103,10 @@ __all__ = [
     "class_spec",
     "done_seats",
     "end_game",
+    "guess_values",
     "new_game",
+    "parse_guess",
+    "parse_skill",
     "phase_before",
     "remove_player",
     "rules",

@@ -26,6 +26,7 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.model import GameState, Player
+from engine.names import guess_values
 from engine.phases import PHASE_OF
 from engine.skills.base import hooks_for, skills_of
 from engine.submissions import (
@@ -38,7 +39,6 @@ from engine.submissions import (
     Submission,
     Vote,
 )
-from engine.values import FACTIONS, Trait
 
 GRAIL_RANGE = (1, 100)
 
@@ -124,13 +124,7 @@ def validate_identification(state: GameState, p: Player, ident: Identification) 
 
 @cache
 def _values_of(what: str) -> frozenset[str]:
-    from engine.classes import catalogue
-
-    if what == "trait":
-        return frozenset(t.value for t in Trait)
-    if what == "faction":
-        return frozenset(f.value for f in FACTIONS)
-    return frozenset(catalogue())
+    return frozenset(guess_values(what))
 
 
 def _fits_slots(spec: ClassSpec, guesses: list[Guess]) -> bool:

@@ -8,7 +8,8 @@ guess typed by name is resolved too. :func:`handle` opens one unit of work: it l
 game (the one ``game_id`` names, else the live game of ``channel_id``, a server channel,
 else the caller's one live game), checks the phase pinned by ``round_no`` (a panel knows
 the phase it was drawn for), builds the caller's view when something typed needs
-resolving, resolves it with the pure functions of ``bot.service.resolve``, adds a piece
+resolving, resolves it (a player with the pure functions of ``bot.service.resolve``, a
+skill or a guess with the engine's ``parse_skill`` and ``parse_guess``), adds a piece
 to what is stored (``engine.pieces``), validates the whole with the engine and stores
 it. Whatever is refused is refused before anything is written.
 """
@@ -22,6 +23,7 @@ import engine
 from bot.db import repositories as repo
 from bot.db.models import Submission
 from bot.db.session import Database
+from bot.i18n import terms
 from bot.service.common import check_expected, check_id, state_of
 from bot.service.errors import (
     BadArgumentError,
@@ -30,7 +32,7 @@ from bot.service.errors import (
     RuleRefusedError,
     SwitchNotToggleError,
 )
-from bot.service.resolve import parse_guess, parse_skill, seat_of, seats_of
+from bot.service.resolve import seat_of, seats_of
 from bot.service.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
 from bot.service.types import Receipt
 from bot.service.views import PlayerView
@@ -217,7 +219,7 @@ def asked(command: Command, view: PlayerView | None) -> engine.Submission | engi
         return _toggle_piece(command.skill, command.on)
     if isinstance(command, AddGuess):
         seat = seat_of(command.target, players)
-        what, value = parse_guess(command.guess, view.sheet if view else None) if isinstance(command.guess, str) else command.guess
+        what, value = _guess_named(command.guess) if isinstance(command.guess, str) else command.guess
         return engine.GuessPiece(_checked_guess(engine.Guess(seat, what, value)))  # type: ignore[arg-type]  # the engine checks ``what``
     if isinstance(command, ActSkill):
         return _skill(command, view)
@@ -225,13 +227,24 @@ def asked(command: Command, view: PlayerView | None) -> engine.Submission | engi
     return _whole_submission(command.submission)
 
 
+def _guess_named(text: str) -> tuple[str, str]:
+    """The (what, value) ``text`` names (``engine.parse_guess``, with the catalogues'
+    words for traits and factions), or a ResolveError."""
+    found = engine.parse_guess(text, terms.typed_words)
+    if found is None:
+        raise ResolveError("reply.error.guess_unknown", text=(text or "").strip()[:50])
+    return found
+
+
 def _skill(command: ActSkill, view: PlayerView | None) -> engine.Piece:
     if view is None or view.sheet is None:
         raise ResolveError("reply.error.not_started")
-    chosen = parse_skill(command.skill, view.sheet)
+    chosen = engine.parse_skill(command.skill, view.sheet["class_id"], terms.release_words())
+    if chosen is None:
+        raise ResolveError("reply.error.skill_unknown", skill=(command.skill or "")[:50])
     targets = seats_of(command.targets, view.game.players)
-    if chosen == "release":
-        return engine.ActionPiece(_checked_action(engine.Action("release", targets, command.amount)))
+    if chosen == engine.RELEASE:
+        return engine.ActionPiece(_checked_action(engine.Action(engine.RELEASE, targets, command.amount)))
     assert not isinstance(chosen, str)
     if chosen.mode == "toggle":
         return _toggle_piece(chosen.id, command.on)
