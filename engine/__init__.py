@@ -1,7 +1,12 @@
 """Wolf Howl Tavern rules engine: pure, deterministic, no I/O.
 
 State in, submissions in, a seed in -> new state and events out. The bot plays games
-through what is exported here; it reads the value modules directly (:mod:`engine.view`:
+through what is exported here, and asks the rules' facts of it rather than keep its own:
+the phases in order and what each asks (:mod:`engine.phases`: ``PHASE_ORDER``,
+``PHASE_OF_KIND``, ``KINDS_TAKEN``, ``MAIN_KIND``, ``phase_before``, ``done_seats``), a
+piece added to tonight's orders or identification (:mod:`engine.pieces`), a skill or a
+guess as a player types it (:mod:`engine.names`: ``parse_skill``, ``parse_guess``). It
+reads the value modules directly (:mod:`engine.view`:
 what one seat may know, :mod:`engine.classes`: the class data, ``events``,
 ``submissions``, ``errors``: refusals as message keys and parameters, worded by the
 bot), and the scenario tool and the rules-document generator also read the internals they stage or quote. Nothing here
