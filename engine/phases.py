@@ -4,8 +4,8 @@ A round is a Day (each living player's grail number), a Dusk (identifications an
 orders; the Night is resolved as the Dusk closes) and a Morning (a vote). Each kind of
 submission belongs to one phase; each phase waits for one main kind from every living
 player before it may close early. The service asks these facts of the engine, and
-:func:`engine.validate` refuses a submission sent in another phase than its own by the
-same table.
+:func:`engine.validate` refuses, by the same table, a submission sent in a phase other
+than its own.
 """
 
 from __future__ import annotations
@@ -38,10 +38,8 @@ def _kind(cls: type[Submission]) -> str:
 # "orders", "vote").
 PHASE_OF_KIND: Mapping[str, Phase] = {_kind(cls): phase for cls, phase in PHASE_OF.items()}
 
-# The tables by phase are keyed by Phase, which is a str: a phase as the service stores it
-# ("day") looks them up as well.
-
-# The kinds each phase takes, in the order they are sent and shown.
+# The kinds each phase takes, in the order they are sent and shown. (This table and the
+# next are keyed by Phase, a str: a phase as the service stores it, "day", reads them too.)
 KINDS_TAKEN: Mapping[str, tuple[str, ...]] = {
     phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of is phase) for phase in PHASE_ORDER
 }
