@@ -36,8 +36,8 @@ from bot.ai.odds import wilson
 from bot.ai.runner import play_game
 from bot.sim.report import share_of
 from engine import Settings, new_game
-from engine.model import FACTIONS
 from engine.uneven import Compensation, seat_worth, trying
+from engine.values import FACTIONS
 
 UNEVEN = (7, 8, 10, 11, 13, 14)
 

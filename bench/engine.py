@@ -39,8 +39,8 @@ TARGET = 500
 # engine/classes.py, whose pydantic models must stay interpreted.
 COMPILED = [
     *(f"engine/{m}.py" for m in ("__init__", "advance", "day", "dice", "ending", "errors", "events", "health", "messages",
-                                  "model", "morning", "scoring", "setup", "stats", "submissions", "validate", "view")),
-    *(f"engine/night/{m}.py" for m in ("__init__", "combat", "context", "identify", "initiative", "resolve")),
+                                  "model", "morning", "scoring", "setup", "stats", "submissions", "validate", "values", "view")),
+    *(f"engine/night/{m}.py" for m in ("__init__", "attacks", "combat", "context", "identify", "initiative", "resolve")),
     *(f"engine/skills/{m}.py" for m in ("__init__", "base")),
     *(f"engine/skills/classes/{m}.py" for m in ("__init__", "barbarian", "bard", "cleric", "druid", "monk", "paladin",
                                                 "ranger", "rogue", "sorcerer", "warrior", "wizard")),

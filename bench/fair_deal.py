@@ -34,7 +34,7 @@ import numpy as np
 from bot.ai.runner import play_many
 from engine import Settings, fair_deal
 from engine.classes import FACTION_ROWS
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
 OUT = DATA / "class_worth.toml"

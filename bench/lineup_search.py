@@ -33,7 +33,7 @@ from bot.ai.runner import Batch, play_batches
 from engine import Settings, fair_deal
 from engine.classes import FACTION_ROWS
 from engine.lineup import BALANCED, Lineup, parse, source_trim
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 CENTRE = 0.335
 

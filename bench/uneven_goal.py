@@ -25,7 +25,7 @@ from bot.ai.runner import play_many
 from bot.sim.report import share_of
 from engine import Settings, UnevenTablesRule
 from engine.lineup import preset
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 BAND = (0.30, 0.37)
 INTERVAL_BAND = (0.28, 0.39)

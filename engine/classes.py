@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine import rules
-from engine.model import Faction, Trait
+from engine.values import Faction, Trait
 from engine.zh_tw import traditional
 
 # Texts in each language: en-US and zh-CN from the data; zh-TW added from zh-CN (engine.zh_tw).

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.events import Event, public
-from engine.model import FACTIONS, GameState, Phase
+from engine.model import GameState, Phase
 from engine.scoring import SURVIVOR_POINTS, award
 from engine.uneven import extra, head_starts
+from engine.values import FACTIONS
 
 
 def end_reason(state: GameState) -> str | None:

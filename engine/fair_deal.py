@@ -42,7 +42,7 @@ from importlib import resources
 from engine import rules
 from engine.classes import FACTION_ROWS
 from engine.dice import Dice
-from engine.model import FACTIONS, Faction
+from engine.values import FACTIONS, Faction
 
 # The widest gap allowed between two factions' odds in a dealt line-up.
 SPREAD = 0.08

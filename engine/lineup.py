@@ -23,7 +23,7 @@ from functools import cache
 
 from engine.classes import FACTION_ROWS, catalogue
 from engine.errors import RuleViolation
-from engine.model import FACTIONS, Faction
+from engine.values import FACTIONS, Faction
 
 MIN_SIZE = 6
 MAX_SIZE = 15

@@ -1,4 +1,5 @@
-"""Value types and the mutable game state the engine works on.
+"""The game's settings and mutable state, and the value types they hold (the factions
+and traits, which the class data and the line-ups name too, are :mod:`engine.values`').
 
 The state is a plain tree of dataclasses that serialises to JSON-safe dicts with
 ``to_dict``/``from_dict``. ``GameState.clone`` is hand-written because ``copy.deepcopy``
@@ -9,29 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.lineup import Lineup
+from engine.lineup import parse as parse_lineup
 from engine.rules import CURRENT as NEWEST_RULES
 from engine.rules import known as known_rules
-
-if TYPE_CHECKING:
-    from engine.lineup import Lineup
-
-
-class Faction(StrEnum):
-    LAWFUL = "lawful"
-    NEUTRAL = "neutral"
-    CHAOTIC = "chaotic"
-
-
-FACTIONS: tuple[Faction, ...] = (Faction.LAWFUL, Faction.NEUTRAL, Faction.CHAOTIC)
-
-
-class Trait(StrEnum):
-    COMBAT = "combat"
-    SPELLCASTING = "spellcasting"
-    HOLY = "holy"
-    AGILITY = "agility"
+from engine.values import FACTIONS, Faction
 
 
 class Phase(StrEnum):
@@ -143,13 +128,7 @@ class Settings:
         first (``engine.rules.dealt_under``, as the service and ``wolfhowl verify`` do).
         A version this release does not know is refused (UnknownRulesVersionError)."""
         rules = {key: d.get(key, legacy) for key, legacy in LEGACY_HOUSE_RULES.items()}
-        lineup = None
-        if d.get("lineup") is not None:
-            from engine.lineup import (
-                parse,  # (engine.lineup reads the classes, which import this module)
-            )
-
-            lineup = parse(str(d["lineup"]))
+        lineup = None if d.get("lineup") is None else parse_lineup(str(d["lineup"]))
         return cls(
             vote_tie_rule=VoteTieRule(d.get("vote_tie_rule", "roll")),
             reveal_on_death=bool(d.get("reveal_on_death", False)),

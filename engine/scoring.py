@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.events import Event, audit
-from engine.model import FACTIONS, Faction, GameState, Player
+from engine.model import GameState, Player
 from engine.uneven import extra
+from engine.values import FACTIONS, Faction
 
 ALLOCATION_POINTS = 1
 STEAL_POINTS = 2

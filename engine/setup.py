@@ -7,8 +7,9 @@ from engine.classes import FACTION_ROWS, class_spec
 from engine.dice import Dice
 from engine.errors import OutOfRangeError
 from engine.lineup import Lineup
-from engine.model import FACTIONS, Faction, GameState, Player, Settings
+from engine.model import GameState, Player, Settings
 from engine.uneven import give_head_start
+from engine.values import FACTIONS, Faction
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 15

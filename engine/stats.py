@@ -5,14 +5,10 @@ sheet is shown between phases."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.classes import class_spec
 from engine.model import Player, State
+from engine.night.context import Night
 from engine.skills.base import hooks_for
-
-if TYPE_CHECKING:
-    from engine.night.context import Night
 
 STATE_AB = {State.DAZED: -10, State.FATIGUED: -5, State.HYPNOTIC_PRELUDE: -2}
 # Enum members looked up once: attribute access on an Enum class is slow in hot paths.

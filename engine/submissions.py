@@ -13,6 +13,9 @@ from typing import Any, Literal
 from engine.errors import MalformedSubmissionError
 
 GuessKind = Literal["trait", "class", "faction"]
+# The action that lets go of the one a grappler holds: no class's skill, any grappler's
+# free action, taken only as the night's first (RULES: Grappled).
+RELEASE = "release"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +50,8 @@ class Identification:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One night action: ``skill`` is a skill id of the actor's class, or ``attack``.
+    """One night action: ``skill`` is a skill id of the actor's class, ``attack`` or
+    :data:`RELEASE`.
 
     ``amount`` carries a number some skills take (spell points)."""
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass, fields
 
 from engine import rules
 from engine.events import Event, audit
-from engine.model import FACTIONS, Faction, GameState, UnevenTablesRule
+from engine.model import GameState, UnevenTablesRule
+from engine.values import FACTIONS, Faction
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import engine.skills.classes  # noqa: F401  (its modules define the skills skills_of finds)
 from engine import rules
 from engine.classes import ClassSpec, IdentifySlot, class_spec
 from engine.errors import (
@@ -24,12 +25,21 @@ from engine.errors import (
     WoundedError,
     WrongPhaseError,
 )
-from engine.model import FACTIONS, GameState, Phase, Player, Trait
-from engine.night.resolve import RELEASE
+from engine.model import GameState, Player
+from engine.names import guess_values
+from engine.phases import PHASE_OF
 from engine.skills.base import hooks_for, skills_of
-from engine.submissions import Action, GrailNumber, Guess, Identification, Orders, Submission, Vote
+from engine.submissions import (
+    RELEASE,
+    Action,
+    GrailNumber,
+    Guess,
+    Identification,
+    Orders,
+    Submission,
+    Vote,
+)
 
-PHASE_OF = {GrailNumber: Phase.DAY, Identification: Phase.DUSK, Orders: Phase.DUSK, Vote: Phase.MORNING}
 GRAIL_RANGE = (1, 100)
 
 
@@ -114,13 +124,7 @@ def validate_identification(state: GameState, p: Player, ident: Identification) 
 
 @cache
 def _values_of(what: str) -> frozenset[str]:
-    from engine.classes import catalogue
-
-    if what == "trait":
-        return frozenset(t.value for t in Trait)
-    if what == "faction":
-        return frozenset(f.value for f in FACTIONS)
-    return frozenset(catalogue())
+    return frozenset(guess_values(what))
 
 
 def _fits_slots(spec: ClassSpec, guesses: list[Guess]) -> bool:

@@ -16,8 +16,8 @@ from typing import Any
 from bot.ai.knowledge import FACTION_MASK, Knowledge, guess_mask
 from bot.ai.tactics import plan_orders
 from engine.classes import catalogue
-from engine.model import FACTIONS, Trait
 from engine.submissions import GrailNumber, Guess, Identification, Submission, Vote
+from engine.values import FACTIONS, Trait
 
 GRAIL_LOW, GRAIL_HIGH = 40, 60
 # Each player's own hunch about every seat, drawn once per game: it breaks ties between

@@ -4,7 +4,7 @@ arming the phase clock, writing a step of the game log with its messages, finish
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -32,8 +32,6 @@ from bot.core.messages import (
 from bot.core.outbox import Mail
 from bot.core.rules import decode_state
 from bot.core.types import (
-    PHASE_ORDER,
-    REQUIRED_KIND,
     GameInfo,
     GameSettings,
     SeatInfo,
@@ -54,7 +52,7 @@ def check_expected(round_no: Any, phase: Any) -> None:
     """The (round, phase) a caller says it is answering, when it says one."""
     if round_no is not None and (not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1):
         raise BadArgumentError(field="round", reason="a round number")
-    if phase is not None and phase not in PHASE_ORDER:
+    if phase is not None and phase not in engine.PHASE_ORDER:
         raise BadArgumentError(field="phase", reason="day, dusk or morning")
 
 
@@ -75,22 +73,9 @@ async def locked_game(session: AsyncSession, game_id: int) -> Game:
 
 
 async def seats_done(session: AsyncSession, game_id: int, round_no: int, phase: str, state: engine.GameState) -> set[int]:
-    """The seats that have sent the phase's main submission (see :func:`done_seats`), read
-    in one statement."""
-    return done_seats(await repo.seats_and_kinds(session, game_id, round_no, phase), phase, state)
-
-
-def done_seats(sent: Iterable[tuple[int, str]], phase: str, state: engine.GameState) -> set[int]:
-    """Of the (seat, kind) pairs stored in ``phase``, the seats that have sent its main
-    submission (grail number, orders, vote), for the early close and the reminders. At
-    Dusk a wounded player, who cannot give orders, is done once they have sent
-    identifications (or passed): waiting for orders they cannot give would tell the
-    table, by an early close that never comes, that someone is hurt."""
-    sent = set(sent)
-    done = {seat for seat, kind in sent if kind == REQUIRED_KIND[phase]}
-    if phase == "dusk":
-        done |= {p.seat for p in state.players if p.wounded and (p.seat, "identify") in sent}
-    return done
+    """The seats that have sent all the phase asks of them (``engine.done_seats``), for
+    the early close and the reminders, read in one statement."""
+    return engine.done_seats(state, phase, await repo.seats_and_kinds(session, game_id, round_no, phase))
 
 
 def table_living(state: engine.GameState) -> list[int]:

@@ -1,12 +1,13 @@
-"""What a player typed, resolved against their own view of the game: pure functions.
+"""The players a player typed, resolved against their own view of the game: pure
+functions.
 
-A command names players, skills and guesses as people type them; the service resolves
-them from the caller's view (the table's seats, the caller's sheet) inside the unit of
-work that stores what they send (``bot.features.play.commands``). A player is named by a seat
-(``3``, ``#3``, ``3号``), a name or the start of one, a mention (``<@123>``, ``<@!123>``)
-or a raw user id, or the autocomplete's own values (the seat number); a skill by its id
-or its name in either language; a guess by ``what:value``, a trait, faction or class in
-either language. What names nothing is refused with a :class:`ResolveError`.
+A command names players as people type them; the service resolves them from the
+caller's view (the table's seats) inside the unit of work that stores what they send
+(``bot.features.play.commands``). A player is named by a seat (``3``, ``#3``, ``3号``), a name
+or the start of one, a mention (``<@123>``, ``<@!123>``) or a raw user id, or the
+autocomplete's own values (the seat number). What names nobody is refused with a
+:class:`ResolveError`. A skill or a guess typed by name is the engine's to read
+(``engine.parse_skill``, ``engine.parse_guess``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.core.errors import ResolveError
 from bot.core.types import SeatInfo
-from bot.i18n import LOCALES, t, terms
 from bot.render import words
-from engine.classes import SkillSpec, catalogue, class_spec
-from engine.model import FACTIONS, Trait
-from engine.view import Sheet
 
 MENTION = re.compile(r"^<@!?(\d{15,21})>$")
 SEAT = re.compile(r"^(?:#|no\.?\s*|seat\s*)?(\d{1,2})(?:\s*\u53f7)?$", re.IGNORECASE)  # \u53f7: the seat suffix typed in Chinese ("3 hao")
@@ -37,11 +34,6 @@ def seat_label(p: SeatInfo) -> str:
 def fold_name(text: str) -> str:
     """A player's name or what was typed for it, folded for comparison."""
     return text.translate(INVISIBLE).casefold().strip().lstrip("@").strip()
-
-
-def fold(text: str) -> str:
-    """A skill's or a guess's name, folded for comparison."""
-    return text.casefold().strip()
 
 
 def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = False, lobby: bool = False) -> SeatInfo:
@@ -113,43 +105,6 @@ def seat_of(target: str | int, players: Sequence[SeatInfo]) -> int:
     seat = parse_player(target, players).seat
     assert seat is not None
     return seat
-
-
-def parse_skill(text: str, sheet: Sheet) -> SkillSpec | str:
-    """The caller's skill named by ``text`` (id, or name in either language)."""
-    want = fold(text or "")
-    spec = class_spec(sheet["class_id"])
-    if want == "release" or want in {fold(t(key, loc)) for key in ("skill.release", "reply.skill.release") for loc in LOCALES}:
-        return "release"
-    for s in spec.skills:
-        names = {fold(s.id)} | {fold(s.name[loc]) for loc in LOCALES}  # type: ignore[index]
-        if want in names:
-            return s
-    raise ResolveError("reply.error.skill_unknown", skill=(text or "")[:50])
-
-
-def all_values(what: str) -> list[str]:
-    if what == "trait":
-        return [x.value for x in Trait]
-    if what == "faction":
-        return [f.value for f in FACTIONS]
-    return sorted(catalogue())
-
-
-def parse_guess(text: str, sheet: Sheet | None = None) -> tuple[str, str]:
-    """("trait", "holy") from ``trait:holy``, ``holy``, ``Holy``, ``神圣``, ``Cleric``…"""
-    raw = (text or "").strip()
-    if ":" in raw:
-        what, _, value = raw.partition(":")
-        if what in ("trait", "class", "faction") and value in all_values(what):
-            return what, value
-    want = fold(raw)
-    for what in ("trait", "faction", "class"):
-        for value in all_values(what):
-            names = {value} | {fold(terms.guess_value(what, value, loc)) for loc in LOCALES}
-            if want in names:
-                return what, value
-    raise ResolveError("reply.error.guess_unknown", text=raw[:50])
 
 
 def seats_of(targets: Iterable[str | int], players: Sequence[SeatInfo]) -> tuple[int, ...]:

@@ -18,10 +18,6 @@ from engine import lineup as lineups
 if TYPE_CHECKING:
     from bot.core.views import PlayerView
 
-PHASE_ORDER = ("day", "dusk", "morning")
-# The kind each phase waits for from every living player before an early advance.
-REQUIRED_KIND = {"day": "grail", "dusk": "orders", "morning": "vote"}
-KIND_PHASE = {"grail": "day", "identify": "dusk", "orders": "dusk", "vote": "morning"}
 LANGUAGES = ("en-US", "zh-CN", "zh-TW")
 MAX_PHASE_SECONDS = 7 * 86400
 # Settings that decide how the engine resolves phases (or who may sit): fixed once the

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.i18n.terms import COSTS, KINDS, LOCALES, SAVES, TRAITS, Lang, term
 from bot.i18n.terms import FACTIONS as FACTION_NAMES
 from engine.classes import FACTION_ROWS, ClassSpec, IdentifySlot, SkillSpec, catalogue
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 # The order the source lists the classes in (战士，法师，野蛮人，游荡者，术士，德鲁伊，吟游诗人，
 # 武僧，牧师，游侠，圣武士); any class it does not list follows, alphabetically.

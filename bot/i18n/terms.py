@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.i18n import catalog
 from bot.i18n.catalog import catalogue, normalize_locale, t
 from engine.classes import catalogue as class_catalogue
 from engine.classes import class_spec
@@ -108,3 +109,15 @@ def guess_value(what: str, value: str, locale: str | None) -> str:
     if what == "faction":
         return faction(value, locale)
     return class_name(value, locale)
+
+
+def typed_words(what: str, value: str) -> tuple[str, ...]:
+    """What a guess names (a trait, a faction: ``what``, ``value``) in the words of every
+    catalogue, each a way a player may type it (``engine.parse_guess`` reads them)."""
+    return tuple(guess_value(what, value, locale) for locale in catalog.LOCALES)
+
+
+def release_words() -> tuple[str, ...]:
+    """Letting go of a grapple in the words of every catalogue, as a skill is named and
+    as the orders' menu labels it: each a way a player may type it (``engine.parse_skill``)."""
+    return tuple(t(key, locale) for key in ("skill.release", "reply.skill.release") for locale in catalog.LOCALES)

@@ -23,7 +23,7 @@ from bot.render import words
 from discord_emulator.state import Message
 from engine.classes import catalogue as class_catalogue
 from engine.classes import class_spec
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 ERROR_COLOUR = 0xB91C1C

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine import rules
 from engine.classes import class_spec
 from engine.events import audit, private
 from engine.health import apply_damage
 from engine.model import Condition, Player, State
+from engine.night.attacks import AttackResult, Swing
 from engine.night.context import Night
 from engine.scoring import STEAL_POINTS, award
 from engine.skills.base import hooks_for
@@ -17,28 +16,7 @@ from engine.stats import armor, armor_class, attack_bonus, save
 STEAL_CHANCE = 50
 
 
-@dataclass(frozen=True, slots=True)
-class AttackResult:
-    hit: bool
-    damage: int = 0
-    fizzled: bool = False
-    intercepted: bool = False
-
-
 FIZZLED = AttackResult(hit=False, fizzled=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Swing:
-    """What an attack was made with, for a skill that takes the attack over (intercept)."""
-
-    why: str = "attack"
-    ab_mod: int = 0
-    damage_override: int | None = None
-    damage_bonus: int = 0
-    die: int | None = None
-    deal_damage: bool = True
-    ignore_armor: bool = False
 
 
 def attack(

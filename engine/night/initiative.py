@@ -3,14 +3,10 @@ Never told to players: the rolls go to the audit log only."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.dice import Dice
 from engine.model import GameState
+from engine.night.context import Night
 from engine.stats import initiative_modifier
-
-if TYPE_CHECKING:
-    from engine.night.context import Night
 
 
 def roll_initiative(state: GameState, dice: Dice, night: Night | None = None) -> tuple[list[int], dict[int, int]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import engine.skills.classes  # noqa: F401  (its modules define the skills skills_of finds)
 from engine import rules
 from engine.classes import class_spec
 from engine.dice import Dice
@@ -17,9 +18,8 @@ from engine.night.context import Night
 from engine.night.identify import answer
 from engine.night.initiative import roll_initiative
 from engine.skills.base import hooks_for, skills_of
-from engine.submissions import Action, Identification, Orders
+from engine.submissions import RELEASE, Action, Identification, Orders
 
-RELEASE = "release"  # the grappler's free action that lets go (RULES: Grappled)
 EXTRA_ATTACK = "cleave"
 
 

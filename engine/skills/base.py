@@ -9,16 +9,14 @@ unused hook costs nothing.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from engine import rules
 from engine.classes import SkillSpec, catalogue_of
-
-if TYPE_CHECKING:
-    from engine.model import GameState, Player
-    from engine.night.combat import AttackResult, Swing
-    from engine.night.context import Night
-    from engine.submissions import Action, Orders
+from engine.model import GameState, Player
+from engine.night.attacks import AttackResult, Swing
+from engine.night.context import Night
+from engine.submissions import Action, Orders
 
 
 class Skill:
@@ -131,8 +129,10 @@ HOOKS = (
 def _registry() -> dict[tuple[str, str], type[Skill]]:
     """Every concrete skill by ``(class_id, skill_id)``: the subclasses of :class:`Skill`
     (at any depth) that name both. Plain class attributes rather than a decorator, so the
-    classes stay native under mypyc (bench/engine.py --compiled)."""
-    _load_all()
+    classes stay native under mypyc (bench/engine.py --compiled). They are defined by the
+    modules of :mod:`engine.skills.classes`, which import this module (and the combat
+    rules, which import it too), never the other way round: whatever looks skills up by
+    class (the night's resolver, ``engine.validate``) imports that package."""
     found: dict[tuple[str, str], type[Skill]] = {}
     todo = list(Skill.__subclasses__())
     while todo:
@@ -161,7 +161,7 @@ def _skills_of(class_id: str, version: int) -> dict[str, Skill]:
     for s in spec.skills:
         impl = registry.get((class_id, s.id))
         if impl is None:
-            raise LookupError(f"no behaviour defined for skill {class_id}.{s.id}")
+            raise LookupError(f"no behaviour defined for skill {class_id}.{s.id} (engine.skills.classes defines them)")
         out[s.id] = impl(s)
     return out
 
@@ -175,11 +175,6 @@ def hooks_for(class_id: str, hook: str) -> tuple[Skill, ...]:
 def _hooks_for(class_id: str, hook: str, version: int) -> tuple[Skill, ...]:
     base = getattr(Skill, hook)
     return tuple(s for s in _skills_of(class_id, version).values() if getattr(type(s), hook) is not base)
-
-
-def _load_all() -> None:
-    # Importing the package registers every class module's skills.
-    import engine.skills.classes  # noqa: F401
 
 
 def no_attack_with(skill_id: str, orders: Orders, attacks: tuple[str, ...] = ("attack",)) -> str | None:

@@ -1,10 +1,12 @@
 """Modules of a package caught in import circles.
 
-    .venv/bin/python -m tests.architecture.import_circles [bot.discord] [--runtime]
+    .venv/bin/python -m tests.architecture.import_circles [bot.discord] [--runtime] [--parents]
 
 Reads every module of the package, draws an arrow for each import of another module of
 the same package (at the top or inside a function; imports under ``if TYPE_CHECKING``
-are left out with ``--runtime``), and prints the
+are left out with ``--runtime``; with ``--parents`` also to each package whose
+``__init__`` the import runs first: those of the imported module's packages that the
+importer is not in), and prints the
 strongly connected components of more than one module (Tarjan's algorithm), largest
 first, with the number of modules in circles.
 """
@@ -18,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -32,10 +34,21 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
-def graph(package: str, runtime: bool = False) -> dict[str, set[str]]:
-    """Each module of ``package`` with the modules of ``package`` it imports."""
-    paths = sorted((ROOT / package.replace(".", "/")).rglob("*.py"))
-    modules = {module_name(p) for p in paths}
+def _packages_run(imported: str, importer: str) -> set[str]:
+    """The packages whose ``__init__`` Python runs before ``imported`` when ``importer``
+    imports it: every package that holds ``imported``, but ``importer`` itself and those
+    that hold it (their ``__init__`` has run, or is running, before ``importer`` could)."""
+    parts = imported.split(".")
+    outer = {".".join(parts[:i]) for i in range(1, len(parts))}
+    return {p for p in outer if importer != p and not importer.startswith(p + ".")}
+
+
+def graph(package: str, runtime: bool = False, parents: bool = False, root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of ``package`` (under ``root``) with the modules of ``package`` it
+    imports (with ``parents``, and the packages whose ``__init__`` such an import runs
+    first)."""
+    paths = sorted((root / package.replace(".", "/")).rglob("*.py"))
+    modules = {module_name(p, root) for p in paths}
     arrows: dict[str, set[str]] = {}
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -50,7 +63,9 @@ def graph(package: str, runtime: bool = False) -> dict[str, set[str]]:
                 for alias in node.names:  # a submodule by name, else a name of the module itself
                     sub = f"{node.module}.{alias.name}"
                     found.add(sub if sub in modules else node.module)
-        me = module_name(path)
+        me = module_name(path, root)
+        if parents:
+            found |= {p for name in found if name in modules for p in _packages_run(name, me)}
         arrows[me] = {name for name in found if name in modules and name != me}
     return arrows
 
@@ -93,7 +108,7 @@ def circles(arrows: dict[str, set[str]]) -> list[list[str]]:
 
 def main(argv: list[str]) -> None:
     package = next((a for a in argv if not a.startswith("-")), "bot.discord")
-    arrows = graph(package, runtime="--runtime" in argv)
+    arrows = graph(package, runtime="--runtime" in argv, parents="--parents" in argv)
     found = circles(arrows)
     for component in found:
         print(f"{len(component)} modules: {', '.join(component)}")

@@ -147,9 +147,10 @@ def test_a_reminder_names_the_command_and_reads_without_doubled_brackets(phase: 
 
 
 def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() -> None:
-    from bot.core.resolve import parse_skill
     from bot.features.play.cog_choices import skill_label
+    from bot.i18n.terms import release_words
     from bot.render.events import render_event
+    from engine import parse_skill
     from engine.classes import class_spec
     from engine.events import private
 
@@ -163,8 +164,8 @@ def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() 
     assert grapple is not None
     for locale, name in (("en-US", "Release"), ("zh-CN", "松开")):
         assert skill_label("monk", "release", locale).startswith(name) and name in grapple.text[locale]  # type: ignore[index]
-        assert parse_skill(name, {"class_id": "monk"}) == "release"
-        assert parse_skill(skill_label("monk", "release", locale), {"class_id": "monk"}) == "release"
+        assert parse_skill(name, "monk", release_words()) == "release"
+        assert parse_skill(skill_label("monk", "release", locale), "monk", release_words()) == "release"
 
 
 def test_what_you_sent_reads_as_sent() -> None:

@@ -28,7 +28,7 @@ from bot.i18n.catalog import catalogue
 from bot.sandbox.play_reader import template_regex
 from engine.classes import catalogue as classes
 from engine.classes import class_spec
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 from tests.commands_shown import shown_commands, tree, walk
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from discord_emulator import Message, User
 from discord_emulator.limits import SELECT_TYPES
 from discord_emulator.state import iter_components
 from engine.classes import catalogue
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 
 PLAYER_COMMANDS = {
     "grail": 14, "identify": 9, "act attack": 9, "act skill": 11, "vote": 9, "orders": 8,

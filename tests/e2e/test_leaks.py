@@ -19,7 +19,7 @@ from bot.i18n.catalog import catalogue as texts
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_game import GameOptions
 from engine.classes import catalogue
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 from tests.e2e.conftest import Played, play_tables, run
 
 # Events only their seat may see; their wording must never reach the channel.

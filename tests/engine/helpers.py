@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from engine.classes import SkillSpec, class_spec
 from engine.dice import Dice
 from engine.events import Event
-from engine.model import Faction, GameState, Phase, Player, Settings
+from engine.model import GameState, Phase, Player, Settings
 from engine.night.resolve import resolve_night
 from engine.submissions import Action, Guess, Identification, Orders
+from engine.values import Faction
 
 
 class ScriptedDice(Dice):

@@ -26,7 +26,7 @@ from engine import (
     validate,
 )
 from engine.classes import catalogue
-from engine.model import FACTIONS, Trait
+from engine.values import FACTIONS, Trait
 
 NAMES = [f"player{i}" for i in range(1, 16)]
 

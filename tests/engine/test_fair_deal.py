@@ -9,9 +9,9 @@ import pytest
 from engine import Settings, fair_deal, new_game
 from engine.classes import FACTION_ROWS
 from engine.dice import Dice
-from engine.model import FACTIONS
 from engine.rules import FAIR_DEAL, playing
 from engine.setup import deal
+from engine.values import FACTIONS
 
 
 def _rows(roles):

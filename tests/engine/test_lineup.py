@@ -23,8 +23,8 @@ from engine.lineup import (
     preset,
     resolve,
 )
-from engine.model import FACTIONS
 from engine.setup import deal
+from engine.values import FACTIONS
 
 
 @pytest.mark.parametrize("n", range(6, 16))

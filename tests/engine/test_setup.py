@@ -7,8 +7,8 @@ import pytest
 from engine.classes import FACTION_ROWS
 from engine.dice import Dice
 from engine.errors import OutOfRangeError
-from engine.model import FACTIONS
 from engine.setup import deal
+from engine.values import FACTIONS
 
 
 @pytest.mark.parametrize("n", range(6, 16))

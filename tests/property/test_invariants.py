@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from bot.i18n import refusal_text
 from engine import Audience, RuleViolation, Settings, VoteTieRule, validate
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 from tests.engine.randplay import play, random_submission
 
 POINTS = {"allocation": {1}, "steal": {2}, "kill": {3}, "teamkill": {2}}

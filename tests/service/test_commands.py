@@ -75,11 +75,11 @@ async def test_what_names_nothing_is_refused_and_nothing_stored(db: Database) ->
         await handle(db, AddAction("attack", ("nobody at all",)), user(1).id, CHANNEL)
     assert err.value.key == "reply.error.player_unknown" and err.value.params == {"text": "nobody at all"}
     with pytest.raises(ResolveError) as err:
-        await handle(db, ActSkill("juggling"), user(1).id, CHANNEL)
-    assert err.value.key == "reply.error.skill_unknown"
+        await handle(db, ActSkill(" juggling "), user(1).id, CHANNEL)
+    assert err.value.key == "reply.error.skill_unknown" and err.value.params == {"skill": " juggling "}
     with pytest.raises(ResolveError) as err:
-        await handle(db, AddGuess("#2", "a teapot"), user(1).id, CHANNEL)
-    assert err.value.key == "reply.error.guess_unknown"
+        await handle(db, AddGuess("#2", " a teapot "), user(1).id, CHANNEL)
+    assert err.value.key == "reply.error.guess_unknown" and err.value.params == {"text": "a teapot"}
     assert await _stored(db, game_id) == []
 
 

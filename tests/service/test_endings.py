@@ -9,7 +9,7 @@ from bot.db.models import PlayerStanding
 from bot.db.session import Database
 from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 from tests.bot.test_outbound import text_of
 from tests.service.helpers import GUILD, current_state, play_to_end, started, take_due, user
 

@@ -7,7 +7,7 @@ import engine
 from bot.core.advance import advance_phase
 from bot.db.session import Database
 from bot.features.play.commands import AddAction, AddGuess, SendGrail, SendSubmission, handle
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 from tests.service.helpers import current_state, started, user
 
 

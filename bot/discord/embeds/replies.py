@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+import engine
 from bot.core.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
 from bot.discord.durations import format_duration
 from bot.features.lineup.look import add_lineup_fields
@@ -21,7 +22,6 @@ from bot.render.posts import PHASE_COLOUR
 
 OK_COLOUR = 0x15803D
 INFO_COLOUR = 0x4B5563
-KINDS_BY_PHASE = {"day": ("grail",), "dusk": ("identify", "orders"), "morning": ("vote",)}
 
 
 def names_of(info: GameInfo, locale: str | None) -> dict[int, str]:
@@ -155,7 +155,7 @@ def sent_embed(
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
         description=t("reply.inbox.waiting", locale, count=unread) if unread else None,
     )
-    for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
+    for kind in engine.KINDS_TAKEN.get(info.phase or "", ()):
         value = describe_submission(kind, sent[kind], names, class_id, locale) if kind in sent else t("reply.orders.nothing", locale)
         embed.add_field(name=t(f"reply.kind.{kind}", locale), value=value[:1024], inline=False)
     embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=False)
@@ -179,8 +179,8 @@ def status_embed(
         colour=PHASE_COLOUR.get(info.phase or "", INFO_COLOUR),
     )
     embed.description = t(f"reply.status.{info.status}", locale)
-    if info.status in ("running", "paused") and info.phase in KINDS_BY_PHASE:
-        kinds = KINDS_BY_PHASE[info.phase]
+    kinds = engine.KINDS_TAKEN.get(info.phase or "", ())
+    if info.status in ("running", "paused") and kinds:
         lines = []
         for p in info.players:
             if p.seat is None or not p.alive:

@@ -81,8 +81,8 @@ from bot.render.posts import (
     wounded_lines,
 )
 from bot.render.sheet import sheet_embed
-from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
+from engine.values import FACTIONS
 
 log = logging.getLogger("wolfhowl.discord.outbound")
 NEUTRAL = 0x4B5563

@@ -25,8 +25,8 @@ from bot.db.models import GamePlayer, GameStep
 from bot.features.gallery import predictions
 from bot.features.records.ratings import RatingChange
 from bot.features.records.records import result_of
-from engine.model import FACTIONS
 from engine.scoring import SURVIVOR_POINTS
+from engine.values import FACTIONS
 
 # Scored by a seat for its own faction, by the ScoreChanged reason.
 OWN_POINTS = ("allocation", "steal", "kill")

@@ -36,7 +36,7 @@ from bot.features.gallery.errors import (
     PredictLivingError,
     PredictNotInGalleryError,
 )
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 FACTION_NAMES = tuple(f.value for f in FACTIONS)
 # The phases of a round during which its predictions are open.

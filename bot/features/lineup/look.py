@@ -11,7 +11,7 @@ from bot.core.types import GameSettings, LineupOdds
 from bot.i18n import t, terms
 from bot.render import words
 from engine import lineup as lineups
-from engine.model import FACTIONS
+from engine.values import FACTIONS
 
 
 def lineup_name(choice: str, locale: str) -> str:

@@ -9,12 +9,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+import engine
 from bot.core.errors import ServiceError
 from bot.core.views import PlayerView
 from bot.discord.context import Ctx
 from bot.discord.embeds.replies import (
     INFO_COLOUR,
-    KINDS_BY_PHASE,
     closing_line,
     describe_submission,
     names_of,
@@ -41,7 +41,7 @@ def me_embeds(pv: PlayerView, locale: str) -> list[discord.Embed]:
     live = discord.Embed(colour=INFO_COLOUR)
     live.set_author(name=t("reply.me.seat", locale, seat=pv.seat, game=info.id))
     status = [t("reply.me.phase", locale, phase=phase_name(info.phase, locale), round=info.round, closes=closing_line(info.deadline, locale))]
-    for kind in KINDS_BY_PHASE.get(info.phase or "", ()):
+    for kind in engine.KINDS_TAKEN.get(info.phase or "", ()):
         if kind in pv.sent:
             what = words.clauses(describe_submission(kind, pv.sent[kind], names, sheet["class_id"], locale).splitlines(), locale)
         else:

@@ -2,9 +2,9 @@
 
 Both come from the caller's sheet (``engine.view.sheet``), so a player is only ever
 offered their own class's skills and the guesses their class may make. Whatever is
-typed instead (an id, a name in either language, a pasted label) is resolved by the
-service (``bot.core.resolve``); the engine still has the last word on whether it is
-allowed.
+typed instead (an id, a name in either language, a pasted label) is read by the
+engine (``engine.parse_skill``, ``engine.parse_guess``, with the catalogues' words), which
+also has the last word on whether it is allowed.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Iterable
 
 from discord import app_commands
 
-from bot.core.resolve import all_values, fold
 from bot.i18n import LOCALES, t, terms
 from engine.classes import SkillSpec, catalogue, class_spec
+from engine.names import fold, guess_values
 from engine.view import Sheet
 
 MAX_CHOICES = 25
@@ -80,7 +80,7 @@ def guess_options(sheet: Sheet) -> list[tuple[str, str]]:
     """Every (what, value) the caller's identification rule can name, in sheet order."""
     out: list[tuple[str, str]] = []
     for slot in sheet["identify"]:
-        values: Iterable[str] = slot["values"] or all_values(slot["what"])
+        values: Iterable[str] = slot["values"] or guess_values(slot["what"])
         for v in values:
             if (slot["what"], v) not in out:
                 out.append((slot["what"], v))

@@ -8,9 +8,10 @@ guess typed by name is resolved too. :func:`handle` opens one unit of work: it l
 game (the one ``game_id`` names, else the live game of ``channel_id``, a server channel,
 else the caller's one live game), checks the phase pinned by ``round_no`` (a panel knows
 the phase it was drawn for), builds the caller's view when something typed needs
-resolving, resolves it with the pure functions of ``bot.core.resolve``, adds a piece
-to what is stored (``bot.features.play.pieces``), validates the whole with the engine and
-stores it. Whatever is refused is refused before anything is written.
+resolving, resolves it (a player with the pure functions of ``bot.core.resolve``, a
+skill or a guess with the engine's ``parse_skill`` and ``parse_guess``), adds a piece
+to what is stored (``engine.pieces``), validates the whole with the engine and stores
+it. Whatever is refused is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from bot.core.errors import (
     RuleRefusedError,
     SwitchNotToggleError,
 )
-from bot.core.resolve import parse_guess, parse_skill, seat_of, seats_of
-from bot.core.types import KIND_PHASE, Receipt
+from bot.core.resolve import seat_of, seats_of
+from bot.core.types import Receipt
 from bot.core.views import PlayerView
 from bot.db import repositories as repo
+from bot.db.models import Submission
 from bot.db.session import Database
-from bot.features.play.pieces import Piece, action_piece, guess_piece, toggle_piece
 from bot.features.play.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
+from bot.i18n import terms
 from engine.errors import WrongPhaseError
 
 # A player named by a seat picked from a menu, or by what was typed for them.
@@ -130,6 +132,39 @@ def needs_view(command: Command) -> bool:
     return isinstance(command, ActSkill)
 
 
+def _checked_action(action: engine.Action) -> engine.Action:
+    """``action`` with its targets a tuple, or a BadArgumentError when its parts are not
+    a skill id, seat numbers and a whole number (what a caller built, unchecked)."""
+    if not isinstance(action.skill, str) or not 1 <= len(action.skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    targets = tuple(action.targets) if isinstance(action.targets, tuple | list) else None
+    if targets is None or len(targets) > 15 or not all(_is_int(t) for t in targets):
+        raise BadArgumentError(field="targets", reason="seat numbers")
+    if action.amount is not None and not _is_int(action.amount):
+        raise BadArgumentError(field="amount", reason="a whole number")
+    return engine.Action(action.skill, targets, action.amount)
+
+
+def _toggle_piece(skill: Any, on: Any) -> engine.TogglePiece:
+    """The piece that switches ``skill`` (``on``, or flipped when None), or a
+    BadArgumentError when they are not a skill id and a yes, a no or none."""
+    if not isinstance(skill, str) or not 1 <= len(skill) <= 64:
+        raise BadArgumentError(field="skill", reason="a skill id")
+    if on is not None and not isinstance(on, bool):
+        raise BadArgumentError(field="on", reason="true, false or none")
+    return engine.TogglePiece(skill, on)
+
+
+def _checked_guess(guess: engine.Guess) -> engine.Guess:
+    """``guess``, or a BadArgumentError when it is not about a seat number or its parts
+    are not words."""
+    if not _is_int(guess.target):
+        raise BadArgumentError(field="target", reason="a seat number")
+    if not isinstance(guess.what, str) or not isinstance(guess.value, str) or len(guess.value) > 64:
+        raise BadArgumentError(field="guess", reason="a trait, class or faction")
+    return guess
+
+
 def _whole_submission(value: Any) -> engine.Submission:
     if isinstance(value, dict):
         try:
@@ -147,7 +182,7 @@ def checked(command: Any) -> Command:
         raise BadArgumentError(field="number", reason="a whole number")
     if isinstance(command, SendVote) and not (_is_int(command.target) or _typed(command.target)):
         raise BadArgumentError(field="target", reason="a seat number")
-    if isinstance(command, Withdraw) and command.kind not in KIND_PHASE:
+    if isinstance(command, Withdraw) and command.kind not in engine.PHASE_OF_KIND:
         raise BadArgumentError(field="kind", reason="grail, identify, orders or vote")
     if not isinstance(command, Command):
         raise BadArgumentError(field="submission", reason="not a submission")
@@ -169,41 +204,59 @@ def kind_of(command: Command) -> str:
     return "orders"
 
 
-def asked(command: Command, view: PlayerView | None) -> engine.Submission | Piece:
+def asked(command: Command, view: PlayerView | None) -> engine.Submission | engine.Piece:
     """What ``command`` sends, its typed names resolved against the caller's ``view``
-    (present when :func:`needs_view`): a whole submission or a piece of a Dusk's."""
+    (present when :func:`needs_view`): a whole submission or a piece of a Dusk's
+    (``engine.pieces``)."""
     players = view.game.players if view is not None else []
     if isinstance(command, SendGrail):
         return engine.GrailNumber(command.number)
     if isinstance(command, SendVote):
         return engine.Vote(seat_of(command.target, players))
     if isinstance(command, AddAction):
-        return action_piece(engine.Action(command.skill, seats_of(command.targets, players), command.amount))
+        return engine.ActionPiece(_checked_action(engine.Action(command.skill, seats_of(command.targets, players), command.amount)))
     if isinstance(command, ToggleSkill):
-        return toggle_piece(command.skill, command.on)
+        return _toggle_piece(command.skill, command.on)
     if isinstance(command, AddGuess):
         seat = seat_of(command.target, players)
-        what, value = parse_guess(command.guess, view.sheet if view else None) if isinstance(command.guess, str) else command.guess
-        return guess_piece(engine.Guess(seat, what, value))  # type: ignore[arg-type]  # the engine checks ``what``
+        what, value = _guess_named(command.guess) if isinstance(command.guess, str) else command.guess
+        return engine.GuessPiece(_checked_guess(engine.Guess(seat, what, value)))  # type: ignore[arg-type]  # the engine checks ``what``
     if isinstance(command, ActSkill):
         return _skill(command, view)
     assert isinstance(command, SendSubmission)
     return _whole_submission(command.submission)
 
 
-def _skill(command: ActSkill, view: PlayerView | None) -> Piece:
+def _guess_named(text: str) -> tuple[str, str]:
+    """The (what, value) ``text`` names (``engine.parse_guess``, with the catalogues'
+    words for traits and factions), or a ResolveError."""
+    found = engine.parse_guess(text, terms.typed_words)
+    if found is None:
+        raise ResolveError("reply.error.guess_unknown", text=(text or "").strip()[:50])
+    return found
+
+
+def _skill(command: ActSkill, view: PlayerView | None) -> engine.Piece:
     if view is None or view.sheet is None:
         raise ResolveError("reply.error.not_started")
-    chosen = parse_skill(command.skill, view.sheet)
+    chosen = engine.parse_skill(command.skill, view.sheet["class_id"], terms.release_words())
+    if chosen is None:
+        raise ResolveError("reply.error.skill_unknown", skill=(command.skill or "")[:50])
     targets = seats_of(command.targets, view.game.players)
-    if chosen == "release":
-        return action_piece(engine.Action("release", targets, command.amount))
+    if chosen == engine.RELEASE:
+        return engine.ActionPiece(_checked_action(engine.Action(engine.RELEASE, targets, command.amount)))
     assert not isinstance(chosen, str)
     if chosen.mode == "toggle":
-        return toggle_piece(chosen.id, command.on)
+        return _toggle_piece(chosen.id, command.on)
     if command.on is not None:  # only a toggle is switched on or off
         raise SwitchNotToggleError(skill=chosen.id, class_id=view.sheet["class_id"])
-    return action_piece(engine.Action(chosen.id, targets, command.amount))
+    return engine.ActionPiece(_checked_action(engine.Action(chosen.id, targets, command.amount)))
+
+
+def _sent(rows: list[Submission], seat: int, kind: str) -> engine.Submission | None:
+    """What ``seat`` has stored of ``kind`` among the phase's ``rows``, if anything."""
+    row = next((r for r in rows if r.seat == seat and r.kind == kind), None)
+    return None if row is None else engine.submission_from_dict(row.payload)
 
 
 @overload
@@ -228,7 +281,7 @@ async def handle(
         check_id(channel_id, "channel")
     command = checked(command)
     kind = kind_of(command)
-    phase = KIND_PHASE[kind] if round_no is not None else None
+    phase = engine.PHASE_OF_KIND[kind] if round_no is not None else None
     check_expected(round_no, phase)
     now = db.now()
     async with db.transaction() as s:
@@ -239,7 +292,7 @@ async def handle(
         state = state_of(turn.game)
         view = await turn.view(s, state, rows) if needs_view(command) else None
         what = asked(command, view)
-        whole = what.whole(rows, turn.seat) if isinstance(what, Piece) else what
+        whole = what.added_to(_sent(rows, turn.seat, what.kind)) if isinstance(what, engine.Piece) else what
         try:
             normal = validated(state, turn.game, turn.seat, whole)
         except RuleRefusedError as exc:
@@ -259,7 +312,7 @@ async def _withdraw(s: Any, turn: Turn, kind: str) -> bool:
     like any late change, the withdrawal counts if it came first."""
     game = turn.game
     assert game.phase is not None
-    if KIND_PHASE[kind] != game.phase:
-        wrong = WrongPhaseError(expected=f"phase.{KIND_PHASE[kind]}", phase=f"phase.{game.phase}")
+    if engine.PHASE_OF_KIND[kind] != game.phase:
+        wrong = WrongPhaseError(expected=f"phase.{engine.PHASE_OF_KIND[kind]}", phase=f"phase.{game.phase}")
         raise refusal(wrong, game, kind)
     return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)

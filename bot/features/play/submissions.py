@@ -7,7 +7,7 @@ row first. So a submission arriving as the phase closes is either stored before 
 advance reads the phase's submissions (and counted), or sees the next phase and is
 refused with PhaseClosedError — never carried over. Every submission comes in by one road,
 ``bot.features.play.commands.handle``, which also withdraws one; orders and identifications
-can be sent a piece at a time (``bot.features.play.pieces``).
+can be sent a piece at a time (``engine.pieces``).
 
 A submission is one unit of work from the lock to the answer: the receipt carries the
 player's own view just after it (``Receipt.view``), read in the same transaction from
@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core import policy
-from bot.core.common import check_id, done_seats, require_running, seats_done, settings_of, state_of
+from bot.core.common import check_id, require_running, seats_done, settings_of, state_of
 from bot.core.errors import (
     GameNotFoundError,
     NoActiveGameError,
@@ -37,7 +37,7 @@ from bot.core.errors import (
     ServiceError,
 )
 from bot.core.policy import Action, Standing
-from bot.core.types import KIND_PHASE, PHASE_ORDER, Receipt
+from bot.core.types import Receipt
 from bot.core.views import PlayerView, seat_view
 from bot.db import core
 from bot.db import repositories as repo
@@ -45,14 +45,6 @@ from bot.db.models import Game, Submission, table_of
 from bot.db.repositories import PlayerRow
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
-
-
-def closed_phase_before(round_no: int, phase: str) -> tuple[int, str]:
-    """The phase that closed when (round_no, phase) opened."""
-    i = PHASE_ORDER.index(phase)
-    if i == 0:
-        return round_no - 1, PHASE_ORDER[-1]
-    return round_no, PHASE_ORDER[i - 1]
 
 
 @dataclass(slots=True)
@@ -145,8 +137,8 @@ def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
     """The error for a submission of ``kind`` the engine refused: "phase closed" when it
     was meant for the phase that has just closed, else the engine's own reason."""
     assert game.phase is not None
-    closed = closed_phase_before(game.round, game.phase)
-    if exc.key == "error.wrong_phase" and closed[0] >= 1 and KIND_PHASE.get(kind) == closed[1]:
+    closed = engine.phase_before(game.round, game.phase)
+    if exc.key == "error.wrong_phase" and closed[0] >= 1 and engine.PHASE_OF_KIND.get(kind) == closed[1]:
         return PhaseClosedError(round=closed[0], phase=f"phase.{closed[1]}")
     return RuleRefusedError(exc)
 
@@ -252,7 +244,7 @@ async def close_early_if_all_sent(
     if sent is None:
         done = await seats_done(s, game.id, game.round, game.phase, state)
     else:
-        done = done_seats(sent, game.phase, state)
+        done = engine.done_seats(state, game.phase, sent)
     all_sent = {p.seat for p in state.players if p.alive} <= done
     settings = settings_of(game)
     if all_sent and settings.early_advance and game.phase_deadline:

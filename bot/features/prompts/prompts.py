@@ -27,13 +27,11 @@ from bot.db.models import Game
 from bot.db.session import Database
 from bot.features.settings.time_zones import time_zones_of
 
-PROMPTED = ("day", "dusk", "morning")
-
 
 async def prompt_is_the_notice(s: AsyncSession, game: Game) -> bool:
     """Whether the phase ``game`` has just opened is announced by its person's prompt
     alone: a practice game whose person is alive at the table."""
-    if game.guild_id is not None or game.status != "running" or game.phase not in PROMPTED:
+    if game.guild_id is not None or game.status != "running" or game.phase not in engine.PHASE_ORDER:
         return False
     state = state_of(game)
     return any(h.user_id == game.moderator_id and state.player(seat).alive for seat, h in (await repo.seat_holders(s, game.id)).items())
@@ -44,7 +42,7 @@ async def mail_prompts(mail: Mail, game: Game, *, follows: str | None) -> int:
     ``follows``; the number written. Read as the step leaves the game (after the absence
     policy: a seat it handed to the AI or removed gets none)."""
     s = mail.session
-    if game.status != "running" or game.phase not in PROMPTED:
+    if game.status != "running" or game.phase not in engine.PHASE_ORDER:
         return 0
     state = state_of(game)
     humans = {

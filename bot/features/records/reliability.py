@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core.errors import ServiceError
-from bot.core.types import REQUIRED_KIND, GameSettings
+from bot.core.types import GameSettings
 from bot.db.models import Game, SeatRecord
 
 # The games the figure is over: recent enough that a bad month ages out after a season of
@@ -56,7 +56,7 @@ def asks(player: engine.Player, phase: str) -> bool:
 def sent_seats(submissions: dict[str, list[dict[str, Any]]], phase: str) -> set[int]:
     """The seats whose main submission of ``phase`` is among an advance's stored
     ``submissions`` (seat as a string key, as the game log keeps them)."""
-    kind = REQUIRED_KIND.get(phase)
+    kind = engine.MAIN_KIND.get(phase)
     return {int(seat) for seat, subs in submissions.items() if any(s.get("kind") == kind for s in subs)}
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+import engine
 from bot.discord.context import Ctx
 from bot.discord.durations import format_duration
 from bot.discord.embeds.replies import INFO_COLOUR, deadline_line, names_of, phase_name
@@ -44,7 +45,7 @@ def table_embed(tv: TableView, locale: str) -> discord.Embed:
         embed.add_field(name=t("reply.deadline", locale), value=t("table.paused", locale, left=format_duration(info.paused_remaining or 0, locale)), inline=False)
     elif info.status == "running":
         embed.add_field(name=t("reply.deadline", locale), value=deadline_line(info.deadline, locale), inline=False)
-    if tv.sent is not None and info.phase in ("day", "dusk", "morning"):
+    if tv.sent is not None and info.phase in engine.PHASE_ORDER:
         command = t(f"reply.post.reminder_command_{info.phase}", locale)
         embed.add_field(name=t("reply.status.sent", locale, done=tv.sent, living=tv.living), value=t("table.sent", locale, sent=tv.sent, living=tv.living, command=command), inline=False)
     embed.set_footer(text=t("table.legend", locale))

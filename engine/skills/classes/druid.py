@@ -10,9 +10,8 @@ from engine.classes import class_spec
 from engine.events import audit, private
 from engine.health import heal
 from engine.model import Player, State
+from engine.night.attacks import AttackResult, Swing
 from engine.night.combat import (
-    AttackResult,
-    Swing,
     attack,
     damage_roll,
     deal,
