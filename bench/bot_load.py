@@ -84,7 +84,7 @@ async def open_all(tables: list[TableGame], at_once: int = 8) -> None:
     gate = asyncio.Semaphore(at_once)
     # Created one after the other so that game n always gets the n-th seed.
     for g in tables:
-        created = await g.moderator.create(**g.options.create_options())
+        created = await g.moderator.create(**g.options.lobby_options())
         if created.error:
             raise RuntimeError(created.text)
         g.game_id = g.moderator.game_id

@@ -10,8 +10,9 @@ Who sets what: an interaction's task names the interaction (and its shard, shard
 the bot takes it in hand (``bot.discord.metering.seen``), and its game when the service
 first takes a game in hand for it (:func:`note_game`, from ``service.common``); a loop
 that works game after game names each one for the lines of its work (:func:`about`); a
-sharded process's gateway readers name their shard, which the tasks of the events they
-read inherit (``ShardedWolfBot.dispatch``).
+sharded process names each gateway event's shard as it dispatches it, and the event's
+handlers inherit it (``ShardedWolfBot.dispatch``, from the event itself:
+``bot.discord.shards``).
 """
 
 from __future__ import annotations

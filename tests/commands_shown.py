@@ -40,6 +40,22 @@ def shown(node: dict[str, Any], loc: str, what: str = "name") -> str:
     return (node.get(f"{what}_localizations") or {}).get(loc, node.get(what, ""))
 
 
+def payload_size(node: dict[str, Any], loc: str | None = None) -> int:
+    """A command's characters as Discord counts them toward its 4,000: its names,
+    descriptions, choices' names and values, its options' and subcommands' all together;
+    each string as a client in ``loc`` shows it, or (None) its longest localization, as
+    Discord measures what is registered."""
+
+    def text(node: dict[str, Any], what: str) -> int:
+        if loc is not None:
+            return len(shown(node, loc, what))
+        return max(len(x) for x in (node.get(what, ""), *(node.get(f"{what}_localizations") or {}).values()))
+
+    size = text(node, "name") + text(node, "description")
+    size += sum(text(choice, "name") + len(str(choice["value"])) for choice in node.get("choices") or [])
+    return size + sum(payload_size(option, loc) for option in node.get("options") or [])
+
+
 @cache
 def payloads() -> tuple[tuple[Node, dict[str, Any]], ...]:
     """Every command and group of the tree (subcommands too) with its translated payload."""

@@ -41,7 +41,7 @@ from bot.discord.loops.reconciler import Reconciler
 from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
-from bot.discord.registry import dynamic_items
+from bot.discord.shards import event_shard, shard_of
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.tree import install
 from bot.discord.turns import Turns
@@ -66,13 +66,6 @@ def intents() -> discord.Intents:
     for the process holding its shard, and the default set adds many the bot never
     reads (someone typing, a reaction, a voice state, an invite, an emoji…)."""
     return discord.Intents(guilds=True, guild_messages=True, dm_messages=True)
-
-
-def shard_of(guild_id: int | None, shard_count: int) -> int:
-    """The shard Discord sends a server's events to: ``(guild_id >> 22) % shard_count``
-    (https://discord.com/developers/docs/topics/gateway#sharding); DMs (``guild_id``
-    None, a practice game's) go to shard 0."""
-    return 0 if guild_id is None else (guild_id >> 22) % shard_count
 
 
 class WolfBot(commands.Bot):
@@ -238,8 +231,8 @@ class WolfBot(commands.Bot):
         return self.is_ready() and not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
-        # Sharded, READY comes through one shard's reader but is about the whole process
-        # (and so are the tasks started from here).
+        # Sharded, READY comes through one shard's connection but is about the whole
+        # process (and so are the tasks started from here): its lines name no shard.
         log_context.set_context(shard=None)
         shards = f" as shards {self.config.shards_label()}" if self.config.sharded else ""
         log.info("connected as %s (%s) to %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds), shards)
@@ -367,24 +360,15 @@ class ShardedWolfBot(WolfBot, commands.AutoShardedBot):
         return all(not shard.is_closed() for shard in self.shards.values())
 
     def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's dispatch, first naming the shard in the log's context when called
-        from a shard's gateway reader (``bot.log_context``): each event's handler runs in a
-        task of its own that inherits the context, so the lines of whatever the gateway
-        brings (an interaction, a channel deleted) name the shard it came through. A
-        reader is a task that lives as long as its connection: named at its first event."""
-        if log_context.get("shard") is None:
-            shard = self._reading_shard()
-            if shard is not None:
-                log_context.set_context(shard=shard)
-        super().dispatch(event, *args, **kwargs)
-
-    def _reading_shard(self) -> int | None:
-        """The shard whose gateway reader the current task is, if it is one."""
-        task = asyncio.current_task()
-        if task is None:
-            return None
-        for shard_id, info in self.shards.items():
-            # (discord.py keeps each shard's reader task on its ShardInfo's parent Shard.)
-            if getattr(getattr(info, "_parent", None), "_task", None) is task:
-                return shard_id
-        return None
+        """discord.py's dispatch, naming in the log's context (``bot.log_context``) the
+        shard the event came through, known from the event itself (``shards.event_shard``:
+        its server's shard, a DM's 0, a shard event's own): each handler runs in a task of
+        its own that inherits the context as it is here, so the lines of whatever the
+        gateway brings (an interaction, a channel deleted, an event replayed after a
+        resume) name its shard. The dispatching task's own context is left as it was."""
+        shard = event_shard(event, args, self.shard_count or 1)
+        if shard is None:
+            super().dispatch(event, *args, **kwargs)
+            return
+        with log_context.about(shard=shard):
+            super().dispatch(event, *args, **kwargs)

@@ -18,10 +18,10 @@ class DiscordConfig(Config):
     # Who may run moderator commands besides members with Manage Server: a role name or
     # role id (empty: Manage Server only). The creator of a game moderates it too.
     moderator_role: str = ""
-    # Default of /mod create's quiet_dead option (the dead lose the right to write in
-    # the game channel and talk in a channel of their own). Needs Manage Channels, Manage
-    # Roles and what the mute denies (permissions.QUIET); off for a game when the bot
-    # lacks them.
+    # Whether a new game's dead stay quiet (a game's own: /mod settings quiet_dead): the
+    # dead lose the right to write in the game channel and talk in a channel of their
+    # own. Needs Manage Channels, Manage Roles and what the mute denies
+    # (permissions.QUIET); off for a game when the bot lacks them.
     quiet_dead: bool = True
     # Register the slash commands at start-up: globally, or in these guilds only (guild
     # commands update at once, global ones can take a while to appear).

@@ -20,6 +20,7 @@ import aiohttp
 import discord
 
 from bot import log_context, metrics
+from bot.discord.shards import shard_of
 
 _SEEN = "wolfhowl.seen"
 _ACKED = "wolfhowl.acked"
@@ -40,11 +41,9 @@ def seen(interaction: discord.Interaction) -> None:
     if not isinstance(extras, dict) or _SEEN in extras:  # (a test's stand-in has none)
         return
     extras[_SEEN] = time.perf_counter()
-    shard = None
-    client = interaction.client
-    count = getattr(client, "shard_count", None)
-    if count and count > 1:
-        shard = (interaction.guild_id >> 22) % count if interaction.guild_id else 0
+    # A sharded client (``Client.shard_count`` set): the shard Discord sent it through.
+    count = getattr(interaction.client, "shard_count", None)
+    shard = shard_of(interaction.guild_id, count) if count else None
     log_context.set_context(interaction=interaction.id, shard=shard)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.discord import game_settings
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_table import Tavern
@@ -195,9 +196,19 @@ class Moderator(Person):
         self.game_id: int | None = None
 
     async def create(self, **options: Any) -> Reply:
-        reply = await self.command("mod create", options)
-        if not reply.error:
-            self.game_id = reader.game_id_of(reply.text)
+        """Open a game with ``options`` (settings by option name) as a moderator does:
+        ``/mod create`` with those it offers, then, in the lobby, ``/mod settings`` and
+        ``/mod house_rules`` with the rest. The ``/mod create`` answer, or the first
+        refusal."""
+        steps = game_settings.by_command(options)
+        reply = await self.command("mod create", steps.pop(game_settings.CREATE, {}))
+        if reply.error:
+            return reply
+        self.game_id = reader.game_id_of(reply.text)
+        for command, chosen in steps.items():
+            answer = await self.command(f"mod {command}", chosen)
+            if answer.error:
+                return answer
         return reply
 
     async def start(self) -> Reply:

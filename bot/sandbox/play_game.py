@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.features.moderation import cog_settings as game_settings
 from bot.sandbox import play_reader as reader
 from bot.sandbox.people import Moderator, Stats
 from bot.sandbox.play_table import Cursor, GameClock, Seating, Tavern
@@ -42,8 +41,8 @@ class GameOptions:
     reveal_on_death: bool = False
     quiet_dead: bool | None = None
     vote_tie: str | None = None
-    # Settings chosen in the lobby, by option name (``{"departures": "morning"}``, a house
-    # rule, with /mod house_rules; ``{"gallery": "late"}`` with /mod settings); the rest keep
+    # Further settings, by option name (``{"departures": "morning"}``, a house rule, chosen
+    # with /mod house_rules; ``{"gallery": "late"}`` with /mod settings); the rest keep
     # their default.
     house_rules: dict[str, str] = field(default_factory=dict)
     advance: str = "moderator"
@@ -60,7 +59,10 @@ class GameOptions:
     # ``advance="deadline"`` with ``early_advance``).
     ai_seats: int = 0
 
-    def create_options(self) -> dict[str, Any]:
+    def lobby_options(self) -> dict[str, Any]:
+        """Every setting the moderator opens the game with, by option name (for
+        :meth:`Moderator.create`: ``/mod create`` takes those it offers, ``/mod settings``
+        and ``/mod house_rules`` the rest, in the lobby)."""
         out: dict[str, Any] = {
             "day": self.day, "dusk": self.dusk, "morning": self.morning, "reminder": self.reminder,
             "early_advance": self.early_advance, "reveal_on_death": self.reveal_on_death,
@@ -70,16 +72,9 @@ class GameOptions:
             out["quiet_dead"] = self.quiet_dead
         if self.vote_tie is not None:
             out["vote_tie"] = self.vote_tie
-        return out
-
-
-def lobby_commands(chosen: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The moderator's commands that choose ``chosen`` in the lobby: the house rules with
-    /mod house_rules, any other setting with /mod settings."""
-    house = {s.name for s in game_settings.options(game_settings.HOUSE_RULES)}
-    split = [("mod house_rules", {k: v for k, v in chosen.items() if k in house}),
-             ("mod settings", {k: v for k, v in chosen.items() if k not in house})]  # fmt: skip
-    return [(command, options) for command, options in split if options]
+        if self.ai_seats:  # how many seats the AI fills
+            out["ai_seats"] = self.ai_seats
+        return out | self.house_rules
 
 
 @dataclass
@@ -126,18 +121,10 @@ class TableGame:
     # -- the lobby -------------------------------------------------------------------
     async def open(self) -> None:
         """Create the game, let everyone join (in seat order), start it."""
-        created = await self.moderator.create(**self.options.create_options())
+        created = await self.moderator.create(**self.options.lobby_options())
         if created.error or self.moderator.game_id is None:
-            raise RuntimeError(f"/mod create was refused: {created.text}")
+            raise RuntimeError(f"{self.moderator.journal[-1].strip()} was refused: {created.text}")
         self.game_id = self.moderator.game_id
-        for command, chosen in lobby_commands(self.options.house_rules):  # chosen in the lobby
-            answer = await self.moderator.command(command, chosen)
-            if answer.error:
-                raise RuntimeError(f"/{command} was refused: {answer.text}")
-        if self.options.ai_seats:  # the lobby's settings: how many seats the AI fills
-            filled = await self.moderator.command("mod settings", {"ai_seats": self.options.ai_seats})
-            if filled.error:
-                raise RuntimeError(f"/mod settings ai_seats was refused: {filled.text}")
         lobby = await self.wait_post(
             lambda m: f"wh:join:{self.game_id}" in m.custom_ids(), "the lobby post"
         )

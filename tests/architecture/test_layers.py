@@ -60,7 +60,7 @@ def offenders(package: str, forbidden: tuple[str, ...]) -> list[str]:
 
 def layers_below_the_tools() -> list[str]:
     """The engine, the emulator and every package and module of the bot that is neither a
-    tool nor bot/cli: the libraries (bot.ai, bot.db, bot.service, bot.render, bot.i18n,
+    tool nor bot/cli: the libraries (bot.ai, bot.db, bot.core, bot.features, bot.render, bot.i18n,
     the settings) and the Discord layer."""
     found = ["engine", "discord_emulator"]
     for path in sorted((ROOT / "bot").iterdir()):

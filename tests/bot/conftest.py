@@ -106,18 +106,16 @@ class Table:
 
 
 # -- a game at the table ------------------------------------------------------------------
-HOUSE_RULE_OPTIONS = frozenset(s.name for s in game_settings.options(game_settings.HOUSE_RULES))
-
-
 async def open_lobby(table: Table, **options: Any) -> tuple[Message, str]:
-    """/mod create with ``options`` (a house rule among them: then /mod house_rules, as a
-    moderator chooses one in the lobby); the lobby post and its join button's id."""
-    house = {k: v for k, v in options.items() if k in HOUSE_RULE_OPTIONS}
-    result = await table.run(table.mod, "mod create", {k: v for k, v in options.items() if k not in house})
+    """/mod create with the ``options`` it offers, then the rest as a moderator chooses
+    them in the lobby (/mod settings, a house rule /mod house_rules); the lobby post and
+    its join button's id."""
+    steps = game_settings.by_command(options)
+    result = await table.run(table.mod, "mod create", steps.pop(game_settings.CREATE, {}))
     assert "#" in reply_text(result), reply_text(result)
-    if house:
-        chosen = await table.run(table.mod, "mod house_rules", house)
-        assert "#" in reply_text(chosen), reply_text(chosen)
+    for command, chosen in steps.items():
+        answer = await table.run(table.mod, f"mod {command}", chosen)
+        assert "#" in reply_text(answer), reply_text(answer)
     await table.delivered()  # the lobby post comes through the outbox
     posts = [m for m in table.emu.channel_messages(table.channel, include_ephemeral=False) if m.custom_ids()]
     lobby = posts[-1]

@@ -4,7 +4,7 @@ and nothing changes."""
 
 from __future__ import annotations
 
-from bot.features.lobby.games import get_game, latest_game_in_channel
+from bot.features.lobby.games import get_game
 from tests.bot.conftest import Table, open_lobby, reply_text
 
 
@@ -39,9 +39,10 @@ async def test_the_moderator_fills_and_empties_ai_seats(table: Table):
     assert len((await get_game(table.db, game_id)).players) == 2
 
 
-async def test_create_fills_the_table_to_a_target_as_people_join_and_leave(table: Table):
-    """/mod create fill_to: the lobby post and /mod status name the AI seats and the
-    target; each person who joins takes an AI seat's place, one who leaves gives it back."""
+async def test_a_lobby_fills_the_table_to_a_target_as_people_join_and_leave(table: Table):
+    """fill_to, chosen as the lobby opens: the lobby post and /mod status name the AI seats
+    and the target; each person who joins takes an AI seat's place, one who leaves gives
+    it back."""
     lobby, join_id = await open_lobby(table, fill_to=8)
     game_id = int(join_id.rsplit(":", 1)[1])
     assert lobby_text(table).count("🤖 ") == 7
@@ -60,16 +61,19 @@ async def test_create_fills_the_table_to_a_target_as_people_join_and_leave(table
     assert info.settings.fill_to == 8 and len(info.players) == 8
 
 
-async def test_create_takes_a_fixed_count_and_refuses_both_at_once(table: Table):
-    refused = await table.run(table.mod, "mod create", {"ai_seats": 3, "fill_to": 9})
+async def test_a_lobby_takes_a_fixed_count_and_refuses_both_at_once(table: Table):
+    _, join_id = await open_lobby(table)
+    game_id = int(join_id.rsplit(":", 1)[1])
+    refused = await table.run(table.mod, "mod settings", {"ai_seats": 3, "fill_to": 9})
     assert refused.message.ephemeral and "either `ai_seats:`" in reply_text(refused), reply_text(refused)
-    assert await latest_game_in_channel(table.db, table.channel.id) is None
     # In Chinese, a target below the smallest game.
-    refused = await table.emu.slash(table.mod, "mod create", {"fill_to": 4}, channel=table.channel, locale="zh-CN")
+    refused = await table.emu.slash(table.mod, "mod settings", {"fill_to": 4}, channel=table.channel, locale="zh-CN")
     text = reply_text(await refused.wait(10))
     assert "ai补足到" in text and "6到15人" in text, text
-    assert await latest_game_in_channel(table.db, table.channel.id) is None
-    await open_lobby(table, ai_seats=3)
+    info = await service.get_game(table.db, game_id)
+    assert (info.settings.ai_seats, info.settings.fill_to, info.players) == (0, 0, ())
+    await table.run(table.mod, "mod settings", {"ai_seats": 3})
+    await table.delivered()
     assert lobby_text(table).count("🤖 ") == 3 and "AI seats (🤖): 3" in lobby_text(table)
     # Switched to a target in the lobby: the fixed count is off.
     answer = reply_text(await table.run(table.mod, "mod settings", {"fill_to": 10}))

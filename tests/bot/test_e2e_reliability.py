@@ -1,6 +1,6 @@
-"""Reliability on the local Discord: a moderator asks a minimum on ``/mod create``; a
-player below it is refused at the Join button, at ``/game join`` and at ``/standby
-join``, privately, in their own language, with their figure, the games it is over, the
+"""Reliability on the local Discord: a moderator asks a minimum in the lobby (``/mod
+settings``); a player below it is refused at the Join button, at ``/game join`` and at
+``/standby join``, privately, in their own language, with their figure, the games it is over, the
 minimum and how to raise it; a player with no record is let in; ``/mod settings`` shows
 and changes it; ``/stats view`` shows the figure, or "new" below three games."""
 

@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import logging
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import func, select, update
@@ -21,7 +22,7 @@ from bot.core.types import GameSettings, UserRef
 from bot.db.models import OutboxMessage
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
-from bot.features.lobby.games import create_game
+from bot.discord.shards import event_shard
 from bot.features.moderation import moderation
 from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
@@ -167,6 +168,15 @@ async def test_an_interactions_error_line_names_its_game(table: Table, json_log,
     assert "RuntimeError: pausing broke" in errors[0]["exception"]
 
 
+def test_an_events_shard_is_read_from_the_event() -> None:
+    """Discord's rule and discord.py's public events: a shard event's own, a server's
+    by its id, none for what names neither."""
+    assert event_shard("shard_resumed", (2,), 4) == event_shard("shard_connect", (2,), 4) == 2
+    assert event_shard("raw_message_delete", (SimpleNamespace(guild_id=(7 << 22) + 5),), 4) == 3
+    assert event_shard("socket_event_type", ("READY",), 4) is None
+    assert event_shard("connect", (), 4) is event_shard("ready", (), 4) is None
+
+
 async def test_a_sharded_process_names_the_shard(sqlite_url: str, json_log):
     """Shards 1 and 3 of 4 in one process: what comes through a shard's gateway (a
     forged button, a lobby's channel deleted) names that shard; the process's own
@@ -196,6 +206,45 @@ async def test_a_sharded_process_names_the_shard(sqlite_url: str, json_log):
                 assert [(x["shard"], x["game"]) for x in cancelled()] == [(3, info.id)]
                 connected = [x for x in lines(json_log) if x["message"].startswith("connected as")]
                 assert connected and all("shard" not in x for x in connected)
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 5)
+            assert emu.server_errors == []
+
+
+async def test_a_sharded_process_names_the_shard_of_a_replayed_event_and_of_a_dm(sqlite_url: str, json_log):
+    """Shards 0 and 3 of 4 in one process, the shard known from each event itself: a
+    lobby's channel deleted while the connections were down comes replayed on the
+    resumed connection, before its RESUMED, and its cancellation names shard 3; a button
+    pressed in a DM, which Discord sends through shard 0, names shard 0; a server's
+    interaction on shard 3 names 3."""
+    async with Emulator(heartbeat_interval=0.5) as emu:
+        with emu.patch_discord():
+            owner = emu.create_user("owner")
+            on_3 = emu.create_guild("on shard 3", owner=owner, shard=(3, 4), channels=("tavern", "lounge"))
+            config = DiscordConfig(database_url=sqlite_url, token=emu.token, shard_count=4, shard_ids=[0, 3], sync_commands=False)
+            bot = WolfBot(config, run_tasks=False)
+            task = await start_until_ready(bot, emu.token, timeout=15)
+            try:
+                tavern, lounge = (next(c for c in on_3.channels.values() if c.name == name) for name in ("tavern", "lounge"))
+                info = await service.create_game(bot.db, guild_id=on_3.id, channel_id=tavern.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
+                assert await emu.drop_connection() == 2  # both shards' sockets; the sessions wait to resume
+                emu.delete_channel(tavern)  # buffered, replayed when shard 3 resumes
+                await emu.wait_for_resume(2, timeout=20)
+                assert sorted(c.replayed for c in emu.connections if c.resumed) == [0, 1]  # the deletion, on shard 3's
+
+                def cancelled() -> list[dict]:
+                    return [x for x in lines(json_log) if x["message"].startswith(f"game {info.id} cancelled")]
+
+                await emu.wait_for(lambda: bool(cancelled()), 10, "the lobby cancelled")
+                assert [(x["shard"], x["game"]) for x in cancelled()] == [(3, info.id)]
+                in_dm = emu.ctx.interactions.create(MESSAGE_COMPONENT, owner, emu.dm_channel(owner), {"custom_id": "wh:forged:1", "component_type": 2}, locale="en-US")
+                in_server = emu.ctx.interactions.create(MESSAGE_COMPONENT, owner, lounge, {"custom_id": "wh:forged:2", "component_type": 2}, locale="en-US")
+                await in_dm.wait(10)
+                await in_server.wait(10)
+                refused = {x["interaction"]: x["shard"] for x in lines(json_log) if x["message"].startswith("refused a malformed payload")}
+                assert refused == {in_dm.id: 0, in_server.id: 3}
             finally:
                 await bot.close()
                 with contextlib.suppress(Exception):

@@ -193,9 +193,12 @@ async def test_a_mute_the_bot_cannot_write_names_the_permission_it_lacks(table: 
     assert "Discord refused" not in kicked
 
 
-async def test_create_says_whether_the_dead_stay_quiet(table: Table):
-    """The settings /mod create answers with include the quiet dead, off as well as on."""
-    off = reply_text(await table.run(table.mod, "mod create", {"quiet_dead": False}))
+async def test_create_and_settings_say_whether_the_dead_stay_quiet(table: Table):
+    """The settings /mod create answers with include the quiet dead (the configuration's
+    default), and /mod settings' too, off as well as on."""
+    on = reply_text(await table.run(table.mod, "mod create"))
+    assert "The dead stay quiet: yes" in on, on
+    off = reply_text(await table.run(table.mod, "mod settings", {"quiet_dead": False}))
     assert "The dead stay quiet: no" in off, off
 
 

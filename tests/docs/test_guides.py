@@ -2,8 +2,9 @@
 the bot where a machine can tell: every command, option and choice they show exists as a
 client in the guide's language shows it (the Chinese guides may give the English beside,
 `/圣杯 数字: 42`（`/grail number: 42`）, which must be the same command); each guide names
-every command of its readers; the settings table lists every option of /mod create with
-its real default and whether it may change after the start; every quoted bot message is
+every command of its readers; the settings table lists every option of /mod settings with
+its real default, whether /mod create offers it too and whether it may change after the
+start; every quoted bot message is
 one the bot says in that language; the English and Chinese guides have the same sections,
 naming the same commands; and the links lead somewhere."""
 
@@ -42,7 +43,7 @@ FIRST = [("first-game", loc) for loc in LANGUAGES]
 READERS = {"playing": "help.players", "moderating": "help.moderators"}
 # The settings table's last column: fixed once the classes are dealt, or may change.
 AFTER_START = {"en-US": {"fixed": True, "changes": False}, "zh-CN": {"固定": True, "可改": False}}
-# Options of /game create that are neither a game setting nor a configured default: the
+# Options of /mod settings that are neither a game setting nor a configured default: the
 # lobby's start time (none unless given; "—" after the start: it is for the lobby only).
 LOBBY_ONLY = {"start_in": {"en-US": "none", "zh-CN": "无"}}
 
@@ -206,7 +207,7 @@ def test_the_two_languages_have_the_same_sections_naming_the_same_things() -> No
 
 
 def _field_of(param: app_commands.Parameter) -> str | None:
-    """The GameSettings field a /mod create option sets (None: not a game setting)."""
+    """The GameSettings field a /mod settings option sets (None: not a game setting)."""
     sample: object
     if param.choices:
         sample = app_commands.Choice(name="x", value=param.choices[0].value)
@@ -254,13 +255,17 @@ def test_the_guides_defaults_are_the_configurations() -> None:
 
 
 @pytest.mark.parametrize("loc", LANGUAGES)
-def test_the_settings_table_lists_every_option_of_game_create_truly(loc: str) -> None:
-    """The table lists each option of ``/mod create`` and of ``/mod house_rules`` once."""
-    commands = [c for c in walk(tree().get_commands()) if c.qualified_name in ("mod create", "mod house_rules")]
-    params = {p.name: p for c in commands for p in c.parameters}  # type: ignore[union-attr]
+def test_the_settings_table_lists_every_option_of_mod_settings_truly(loc: str) -> None:
+    """The table lists each option of ``/mod settings`` and of ``/mod house_rules`` once,
+    marking those ``/mod create`` offers too."""
+    subs = ("settings", "house_rules")
+    commands = {c.qualified_name: c for c in walk(tree().get_commands()) if c.qualified_name in ("mod create", *(f"mod {x}" for x in subs))}
+    params = {p.name: p for name, c in commands.items() if name != "mod create" for p in c.parameters}  # type: ignore[union-attr]
+    on_create = {p.name for p in commands["mod create"].parameters}  # type: ignore[union-attr]
+    assert on_create and on_create < set(params)
     options = {
         name: found
-        for sub in ("create", "house_rules")
+        for sub in subs
         for name, found in shown_commands(loc)[" ".join(t(f"cmd.name.{x}", loc) for x in ("mod", sub))].options.items()
     }
     rows = {}
@@ -270,8 +275,9 @@ def test_the_settings_table_lists_every_option_of_game_create_truly(loc: str) ->
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             assert m.group(1) in options, line
             rows[options[m.group(1)][0]] = cells
-    assert sorted(rows) == sorted(params), "the table lists each option of /mod create once"
+    assert sorted(rows) == sorted(params), "the table lists each option of /mod settings once"
     for param, cells in rows.items():
+        assert (cells[2] == "✓") is (param in on_create), (param, "on /mod create", cells[2])
         if param in LOBBY_ONLY:
             assert (cells[1], cells[-1]) == (LOBBY_ONLY[param][loc], "—"), (param, cells)
             continue

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.features.moderation import cog_settings as game_settings
 from bot.features.play.cog_choices import guess_options, orderable_skills
 from bot.i18n import LOCALES, terms
 from discord_emulator import Message, User
@@ -149,8 +150,11 @@ class Chooser:
             return {"clear": r.choice(("orders", "identify", "pass"))} if r.random() < 0.35 else {}
         if path == "rules":
             return {"topic": r.choice([*catalogue(), "combat", "voting", "龙骑士", "x" * 90])} if r.random() < 0.7 else {}
-        if path in ("mod settings", "mod create"):
+        if path == "mod settings":
             return self.settings()
+        if path == "mod create":  # drawn as for /mod settings (the same draws), less what create does not offer
+            offered = {s.name for s in game_settings.options(game_settings.CREATE)}
+            return {name: value for name, value in self.settings().items() if name in offered}
         if path == "phase extend":
             return {"duration": r.choice(DURATIONS) or "1h"}
         if path == "mod kick":

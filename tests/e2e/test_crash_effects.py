@@ -176,7 +176,7 @@ def test_a_join_stored_just_before_a_crash_shows_on_the_lobby_post_after_the_res
         async with Tavern(clock=clock, seed="effects") as tavern:
             seating = tavern.seat_table(TableSpec(players=6))
             game = TableGame(tavern, seating, OPTIONS, seed="effects")
-            await game.moderator.create(**OPTIONS.create_options())
+            await game.moderator.create(**OPTIONS.lobby_options())
             game_id = game.moderator.game_id
             lobby = await game.wait_post(lambda m: f"wh:join:{game_id}" in m.custom_ids(), "the lobby post")
             await game.players[0].join(lobby)

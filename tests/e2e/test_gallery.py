@@ -187,7 +187,7 @@ def test_a_spectator_of_a_lobby_is_refused_a_seat_until_they_stop_watching():
         async with Tavern(seed="gallery-lobby") as tavern:
             seating = tavern.seat_table(TableSpec(players=6))
             game = TableGame(tavern, seating, options("chat"), seed="gallery-lobby")
-            created = await game.moderator.create(**game.options.create_options())
+            created = await game.moderator.create(**game.options.lobby_options())
             assert not created.error, created.text
             game_id = game.moderator.game_id
             sam = spectator(tavern, seating.channel, "sam")
@@ -205,7 +205,7 @@ def test_a_spectator_of_a_lobby_is_refused_a_seat_until_they_stop_watching():
             # Nor does a game whose dead have no channel of their own.
             loud = tavern.seat_table(TableSpec(players=6, name_prefix="l"), channel_name="loud")
             off = TableGame(tavern, loud, GameOptions(quiet_dead=False), seed="gallery-off")
-            assert not (await off.moderator.create(**off.options.create_options())).error
+            assert not (await off.moderator.create(**off.options.lobby_options())).error
             onlooker = spectator(tavern, loud.channel, "onlooker")
             refused = await onlooker.command("game watch")
             assert refused.error and t("gallery.off", "en-US", game=off.moderator.game_id) in refused.text, refused.text

@@ -1,5 +1,5 @@
-"""Quiet dead as the moderator sees it: switching it on or off from ``/mod create`` and
-``/mod settings``, and the notes that say what could not be done and why (a permission
+"""Quiet dead as the moderator sees it: switched on (or not) by ``/mod create`` as the
+configuration says, on or off with ``/mod settings``, and the notes that say what could not be done and why (a permission
 the bot lacks, the server's channel limit, Discord refusing), in a command's reply or, when
 no command is being answered, by DM."""
 

@@ -1,5 +1,5 @@
-"""Moderator commands of ``/mod``: create (with its settings), start, settings and
-house_rules, replace, kick, end (after a confirmation), status and the log (the clock's
+"""Moderator commands of ``/mod``: create (with the few settings a lobby opens with),
+start, settings (every setting) and house_rules, replace, kick, end (after a confirmation), status and the log (the clock's
 are ``/phase``'s; the seasons' ``/mod season``).
 
 Each is parse → ``service.moderate`` → render: the command is one of
@@ -22,7 +22,6 @@ from bot.core.types import GameInfo, GameSettings
 from bot.discord.context import Ctx, moderated_game, server_language, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.errors import ReplyError
-from bot.discord.groups import command
 from bot.discord.guild import permissions
 from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
@@ -32,6 +31,7 @@ from bot.discord.translator import L
 from bot.features.lobby.components import close_lobby, refresh_lobby
 from bot.features.lobby.games import get_game, latest_game_in_channel
 from bot.features.moderation.cog_settings import (
+    CREATE,
     HOUSE_RULES,
     option_value,
     overrides,
@@ -73,7 +73,7 @@ class GameAdmin(commands.Cog):
     """A moderator's game: ``/mod create|start|settings|house_rules|replace|kick|end|status|log``."""
 
     @command("mod", "create")
-    @setting_options()
+    @setting_options(CREATE)
     async def create(self, interaction: discord.Interaction, **given: Any) -> None:
         ctx = await Ctx.begin(interaction)
         channel = interaction.channel
@@ -93,6 +93,8 @@ class GameAdmin(commands.Cog):
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
         reply = settings_embed(info, ctx.locale, quiet)
         reply.title = t("reply.created", ctx.locale, game=info.id)
+        # /mod create offers only the opening settings: the reply says where the rest are.
+        reply.description = f"{reply.description}\n\n{t('reply.created_more', ctx.locale)}"
         await _add_clocks(ctx, info, reply)
         if note:
             reply.add_field(name=t("reply.quiet_dead.title", ctx.locale), value=note[:1024], inline=False)

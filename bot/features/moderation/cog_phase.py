@@ -1,6 +1,6 @@
 """``/phase``, the running game's clock, for its moderators: ``advance`` (close the open
 phase now), ``extend`` (more time), ``pause`` and ``resume``. Registered with the same
-default permission as ``/mod`` (``bot.discord.commands``); each is a command of
+default permission as ``/mod`` (``bot.discord.groups``); each is a command of
 ``bot.features.moderation.commands`` done by ``service.moderate``, which checks the
 moderator at run time as for ``/mod``."""
 

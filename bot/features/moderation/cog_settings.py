@@ -1,20 +1,27 @@
 """The game settings a moderator chooses, declared once.
 
-``SETTINGS`` lists them in the order ``/mod create`` and ``/mod settings`` offer them (the
-house rules: ``/mod house_rules``) and the settings embed shows them. Each declaration names its option (the catalogue keys
-``cmd.name.<name>`` and ``cmd.param.<name>``) and the :class:`GameSettings` field it sets;
-the field holds the range, the choices and the default, so they are written once, there.
-From the table come both commands' options (:func:`setting_options`), the checking of
-what a moderator typed (:func:`overrides`), the settings embed's lines (:func:`lines`)
-and the catalogue keys all of that needs (:func:`catalogue_keys`).
+``SETTINGS`` lists them in the order ``/mod settings`` offers them (the house rules:
+``/mod house_rules``) and the settings embed shows them; ``/mod create`` offers, in the
+same order, only the few declared ``create=True``: what a lobby needs at its opening (the
+table's size, the phases' lengths, the language, a start time). Every other setting is
+chosen in the lobby with ``/mod settings``, so that a new one costs ``/mod`` one option
+rather than two (Discord counts a command's names, descriptions and choices, all its
+subcommands' together, toward 4,000 characters). Each declaration names its option (the
+catalogue keys ``cmd.name.<name>`` and ``cmd.param.<name>``) and the
+:class:`GameSettings` field it sets; the field holds the range, the choices and the
+default, so they are written once, there. From the table come the commands' options
+(:func:`setting_options`), the checking of what a moderator typed (:func:`overrides`),
+the settings embed's lines (:func:`lines`) and the catalogue keys all of that needs
+(:func:`catalogue_keys`).
 
 Adding a setting: the field in ``GameSettings`` and its words in the catalogues
 (docs/architecture.md, "A game setting"). A field not declared in ``SETTINGS`` is offered
 as the setting its type makes (:func:`derived`: a length for ``*_seconds``, yes or no, one
-of its values, a whole number in its range), after the declared ones, named as the field;
-``SETTINGS`` declares the order of the others and what a type cannot say (a shorter name,
-a line of its own, a prefix for the choices' keys, an option that is no field), and
-``NOT_OFFERED`` the fields no moderator sets.
+of its values, a whole number in its range), after the declared ones, named as the field,
+on ``/mod settings`` only; ``SETTINGS`` declares the order of the others and what a type
+cannot say (a shorter name, a line of its own, a prefix for the choices' keys, an option
+that is no field, an option ``/mod create`` offers too), and ``NOT_OFFERED`` the fields no
+moderator sets.
 """
 
 from __future__ import annotations
@@ -54,16 +61,18 @@ Line = Callable[[GameSettings, str, int], "str | None"]
 class Setting:
     """One setting. ``field``: the ``GameSettings`` field it sets (None: the command
     itself acts on it, as on the dead's channel); ``option``: offered as an option of
-    both commands; ``line``: its line in the settings embed (None: none, or said in
-    another setting's line); ``line_key``: the ``reply.settings.*`` key of the plain
-    line, when not the option's name."""
+    ``/mod settings`` (or of ``command``); ``create``: also of ``/mod create``, for the
+    few a lobby is opened with; ``line``: its line in the settings embed (None: none, or
+    said in another setting's line); ``line_key``: the ``reply.settings.*`` key of the
+    plain line, when not the option's name."""
 
     name: str
     field: str | None = None
     option: bool = True
     line: Line | None = None
     line_key: str | None = None
-    command: str = "settings"  # "house_rules": an option of /mod house_rules, not of create and settings
+    command: str = "settings"  # "house_rules": an option of /mod house_rules, not of settings
+    create: bool = False  # with command "settings": also an option of /mod create
 
     def annotation(self) -> Any:
         raise NotImplementedError
@@ -256,19 +265,22 @@ def _none(s: GameSettings, locale: str, ai: int) -> None:
 # The command of the house rules a table may choose beside the original's rules (the
 # rulings E16-E19 of docs/rules.md): ``/mod house_rules``, in the lobby.
 HOUSE_RULES = "house_rules"
+# The settings of ``/mod create`` (those declared ``create=True``), and of ``/mod settings``.
+CREATE = "create"
+SETTINGS_COMMAND = "settings"
 
 SETTINGS: list[Setting] = [
-    Number("max_players", "max_players"),
-    Duration("day", "day_seconds", line=_durations),
-    Duration("dusk", "dusk_seconds", line=_none),
-    Duration("morning", "morning_seconds", line=_none),
+    Number("max_players", "max_players", create=True),
+    Duration("day", "day_seconds", line=_durations, create=True),
+    Duration("dusk", "dusk_seconds", line=_none, create=True),
+    Duration("morning", "morning_seconds", line=_none, create=True),
     Duration("reminder", "reminder_lead_seconds", line=_reminder, off_error="reply.error.reminder"),
     Hours("deadline_hours", "deadline_hours", line=_deadline_hours),
     Pick("vote_tie", "vote_tie_rule", prefix="tie"),
     Flag("reveal_on_death", "reveal_on_death", line_key="reveal"),
     Flag("early_advance", "early_advance", line_key="early"),
     Flag("prompts", "prompts"),
-    Pick("language", "language", prefix="lang"),
+    Pick("language", "language", prefix="lang", create=True),
     Number("win_score", "win_score"),
     Flag("quiet_dead"),  # the dead's channel is the channel's, not the game's (quiet_dead.py)
     Pick("gallery", "gallery", line=_gallery),
@@ -281,7 +293,7 @@ SETTINGS: list[Setting] = [
     Pick("absence_action", "absence_action", prefix="absence", line=_none),
     Duration("offer_time", "offer_seconds", high=86400, line=_none),
     Percent("min_reliability", "min_reliability"),
-    Duration("start_in", low=MIN_START_SECONDS, high=MAX_START_SECONDS, off_error="lobby_start.error"),  # the lobby's, not a setting
+    Duration("start_in", low=MIN_START_SECONDS, high=MAX_START_SECONDS, off_error="lobby_start.error", create=True),  # the lobby's, not a setting
     Number("ai_seats", "ai_seats", line=_ai),
     Number("fill_to", "fill_to", line=_none),
 ]
@@ -310,13 +322,30 @@ def derived(field: str) -> Setting:
 SETTINGS += [derived(f) for f in GameSettings.model_fields if f not in NOT_OFFERED and f not in {s.field for s in SETTINGS}]
 
 
-def options(command: str | None = "settings") -> list[Setting]:
-    """The settings a command offers (``settings``: ``/mod create`` and ``/mod settings``;
-    ``house_rules``: ``/mod house_rules``; None: every option), in their order."""
+def options(command: str | None = SETTINGS_COMMAND) -> list[Setting]:
+    """The settings a command offers (``settings``: ``/mod settings``; ``create``: ``/mod
+    create``, those of ``/mod settings`` declared for it; ``house_rules``: ``/mod
+    house_rules``; None: every option), in their order."""
+    if command == CREATE:
+        return [s for s in options(SETTINGS_COMMAND) if s.create]
     return [s for s in SETTINGS if s.option and (command is None or s.command == command)]
 
 
-def setting_options(command: str = "settings") -> Callable[[Any], Any]:
+def by_command(given: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Options to open a lobby with, by the command that takes them: ``create`` those
+    ``/mod create`` offers, then ``settings`` and ``house_rules`` the rest, chosen in the
+    lobby (a command with none left out). ValueError for an option no command offers."""
+    offered = {s.name: s.command for s in options(None)} | {s.name: CREATE for s in options(CREATE)}
+    unknown = sorted(set(given) - set(offered))
+    if unknown:
+        raise ValueError(f"no setting {', '.join(unknown)}")
+    out: dict[str, dict[str, Any]] = {}
+    for name, value in given.items():
+        out.setdefault(offered[name], {})[name] = value
+    return {command: out[command] for command in (CREATE, SETTINGS_COMMAND, HOUSE_RULES) if command in out}
+
+
+def setting_options(command: str = SETTINGS_COMMAND) -> Callable[[Any], Any]:
     """Decorator: ``func(self, interaction, **given)`` takes every setting ``command``
     offers as an optional option, named, described and with its choices from the
     catalogues."""

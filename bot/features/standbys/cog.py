@@ -1,5 +1,5 @@
 """A game's standby list, on Discord: ``/standby join`` and ``/standby leave``, for anyone
-not playing. (The absence policy is a setting of ``/mod create`` and ``/mod settings``.)"""
+not playing. (The absence policy is a setting of ``/mod settings``.)"""
 
 from __future__ import annotations
 
