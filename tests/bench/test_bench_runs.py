@@ -192,3 +192,86 @@ def test_lineup_search_halves_down_to_one_and_reports_it():
     assert all(tuple(map(len, lu.rows)) == (3, 3, 3) for lu in searched)
     assert [kept(lu, trim) for lu in searched] == sorted((kept(lu, trim) for lu in searched), reverse=True)
     assert kept(searched[0], trim) == 8  # one class of the nine changed
+
+
+def test_walks_bench_traces_the_three_requests():
+    out = bench("bench/walks.py", "--json")
+    walks = json.loads(out.strip().splitlines()[-1])["walks"]
+    assert set(walks) == {"act", "advance", "delivery"}
+    assert all(w["files"] > 0 and w["files"] == len(w["entered"]) for w in walks.values())
+    assert 0 < walks["advance"]["before_engine_advance"]["files"] < walks["advance"]["files"]
+    assert walks["delivery"]["messages"] > 0
+
+
+TOY_LAYERS = {"toy_discord.py": "discord", "toy_service.py": "service"}
+TOY_DISCORD = '''
+import asyncio, contextlib
+
+async def handler(service):
+    total = await service.work(3)  # suspends three times: one call, one return
+    total += service.plain()
+    task = asyncio.create_task(service.forever())  # a task's root: nothing below it
+    await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return total + sum(service.numbers())
+'''
+TOY_SERVICE = '''
+import asyncio
+
+async def work(n):
+    for _ in range(n):
+        await asyncio.sleep(0)
+    return n
+
+def plain():
+    return 1
+
+async def forever():
+    await deeper()  # cancelled there: both end by the exception thrown in
+
+async def deeper():
+    await asyncio.sleep(3600)
+
+def numbers():
+    yield from range(3)
+'''
+
+
+async def test_walks_counts_first_entries_and_final_returns_not_suspensions(tmp_path: Path):
+    """bench/walks.py's tracer on two toy layers: a coroutine that awaits three times is
+    one call and one return, a cancelled one still returns, a generator's each yield is
+    not a return; each call across the layers and its return are a switch each."""
+    import asyncio
+    import importlib.util
+
+    from bench.walks import Lineage, Tracer, Walk
+
+    def load(name: str, text: str):
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    ui, core = load("toy_discord", TOY_DISCORD), load("toy_service", TOY_SERVICE)
+    loop = asyncio.get_running_loop()
+    lineage = Lineage()
+    lineage.install(loop)
+    try:
+        tracer = Tracer(lineage, lambda filename: TOY_LAYERS.get(Path(filename).name))
+        walk = Walk("toy")
+        task = asyncio.create_task(ui.handler(core))
+        walk.add_root(task)
+        with tracer.tracing(walk):
+            assert await task == 4 + 3
+    finally:
+        loop.set_task_factory(None)
+    assert tracer.errors == []
+    assert walk.calls == 6  # handler, work, plain, forever, deeper, numbers
+    assert len(walk.tasks) == 2 and walk.live == {}
+    # work, plain and numbers across and back; forever is its task's root, deeper its own layer's
+    assert (walk.across, walk.back) == (3, 3)
+    assert [Path(f).name for f in walk.files] == ["toy_discord.py", "toy_service.py"]
