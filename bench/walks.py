@@ -80,7 +80,11 @@ sys.path.insert(0, str(ROOT))
 LAYERS: tuple[tuple[str, str | None], ...] = (
     ("bot/sandbox/", None),  # the harness (its database hook runs in the bot's tasks)
     ("bot/discord/", "discord"),
-    ("bot/service/", "service"),
+    ("bot/features/*/cog", "discord"),  # a feature's slash commands (cog*.py)
+    ("bot/features/*/components", "discord"),  # its buttons and menus (components*.py)
+    ("bot/features/*/look", "render"),  # how it reads (look*.py)
+    ("bot/features/", "service"),  # its use cases
+    ("bot/core/", "service"),
     ("engine/", "engine"),
     ("bot/*/", "*"),  # any other folder of bot/: db, render, i18n, ai, …
     ("bot/", "other"),  # a module at the top of bot/: config, metrics, log_context, …
@@ -423,9 +427,9 @@ class Game:
 
     async def living(self) -> list[Any]:
         """The players alive, by seat."""
-        import bot.service as service
+        from bot.features.lobby.games import game_in_channel
 
-        info = await service.game_in_channel(self.tavern.db, self.channel.id)
+        info = await game_in_channel(self.tavern.db, self.channel.id)
         assert info is not None and info.status != "over", "the game ended"
         users = {u.id: u for u in self.seating.players}
         return [

@@ -41,6 +41,7 @@ from bot.discord.loops.reconciler import Reconciler
 from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
+from bot.discord.registry import dynamic_items
 from bot.discord.shards import event_shard, shard_of
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.tree import install

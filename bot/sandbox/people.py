@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.discord import game_settings
+from bot.features.moderation import cog_settings as game_settings
 from bot.i18n import t
 from bot.sandbox import play_reader as reader
 from bot.sandbox.play_table import Tavern

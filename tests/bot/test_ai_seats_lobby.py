@@ -70,7 +70,7 @@ async def test_a_lobby_takes_a_fixed_count_and_refuses_both_at_once(table: Table
     refused = await table.emu.slash(table.mod, "mod settings", {"fill_to": 4}, channel=table.channel, locale="zh-CN")
     text = reply_text(await refused.wait(10))
     assert "ai补足到" in text and "6到15人" in text, text
-    info = await service.get_game(table.db, game_id)
+    info = await get_game(table.db, game_id)
     assert (info.settings.ai_seats, info.settings.fill_to, info.players) == (0, 0, ())
     await table.run(table.mod, "mod settings", {"ai_seats": 3})
     await table.delivered()

@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.discord.translator import CatalogueTranslator
 from bot.i18n import LOCALES
 from bot.i18n.catalog import catalogue
+from tests.architecture.house import service_files, ui_files
 from tests.commands_shown import payload_size, payloads, shown_commands, tree, walk
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,6 +23,7 @@ from bot.db.models import OutboxMessage
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
 from bot.discord.shards import event_shard
+from bot.features.lobby.games import create_game
 from bot.features.moderation import moderation
 from discord_emulator import Emulator
 from discord_emulator.interactions import MESSAGE_COMPONENT
@@ -228,7 +229,7 @@ async def test_a_sharded_process_names_the_shard_of_a_replayed_event_and_of_a_dm
             task = await start_until_ready(bot, emu.token, timeout=15)
             try:
                 tavern, lounge = (next(c for c in on_3.channels.values() if c.name == name) for name in ("tavern", "lounge"))
-                info = await service.create_game(bot.db, guild_id=on_3.id, channel_id=tavern.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
+                info = await create_game(bot.db, guild_id=on_3.id, channel_id=tavern.id, moderator=UserRef(owner.id, "owner"), settings=GameSettings.build(), seed="shard-seed")
                 assert await emu.drop_connection() == 2  # both shards' sockets; the sessions wait to resume
                 emu.delete_channel(tavern)  # buffered, replayed when shard 3 resumes
                 await emu.wait_for_resume(2, timeout=20)

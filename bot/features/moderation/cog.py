@@ -22,6 +22,7 @@ from bot.core.types import GameInfo, GameSettings
 from bot.discord.context import Ctx, moderated_game, server_language, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.errors import ReplyError
+from bot.discord.groups import command
 from bot.discord.guild import permissions
 from bot.discord.guild.quiet_dead import quiet_dead_on, recorded_room, sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, switch_quiet_dead, with_note
