@@ -11,12 +11,12 @@ import discord
 
 import engine
 from bot.core.types import HOUSE_RULES, GameInfo, GameSettings, PhaseStatus, Receipt
-from bot.discord.durations import format_duration
 from bot.features.lineup.look import add_lineup_fields
 from bot.features.moderation import cog_settings as game_settings
 from bot.features.moderation.look import ai_count, ai_line
 from bot.i18n import t, terms
 from bot.render import words
+from bot.render.durations import format_duration
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
 
