@@ -56,6 +56,8 @@ def _shown(info: GameInfo, locale: str) -> str:
 class Gallery(commands.Cog):
     """The gallery: ``/game watch``, ``/game unwatch``."""
 
+    position = 20  # where a shared group lists its commands (bot.discord.features)
+
     @command("game", "watch")
     async def watch(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)

@@ -143,6 +143,8 @@ async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
 class Info(commands.Cog):
     """The rules and the help: ``/rules``, ``/help``."""
 
+    position = 100  # where a shared group lists its commands (bot.discord.features)
+
     @top_level("rules", anywhere=True)
     @app_commands.rename(topic=L("cmd.name.topic"))
     @app_commands.describe(topic=L("cmd.param.topic"))

@@ -54,6 +54,8 @@ def suggestions(current: str, players: int, locale: str) -> list[app_commands.Ch
 class Lineup(commands.Cog):
     """The line-up and its odds: ``/mod lineup``."""
 
+    position = 40  # where a shared group lists its commands (bot.discord.features)
+
     @command("mod", "lineup")
     @app_commands.rename(lineup=L("cmd.name.lineup"))
     @app_commands.describe(lineup=L("cmd.param.lineup"))

@@ -107,6 +107,8 @@ def embed_chunks(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
 class Me(commands.Cog):
     """A player's own sheet and private messages: ``/me``, ``/inbox``."""
 
+    position = 90  # where a shared group lists its commands (bot.discord.features)
+
     @top_level("me")
     async def me(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)

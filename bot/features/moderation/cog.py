@@ -73,6 +73,8 @@ async def _kick_from_lobby(ctx: Ctx, kicked: SeatChanged) -> None:
 class GameAdmin(commands.Cog):
     """A moderator's game: ``/mod create|start|settings|house_rules|replace|kick|end|status|log``."""
 
+    position = 30  # where a shared group lists its commands (bot.discord.features)
+
     @command("mod", "create")
     @setting_options(CREATE)
     async def create(self, interaction: discord.Interaction, **given: Any) -> None:

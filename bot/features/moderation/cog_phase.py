@@ -42,6 +42,8 @@ async def pause_or_resume(interaction: discord.Interaction, change: type[PauseGa
 class Phase(commands.Cog):
     """The clock of a game: ``/phase advance|extend|pause|resume``."""
 
+    position = 70  # where a shared group lists its commands (bot.discord.features)
+
     @command("phase", "advance")
     async def advance(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)

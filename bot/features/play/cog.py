@@ -93,6 +93,8 @@ async def guess_autocomplete(interaction: discord.Interaction, current: str) -> 
 class Orders(commands.Cog):
     """A player's grail number, identifications, orders and vote."""
 
+    position = 80  # where a shared group lists its commands (bot.discord.features)
+
     @top_level("grail")
     @app_commands.rename(number=L("cmd.name.number"))
     @app_commands.describe(number=L("cmd.param.number"))

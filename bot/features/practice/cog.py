@@ -53,6 +53,8 @@ async def dm_channel(ctx: Ctx) -> int:
 class Practice(commands.Cog):
     """A game for one person against AI seats: ``/practice start``, ``/practice stop``."""
 
+    position = 160  # where a shared group lists its commands (bot.discord.features)
+
     practice = group("practice", anywhere=True)
 
     @practice.command(name=L("cmd.name.start"), description=L("cmd.desc.practice_start"))

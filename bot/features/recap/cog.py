@@ -36,6 +36,8 @@ def page(tagged: list[tuple[int, discord.Embed]], spent: int) -> tuple[list[list
 class Recap(commands.Cog):
     """What a seat saw since a round: ``/recap``."""
 
+    position = 120  # where a shared group lists its commands (bot.discord.features)
+
     @top_level("recap")
     @app_commands.rename(since_round=L("cmd.name.since_round"))
     @app_commands.describe(since_round=L("cmd.param.since_round"))

@@ -25,6 +25,8 @@ from bot.i18n import t
 class Seasons(commands.Cog):
     """A server's seasons: ``/mod season start|end``."""
 
+    position = 50  # where a shared group lists its commands (bot.discord.features)
+
     season = app_commands.Group(name=L("cmd.name.season"), description=L("cmd.desc.mod_season"), extras={SHARED: "mod"})
 
     @season.command(name=L("cmd.name.start"), description=L("cmd.desc.mod_season_start"))

@@ -36,6 +36,8 @@ CLEAR_WORDS = frozenset({"off", "none", "clear", "关", "关闭", "无", "清除
 class Settings(commands.Cog):
     """A user's own preferences: ``/settings prompts``, ``/settings timezone``."""
 
+    position = 150  # where a shared group lists its commands (bot.discord.features)
+
     settings = group("settings")
 
     @settings.command(name=L("cmd.name.prompts"), description=L("cmd.desc.settings_prompts"))

@@ -31,6 +31,8 @@ async def _standby_game(ctx: Ctx, game_id: int | None) -> int:
 class Standby(commands.Cog):
     """A game's standby list: ``/standby join``, ``/standby leave``."""
 
+    position = 130  # where a shared group lists its commands (bot.discord.features)
+
     standby = group("standby")
 
     @standby.command(name=L("cmd.name.join"), description=L("cmd.desc.standby_join"))

@@ -48,6 +48,8 @@ SORT_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.sort_{s}"), value=s) for
 class Stats(commands.Cog):
     """The community's records: ``/stats view|hide|show|forget``, ``/leaderboard``."""
 
+    position = 110  # where a shared group lists its commands (bot.discord.features)
+
     stats = group("stats", anywhere=True)
 
     @stats.command(name=L("cmd.name.view"), description=L("cmd.desc.stats_view"))
