@@ -196,7 +196,7 @@ async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
 
 
 async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pass(db: Database, clock) -> None:
-    from bot.discord.outbound.renderers import render_outgoing
+    from bot.render.outgoing import render_outgoing
     from tests.bot.test_outbound import text_of
 
     game_id, _ = await at_dusk_with_seat_2_wounded(db, reminder_lead_seconds=LEAD, early_advance=False)

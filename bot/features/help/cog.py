@@ -10,10 +10,10 @@ import engine.rules
 from bot.core.errors import ServiceError
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx, locale_of
-from bot.discord.embeds.replies import house_rule_lines
 from bot.discord.errors import ReplyError
 from bot.discord.groups import top_level
 from bot.discord.translator import L
+from bot.features.moderation.look_settings import house_rule_lines
 from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
 from bot.render.fields import add_lines

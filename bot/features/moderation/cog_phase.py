@@ -15,12 +15,12 @@ from discord.ext import commands
 from bot.core.types import MAX_PHASE_SECONDS, GameInfo
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.durations import parse_duration
-from bot.discord.embeds.replies import closing_line, deadline_line, notice_embed, phase_name
 from bot.discord.groups import command
 from bot.discord.translator import L
 from bot.features.moderation.commands import AdvancePhase, ExtendDeadline, PauseGame, ResumeGame
 from bot.i18n import t
 from bot.render.durations import format_duration
+from bot.render.replies import closing_line, deadline_line, notice_embed, phase_name
 
 
 def seen_phase(info: GameInfo) -> dict[str, Any]:

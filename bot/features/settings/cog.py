@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.groups import group
 from bot.discord.translator import L
 from bot.features.prompts.prompts import prompts_of, set_prompts
@@ -24,6 +23,7 @@ from bot.features.settings.time_zones import (
     zones_matching,
 )
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 STATE_CHOICES = [
     app_commands.Choice(name=L(f"cmd.choice.prompts_{v}"), value=v) for v in ("on", "off")

@@ -13,7 +13,6 @@ import discord
 
 import engine
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import INFO_COLOUR, deadline_line, names_of, phase_name
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.lobby.games import get_game
@@ -23,6 +22,7 @@ from bot.render import words
 from bot.render.durations import format_duration
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
+from bot.render.replies import INFO_COLOUR, deadline_line, names_of, phase_name
 
 
 def table_embed(tv: TableView, locale: str) -> discord.Embed:
