@@ -21,6 +21,7 @@ from bot.db.where import DatabaseProblem
 from bot.features.replay.export import export_finished, log_bytes
 from bot.features.replay.look import replay_html
 from bot.i18n import LOCALES
+from bot.render.refusals import service_refusal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         log = asyncio.run(_export(url, args.game))
     except ServiceError as exc:
-        print(f"wolfhowl export: {exc.text('en-US')}", file=sys.stderr)
+        print(f"wolfhowl export: {service_refusal(exc)}", file=sys.stderr)
         return 1
     except DatabaseProblem as exc:
         print(f"wolfhowl export: {exc}", file=sys.stderr)

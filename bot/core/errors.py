@@ -1,9 +1,11 @@
 """Typed service errors. Each carries a message ``key`` and ``params``, never a sentence:
 the words are the ``[svc]`` tables of the catalogues (``bot/i18n``), where ``error.x`` is
-``svc.x``; ``text(locale)`` looks them up (the Discord layer adds its own touches, such
-as escaping a player's name). Every refusal of the service derives from
-:class:`ServiceError`, here or in the modules of one feature's refusals
-(``access_errors``, ``standby_errors``, ``stats_errors``).
+``svc.x``, and the user interface words them (``bot.render.refusals``: the Discord
+layer's error handler, the command lines). A parameter is a plain value: a number, a
+name, typed text, a phase's message key, a player by seat and name (:class:`NamedSeat`),
+a list of these. Every refusal of the service derives from :class:`ServiceError`, here
+or in the modules of one feature's refusals (``access_errors``, ``standby_errors``,
+``stats_errors``).
 
 When one is raised nothing has been written: every use case runs in one unit of work
 that rolls back on the error.
@@ -11,10 +13,10 @@ that rolls back on the error.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import has_key, refusal_text, t
-from bot.render import words
 from engine import RuleViolation
 from engine.view import Sheet
 
@@ -27,22 +29,31 @@ def catalogue_key(key: str) -> str:
     return SECTION + key.removeprefix("error.")
 
 
+@dataclass(frozen=True)
+class NamedSeat:
+    """A player a refusal names: their seat and their name as they chose it, worded by the
+    user interface ("#3 Alice", the seat alone when it has no name)."""
+
+    seat: int
+    name: str | None = None
+
+
 class ServiceError(Exception):
-    """A use case refused. ``key``/``params`` are for the translated reply."""
+    """A use case refused. ``key``/``params`` are for the translated reply; ``str()`` of
+    it is the English catalogue text with the parameters as they are, for the log."""
 
     key = FALLBACK
 
     def __init__(self, key: str | None = None, **params: Any) -> None:
         self.key = key or type(self).key
         self.params = params
-        super().__init__(self.text("en-US"))
+        super().__init__(self.logged())
 
-    def text(self, locale: str = "en-US") -> str:
-        """The refusal in ``locale``'s words. A phase parameter holds a message key, shown
-        in the same language; any other value (a name, typed text) is shown as it is, even
-        if it looks like a key."""
+    def logged(self) -> str:
+        """The refusal in English for the log, its parameters shown as they are (a list
+        or a :class:`NamedSeat` as Python shows it)."""
         key = catalogue_key(self.key)
-        return t(key if has_key(key) else catalogue_key(FALLBACK), locale, **self.params)
+        return t(key if has_key(key) else catalogue_key(FALLBACK), "en-US", **self.params)
 
 
 class BadArgumentError(ServiceError):
@@ -182,18 +193,16 @@ class RuleRefusedError(ServiceError):
         self.violation = violation
         super().__init__(violation.key, **violation.params)
 
-    def text(self, locale: str = "en-US") -> str:
-        return refusal_text(self.violation, locale)
+    def logged(self) -> str:
+        return refusal_text(self.violation, "en-US")
 
 
 class WordedError(ServiceError):
     """A refusal whose ``key`` is the catalogue key itself (a ``reply.error.*`` the
-    Discord layer's own refusals share); a list parameter is shown as a list in the
-    reader's language."""
+    Discord layer's own refusals share)."""
 
-    def text(self, locale: str = "en-US") -> str:
-        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in self.params.items()}
-        return t(self.key, locale, **params)
+    def logged(self) -> str:
+        return t(self.key, "en-US", **self.params)
 
 
 class ResolveError(WordedError):

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from bot.core.errors import ResolveError
+from bot.core.errors import NamedSeat, ResolveError
 from bot.core.types import SeatInfo
-from bot.render import words
 
 MENTION = re.compile(r"^<@!?(\d{15,21})>$")
 SEAT = re.compile(r"^(?:#|no\.?\s*|seat\s*)?(\d{1,2})(?:\s*\u53f7)?$", re.IGNORECASE)  # \u53f7: the seat suffix typed in Chinese ("3 hao")
@@ -27,8 +26,9 @@ SNOWFLAKE = re.compile(r"^\d{15,21}$")
 INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 
 
-def seat_label(p: SeatInfo) -> str:
-    return words.seat_name(p.seat or 0, p.name)
+def named(p: SeatInfo) -> NamedSeat:
+    """``p`` as a refusal names them (worded by the user interface)."""
+    return NamedSeat(p.seat or 0, p.name)
 
 
 def fold_name(text: str) -> str:
@@ -53,9 +53,9 @@ def parse_player(text: str, players: Sequence[SeatInfo], *, allow_dead: bool = F
     if found is None:
         raise ResolveError("reply.error.player_unknown", text=raw[:50])
     if isinstance(found, list):
-        raise ResolveError("reply.error.player_ambiguous", text=raw[:50], candidates=[seat_label(p) for p in found[:8]])
+        raise ResolveError("reply.error.player_ambiguous", text=raw[:50], candidates=[named(p) for p in found[:8]])
     if not found.alive and not allow_dead:
-        raise ResolveError("reply.error.player_gone", player=seat_label(found))
+        raise ResolveError("reply.error.player_gone", player=named(found))
     return found
 
 

@@ -31,6 +31,7 @@ from bot.discord.answering import Answering
 from bot.discord.bounded import BoundedDict
 from bot.discord.config import DiscordConfig
 from bot.discord.context import TableCache, ViewCache
+from bot.discord.features import discover
 from bot.discord.guild import channel_access
 from bot.discord.guild.quiet_dead import QuietReport, dead_channel_deleted
 from bot.discord.guild.quiet_return import ReturnWatch
@@ -41,7 +42,6 @@ from bot.discord.loops.reconciler import Reconciler
 from bot.discord.loops.scheduler import Scheduler
 from bot.discord.metrics_server import MetricsServer
 from bot.discord.outbound.pacer import GlobalPacer, pace
-from bot.discord.registry import dynamic_items
 from bot.discord.shards import event_shard, shard_of
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.tree import install
@@ -146,7 +146,7 @@ class WolfBot(commands.Bot):
             return
         await self.tree.set_translator(CatalogueTranslator())
         install(self.tree)
-        self.component_items = dynamic_items()
+        self.component_items = list(discover().items)
         self.add_dynamic_items(*self.component_items)
         if self.config.metrics_port is not None:
             await self.start_metrics()

@@ -1,12 +1,12 @@
 """Durations as people type them: ``24h``, ``90m``, ``1h30m``, ``2d``, ``45`` (minutes),
-``1.5h``, and in Chinese ``2小时``, ``30分钟``, ``1天``."""
+``1.5h``, and in Chinese ``2小时``, ``30分钟``, ``1天`` (a length shown in words is
+``bot.render.durations``')."""
 
 from __future__ import annotations
 
 import re
 
 from bot.discord.errors import ReplyError
-from bot.i18n import t
 
 UNITS = {
     "d": 86400, "day": 86400, "days": 86400, "天": 86400,
@@ -34,18 +34,3 @@ def parse_duration(text: str, *, low: int = 60, high: int = 7 * 86400) -> int:
     if not raw or pos != len(raw) or not low <= total <= high:
         raise ReplyError("reply.error.duration", text=(text or "")[:40], low=low // 60, high=high // 3600)
     return int(total)
-
-
-def format_duration(seconds: int, locale: str) -> str:
-    """``1d 2h 30m`` / ``1天2小时30分钟``; under a minute in seconds."""
-    seconds = max(0, int(seconds))
-    d, rest = divmod(seconds, 86400)
-    h, rest = divmod(rest, 3600)
-    m, s = divmod(rest, 60)
-    parts = []
-    for value, key in ((d, "reply.unit.d"), (h, "reply.unit.h"), (m, "reply.unit.m")):
-        if value:
-            parts.append(t(key, locale, n=value))
-    if not parts:
-        parts.append(t("reply.unit.s", locale, n=s))
-    return t("reply.unit.join", locale).join(parts)

@@ -4,10 +4,11 @@ apology (never a traceback).
 
 Refusals come from three places, each with a message key and parameters:
 :class:`engine.RuleViolation` (worded by ``bot.i18n.refusal_text``), :class:`bot.core.errors.ServiceError`
-(``.key``/``.params``, worded by the ``[svc]`` table of our catalogues when it has the
-key) and :class:`ReplyError`, raised by the Discord layer itself (wrong place, a bad
-duration); a name, skill or guess that resolves to nothing, a caller who is not a
-moderator and a moderator's command the game refuses now are the service's
+(``.key``/``.params``, worded by ``bot.render.refusals`` from the ``[svc]`` table of our
+catalogues, with the names escaped and a setting named as its option here) and
+:class:`ReplyError`, raised by the Discord layer itself (wrong place, a bad duration); a
+name, skill or guess that resolves to nothing, a caller who is not a moderator and a
+moderator's command the game refuses now are the service's
 :class:`~bot.core.errors.WordedError`, worded from the same ``reply.error`` keys.
 """
 
@@ -20,11 +21,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.errors import RuleRefusedError, ServiceError, WordedError
+from bot.core.errors import RuleRefusedError, ServiceError, WordedError, catalogue_key
 from bot.discord import answering, first_response, metering
 from bot.discord.guild.permissions import permission_names
 from bot.i18n import has_key, normalize_locale, refusal_text, t
 from bot.render import words
+from bot.render.refusals import service_refusal, worded_params
 from engine import RuleViolation
 from engine.classes import skill_names
 
@@ -43,8 +45,7 @@ class ReplyError(app_commands.AppCommandError):
         super().__init__(self.text("en-US"))
 
     def text(self, locale: str) -> str:
-        params = {k: words.listing(v, locale) if isinstance(v, list | tuple) else v for k, v in escaped_names(self.params).items()}
-        return t(self.key, locale, **params)
+        return t(self.key, locale, **worded_params(escaped_names(self.params), locale))
 
 
 # Settings fields whose /mod settings option has another name.
@@ -63,17 +64,14 @@ def escaped_names(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def service_text(error: ServiceError, locale: str) -> str:
-    if isinstance(error, RuleRefusedError | WordedError):  # worded by their own keys
-        return error.text(locale)
-    key = "svc." + error.key.removeprefix("error.")
-    if has_key(key):
-        params = escaped_names(error.params)
-        field = params.get("field")
-        option = SETTING_OPTIONS.get(field, field) if isinstance(field, str) else None
-        if option is not None and has_key(f"cmd.name.{option}"):  # a setting: shown as its command option
-            params["field"] = t(f"cmd.name.{option}", locale)
-        return t(key, locale, **params)
-    return error.text(locale)
+    if isinstance(error, RuleRefusedError):  # worded as the engine's refusals
+        return service_refusal(error, locale)
+    params = escaped_names(error.params)
+    field = params.get("field")
+    option = SETTING_OPTIONS.get(field, field) if isinstance(field, str) else None
+    if not isinstance(error, WordedError) and has_key(catalogue_key(error.key)) and option is not None and has_key(f"cmd.name.{option}"):
+        params["field"] = t(f"cmd.name.{option}", locale)  # a setting: shown as its command option
+    return service_refusal(error, locale, params=params)
 
 
 def unwrap(error: BaseException) -> BaseException:

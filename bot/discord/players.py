@@ -12,8 +12,9 @@ from collections.abc import Iterable
 
 from discord import app_commands
 
-from bot.core.resolve import fold_name, seat_label
+from bot.core.resolve import fold_name
 from bot.core.types import SeatInfo
+from bot.render import words
 
 MAX_CHOICES = 25
 
@@ -33,7 +34,7 @@ def player_choices(
     for p in sorted((p for p in players if p.seat is not None), key=lambda p: p.seat or 0):
         if (living and not p.alive) or (exclude_user is not None and p.user_id == exclude_user):
             continue
-        label = seat_label(p)
+        label = words.seat_name(p.seat or 0, p.name)
         if want and not (str(p.seat).startswith(want) or want in fold_name(p.name)):
             continue
         out.append(app_commands.Choice(name=label[:100], value=str(p.seat)))

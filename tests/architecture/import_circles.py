@@ -43,31 +43,52 @@ def _packages_run(imported: str, importer: str) -> set[str]:
     return {p for p in outer if importer != p and not importer.startswith(p + ".")}
 
 
+def imported_by(path: Path, modules: set[str], runtime: bool = False) -> set[str]:
+    """The modules ``path`` imports, at the top, inside functions and (unless ``runtime``)
+    under ``if TYPE_CHECKING``: a submodule imported by name (``from p import m``) is that
+    module when ``modules`` holds it, any other name its module; modules outside
+    ``modules`` (a library's) are named as imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_lines(tree) if runtime else set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:  # a submodule by name, else a name of the module itself
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if sub in modules else node.module)
+    return found
+
+
 def graph(package: str, runtime: bool = False, parents: bool = False, root: Path = ROOT) -> dict[str, set[str]]:
     """Each module of ``package`` (under ``root``) with the modules of ``package`` it
     imports (with ``parents``, and the packages whose ``__init__`` such an import runs
     first)."""
-    paths = sorted((root / package.replace(".", "/")).rglob("*.py"))
+    return {me: {n for n in names if n in modules} for me, names, modules in _arrows((package,), runtime, parents, root)}
+
+
+def graph_with_libraries(packages: tuple[str, ...], parents: bool = True, root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of ``packages`` (under ``root``) with every module it imports, anywhere
+    in it (inside functions and under ``if TYPE_CHECKING`` too): those of ``packages``
+    (with ``parents``, and the packages whose ``__init__`` such an import runs first)
+    and, as imported, those of libraries (``discord.ext``, ``sqlalchemy``)."""
+    return {me: names for me, names, _ in _arrows(packages, False, parents, root)}
+
+
+def _arrows(packages: tuple[str, ...], runtime: bool, parents: bool, root: Path) -> list[tuple[str, set[str], set[str]]]:
+    paths = sorted(p for package in packages for p in (root / package.replace(".", "/")).rglob("*.py"))
     modules = {module_name(p, root) for p in paths}
-    arrows: dict[str, set[str]] = {}
+    out = []
     for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree) if runtime else set()
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if getattr(node, "lineno", None) in skip:
-                continue
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:  # a submodule by name, else a name of the module itself
-                    sub = f"{node.module}.{alias.name}"
-                    found.add(sub if sub in modules else node.module)
         me = module_name(path, root)
+        found = imported_by(path, modules, runtime)
         if parents:
             found |= {p for name in found if name in modules for p in _packages_run(name, me)}
-        arrows[me] = {name for name in found if name in modules and name != me}
-    return arrows
+        out.append((me, found - {me}, modules))
+    return out
 
 
 def circles(arrows: dict[str, set[str]]) -> list[list[str]]:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.architecture.import_circles import imported_by, module_name
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bot.docs_gen", "bot.sandbox", "bot.scenario", "bot.sim")
 CLI = "bot.cli"
@@ -76,10 +78,6 @@ def test_the_engine_imports_nothing_of_the_bot():
     assert offenders("engine", ("bot", "discord", "sqlalchemy")) == []
 
 
-def test_the_service_knows_nothing_of_discord():
-    assert offenders("bot.core", ("discord", "bot.discord")) == []
-
-
 def test_the_ai_plays_through_the_engine_alone():
     """The baseline AI decides from what a player may know: it reads no database, no
     service and no Discord, so the service, the Discord layer and the tools can all use it."""
@@ -92,9 +90,35 @@ def test_the_ai_plays_through_the_engine_alone():
     assert outside == []
 
 
-@pytest.mark.parametrize("below", ["bot.i18n", "bot.render"])
-def test_the_vocabulary_and_the_renderers_sit_below_the_tools(below):
-    assert offenders(below, (*TOOLS, "bot.core", "bot.features", "bot.discord", "bot.db")) == []
+def test_the_vocabulary_sits_below_the_service_and_discord():
+    """The catalogues and their wording (bot.i18n) import nothing of the bot but the
+    engine's data, and not the discord library: the service and every tool can word with
+    them (tests/architecture/test_service_knows_no_discord.py holds the service's side)."""
+    assert offenders("bot.i18n", (*TOOLS, "bot.core", "bot.features", "bot.discord", "bot.render", "bot.db", "discord")) == []
+
+
+def feature_ui_imports(package: str, kinds: tuple[str, ...]) -> list[str]:
+    """The imports by ``package``'s modules of a feature's modules named ``kinds``
+    (``cog``, ``components``: ``bot.features.<name>.cog*``...), by name or as a module
+    imported from its package (``from bot.features.play import components``)."""
+    modules = {module_name(p, ROOT) for p in (ROOT / "bot").rglob("*.py")}
+    return [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in files_of(package)
+        if str(path.relative_to(ROOT)) not in FRONT_ENDS_ELSEWHERE
+        for name in sorted(imported_by(path, modules))
+        if name.startswith("bot.features.") and len(parts := name.split(".")) >= 4 and parts[3].startswith(kinds)
+    ]
+
+
+def test_the_shared_presentation_sits_below_the_discord_layer():
+    """The shared presentation (bot.render: the answers' shared pieces, the outbox's
+    renderers, a refusal's words) is the user interface's, so it may use discord.py's
+    embeds and the service's values (bot.core, a feature's use cases); but not the Discord
+    layer's core (bot.discord), a feature's cogs or components (their buttons join a
+    message through ``RENDERERS.add_controls``), the database or a tool."""
+    assert offenders("bot.render", (*TOOLS, "bot.discord", "bot.db")) == []
+    assert feature_ui_imports("bot.render", ("cog", "components")) == []
 
 
 def test_no_library_imports_a_tool_or_a_command_line():
@@ -126,15 +150,21 @@ def test_only_the_entry_point_names_the_command_line():
 
 
 def test_the_check_sees_an_import(tmp_path):
-    """The checks above could fail: a module that imports a tool is found."""
+    """The checks above could fail: a module that imports a tool is found, and one that
+    imports a feature's components."""
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("from bot.sim import runner\nimport os\n", encoding="utf-8")
     (tmp_path / "mod.py").write_text("import bot.cli\n", encoding="utf-8")
+    (tmp_path / "pkg" / "b.py").write_text("from bot.features.play import components\nfrom bot.features.play import look\n", encoding="utf-8")
+    (tmp_path / "bot" / "features" / "play").mkdir(parents=True)
+    for name in ("components", "look"):
+        (tmp_path / "bot" / "features" / "play" / f"{name}.py").write_text("", encoding="utf-8")
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:
         assert offenders("pkg", ("bot.sim",)) == ["pkg/a.py imports bot.sim"]
         assert offenders("mod", (CLI,)) == ["mod.py imports bot.cli"]
+        assert feature_ui_imports("pkg", ("cog", "components")) == ["pkg/b.py imports bot.features.play.components"]
     finally:
         ROOT = saved
 

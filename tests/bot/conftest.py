@@ -15,6 +15,7 @@ import pytest
 from bot.db.session import Database
 from bot.discord.client import WolfBot
 from bot.discord.config import DiscordConfig
+from bot.discord.features import discover
 from bot.features.me.inbox import read_inbox
 from bot.features.moderation import cog_settings as game_settings
 from bot.sandbox.play_table import seeded_games
@@ -22,6 +23,13 @@ from discord_emulator import Channel, Emulator, Guild, Message, User
 from discord_emulator import permissions as perm
 from discord_emulator.ready import start_until_ready
 from tests.conftest import FakeClock, wipe
+
+
+@pytest.fixture(autouse=True, scope="session")
+def features() -> None:
+    """Every feature's cogs, components and looks imported, as the bot imports them when
+    it starts (bot.discord.features): a message of any kind renders, with its controls."""
+    discover()
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.registry import dynamic_items
+from bot.discord.features import discover
 from bot.features.moderation.commands import CancelGame, EndGame
 from bot.features.moderation.components import ConfirmButton
 
@@ -20,6 +20,6 @@ async def test_an_old_custom_id_reads_back_as_its_command(custom_id: str, comman
 
 
 def test_the_button_is_registered_once_for_both_ids() -> None:
-    claiming = [item for item in dynamic_items() if item.__discord_ui_compiled_template__.fullmatch("wh:cancel:3")]  # type: ignore[attr-defined]
+    claiming = [item for item in discover().items if item.__discord_ui_compiled_template__.fullmatch("wh:cancel:3")]  # type: ignore[attr-defined]
     assert claiming == [ConfirmButton]
     assert ConfirmButton(CancelGame(3), "zh-CN").item.label != ConfirmButton(EndGame(3), "zh-CN").item.label

@@ -2,8 +2,9 @@
 
 import pytest
 
-from bot.discord.durations import format_duration, parse_duration
+from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError
+from bot.render.durations import format_duration
 
 
 @pytest.mark.parametrize(

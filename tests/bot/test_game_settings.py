@@ -63,7 +63,7 @@ if os.environ.get("TIP_ON_CREATE"):  # or declared, to be offered on /mod create
     tip = next(i for i, s in enumerate(game_settings.SETTINGS) if s.name == "tip")
     game_settings.SETTINGS[tip] = dataclasses.replace(game_settings.SETTINGS[tip], create=True)
 from bot.features.moderation.cog_settings import overrides
-from bot.discord.embeds.replies import settings_embed
+from bot.features.moderation.look_settings import settings_embed
 from bot.core.types import GameInfo
 from tests.bot.test_game_settings import command, tree
 

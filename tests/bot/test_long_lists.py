@@ -10,8 +10,9 @@ import engine
 import engine.view
 from bot.core.types import GameInfo, GameSettings, SeatInfo
 from bot.core.views import PlayerView
-from bot.discord.embeds.replies import lobby_embed, status_embed
+from bot.features.lobby.look import lobby_embed
 from bot.features.me.cog import me_embeds
+from bot.features.moderation.look import status_embed
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import FIELD_LIMIT, chunks

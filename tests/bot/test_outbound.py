@@ -8,10 +8,10 @@ import dataclasses
 from bot.core.advance import advance_phase
 from bot.core.outbox import claim_due_messages, mark_delivered
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game
 from bot.features.moderation.moderation import end_game, remove_player
 from bot.i18n import LOCALES, t, terms
+from bot.render.outgoing import render_outgoing
 from engine.classes import catalogue
 from tests.service.helpers import play_to_end, send_all, started
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.core.errors import ResolveError
+from bot.core.errors import NamedSeat, ResolveError
 from bot.core.resolve import parse_player
 from bot.core.types import SeatInfo
 from bot.discord.errors import error_text
@@ -40,7 +40,7 @@ def reason(text, players=TABLE, **kw):
 def test_ambiguous_names_list_the_candidates_by_seat():
     err = reason("Al")
     assert err.key == "reply.error.player_ambiguous"
-    assert "#1 Alice" in err.params["candidates"] and "#3 Albert" in err.params["candidates"]
+    assert NamedSeat(1, "Alice") in err.params["candidates"] and NamedSeat(3, "Albert") in err.params["candidates"]
     # The reply is localized, in both languages.
     assert "#1 Alice" in error_text(err, "zh-CN") and "座位号" in error_text(err, "zh-CN")
 

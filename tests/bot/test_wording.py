@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.core.outbox import OutgoingMessage
-from bot.discord.outbound.renderers import render_outgoing
 from bot.i18n import LOCALES
+from bot.render.outgoing import render_outgoing
 from bot.render.posts import phase_opened
 
 DEADLINE = 1_796_096_973
@@ -169,7 +169,7 @@ def test_a_grappler_is_told_how_to_let_go_with_the_order_its_skill_text_names() 
 
 
 def test_what_you_sent_reads_as_sent() -> None:
-    from bot.discord.embeds.replies import describe_submission
+    from bot.features.play.look import describe_submission
 
     bolt = {"actions": [{"skill": "chaos_bolt", "targets": [2], "amount": 2}], "toggles": []}
     assert describe_submission("orders", bolt, {2: "bob"}, "sorcerer", "en-US").endswith("→ #2 bob (2 points)")
@@ -184,7 +184,7 @@ def test_what_you_sent_reads_as_sent() -> None:
 
 def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
     from bot.core.types import GameSettings
-    from bot.discord.embeds.replies import settings_lines
+    from bot.features.moderation.look_settings import settings_lines
 
     fine = GameSettings(reminder_lead_seconds=3600)
     assert "no reminder" not in settings_lines(fine, "en-US")
@@ -199,8 +199,8 @@ def test_the_settings_warn_when_a_reminder_is_longer_than_a_phase():
 def test_an_advance_says_when_the_new_phase_closes_in_a_sentence_that_reads(locale: str) -> None:
     """With a deadline, and without one (the moderator closes it): never "deadline no
     deadline", nor "截止2小时后"."""
-    from bot.discord.embeds.replies import closing_line
     from bot.i18n import t
+    from bot.render.replies import closing_line
 
     def advanced(when: datetime | None) -> str:
         text = t("reply.advanced", locale, closed="phase.day", phase="phase.dusk", round=1, closes=closing_line(when, locale))

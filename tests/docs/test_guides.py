@@ -21,11 +21,11 @@ from discord import AppCommandOptionType, app_commands
 from bot.config import Config
 from bot.core.types import HOUSE_RULES, RULE_SETTINGS, GameSettings
 from bot.discord.config import DiscordConfig
-from bot.discord.durations import format_duration
 from bot.features.help.cog import HELP_SECTIONS, TOPICS
 from bot.features.moderation.cog_settings import overrides
 from bot.i18n import t, terms
 from bot.i18n.catalog import catalogue
+from bot.render.durations import format_duration
 from bot.sandbox.play_reader import template_regex
 from engine.classes import catalogue as classes
 from engine.classes import class_spec

@@ -52,6 +52,7 @@ from bot.features.seasons.seasons import (
 from bot.features.stats.leaderboard import leaderboard
 from bot.features.stats.privacy import forget
 from bot.features.stats.stats import player_stats
+from bot.render.refusals import service_refusal
 from engine.validate import validate_identification
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, current_state, play_to_end, send_all, started
@@ -173,7 +174,7 @@ async def test_refusals_change_nothing(db: Database) -> None:
     await start_season(db, GUILD, MOD, "  Autumn   2027 ")
     with pytest.raises(SeasonOpenError) as caught:
         await start_season(db, GUILD, MOD)
-    assert "Season 1 is still open" in caught.value.text("en-US")
+    assert "Season 1 is still open" in service_refusal(caught.value, "en-US")
     with pytest.raises(BadArgumentError):
         await start_season(db, GUILD + 1, MOD, "x" * 61)
     player = Standing.member_of(101, GUILD)

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from bot.discord.features import discover
 from tests.conftest import wipe
 from tests.service.helpers import within
+
+
+@pytest.fixture(autouse=True, scope="session")
+def features() -> None:
+    """Every feature's cogs, components and looks imported, as the bot imports them when
+    it starts (bot.discord.features): a message of any kind renders, with its controls."""
+    discover()
 
 
 @pytest.fixture

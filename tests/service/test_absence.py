@@ -266,7 +266,7 @@ async def test_the_reminder_names_the_phase_still_missing_and_the_run(db: Databa
     """Before each deadline, a player who has not sent is reminded of what that phase
     still asks of them, named with its round, and of the phases missed so far in a row;
     one who has sent is not reminded."""
-    from bot.discord.outbound.renderers import render_outgoing
+    from bot.render.outgoing import render_outgoing
     from tests.bot.test_outbound import text_of
 
     game_id = await started(db, 6, absence_action="notify", absence_misses=3, reminder_lead_seconds=3600)

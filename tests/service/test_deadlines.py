@@ -17,6 +17,7 @@ from bot.db.signals import MESSAGES
 from bot.features.lobby.games import get_game
 from bot.features.moderation.moderation import extend_deadline, pause_game, resume_game
 from bot.features.play.commands import SendGrail, SendSubmission, Withdraw, handle
+from bot.render.refusals import service_refusal
 from tests.service.helpers import started, user
 
 DAY = 600
@@ -68,7 +69,7 @@ async def test_pause_keeps_the_time_left_and_resume_restores_it(db: Database, cl
     assert again.value.key == "error.already_paused"  # worded for the moderator
     with pytest.raises(E.GamePausedError) as advancing:
         await advance_phase(db, game_id)
-    assert "/phase resume" in advancing.value.text("en-US")
+    assert "/phase resume" in service_refusal(advancing.value, "en-US")
     clock.advance(10_000)
     assert (await run_due(db)).advanced == []
     info = await extend_deadline(db, game_id, 50)
@@ -195,7 +196,7 @@ async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
 
 
 async def test_the_dusk_reminder_asks_for_orders_and_tells_the_wounded_how_to_pass(db: Database, clock) -> None:
-    from bot.discord.outbound.renderers import render_outgoing
+    from bot.render.outgoing import render_outgoing
     from tests.bot.test_outbound import text_of
 
     game_id, _ = await at_dusk_with_seat_2_wounded(db, reminder_lead_seconds=LEAD, early_advance=False)
@@ -328,7 +329,7 @@ async def test_extending_again_and_again_never_leaves_more_than_seven_days(db: D
     # Once there, a further extension is refused: nothing changes, nothing is announced.
     with pytest.raises(E.ExtendAtLimitError) as refused:
         await extend_deadline(db, game_id, 3600)
-    assert refused.value.text("en-US") == "The phase already has as long left as a phase may run (7 days): nothing was changed."
+    assert service_refusal(refused.value, "en-US") == "The phase already has as long left as a phase may run (7 days): nothing was changed."
     assert (await get_game(db, game_id)).version == capped.version
     assert await claim_due_messages(db, limit=100) == []
     await pause_game(db, game_id)

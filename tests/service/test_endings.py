@@ -7,8 +7,8 @@ from __future__ import annotations
 from bot.db import repositories as repo
 from bot.db.models import PlayerStanding
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game
+from bot.render.outgoing import render_outgoing
 from engine.values import FACTIONS
 from tests.bot.test_outbound import text_of
 from tests.service.helpers import GUILD, current_state, play_to_end, started, take_due, user

@@ -21,6 +21,7 @@ from bot.features.replay.look import replay_html
 from bot.features.replay.verify import verify_log
 from bot.features.stats.errors import ForgetWhilePlayingError
 from bot.features.stats.privacy import FORGOTTEN_NAME, NAME_KEYS, forget, forget_leftovers
+from bot.render.refusals import service_refusal
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, current_state, play_to_end, sees, started, user
 
@@ -125,7 +126,7 @@ async def test_a_player_in_a_game_that_has_not_ended_is_refused(db: Database) ->
     with pytest.raises(ForgetWhilePlayingError) as refused:
         await forget(db, user(2).id)
     assert refused.value.params == {"game": live}
-    assert "game #" in refused.value.text("en-US") and f"第{live}局" in refused.value.text("zh-CN")
+    assert "game #" in service_refusal(refused.value, "en-US") and f"第{live}局" in service_refusal(refused.value, "zh-CN")
     assert await stored_text(db) == before  # nothing forgotten, not even the finished game
     await play_to_end(db, live)
     assert await forget(db, user(2).id) == 2

@@ -11,7 +11,6 @@ from bot.core.outbox import OutgoingMessage
 from bot.core.types import GameInfo, UserRef
 from bot.db.models import OutboxMessage, Spectator
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.gallery import errors as G
 from bot.features.gallery.gallery import Gallery, gallery_of, unwatch_game, watch_game
 from bot.features.lobby.games import get_game, join_game
@@ -20,6 +19,7 @@ from bot.features.standbys.standbys import join_standby
 from bot.features.stats.errors import ForgetWhilePlayingError
 from bot.features.stats.privacy import forget
 from bot.i18n import LOCALES
+from bot.render.outgoing import render_outgoing
 from tests.service.helpers import lobby, play_to_end, sees, started, user
 
 SAM = UserRef(700, "Sam")

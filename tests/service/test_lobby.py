@@ -21,6 +21,7 @@ from bot.features.lobby.games import (
     start_game,
 )
 from bot.features.moderation.moderation import cancel_game
+from bot.render.refusals import service_refusal
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, count, lobby, sees, started, user
 
 
@@ -71,8 +72,8 @@ async def test_one_live_game_per_player_across_servers(db: Database) -> None:
         await join_game(db, b.id, user(1), await sees(db, b.id, user(1)))
     # The refusal names the game and its channel (it may be in another server).
     assert err.value.params == {"game_id": a, "channel": f"<#{CHANNEL}>"}
-    assert err.value.text("en-US") == f"You are already in game #{a}, in <#{CHANNEL}>; one game at a time."
-    assert err.value.text("zh-CN") == f"你已经在<#{CHANNEL}>的第{a}局游戏中；同一时间只能参加一局。"
+    assert service_refusal(err.value, "en-US") == f"You are already in game #{a}, in <#{CHANNEL}>; one game at a time."
+    assert service_refusal(err.value, "zh-CN") == f"你已经在<#{CHANNEL}>的第{a}局游戏中；同一时间只能参加一局。"
     with pytest.raises(E.AlreadyJoinedError):  # a kind of AlreadyInGameError
         await join_game(db, a, user(1), await sees(db, a, user(1)))
     assert (await active_game_of(db, user(1).id)).id == a
@@ -120,7 +121,7 @@ def test_bad_settings_name_the_field(values: dict, field: str) -> None:
     with pytest.raises(E.BadArgumentError) as err:
         GameSettings.build(**values)
     assert err.value.key == "error.bad_argument" and err.value.params["field"] == field
-    assert err.value.text("zh-CN")
+    assert service_refusal(err.value, "zh-CN")
 
 
 async def test_bad_arguments_write_nothing(db: Database) -> None:
@@ -144,7 +145,7 @@ async def test_bad_arguments_write_nothing(db: Database) -> None:
 
 async def test_error_texts_in_both_languages() -> None:
     err = E.PhaseClosedError(round=2, phase="phase.dusk")
-    assert "Dusk" in err.text("en-US") and "黄昏" in err.text("zh-CN")
+    assert "Dusk" in service_refusal(err, "en-US") and "黄昏" in service_refusal(err, "zh-CN")
     assert "2" in str(err)
 
 
@@ -155,8 +156,8 @@ def test_service_texts_name_the_phases_as_the_engine_does() -> None:
 
     for loc in LOCALES:
         dusk = t("phase.dusk", loc)
-        assert dusk in E.PhaseClosedError(round=2, phase="phase.dusk").text(loc)
+        assert dusk in service_refusal(E.PhaseClosedError(round=2, phase="phase.dusk"), loc)
         assert dusk in refusal_text(WrongPhaseError(expected="phase.dusk", phase="phase.day"), loc)
     # A name that looks like a key is shown as typed, a phase key in the reader's language.
     err = E.SeatGoneError(seat="phase.day")
-    assert err.text("zh-CN") == "phase.day号已经出局。"
+    assert service_refusal(err, "zh-CN") == "phase.day号已经出局。"

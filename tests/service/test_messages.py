@@ -29,8 +29,9 @@ from bot.core.messages import (
 from bot.core.outbox import OutgoingMessage
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.outbound.renderers import RENDERERS, render_outgoing
+from bot.discord.features import discover
 from bot.i18n import LOCALES, t
+from bot.render.outgoing import RENDERERS, render_outgoing
 from tests.service.helpers import lobby
 
 OLD_DBS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "old_dbs").glob("*.sqlite3"))
@@ -148,6 +149,10 @@ def check_decodes_and_renders(recipient: str, payload: dict[str, Any], locale: s
 
 
 def test_every_kind_has_a_class_a_renderer_and_a_row_here():
+    # The renderers are the core's (bot.render.outgoing) and the features' looks, which
+    # the bot imports by finding them (bot.discord.features): found here the same way.
+    found = discover()
+    assert {"bot.features.endings.look", "bot.features.lobby.look"} <= set(found.modules)
     assert RENDERERS.classes() == set(KINDS.values())
     assert {p["type"] for _, p in WRITTEN} == set(KINDS)
     assert all(issubclass(cls, Message) and kind == cls.KIND for kind, cls in KINDS.items())

@@ -15,6 +15,7 @@ from bot.features.lobby.games import create_game, get_game, join_game, start_gam
 from bot.features.moderation.moderation import update_settings
 from bot.features.records.reliability import ReliabilityTooLowError
 from bot.features.standbys.standbys import join_standby
+from bot.render.refusals import service_refusal
 from tests.records.test_reliability import seed_records
 from tests.service.helpers import CHANNEL, GUILD, MODERATOR, sees, user
 
@@ -49,9 +50,9 @@ async def test_a_join_below_the_minimum_is_refused_with_the_figure_and_the_way_u
     with pytest.raises(ReliabilityTooLowError) as refused:
         await join_game(db, game_id, low, await sees(db, game_id, low))
     assert refused.value.params == {"percent": 50, "games": 4, "min": 80}
-    text = refused.value.text("en-US")
+    text = service_refusal(refused.value, "en-US")
     assert "at least 80%" in text and "is 50%" in text and "last 4 games" in text and "without missing a phase" in text
-    zh = refused.value.text("zh-CN")
+    zh = service_refusal(refused.value, "zh-CN")
     assert "至少80%" in zh and "50%" in zh and "最近4局" in zh and "不错过任何阶段" in zh
     with pytest.raises(ReliabilityTooLowError):
         await join_standby(db, game_id, low, await sees(db, game_id, low))

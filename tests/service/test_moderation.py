@@ -15,6 +15,7 @@ from bot.features.moderation.moderation import cancel_game, remove_player, repla
 from bot.features.play.commands import SendGrail, SendSubmission, handle
 from bot.features.replay.export import export_game
 from bot.features.replay.verify import verify_log
+from bot.render.refusals import service_refusal
 from tests.service.helpers import (
     current_state,
     lobby,
@@ -86,7 +87,7 @@ async def test_a_former_seat_holder_may_come_back_to_their_seat_but_not_take_ano
     with pytest.raises(E.NewcomerWasSeatedError) as refused:
         await replace_player(db, game_id, 5, user(4), await sees(db, game_id, user(4)))
     assert refused.value.params == {"name": user(4).name, "seat": 4}
-    assert refused.value.text("zh-CN") and "{" not in refused.value.text("en-US")
+    assert service_refusal(refused.value, "zh-CN") and "{" not in service_refusal(refused.value, "en-US")
     assert await current_state(db, game_id) == before  # nothing changed
     assert (await player_view(db, user(5).id)).seat == 5
     # Replaced, then back in the very same seat: allowed.

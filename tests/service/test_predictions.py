@@ -12,7 +12,6 @@ from bot.core.outbox import OutgoingMessage
 from bot.core.types import UserRef
 from bot.db.models import Game, OutboxMessage, Prediction
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.gallery import errors as G
 from bot.features.gallery.dead_channels import record_dead_channel
 from bot.features.gallery.gallery import watch_game
@@ -22,6 +21,7 @@ from bot.features.moderation.moderation import remove_player
 from bot.features.practice.practice import start_practice
 from bot.features.stats.privacy import forget
 from bot.i18n import LOCALES, t
+from bot.render.outgoing import render_outgoing
 from tests.service.helpers import CHANNEL, GUILD, play_to_end, sees, send_all, started, user
 
 SAM = UserRef(700, "Sam")

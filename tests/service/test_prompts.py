@@ -22,10 +22,10 @@ from bot.core.outbox import (
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game, join_game, start_game
 from bot.features.play.commands import SendGrail, handle
 from bot.features.prompts.prompts import prompts_of, set_prompts
+from bot.render.outgoing import render_outgoing
 from tests.bot.test_outbound import text_of
 from tests.service.helpers import lobby, play_to_end, sees, started, user
 

@@ -16,6 +16,7 @@ from bot.core.errors import ServiceError
 from bot.db.models import GameStep, OutboxMessage, Submission
 from bot.db.session import Database
 from bot.features.play.commands import SendSubmission, handle
+from bot.render.refusals import service_refusal
 from tests.conftest import FakeClock, wipe
 from tests.service.helpers import started, user
 
@@ -91,7 +92,7 @@ def test_any_submission_is_stored_or_refused_cleanly(db_url: str) -> None:
             try:
                 receipt = await handle(db, SendSubmission(payload), user(who).id, game_id=game_id)
             except ServiceError as exc:
-                assert exc.key and exc.text("zh-CN")
+                assert exc.key and service_refusal(exc, "zh-CN")
                 assert await everything(db) == before
                 fates["refused"] += 1
                 return

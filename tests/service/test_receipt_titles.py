@@ -26,7 +26,7 @@ def guesses_for(state: engine.GameState) -> tuple[int, list[engine.Guess]]:
 
 
 async def test_receipts_say_what_changed_and_the_title_matches_the_body(db: Database) -> None:
-    from bot.discord.embeds.replies import receipt_embed
+    from bot.features.play.look import receipt_embed
 
     # a Cleric and a Sorcerer: two guesses a night
     game_id = await started(db, 7, lineup="warrior,monk,cleric/barbarian,wizard/barbarian,sorcerer", max_players=7)
@@ -67,7 +67,7 @@ async def test_receipts_say_what_changed_and_the_title_matches_the_body(db: Data
 
 
 def test_a_withdrawn_piece_is_counted_as_withdrawn() -> None:
-    from bot.discord.embeds.replies import receipt_change
+    from bot.features.play.look import receipt_change
 
     before = {"kind": "identify", "guesses": [{"target": 2, "what": "trait", "value": "holy"}, {"target": 3, "what": "trait", "value": "holy"}]}
     after = {"kind": "identify", "guesses": [{"target": 3, "what": "trait", "value": "holy"}]}

@@ -14,6 +14,7 @@ from bot.db.models import Submission
 from bot.db.session import Database
 from bot.features.moderation.moderation import pause_game, resume_game
 from bot.features.play.commands import SendGrail, SendSubmission, SendVote, handle
+from bot.render.refusals import service_refusal
 from tests.service.helpers import count, current_state, lobby, send_all, started, user
 
 
@@ -39,7 +40,7 @@ async def test_rule_refusals_carry_the_engine_key(db: Database) -> None:
     with pytest.raises(E.RuleRefusedError) as err:
         await handle(db, SendGrail(101), user(1).id)
     assert err.value.key == "error.out_of_range" and err.value.params["value"] == 101
-    assert "100" in err.value.text("en-US") and err.value.text("zh-CN") != err.value.text("en-US")
+    assert "100" in service_refusal(err.value, "en-US") and service_refusal(err.value, "zh-CN") != service_refusal(err.value, "en-US")
     with pytest.raises(E.RuleRefusedError) as err:
         await handle(db, SendVote(2), user(1).id)  # a vote during the Day: not yet
     assert err.value.key == "error.wrong_phase"

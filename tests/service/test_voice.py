@@ -13,9 +13,9 @@ from bot.core.dispatch import Dispatcher, MemorySender
 from bot.core.outbox import claim_due_messages
 from bot.db import repositories as repo
 from bot.db.session import Database
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game
 from bot.features.play.commands import SendSubmission, handle
+from bot.render.outgoing import render_outgoing
 from tests.bot.test_outbound import text_of
 from tests.service.helpers import started, take_due, user
 

@@ -47,16 +47,17 @@ from bot.core.messages import GameCancelled, Sheet
 from bot.core.outbox import OutgoingMessage, delivered_message_id, nonce_for, recorded_message_ids
 from bot.core.types import GameInfo
 from bot.discord.bounded import BoundedSet
+from bot.discord.features import discover
 from bot.discord.guild import channel_access
 from bot.discord.guild.checks import still_member
 from bot.discord.guild.quiet_dead import find_dead_channel
 from bot.discord.loops.background import BackgroundLoop
 from bot.discord.outbound.moderator_dm import dm_moderator, moderator_locale
-from bot.discord.outbound.renderers import Rendered, render_outgoing
 from bot.features.gallery.dead_channels import dead_channel_of
 from bot.features.lobby.games import get_game
 from bot.i18n import t
 from bot.render import words
+from bot.render.outgoing import Rendered, render_outgoing
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
@@ -132,9 +133,11 @@ def lacks(target: discord.abc.Messageable, rendered: Rendered) -> str | None:
 
 class DiscordSender:
     """Renders and sends one outbox message (the service's ``Sender`` protocol, plus the
-    Discord message id as the result)."""
+    Discord message id as the result). Every kind of message is rendered by its feature's
+    look, so the features are discovered first (``bot.discord.features``)."""
 
     def __init__(self, bot: WolfBot, *, sleep: Sleep = asyncio.sleep) -> None:
+        discover()
         self.bot = bot
         self.sleep = sleep
         # Hints about games and players, each kept to a fixed size (bot.discord.bounded).

@@ -1,3 +1,3 @@
-"""Outbox messages on their way to Discord: rendered in each reader's language
-(``renderers``), paced under Discord's global rate limit (``pacer``), and the moderator's
-DMs sent outside any command (``moderator_dm``)."""
+"""Outbox messages on their way to Discord: paced under Discord's global rate limit
+(``pacer``), and the moderator's DMs sent outside any command (``moderator_dm``). How a
+message reads is the presentation's (``bot.render.outgoing`` and the features' looks)."""

@@ -1,12 +1,18 @@
-"""Absence in words: a missed phase's warning, the reminder's note on a run of misses,
-the moderator's notices and a standby's offer."""
+"""Absence in words: a missed phase's warning, the moderator's notices and a standby's
+offer, and their messages (a reminder's note on a run of misses is the reminder's,
+``bot.render.outgoing``)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from bot.core.messages import AbsenceModerator, AbsenceWarning, OffersExhausted, SeatOffered
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.i18n import t
 from bot.render import words
+from bot.render.outgoing import NEUTRAL, RENDERERS, Rendered
+from bot.render.replies import notice_embed
 
 
 def warning_text(phase: str, round_no: int, in_row: int, total: int, left: int | None, action: str, game_id: int | None, locale: str) -> str:
@@ -21,19 +27,6 @@ def warning_text(phase: str, round_no: int, in_row: int, total: int, left: int |
     else:
         tail = t(f"absence.next_{action or 'notify'}", locale, count=left)
     return words.sentences((head, tail), locale)
-
-
-def reminder_note(in_row: int, left: int | None, action: str, locale: str) -> str | None:
-    """What a private reminder adds for a player on a run of misses (None: nothing)."""
-    if not in_row:
-        return None
-    run = t("absence.reminder_run", locale, count=in_row)
-    if left is None:
-        return run
-    # ``left`` counts this phase: 1 means missing it too is enough.
-    action = action or "notify"
-    follows = t(f"absence.now_{action}", locale) if left <= 0 else t(f"absence.next_{action}", locale, count=left)
-    return words.sentences((run, follows), locale)
 
 
 def moderator_text(game_id: int, seat: int, name: str, in_row: int, total: int, action: str, locale: str) -> str:
@@ -52,3 +45,31 @@ def exhausted_text(game_id: int, seat: int, name: str, removed: bool, locale: st
 def offer_text(game_id: int, channel_id: int, seat: int, expires: str, locale: str) -> str:
     ts = int(datetime.fromisoformat(expires).timestamp())
     return t("absence.offer", locale, game=game_id, channel=f"<#{channel_id}>", seat=seat, expires=f"<t:{ts}:t> (<t:{ts}:R>)")
+
+
+ABSENCE_COLOUR = 0xB45309
+
+
+def _absence_warning(m: AbsenceWarning, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    text = warning_text(m.phase, m.round, m.in_row, m.total, m.left, m.action, msg.game_id, loc)
+    return Rendered(embeds=[notice_embed(text, ABSENCE_COLOUR)])
+
+
+def _absence_moderator(m: AbsenceModerator, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    text = moderator_text(m.game, m.seat, m.name, m.in_row, m.total, m.action, loc)
+    return Rendered(embeds=[notice_embed(text, ABSENCE_COLOUR)])
+
+
+def _offers_exhausted(m: OffersExhausted, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    return Rendered(embeds=[notice_embed(exhausted_text(m.game, m.seat, m.name, m.removed, loc), ABSENCE_COLOUR)])
+
+
+def _seat_offer(m: SeatOffered, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    text = offer_text(m.game, m.channel, m.seat, m.expires, loc)
+    return Rendered(embeds=[notice_embed(text, NEUTRAL)])
+
+
+RENDERERS.add(AbsenceWarning, _absence_warning)
+RENDERERS.add(AbsenceModerator, _absence_moderator)
+RENDERERS.add(OffersExhausted, _offers_exhausted)
+RENDERERS.add(SeatOffered, _seat_offer)

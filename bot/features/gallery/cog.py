@@ -12,7 +12,6 @@ from discord.ext import commands
 
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import command
 from bot.discord.guild.quiet_dead import (
@@ -25,6 +24,7 @@ from bot.discord.guild.quiet_notes import tell_moderator
 from bot.features.gallery.gallery import unwatch_game, watch_game
 from bot.features.lobby.games import game_in_channel
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 
 async def _game_here(ctx: Ctx) -> GameInfo:
@@ -55,6 +55,8 @@ def _shown(info: GameInfo, locale: str) -> str:
 
 class Gallery(commands.Cog):
     """The gallery: ``/game watch``, ``/game unwatch``."""
+
+    position = 20  # where a shared group lists its commands (bot.discord.features)
 
     @command("game", "watch")
     async def watch(self, interaction: discord.Interaction) -> None:

@@ -10,12 +10,16 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import PredictionsOpened
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.gallery.predictions import FACTION_NAMES, predict
 from bot.i18n import t
+from bot.render.outgoing import RENDERERS
+from bot.render.replies import notice_embed
 
 FACTION_EMOJI = {"lawful": "🛡️", "neutral": "⚖️", "chaotic": "🔥"}
 
@@ -62,3 +66,10 @@ def predict_view(game_id: int, round_no: int, locale: str) -> discord.ui.View:
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [PredictSelect]
+
+
+def _predict_controls(m: PredictionsOpened, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return predict_view(msg.game_id, m.round, loc) if msg.game_id else None
+
+
+RENDERERS.add_controls(PredictionsOpened, _predict_controls)

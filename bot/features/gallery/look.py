@@ -10,10 +10,18 @@ import re
 from html import escape, unescape
 from typing import Any
 
+import discord
+
+from bot.core.messages import GalleryTruth, PredictionScores, PredictionsOpened
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.features.replay.look import step_label
 from bot.features.replay.look_story import Line, Story
 from bot.i18n import t, terms
 from bot.render import words
+from bot.render.outgoing import NEUTRAL, RENDERERS, Rendered
+from bot.render.posts import PHASE_COLOUR
+from bot.render.replies import names_of
 from engine.events import Event
 
 # What an embed's description holds, and what one Discord message's embeds hold in all
@@ -84,3 +92,48 @@ def pages(lines: list[str], loc: str) -> list[str]:
     if current:
         out.append("\n".join(current))
     return out
+
+
+def _gallery_truth(m: GalleryTruth, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """The truth of one step, in the gallery and nowhere else: a row of this kind
+    addressed anywhere but the gallery is a bug, refused rather than shown."""
+    if msg.recipient_kind != "gallery":
+        raise ValueError(f"outbox {msg.key}: the gallery's truth addressed to a {msg.recipient_kind}")
+    names = names_of(info, loc) if info else {}
+    lines = truth_lines(list(m.events), m.rolls, names, loc, m.deal)
+    colour = PHASE_COLOUR.get(m.phase, NEUTRAL)
+    embeds = [discord.Embed(description=text, colour=colour) for text in pages(lines, loc)]
+    embeds[0].title = title(m.step, m.round, m.phase, loc)
+    embeds[-1].set_footer(text=t("gallery.truth_late" if m.late else "gallery.truth_open", loc))
+    return Rendered(embeds=embeds)
+
+
+def _gallery_only(msg: OutgoingMessage) -> None:
+    if msg.recipient_kind != "gallery":
+        raise ValueError(f"outbox {msg.key}: a gallery post addressed to a {msg.recipient_kind}")
+
+
+def _predictions_open(m: PredictionsOpened, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """The round's menu of predictions, in the gallery only: the first round's explains
+    them whole, the later ones in a line (the gallery reads the first a few posts up)."""
+    _gallery_only(msg)
+    body = t("predictions.open_body" if m.round <= 1 else "predictions.open_again", loc)
+    embed = discord.Embed(title=t("predictions.open_title", loc, round=m.round), description=body, colour=NEUTRAL)
+    return Rendered(embeds=[embed])
+
+
+def _prediction_scores(m: PredictionScores, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """Each forecaster's Brier score at the end, in the gallery only (mentions in an
+    embed name the person without pinging them)."""
+    _gallery_only(msg)
+    winners = ", ".join(t(f"faction.{w}", loc) for w in m.winners)
+    lines = [t("predictions.scores_winners", loc, winners=winners)]
+    for rank, row in enumerate(m.scores, 1):
+        key = "predictions.score_row_one" if int(row["rounds"]) == 1 else "predictions.score_row"
+        lines.append(t(key, loc, rank=rank, name=f"<@{int(row['user'])}>", brier=f"{float(row['brier']):.3f}", rounds=int(row["rounds"])))
+    return Rendered(embeds=[discord.Embed(title=t("predictions.scores_title", loc), description="\n".join(lines)[:4000], colour=NEUTRAL)])
+
+
+RENDERERS.add(GalleryTruth, _gallery_truth)
+RENDERERS.add(PredictionsOpened, _predictions_open)
+RENDERERS.add(PredictionScores, _prediction_scores)

@@ -10,10 +10,10 @@ import engine.rules
 from bot.core.errors import ServiceError
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx, locale_of
-from bot.discord.embeds.replies import house_rule_lines
 from bot.discord.errors import ReplyError
 from bot.discord.groups import top_level
 from bot.discord.translator import L
+from bot.features.moderation.look_settings import house_rule_lines
 from bot.i18n import LOCALES, normalize_locale, t, terms
 from bot.render import words
 from bot.render.fields import add_lines
@@ -142,6 +142,8 @@ async def _with_house_rules(ctx: Ctx, embed: discord.Embed) -> None:
 
 class Info(commands.Cog):
     """The rules and the help: ``/rules``, ``/help``."""
+
+    position = 100  # where a shared group lists its commands (bot.discord.features)
 
     @top_level("rules", anywhere=True)
     @app_commands.rename(topic=L("cmd.name.topic"))

@@ -20,6 +20,8 @@ from bot.features.history.look import history_embed
 class History(commands.Cog):
     """The server's finished games: ``/game history``."""
 
+    position = 60  # where a shared group lists its commands (bot.discord.features)
+
     @command("game", "history")
     async def history(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction, idempotent=True)

@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx, moderated_game
-from bot.discord.embeds.replies import INFO_COLOUR
 from bot.discord.groups import command
 from bot.discord.translator import L
 from bot.features.lineup.look import add_lineup_fields, classes_text, lineup_name, setting_line
@@ -18,6 +17,7 @@ from bot.features.lineup.odds import table_size
 from bot.features.lobby.components import refresh_lobby
 from bot.features.moderation.commands import ChooseLineup
 from bot.i18n import normalize_locale, refusal_text, t
+from bot.render.replies import INFO_COLOUR
 from engine import RuleViolation
 from engine import lineup as lineups
 
@@ -53,6 +53,8 @@ def suggestions(current: str, players: int, locale: str) -> list[app_commands.Ch
 
 class Lineup(commands.Cog):
     """The line-up and its odds: ``/mod lineup``."""
+
+    position = 40  # where a shared group lists its commands (bot.discord.features)
 
     @command("mod", "lineup")
     @app_commands.rename(lineup=L("cmd.name.lineup"))

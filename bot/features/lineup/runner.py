@@ -14,24 +14,29 @@ import contextlib
 import logging
 import multiprocessing
 import multiprocessing.pool
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.ai.odds import estimate
 from bot.core.effects import mark_effects_due
 from bot.core.types import GameInfo, LineupOdds
+from bot.db.session import Database
 from bot.features.lineup.odds import store_odds
 from bot.features.lineup.odds import stored_keys as stored_odds_keys
 
-if TYPE_CHECKING:
-    from bot.discord.client import WolfBot
-
 log = logging.getLogger("wolfhowl.discord.lineup_odds")
+
+
+class HasDatabase(Protocol):
+    """What the runner needs of its owner (the bot's client): its database."""
+
+    @property
+    def db(self) -> Database: ...
 
 
 class OddsRunner:
     """Per bot: the simulations under way, by key, and the lobbies waiting for each."""
 
-    def __init__(self, bot: WolfBot, games: int) -> None:
+    def __init__(self, bot: HasDatabase, games: int) -> None:
         self.bot = bot
         self.games = games
         self.running: dict[str, asyncio.Task[None]] = {}

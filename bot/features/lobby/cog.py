@@ -13,6 +13,8 @@ from bot.features.lobby.components import join_flow, leave_flow
 class Lobby(commands.Cog):
     """Joining and leaving a game's lobby: ``/game join``, ``/game leave``."""
 
+    position = 10  # where a shared group lists its commands (bot.discord.features)
+
     @command("game", "join")
     async def join(self, interaction: discord.Interaction) -> None:
         await join_flow(interaction, None)

@@ -10,13 +10,17 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import LobbyPost
+from bot.core.outbox import OutgoingMessage
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import lobby_embed, notice_embed
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.lobby.games import game_in_channel, get_game, join_game, leave_game
+from bot.features.lobby.look import lobby_embed
 from bot.i18n import t
+from bot.render.outgoing import RENDERERS
+from bot.render.replies import notice_embed
 
 log = logging.getLogger("wolfhowl.discord.lobby")
 
@@ -165,3 +169,10 @@ async def _refresh(ctx: Ctx, info: GameInfo) -> None:
     message = interaction.message if interaction.type is discord.InteractionType.component else None
     pressed = message if message is not None and message.channel.id == info.channel_id and is_lobby_post(message, info.id) else None
     await refresh_lobby(ctx.bot, channel, info.id, pressed)
+
+
+def _lobby_controls(m: LobbyPost, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return lobby_view(info) if info is not None else None
+
+
+RENDERERS.add_controls(LobbyPost, _lobby_controls)

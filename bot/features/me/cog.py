@@ -13,20 +13,15 @@ import engine
 from bot.core.errors import ServiceError
 from bot.core.views import PlayerView
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import (
-    INFO_COLOUR,
-    closing_line,
-    describe_submission,
-    names_of,
-    phase_name,
-)
 from bot.discord.groups import top_level
-from bot.discord.outbound.renderers import render_outgoing
 from bot.features.lobby.games import get_game
 from bot.features.me.inbox import mark_inbox_read, read_inbox
+from bot.features.play.look import describe_submission
 from bot.i18n import t, terms
 from bot.render import words
 from bot.render.fields import add_lines
+from bot.render.outgoing import render_outgoing
+from bot.render.replies import INFO_COLOUR, closing_line, names_of, phase_name
 from bot.render.sheet import sheet_embed
 
 
@@ -106,6 +101,8 @@ def embed_chunks(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
 
 class Me(commands.Cog):
     """A player's own sheet and private messages: ``/me``, ``/inbox``."""
+
+    position = 90  # where a shared group lists its commands (bot.discord.features)
 
     @top_level("me")
     async def me(self, interaction: discord.Interaction) -> None:

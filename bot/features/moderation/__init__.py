@@ -2,4 +2,5 @@
 road), ``moderation`` (settings, pause, resume, extend, replace, remove, end), ``seats``
 and ``departed_targets`` (a seat changing hands); ``cog`` ``/mod``, ``cog_phase``
 ``/phase``, ``cog_settings`` the settings as options; ``components`` the confirmation
-buttons; ``look`` the settings lines."""
+buttons; ``look`` the settings lines, /mod status and the notices of a seat changing hands;
+``look_settings`` the settings embed."""

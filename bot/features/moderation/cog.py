@@ -20,7 +20,6 @@ from discord.ext import commands
 
 from bot.core.types import GameInfo, GameSettings
 from bot.discord.context import Ctx, moderated_game, server_language, user_ref
-from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import command
 from bot.discord.guild import permissions
@@ -52,12 +51,14 @@ from bot.features.moderation.commands import (
     StartGame,
 )
 from bot.features.moderation.components import ConfirmButton, confirm_key
-from bot.features.moderation.look import clock_line
+from bot.features.moderation.look import absence_fields, clock_line, status_embed
+from bot.features.moderation.look_settings import settings_embed
 from bot.features.replay.export import log_bytes
 from bot.features.settings.time_zones import table_clocks, time_zone_of
 from bot.i18n import t
 from bot.render import words
 from bot.render.fields import add_lines
+from bot.render.replies import notice_embed
 
 
 async def _kick_from_lobby(ctx: Ctx, kicked: SeatChanged) -> None:
@@ -72,6 +73,8 @@ async def _kick_from_lobby(ctx: Ctx, kicked: SeatChanged) -> None:
 
 class GameAdmin(commands.Cog):
     """A moderator's game: ``/mod create|start|settings|house_rules|replace|kick|end|status|log``."""
+
+    position = 30  # where a shared group lists its commands (bot.discord.features)
 
     @command("mod", "create")
     @setting_options(CREATE)

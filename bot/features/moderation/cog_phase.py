@@ -14,12 +14,13 @@ from discord.ext import commands
 
 from bot.core.types import MAX_PHASE_SECONDS, GameInfo
 from bot.discord.context import Ctx, moderated_game
-from bot.discord.durations import format_duration, parse_duration
-from bot.discord.embeds.replies import closing_line, deadline_line, notice_embed, phase_name
+from bot.discord.durations import parse_duration
 from bot.discord.groups import command
 from bot.discord.translator import L
 from bot.features.moderation.commands import AdvancePhase, ExtendDeadline, PauseGame, ResumeGame
 from bot.i18n import t
+from bot.render.durations import format_duration
+from bot.render.replies import closing_line, deadline_line, notice_embed, phase_name
 
 
 def seen_phase(info: GameInfo) -> dict[str, Any]:
@@ -40,6 +41,8 @@ async def pause_or_resume(interaction: discord.Interaction, change: type[PauseGa
 
 class Phase(commands.Cog):
     """The clock of a game: ``/phase advance|extend|pause|resume``."""
+
+    position = 70  # where a shared group lists its commands (bot.discord.features)
 
     @command("phase", "advance")
     async def advance(self, interaction: discord.Interaction) -> None:

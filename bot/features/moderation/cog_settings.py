@@ -35,7 +35,7 @@ import annotated_types
 from discord import app_commands
 
 from bot.core.types import GameSettings
-from bot.discord.durations import format_duration, parse_duration
+from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError
 from bot.discord.translator import L
 from bot.features.lineup.look import setting_line
@@ -49,6 +49,7 @@ from bot.features.moderation.look import (
 )
 from bot.features.settings.time_zones import MAX_HOURS
 from bot.i18n import t
+from bot.render.durations import format_duration
 
 # What switches a reminder (or a lobby's start time) off, in either language.
 OFF_WORDS = frozenset({"0", "off", "no", "none", "never", "关", "关闭", "不", "否", "无", "不提醒"})

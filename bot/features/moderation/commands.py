@@ -46,7 +46,6 @@ from bot.features.moderation.moderation import (
 from bot.features.replay.export import export_game
 from bot.features.seasons.seasons import SeasonInfo, Summary, end_season, start_season
 from bot.features.standbys.standbys import offer_seat
-from bot.render import words
 
 R = TypeVar("R", covariant=True)
 
@@ -307,7 +306,7 @@ async def _kick(db: Database, c: KickFromLobby) -> SeatChanged:
     seat is not kicked (the lobby's settings say how many there are)."""
     target = await _player(db, c.game_id, c.player, lobby=True)
     if not target.user_id:
-        raise ModerationRefusedError("reply.error.ai_seat_kick", player=words.player_name(target.name))
+        raise ModerationRefusedError("reply.error.ai_seat_kick", name=target.name)
     return SeatChanged(target, await kick_from_lobby(db, c.game_id, target.user_id))
 
 

@@ -12,7 +12,6 @@ from typing import Any
 import discord
 
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.guild.quiet_dead import sync_quiet_dead
 from bot.discord.guild.quiet_notes import report_note, with_note
@@ -21,6 +20,7 @@ from bot.features.lobby.components import close_lobby
 from bot.features.lobby.games import get_game
 from bot.features.moderation.commands import CancelGame, EndGame
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 Confirmed = EndGame | CancelGame
 

@@ -18,12 +18,6 @@ import engine
 from bot.core.types import Receipt
 from bot.core.views import PlayerView
 from bot.discord.context import Ctx, locale_of
-from bot.discord.embeds.replies import (
-    names_of,
-    notice_embed,
-    receipt_embed,
-    sent_embed,
-)
 from bot.discord.groups import command, top_level
 from bot.discord.players import player_choices
 from bot.discord.translator import L
@@ -38,7 +32,9 @@ from bot.features.play.commands import (
     SendVote,
 )
 from bot.features.play.components import panel_view, show_panel
+from bot.features.play.look import receipt_embed, sent_embed
 from bot.i18n import t
+from bot.render.replies import names_of, notice_embed
 
 # Withdrawing deletes what was sent (it no longer counts as sent); "nothing tonight"
 # sends empty orders, which count as sent: the way to pass, even wounded.
@@ -92,6 +88,8 @@ async def guess_autocomplete(interaction: discord.Interaction, current: str) -> 
 
 class Orders(commands.Cog):
     """A player's grail number, identifications, orders and vote."""
+
+    position = 80  # where a shared group lists its commands (bot.discord.features)
 
     @top_level("grail")
     @app_commands.rename(number=L("cmd.name.number"))

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from bot.core.errors import GameNotStartedError, GuessRefusedError, SwitchNotToggleError
 from bot.core.types import Receipt
 from bot.core.views import PlayerView, player_view
-from bot.discord.embeds.replies import skill_label
 from bot.discord.errors import ReplyError
 from bot.features.play.commands import Sending, Withdraw, handle
+from bot.features.play.look import skill_label
 from bot.render import words
 from bot.render.sheet import identify_rule
 

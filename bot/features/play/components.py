@@ -20,11 +20,13 @@ import discord
 
 import engine
 from bot.core.errors import GameFinishedError
+from bot.core.messages import PhasePrompt, PhaseStarted, Reminder
+from bot.core.messages import Sheet as SheetPost
+from bot.core.outbox import OutgoingMessage
 from bot.core.types import GameInfo
 from bot.core.views import PlayerView, require_open_for
 from bot.discord import first_response, payload
 from bot.discord.context import locale_of
-from bot.discord.embeds.replies import names_of, sent_embed
 from bot.discord.errors import ReplyError, guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.play import cog_submit as submit
@@ -43,8 +45,13 @@ from bot.features.play.commands import (
     SendVote,
     ToggleSkill,
 )
+from bot.features.play.look import sent_embed
+from bot.features.prompts.look import still_open
+from bot.features.table_view.components import TableButton
 from bot.i18n import t
 from bot.render import words
+from bot.render.outgoing import RENDERERS, private
+from bot.render.replies import names_of
 from engine.classes import class_spec
 from engine.view import Sheet
 
@@ -94,12 +101,22 @@ def panel_view(pv: PlayerView, locale: str) -> discord.ui.View:
 def prompt_view(game: GameInfo | None, round_no: int, phase: str, seat: int, sheet: Sheet, locale: str) -> discord.ui.View | None:
     """A phase prompt's controls: the panel of ``phase`` of ``round_no`` for ``seat``, drawn
     from its sheet as the phase opened (nothing sent yet). None once that phase has
-    closed (a prompt delivered late). Drawn while the game is paused too: a control used
-    then is refused as the command would be, and works once the game resumes."""
-    if game is None or (game.round, game.phase) != (round_no, phase) or game.status not in ("running", "paused"):
+    closed (a prompt delivered late: ``prompts.look.still_open``). Drawn while the game is
+    paused too: a control used then is refused as the command would be, and works once
+    the game resumes."""
+    if game is None or not still_open(game, round_no, phase):
         return None
     pv = PlayerView(game=dataclasses.replace(game, status="running"), seat=seat, sheet=sheet, sent={})
     return panel_view(pv, locale)
+
+
+def phase_post_view(game_id: int, locale: str) -> discord.ui.View:
+    """On a phase's post, a sheet and a private reminder: the buttons that open the
+    reader's own panel and the table."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpenPanelButton(game_id, locale))
+    view.add_item(TableButton(game_id, locale))
+    return view
 
 
 async def show_panel(interaction: discord.Interaction, game_id: int, *, edit: bool = False, pv: PlayerView | None = None) -> None:
@@ -455,3 +472,22 @@ ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [
     OpenPanelButton, RefreshButton, GrailButton, VoteSelect, AttackSelect, SkillSelect,
     SkillTargetSelect, AmountSelect, IdentifySelect, GuessSelect, ClearButton,
 ]  # fmt: skip
+
+
+def _phase_post_controls(m: PhaseStarted | SheetPost, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return phase_post_view(msg.game_id, loc) if msg.game_id else None
+
+
+def _reminder_controls(m: Reminder, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    """A player's own reminder opens their panel; the channel's names the command."""
+    return phase_post_view(msg.game_id, loc) if private(msg) and msg.game_id else None
+
+
+def _prompt_controls(m: PhasePrompt, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return prompt_view(info, m.round, m.phase, m.seat, m.sheet, loc)
+
+
+RENDERERS.add_controls(PhaseStarted, _phase_post_controls)
+RENDERERS.add_controls(SheetPost, _phase_post_controls)
+RENDERERS.add_controls(Reminder, _reminder_controls)
+RENDERERS.add_controls(PhasePrompt, _prompt_controls)

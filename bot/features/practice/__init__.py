@@ -1,2 +1,2 @@
 """Practice: one person against AI seats, in their DM with the bot. ``practice`` the use
-cases; ``cog`` ``/practice start|stop``."""
+cases; ``cog`` ``/practice start|stop``; ``look`` the first phases explained."""

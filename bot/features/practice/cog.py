@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from bot.core.dm_channels import remember_dm_channel
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import bot_absent, group
 from bot.discord.translator import L
@@ -31,6 +30,7 @@ from bot.features.practice.practice import (
     stop_practice,
 )
 from bot.i18n import LOCALES, t
+from bot.render.replies import notice_embed
 
 LANGUAGES = [app_commands.Choice(name=L(f"cmd.choice.lang_{code.replace('-', '_')}"), value=code) for code in LOCALES]
 
@@ -52,6 +52,8 @@ async def dm_channel(ctx: Ctx) -> int:
 
 class Practice(commands.Cog):
     """A game for one person against AI seats: ``/practice start``, ``/practice stop``."""
+
+    position = 160  # where a shared group lists its commands (bot.discord.features)
 
     practice = group("practice", anywhere=True)
 

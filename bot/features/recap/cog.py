@@ -9,12 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import INFO_COLOUR, names_of
 from bot.discord.groups import top_level
 from bot.discord.translator import L
 from bot.features.recap.look import messages, recap_embeds
 from bot.features.recap.recap import seat_recap
 from bot.i18n import t
+from bot.render.replies import INFO_COLOUR, names_of
 
 MESSAGES_PER_RECAP = 4  # one /recap answers in at most this many messages
 
@@ -35,6 +35,8 @@ def page(tagged: list[tuple[int, discord.Embed]], spent: int) -> tuple[list[list
 
 class Recap(commands.Cog):
     """What a seat saw since a round: ``/recap``."""
+
+    position = 120  # where a shared group lists its commands (bot.discord.features)
 
     @top_level("recap")
     @app_commands.rename(since_round=L("cmd.name.since_round"))

@@ -16,8 +16,14 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.core.messages import RecapPart
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
+from bot.features.recap import recap as recap_case
 from bot.i18n import t
 from bot.render.events import render_event
+from bot.render.outgoing import RENDERERS, Rendered
+from bot.render.replies import names_of
 from engine.events import Audience, Event
 
 MINE = "🔒 "  # marks a line told to this seat only
@@ -115,3 +121,19 @@ def fit_one(embeds: list[discord.Embed], spent: int = 0) -> tuple[list[discord.E
         kept.append(e)
         size += len(e)
     return kept, len(embeds) - len(kept)
+
+
+def _recap(m: RecapPart, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """One part of a newcomer's catch-up: the seat's history, a few steps per message."""
+    entries = [recap_case.RecapEntry.from_dict(e) for e in m.entries]
+    embeds = [e for _, e in recap_embeds(entries, loc, names_of(info, loc) if info else {})]
+    content = t("recap.catch_up", loc, seat=m.seat, game=msg.game_id, part=m.part, parts=m.parts)
+    if m.part == 1:
+        content += "\n" + t("recap.legend", loc)
+    kept, left = fit_one(embeds, len(content) + 200)
+    if left:  # never expected (the service keeps parts small); said rather than refused
+        content += "\n" + t("recap.cut", loc, count=left)
+    return Rendered(content=content[:2000], embeds=kept)
+
+
+RENDERERS.add(RecapPart, _recap)

@@ -14,14 +14,18 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import Ending, StepEvents
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.lobby.games import get_game
 from bot.features.replay.export import replay_for
 from bot.features.replay.look import replay_html
 from bot.i18n import t
+from bot.render.outgoing import RENDERERS, private
+from bot.render.replies import notice_embed
 
 
 class ReplayButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:replay:(?P<game>{NUMBER})"):
@@ -57,3 +61,18 @@ async def send_replay(interaction: discord.Interaction, game_id: int) -> None:
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [ReplayButton]
+
+
+def _last_post_controls(m: StepEvents, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    """The channel's post of the step that ended the game carries the Replay button."""
+    if private(msg) or not msg.game_id or not any(e.kind == "GameEnded" for e in m.events):
+        return None
+    return replay_view(msg.game_id, loc)
+
+
+def _ending_controls(m: Ending, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return replay_view(msg.game_id, loc) if msg.game_id else None
+
+
+RENDERERS.add_controls(StepEvents, _last_post_controls)
+RENDERERS.add_controls(Ending, _ending_controls)

@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx, server_language
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import SHARED
 from bot.discord.translator import L
@@ -20,10 +19,13 @@ from bot.features.moderation.commands import EndSeason, StartSeason
 from bot.features.seasons.look import info_name, started_embed
 from bot.features.seasons.seasons import MAX_NAME
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 
 class Seasons(commands.Cog):
     """A server's seasons: ``/mod season start|end``."""
+
+    position = 50  # where a shared group lists its commands (bot.discord.features)
 
     season = app_commands.Group(name=L("cmd.name.season"), description=L("cmd.desc.mod_season"), extras={SHARED: "mod"})
 

@@ -10,10 +10,14 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import SeasonEnded
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.features.seasons.seasons import SeasonInfo
 from bot.features.stats.stats import PlayerSeason
 from bot.i18n import t, terms
 from bot.render import words
+from bot.render.outgoing import RENDERERS, Rendered
 
 SEASON_COLOUR = 0xD97706
 AWARD_ICONS = {"points": "🏆", "identifier": "🔍", "steady": "🕯️"}
@@ -97,3 +101,11 @@ def player_season_lines(seasons: Sequence[PlayerSeason], locale: str, shown: int
             line += " · " + ", ".join(f"{AWARD_ICONS.get(k, '🎖️')} {award_title(k, locale)}" for k in p.awards)
         out.append(line)
     return out
+
+
+def _season_ended(m: SeasonEnded, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> Rendered:
+    """In the channel a season was ended from: its summary and awards."""
+    return Rendered(embeds=[summary_embed(m, loc)])
+
+
+RENDERERS.add(SeasonEnded, _season_ended)

@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.groups import group
 from bot.discord.translator import L
 from bot.features.prompts.prompts import prompts_of, set_prompts
@@ -24,6 +23,7 @@ from bot.features.settings.time_zones import (
     zones_matching,
 )
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 STATE_CHOICES = [
     app_commands.Choice(name=L(f"cmd.choice.prompts_{v}"), value=v) for v in ("on", "off")
@@ -35,6 +35,8 @@ CLEAR_WORDS = frozenset({"off", "none", "clear", "关", "关闭", "无", "清除
 
 class Settings(commands.Cog):
     """A user's own preferences: ``/settings prompts``, ``/settings timezone``."""
+
+    position = 150  # where a shared group lists its commands (bot.discord.features)
 
     settings = group("settings")
 

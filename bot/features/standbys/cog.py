@@ -8,13 +8,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import group
 from bot.discord.translator import L
 from bot.features.lobby.games import game_in_channel, get_game
 from bot.features.standbys.standbys import join_standby, leave_standby
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 
 async def _standby_game(ctx: Ctx, game_id: int | None) -> int:
@@ -30,6 +30,8 @@ async def _standby_game(ctx: Ctx, game_id: int | None) -> int:
 
 class Standby(commands.Cog):
     """A game's standby list: ``/standby join``, ``/standby leave``."""
+
+    position = 130  # where a shared group lists its commands (bot.discord.features)
 
     standby = group("standby")
 

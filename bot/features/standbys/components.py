@@ -9,13 +9,17 @@ from typing import Any
 
 import discord
 
+from bot.core.messages import SeatOffered
+from bot.core.outbox import OutgoingMessage
+from bot.core.types import GameInfo
 from bot.discord.context import Ctx
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.lobby.games import get_game
 from bot.features.standbys.standbys import accept_offer, offered_game
 from bot.i18n import t
+from bot.render.outgoing import RENDERERS
+from bot.render.replies import notice_embed
 
 
 class AcceptOfferButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"wh:offer:(?P<offer>{NUMBER})"):
@@ -48,3 +52,10 @@ def offer_view(offer_id: int, locale: str) -> discord.ui.View:
 
 
 ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [AcceptOfferButton]
+
+
+def _offer_controls(m: SeatOffered, msg: OutgoingMessage, info: GameInfo | None, loc: str) -> discord.ui.View | None:
+    return offer_view(m.offer, loc)
+
+
+RENDERERS.add_controls(SeatOffered, _offer_controls)

@@ -17,7 +17,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.context import Ctx, locale_of
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import ReplyError
 from bot.discord.groups import bot_absent, group, top_level
 from bot.discord.guild.standing import standing_in_server
@@ -37,6 +36,7 @@ from bot.features.stats.look import CHART_FILE, chart_png, leaderboard_embed, st
 from bot.features.stats.privacy import set_hidden
 from bot.features.stats.stats import player_stats
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 if TYPE_CHECKING:
     pass
@@ -47,6 +47,8 @@ SORT_CHOICES = [app_commands.Choice(name=L(f"cmd.choice.sort_{s}"), value=s) for
 
 class Stats(commands.Cog):
     """The community's records: ``/stats view|hide|show|forget``, ``/leaderboard``."""
+
+    position = 110  # where a shared group lists its commands (bot.discord.features)
 
     stats = group("stats", anywhere=True)
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.context import Ctx, locale_of
-from bot.discord.embeds.replies import notice_embed
 from bot.discord.errors import guarded
 from bot.discord.guild.standing import standing_in_server
 from bot.discord.payload import NUMBER, Checked
@@ -19,6 +18,7 @@ from bot.features.stats.leaderboard import SORTS, Board, board_for
 from bot.features.stats.look import leaderboard_embed
 from bot.features.stats.privacy import forget
 from bot.i18n import t
+from bot.render.replies import notice_embed
 
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot

@@ -12,6 +12,8 @@ from bot.features.table_view.components import show_table
 class Table(commands.Cog):
     """The table as everyone at it knows it: ``/table``."""
 
+    position = 140  # where a shared group lists its commands (bot.discord.features)
+
     @top_level("table")
     async def table(self, interaction: discord.Interaction) -> None:
         await show_table(interaction)

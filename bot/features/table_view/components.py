@@ -13,16 +13,16 @@ import discord
 
 import engine
 from bot.discord.context import Ctx
-from bot.discord.durations import format_duration
-from bot.discord.embeds.replies import INFO_COLOUR, deadline_line, names_of, phase_name
 from bot.discord.errors import guarded
 from bot.discord.payload import NUMBER, Checked
 from bot.features.lobby.games import get_game
 from bot.features.table_view.table import TableView, table_view
 from bot.i18n import t
 from bot.render import words
+from bot.render.durations import format_duration
 from bot.render.fields import add_lines
 from bot.render.posts import PHASE_COLOUR
+from bot.render.replies import INFO_COLOUR, deadline_line, names_of, phase_name
 
 
 def table_embed(tv: TableView, locale: str) -> discord.Embed:
