@@ -18,8 +18,8 @@ from bot.core.outbox import due_peek
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, OutboxMessage
 from bot.db.repos import ai as ai_repo
+from bot.db.repos import lobbies as lobbies_repo
 from bot.db.session import Database
-from bot.features.lobby.clock import lobby_due_work_statements
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -100,7 +100,7 @@ async def test_the_next_wakeup_is_read_from_the_indexes(games: Database) -> None
 
 async def test_the_lobbies_due_and_their_next_times_are_read_from_the_indexes(games: Database) -> None:
     db = games
-    for stmt in lobby_due_work_statements(NOW):
+    for stmt in lobbies_repo.due_statements(NOW):
         found = await plan(db, stmt)
         assert "ix_games_status_start" in found and not scans_games(db, found), found
     found = await plan(db, select(repo.earliest(Game.start_at, "lobby"), repo.earliest(Game.start_reminder_at, "lobby")))
