@@ -5,20 +5,16 @@ the channel is unknown, so the next DM opens it again."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
-
 from bot.core.errors import BadArgumentError
 from bot.core.types import is_id
-from bot.db.models import DmChannel
+from bot.db.repos import users as users_repo
 from bot.db.session import Database
 
 
 async def dm_channel_of(db: Database, user_id: int) -> int | None:
     """The id of ``user_id``'s DM channel with the bot, if it has been opened before."""
     async with db.read() as s:
-        found = await s.scalar(select(DmChannel.channel_id).where(DmChannel.user_id == user_id))
-        return None if found is None else int(found)
+        return await users_repo.dm_channel(s, user_id)
 
 
 async def remember_dm_channel(db: Database, user_id: int, channel_id: int) -> None:
@@ -27,12 +23,10 @@ async def remember_dm_channel(db: Database, user_id: int, channel_id: int) -> No
     if not is_id(user_id) or not is_id(channel_id):
         raise BadArgumentError(field="channel_id", reason="not a Discord id")
     async with db.transaction() as s:
-        insert = postgresql.insert if db.dialect == "postgresql" else sqlite.insert
-        stmt = insert(DmChannel).values(user_id=user_id, channel_id=channel_id, created_at=db.now())
-        await s.execute(stmt.on_conflict_do_update(index_elements=[DmChannel.user_id], set_={"channel_id": stmt.excluded.channel_id}))
+        await users_repo.remember_dm_channel(s, user_id, channel_id, db.now())
 
 
 async def forget_dm_channel(db: Database, user_id: int) -> None:
     """Discord no longer knows the remembered channel: open a new one next time."""
     async with db.transaction() as s:
-        await s.execute(delete(DmChannel).where(DmChannel.user_id == user_id))
+        await users_repo.forget_dm_channel(s, user_id)

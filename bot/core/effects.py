@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import exists, func, select, tuple_, update
-
-from bot.db.models import Game, OutboxMessage
+from bot.db.repos import effects_due
 from bot.db.session import Database
 from bot.db.signals import MESSAGES, note
 
@@ -22,17 +20,8 @@ async def games_to_reconcile(db: Database, *, limit: int = 100, skip: Collection
     """Up to ``limit`` (game id, changes) due for reconciling and whose channel posts are
     all out, the games in ``skip`` (waiting to be tried again) left out. One indexed
     read; nothing when nothing changed."""
-    waiting = exists().where(
-        OutboxMessage.game_id == Game.id,
-        OutboxMessage.status == "pending",
-        OutboxMessage.recipient_kind == "channel",
-    )
     async with db.read() as s:
-        stmt = select(Game.id, Game.effects_due).where(Game.effects_due.is_not(None), ~waiting)
-        if skip:
-            stmt = stmt.where(Game.id.not_in(list(skip)))
-        stmt = stmt.order_by(Game.id).limit(limit)
-        return [(g, n) for g, n in (await s.execute(stmt)).all() if n is not None]  # (as the WHERE says)
+        return await effects_due.games_due(s, limit, skip)
 
 
 async def mark_reconciled(db: Database, game_id: int, changes: int) -> bool:
@@ -48,13 +37,7 @@ async def mark_all_reconciled(db: Database, done: list[tuple[int, int]]) -> int:
     if not done:
         return 0
     async with db.transaction() as s:
-        res = await s.execute(
-            update(Game)
-            .where(tuple_(Game.id, Game.effects_due).in_(done))
-            .values(effects_due=None)
-            .execution_options(synchronize_session=False)
-        )
-        return int(getattr(res, "rowcount", 0) or 0)
+        return await effects_due.clear_marks(s, done)
 
 
 async def mark_rechecks(db: Database, game_ids: list[int]) -> list[int]:
@@ -65,15 +48,9 @@ async def mark_rechecks(db: Database, game_ids: list[int]) -> list[int]:
     were put right when the game last changed. A change made after this mark counts it up
     again, and the game is then brought in line in full."""
     async with db.transaction() as s:
-        stmt = (
-            update(Game)
-            .where(Game.id.in_(game_ids))
-            .values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
-            .returning(Game.id, Game.effects_due)
-            .execution_options(synchronize_session=False)
-        )
         note(s, MESSAGES)  # the reconciler runs after the dispatcher's pass
-        return sorted(int(g) for g, n in (await s.execute(stmt)).all() if n == 1)
+        marks = await effects_due.count_up_marks(s, game_ids)
+        return sorted(int(g) for g, n in marks if n == 1)
 
 
 async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> int:
@@ -82,8 +59,6 @@ async def mark_effects_due(db: Database, game_ids: list[int] | None = None) -> i
     down), or when a departed player is seen writing. The number of games marked; this
     process's dispatcher, whose passes run the reconciler, is woken once it commits."""
     async with db.transaction() as s:
-        stmt = update(Game).values(effects_due=func.coalesce(Game.effects_due, 0) + 1)
-        stmt = stmt.where(Game.id.in_(game_ids)) if game_ids is not None else stmt.where(Game.active_channel_id.is_not(None))
-        res = await s.execute(stmt)
+        marked = await effects_due.mark_due(s, game_ids)
         note(s, MESSAGES)  # the reconciler runs after the dispatcher's pass
-        return int(getattr(res, "rowcount", 0) or 0)
+        return marked

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import case, func, select, union
-
-from bot.db.models import Game, GamePlayer, SeatRecord
+from bot.db.repos import games as games_repo
 from bot.db.session import Database
 
 
@@ -26,13 +24,9 @@ class GamePlace(NamedTuple):
 async def live_game_places(db: Database, guild_id: int | None = None, *, guild_ids: list[int] | None = None) -> list[GamePlace]:
     """Every live game's place (lobby, running, paused), oldest first; those of one
     server when ``guild_id`` is given, of these servers when ``guild_ids`` is."""
-    stmt = select(Game.id, Game.guild_id, Game.channel_id).where(Game.active_channel_id.is_not(None))
-    if guild_id is not None:
-        stmt = stmt.where(Game.guild_id == guild_id)
-    if guild_ids is not None:
-        stmt = stmt.where(Game.guild_id.in_(guild_ids))
     async with db.read() as s:
-        return [GamePlace(int(i), None if g is None else int(g), int(c)) for i, g, c in (await s.execute(stmt.order_by(Game.id))).all()]
+        rows = await games_repo.live_game_places(s, guild_id, guild_ids)
+    return [GamePlace(int(i), None if g is None else int(g), int(c)) for i, g, c in rows]
 
 
 async def servers_to_ask(db: Database, user_id: int, limit: int) -> list[int]:
@@ -43,18 +37,5 @@ async def servers_to_ask(db: Database, user_id: int, limit: int) -> list[int]:
     then the others by their newest live game. A DM carries no server and the bot has no
     members intent, so each server asked is a request: a bot in thousands of servers asks
     about the few the caller is likely in, not all of them."""
-    known = union(
-        select(Game.guild_id).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.user_id == user_id),
-        select(Game.guild_id).where(Game.moderator_id == user_id),
-        select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id),
-    ).subquery()
-    first = case((Game.guild_id.in_(select(known.c.guild_id)), 0), else_=1)
-    stmt = (
-        select(Game.guild_id)
-        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id, Game.guild_id.is_not(None))
-        .group_by(Game.guild_id)
-        .order_by(func.min(first), func.max(Game.id).desc())
-        .limit(limit)
-    )
     async with db.read() as s:
-        return [int(g) for g in (await s.scalars(stmt)).all() if g is not None]
+        return await games_repo.servers_with_others_live_games(s, user_id, limit)

@@ -21,10 +21,10 @@ from __future__ import annotations
 import os
 import socket
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Select, delete, or_, select, update
-
-from bot.db.models import OutboxMessage, Process
+from bot.db.models import Process
+from bot.db.repos import processes as processes_repo
 from bot.db.session import Database
 
 HEARTBEAT = 10.0  # seconds between beats
@@ -43,11 +43,10 @@ def default_name(shards: str = "") -> str:
     return f"{this_host()}{':' + shards if shards else ''}"[:200]
 
 
-def gone(now: datetime) -> Select[int]:
-    """The ids of the processes whose leases are free: stopped, or silent too long."""
-    return select(Process.id).where(
-        or_(Process.stopped_at.is_not(None), Process.heartbeat_at < now - timedelta(seconds=STALE))
-    )
+def gone(now: datetime) -> Any:
+    """The ids of the processes whose leases are free: stopped, or silent too long (a
+    statement, for the outbox's claims: the repository's)."""
+    return processes_repo.gone(now, timedelta(seconds=STALE))
 
 
 async def register(db: Database, name: str, *, shards: str = "", host: str | None = None) -> int:
@@ -56,8 +55,8 @@ async def register(db: Database, name: str, *, shards: str = "", host: str | Non
     live process per name), their leases free at once. Its id."""
     now = db.now()
     async with db.transaction() as s:
-        await s.execute(update(Process).where(Process.name == name, Process.stopped_at.is_(None)).values(stopped_at=now))
-        await s.execute(delete(Process).where(Process.stopped_at < now - KEPT))  # long over: nothing refers to them
+        await processes_repo.stop_named(s, name, now)
+        await processes_repo.delete_stopped_before(s, now - KEPT)  # long over: nothing refers to them
         row = Process(
             name=name[:200], host=(host or this_host())[:255], shards=shards[:255], pid=os.getpid(), started_at=now, heartbeat_at=now
         )
@@ -71,31 +70,19 @@ async def heartbeat(db: Database, process_id: int, connected_since: datetime | N
     not connected now). False when it was marked over meanwhile (a process of the same
     name started: a misconfiguration, two processes under one name)."""
     now = db.now()
-    connection = {} if connected_since is None else {"connected_since": connected_since, "connected_at": now}
     async with db.transaction() as s:
-        res = await s.execute(
-            update(Process)
-            .where(Process.id == process_id, Process.stopped_at.is_(None))
-            .values(heartbeat_at=now, **connection)
-        )
-        return bool(getattr(res, "rowcount", 0) == 1)
+        return await processes_repo.beat(s, process_id, now, connected_since)
 
 
 async def stopped(db: Database, process_id: int) -> None:
     """This process closes: it is over, and what it still holds is due at once."""
     now = db.now()
     async with db.transaction() as s:
-        await s.execute(update(Process).where(Process.id == process_id).values(stopped_at=now))
-        await s.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.leased_by == process_id, OutboxMessage.status == "pending")
-            .values(leased_by=None, next_attempt_at=now)
-        )
+        await processes_repo.stop(s, process_id, now)
 
 
 async def live_processes(db: Database) -> list[tuple[int, str, datetime]]:
     """The processes running now as the database sees them: id, name, last heartbeat."""
     now = db.now()
     async with db.read() as s:
-        stmt = select(Process.id, Process.name, Process.heartbeat_at).where(Process.id.not_in(gone(now))).order_by(Process.id)
-        return [(int(i), str(n), h) for i, n, h in (await s.execute(stmt)).all()]
+        return await processes_repo.live(s, now, timedelta(seconds=STALE))

@@ -17,10 +17,9 @@ from sqlalchemy import String, event, insert, select, text, type_coerce
 from bot.core.outbox import due_peek
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, OutboxMessage
+from bot.db.repos import ai as ai_repo
+from bot.db.repos import lobbies as lobbies_repo
 from bot.db.session import Database
-from bot.features.ai_seats.play import DUE_TURNS, next_due_time
-from bot.features.ai_seats.turns import unplanned_statement
-from bot.features.lobby.clock import lobby_due_work_statements
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -101,7 +100,7 @@ async def test_the_next_wakeup_is_read_from_the_indexes(games: Database) -> None
 
 async def test_the_lobbies_due_and_their_next_times_are_read_from_the_indexes(games: Database) -> None:
     db = games
-    for stmt in lobby_due_work_statements(NOW):
+    for stmt in lobbies_repo.due_statements(NOW):
         found = await plan(db, stmt)
         assert "ix_games_status_start" in found and not scans_games(db, found), found
     found = await plan(db, select(repo.earliest(Game.start_at, "lobby"), repo.earliest(Game.start_reminder_at, "lobby")))
@@ -148,8 +147,8 @@ def scans_turns(db: Database, text_plan: str) -> bool:
 async def test_the_ai_turns_due_and_the_next_are_read_from_their_index(turns: Database) -> None:
     db = turns
     # (the next one's time read as text: PostgreSQL's EXPLAIN rows are text, not a time)
-    nexts = [select(type_coerce(next_due_time(held), String)) for held in ((), (1, 2, 3))]
-    for stmt in (DUE_TURNS.params(now=NOW), *nexts):
+    nexts = [select(type_coerce(ai_repo.next_turn_time(held), String)) for held in ((), (1, 2, 3))]
+    for stmt in (ai_repo.due_turns_statement(NOW), *nexts):
         found = await plan(db, stmt)
         assert "ix_ai_turns_due" in found, found
         assert not scans_turns(db, found) and not scans_games(db, found), found
@@ -157,6 +156,6 @@ async def test_the_ai_turns_due_and_the_next_are_read_from_their_index(turns: Da
 
 async def test_the_start_up_look_for_unplanned_turns_probes_their_unique_index(turns: Database) -> None:
     db = turns
-    found = await plan(db, unplanned_statement())
+    found = await plan(db, ai_repo.unplanned_statement())
     unique = "sqlite_autoindex_ai_turns" if db.dialect == "sqlite" else "uq_ai_turns_game_id_round_phase_seat"
     assert unique in found and not scans_turns(db, found), found

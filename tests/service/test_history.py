@@ -10,8 +10,9 @@ from bot.core.access_errors import NotServerMemberError
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Standing
 from bot.core.types import GameSettings, UserRef
+from bot.db.repos.games import finished_games_statement
 from bot.db.session import Database
-from bot.features.history.history import finished_games, game_history
+from bot.features.history.history import game_history
 from bot.features.lobby.games import create_game, join_game, start_game
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, MODERATOR, current_state, play_to_end, sees, started
@@ -58,7 +59,7 @@ async def test_the_servers_finished_games_newest_first_and_paged(db: Database, c
 
 
 async def test_the_history_is_read_on_its_index(db: Database):
-    query = finished_games(GUILD).limit(10)
+    query = finished_games_statement(GUILD).limit(10)
     async with db.read() as s:
         compiled = query.compile(s.bind, compile_kwargs={"literal_binds": True})
         if db.dialect == "postgresql":

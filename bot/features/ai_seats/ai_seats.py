@@ -17,7 +17,6 @@ import random
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -27,6 +26,7 @@ from bot.core.messages import PlayerReplaced, SeatHandedOver, Sheet
 from bot.core.types import GameSettings, StepResult
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
+from bot.db.repos import ai as ai_repo
 from bot.db.session import Database
 from bot.features.ai_seats.turns import plan_phase
 from bot.features.moderation.seats import check_seat_argument, locked_seat, step_result, vacate
@@ -122,7 +122,7 @@ async def sync_lobby(s: AsyncSession, game: Game, settings: GameSettings, now: d
         keep = 0
     gone = [m.id for m in current[keep:]]
     if gone:
-        await s.execute(delete(GamePlayer).where(GamePlayer.id.in_(gone)))
+        await ai_repo.delete_players(s, gone)
     for name in names[keep:]:
         s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, status="lobby", joined_at=now))
     await s.flush()

@@ -34,18 +34,15 @@ again; what a unit of work that did not commit read is not kept.
 
 from __future__ import annotations
 
+import functools
 import logging
-import weakref
 from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
-from sqlalchemy.pool import Pool
 
 import engine
 import engine.view
@@ -56,7 +53,9 @@ from bot.ai.runner import ai_rng
 from bot.core.common import locked_game, state_of
 from bot.core.errors import ServiceError
 from bot.core.messages import GameStarted, StepEvents, decode
-from bot.db.models import AiTurn, Game, GamePlayer, OutboxMessage, Submission
+from bot.db import kept as kept_
+from bot.db.models import AiTurn, Game
+from bot.db.repos import ai as ai_repo
 from bot.db.session import Database
 from bot.features.ai_seats.turns import ai_seats
 from bot.features.play.submissions import store, validated
@@ -84,9 +83,7 @@ class SeatReading:
 
 async def seat_holders(s: AsyncSession, game_id: int, seat: int) -> tuple[int, ...]:
     """The users who have held ``seat`` (its holder and those it was taken from)."""
-    holders = (
-        await s.scalars(select(GamePlayer.user_id).where(GamePlayer.game_id == game_id, or_(GamePlayer.seat == seat, GamePlayer.former_seat == seat)))
-    ).all()
+    holders = await ai_repo.holders_of_seat(s, game_id, seat)
     return tuple(sorted({u for u in holders if u is not None}))
 
 
@@ -97,26 +94,12 @@ async def seat_reading(
     messages newer than the one of id ``after`` (0: all of them)."""
     state = state if state is not None else state_of(game)
     users = holders if holders is not None else await seat_holders(s, game.id, seat)
-    rows = (
-        await s.execute(
-            select(OutboxMessage.id, OutboxMessage.recipient_kind, OutboxMessage.payload)
-            .where(
-                OutboxMessage.game_id == game.id,
-                OutboxMessage.id > after,
-                or_(
-                    OutboxMessage.recipient_kind == "channel",
-                    (OutboxMessage.recipient_kind == "seat") & (OutboxMessage.recipient_id == seat),
-                    (OutboxMessage.recipient_kind == "user") & OutboxMessage.recipient_id.in_(users),
-                ),
-            )
-            .order_by(OutboxMessage.id)
-        )
-    ).all()
+    rows = await ai_repo.seat_messages(s, game.id, seat, users, after)
     messages = [payload for _, kind, payload in rows if kind != "user" or payload.get("seat", seat) == seat]
     subs: Sequence[Any] = ()
     if any(m.get("type") == "events" and m.get("step", "advance") == "advance" and m.get("phase") == "dusk" for m in messages):
         # (What the seat sent is read only for a Dusk's close, to read its identification's answer.)
-        subs = (await s.execute(select(Submission.round, Submission.phase, Submission.kind, Submission.payload).where(Submission.game_id == game.id, Submission.seat == seat))).all()
+        subs = await ai_repo.seat_submissions(s, game.id, seat)
     return SeatReading(
         seat,
         engine.view.sheet(state, seat),
@@ -179,10 +162,8 @@ class _Read:
 class Readings:
     """Per database, what each AI seat has read so far (see the module docstring),
     the ``bound`` most recently used seats. A reading taken in a unit of work is kept
-    only once that unit has committed (:func:`_keep`): one rolled back may have read
-    its own writes, which never were."""
-
-    PENDING = "wolfhowl_ai_readings"
+    only once that unit has committed (``bot.db.kept.once_committed``): one rolled back
+    may have read its own writes, which never were."""
 
     def __init__(self, bound: int = 4096) -> None:
         self.bound = bound
@@ -202,31 +183,11 @@ class Readings:
             self.seats.popitem(last=False)
 
 
-_READINGS: weakref.WeakKeyDictionary[Pool, Readings] = weakref.WeakKeyDictionary()
-
-
 def readings_of(s: AsyncSession) -> Readings:
-    """The readings kept for ``s``'s database (by its engine's pool, which its reading
-    and writing units share): none in a new process, or a new handle."""
-    pool = s.sync_session.get_bind().engine.pool
-    kept = _READINGS.get(pool)
-    if kept is None:
-        kept = _READINGS[pool] = Readings()
-    return kept
-
-
-@event.listens_for(Session, "after_commit")
-def _keep(session: Session) -> None:
-    pending = session.info.pop(Readings.PENDING, None)
-    if pending:
-        kept, reads = pending
-        for (game_id, seat), read in reads.items():
-            kept.put(game_id, seat, read)
-
-
-@event.listens_for(Session, "after_rollback")
-def _drop(session: Session) -> None:
-    session.info.pop(Readings.PENDING, None)
+    """The readings kept for ``s``'s database (``bot.db.kept.per_database``: by its
+    engine's pool, which its reading and writing units share): none in a new process,
+    or a new handle."""
+    return kept_.per_database(s, "ai_readings", Readings)
 
 
 async def seat_knowledge(s: AsyncSession, game: Game, seat: int, state: engine.GameState) -> Knowledge:
@@ -241,8 +202,8 @@ async def seat_knowledge(s: AsyncSession, game: Game, seat: int, state: engine.G
     k = fed(last.fed.copy() if last is not None else None, reading)
     if last is not None or any(m.get("type") == "game_started" for m in reading.messages):
         # (A seat never shown the table as dealt starts from today's table: not kept.)
-        pending = s.info.setdefault(Readings.PENDING, (kept, {}))
-        pending[1][(game.id, seat)] = _Read(key, reading.last_id, k.copy())
+        read = _Read(key, reading.last_id, k.copy())
+        kept_.once_committed(s, ("ai_reading", game.id, seat), functools.partial(kept.put, game.id, seat, read))
     return finished(k, reading, game.round, str(game.phase))
 
 
@@ -300,27 +261,6 @@ def with_pass(subs: list[engine.Submission], state: engine.GameState, seat: int,
     return [*subs, engine.Orders()]
 
 
-# Asked at every scheduler tick, so built once: the turns due of the running games,
-# oldest first, a range of the turns' index on (played, due), so an idle tick reads
-# nothing however many games are live.
-DUE_TURNS = (
-    select(AiTurn.id, AiTurn.game_id, AiTurn.seat)
-    .join(Game, Game.id == AiTurn.game_id)
-    .where(AiTurn.played_at.is_(None), AiTurn.due_at <= bindparam("now"), Game.status == "running")
-    .order_by(AiTurn.due_at, AiTurn.id)
-)
-
-
-async def _memory(s: AsyncSession, game_id: int, seat: int) -> dict[str, Any] | None:
-    row = await s.scalar(
-        select(AiTurn.memory)
-        .where(AiTurn.game_id == game_id, AiTurn.seat == seat, AiTurn.memory.is_not(None))
-        .order_by(AiTurn.id.desc())
-        .limit(1)
-    )
-    return row
-
-
 async def play_turn(db: Database, turn_id: int) -> str:
     """Play one due turn under the game's lock; its outcome (also stored): ``sent``,
     ``nothing`` (the AI had nothing to send), ``refused:<key>``, or ``stale`` (the phase
@@ -342,13 +282,7 @@ async def play_before_close(s: AsyncSession, game: Game, now: datetime) -> int:
     turn of that phase whose moment has not come: a moderator's advance cuts the phase
     short, and an AI seat, like a player who has made up their mind, has decided by
     then. The number played."""
-    turns = (
-        await s.scalars(
-            select(AiTurn)
-            .where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase, AiTurn.played_at.is_(None))
-            .order_by(AiTurn.seat)
-        )
-    ).all()
+    turns = await ai_repo.unplayed_turns(s, game.id, game.round, game.phase)
     for turn in turns:
         await _play(s, game, turn, now)
     return len(turns)
@@ -362,7 +296,7 @@ async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str
         turn.outcome = "stale"
         return turn.outcome
     k = await seat_knowledge(s, game, turn.seat, state)
-    subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await _memory(s, game.id, turn.seat))
+    subs, turn.memory = decide(game.secret_seed, turn.seat, len(state.players), k, await ai_repo.last_memory(s, game.id, turn.seat))
     subs = with_pass(subs, state, turn.seat, str(game.phase))
     turn.outcome = "sent" if subs else "nothing"
     for sub in subs:
@@ -378,7 +312,7 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
     """Play every turn due of the running games (the games in ``held`` wait): (game,
     seat, outcome) for each."""
     async with db.read() as s:
-        due = (await s.execute(DUE_TURNS, {"now": db.now()})).all()
+        due = await ai_repo.due_turns(s, db.now())
     played = []
     for turn_id, game_id, seat in due:
         if game_id in held:
@@ -391,20 +325,17 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
 async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When the next AI turn of a running game is due."""
     async with db.read() as s:
-        return await s.scalar(select(next_due_time(held)))
+        return await ai_repo.next_turn_due(s, held)
 
 
 async def last_due(db: Database, game_id: int) -> datetime | None:
     """When the last AI turn of ``game_id`` still to play is due (None: none waits)."""
     async with db.read() as s:
-        return await s.scalar(select(func.max(AiTurn.due_at)).where(AiTurn.game_id == game_id, AiTurn.played_at.is_(None)))
+        return await ai_repo.last_turn_due(s, game_id)
 
 
 def next_due_time(held: Collection[int] = ()) -> Any:
     """When the next AI turn is due (the games in ``held`` left out), as a scalar
-    subquery, for :func:`next_due` and the scheduler's sleep (``deadlines.next_wakeup``)."""
-    stmt = select(AiTurn.due_at).join(Game, Game.id == AiTurn.game_id).where(AiTurn.played_at.is_(None), Game.status == "running")
-    if held:
-        stmt = stmt.where(AiTurn.game_id.not_in(list(held)))
-    return stmt.order_by(AiTurn.due_at).limit(1).scalar_subquery()
-
+    subquery, for the scheduler's sleep (``deadlines.next_wakeup``): the repository's
+    (``bot.db.repos.ai.next_turn_time``)."""
+    return ai_repo.next_turn_time(held)

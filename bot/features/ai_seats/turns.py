@@ -21,12 +21,12 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from sqlalchemy import Select, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.common import locked_game, state_of
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, GamePlayer
+from bot.db.repos import ai as ai_repo
 from bot.db.session import Database
 
 # The AI's moment falls in this share of the phase (never at its very start or end).
@@ -64,13 +64,7 @@ async def plan_phase(s: AsyncSession, game: Game) -> int:
     if not seats:
         return 0
     state = state_of(game)
-    have = set(
-        (
-            await s.scalars(
-                select(AiTurn.seat).where(AiTurn.game_id == game.id, AiTurn.round == game.round, AiTurn.phase == game.phase)
-            )
-        ).all()
-    )
+    have = await ai_repo.planned_seats(s, game.id, game.round, game.phase)
     started = game.phase_started_at or game.phase_deadline
     span = max(timedelta(0), game.phase_deadline - started)
     planned = 0
@@ -83,29 +77,11 @@ async def plan_phase(s: AsyncSession, game: Game) -> int:
     return planned
 
 
-def unplanned_statement() -> Select[int]:
-    """The running games with an AI seat that has no turn in the open phase (dead seats
-    included: :func:`plan_phase` decides)."""
-    no_turn = ~exists().where(
-        AiTurn.game_id == Game.id,
-        AiTurn.round == Game.round,
-        AiTurn.phase == Game.phase,
-        AiTurn.seat == GamePlayer.seat,
-    )
-    return (
-        select(Game.id)
-        .join(GamePlayer, GamePlayer.game_id == Game.id)
-        .where(Game.status == "running", GamePlayer.user_id.is_(None), GamePlayer.seat.is_not(None), no_turn)
-        .distinct()
-        .order_by(Game.id)
-    )
-
-
 async def plan_missing(db: Database) -> int:
     """Plan the turns an older version left unplanned (see the module docstring), each
     game under its lock; the number planned."""
     async with db.read() as s:
-        games = list((await s.scalars(unplanned_statement())).all())
+        games = await ai_repo.unplanned_games(s)
     planned = 0
     for game_id in games:
         async with db.transaction() as s:

@@ -4,27 +4,22 @@ game channel, kept across its games, as the room itself is; made again when dele
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
-
 from bot.core.errors import BadArgumentError
 from bot.core.types import is_id
-from bot.db.models import DeadChannel
+from bot.db.repos import gallery as gallery_repo
 from bot.db.session import Database
 
 
 async def dead_channel_of(db: Database, game_channel_id: int) -> int | None:
     """The id of the room the bot made for the dead of ``game_channel_id``, if it made one."""
     async with db.read() as s:
-        found = await s.scalar(select(DeadChannel.dead_channel_id).where(DeadChannel.game_channel_id == game_channel_id))
-        return None if found is None else int(found)
+        return await gallery_repo.dead_channel_of(s, game_channel_id)
 
 
 async def game_channel_of_dead(db: Database, dead_channel_id: int) -> int | None:
     """The game channel whose dead ``dead_channel_id`` is the room of, if it is one."""
     async with db.read() as s:
-        found = await s.scalar(select(DeadChannel.game_channel_id).where(DeadChannel.dead_channel_id == dead_channel_id))
-        return None if found is None else int(found)
+        return await gallery_repo.game_channel_of_dead(s, dead_channel_id)
 
 
 async def record_dead_channel(db: Database, guild_id: int, game_channel_id: int, dead_channel_id: int) -> None:
@@ -33,14 +28,4 @@ async def record_dead_channel(db: Database, guild_id: int, game_channel_id: int,
     if not all(map(is_id, (guild_id, game_channel_id, dead_channel_id))):
         raise BadArgumentError(field="channel_id", reason="not a Discord id")
     async with db.transaction() as s:
-        await s.execute(delete(DeadChannel).where(DeadChannel.dead_channel_id == dead_channel_id))
-        insert = postgresql.insert if db.dialect == "postgresql" else sqlite.insert
-        stmt = insert(DeadChannel).values(
-            game_channel_id=game_channel_id, dead_channel_id=dead_channel_id, guild_id=guild_id, created_at=db.now()
-        )
-        await s.execute(
-            stmt.on_conflict_do_update(
-                index_elements=[DeadChannel.game_channel_id],
-                set_={"dead_channel_id": stmt.excluded.dead_channel_id, "created_at": stmt.excluded.created_at},
-            )
-        )
+        await gallery_repo.record_dead_channel(s, guild_id, game_channel_id, dead_channel_id, db.now())

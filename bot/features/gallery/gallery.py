@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -33,7 +32,9 @@ from bot.core.outbox import Mail
 from bot.core.policy import Action, Standing
 from bot.core.types import GameInfo, UserRef
 from bot.db import repositories as repo
-from bot.db.models import Game, GameStep, Spectator, Standby
+from bot.db.models import Game, Spectator
+from bot.db.repos import gallery as gallery_repo
+from bot.db.repos import standbys as standbys_repo
 from bot.db.session import Database
 from bot.features.gallery.errors import (
     GalleryPracticeError,
@@ -101,7 +102,7 @@ async def watch_game(db: Database, game_id: int, user: UserRef, standing: Standi
                 return Watching(await info_of(s, game), "departed")
             if row.former_seat is not None:
                 raise WatchFormerSeatError(game_id=game.id, seat=row.former_seat)
-        standby = await s.scalar(select(Standby).where(Standby.game_id == game.id, Standby.user_id == u.id))
+        standby = await standbys_repo.standby_of(s, game.id, u.id)
         if standby is not None and standby.status in ("waiting", "asked"):
             raise WatchStandbyError(game_id=game.id)
         spectator = await _spectator(s, game.id, u.id)
@@ -141,7 +142,7 @@ async def gallery_of(db: Database, game_id: int) -> Gallery:
         game = await s.get(Game, check_id(game_id, "game"))
         if game is None or game.status == "lobby":
             return Gallery()
-        rows = (await s.execute(select(Spectator).where(Spectator.game_id == game_id))).scalars().all()
+        rows = await gallery_repo.spectators(s, game_id)
         return Gallery(frozenset(r.user_id for r in rows if r.left_at is None), frozenset(r.user_id for r in rows))
 
 
@@ -210,12 +211,7 @@ async def mail_truth(
 
 async def mail_late_truth(mail: Mail, game: Game, round_no: int) -> None:
     """The truth of every logged step of ``round_no`` (0: the start's deal), one post each."""
-    stmt = (
-        select(GameStep)
-        .where(GameStep.game_id == game.id, GameStep.round == round_no, GameStep.kind.in_(TRUTH_STEPS))
-        .order_by(GameStep.seq)
-    )
-    for row in (await mail.session.execute(stmt)).scalars():
+    for row in await gallery_repo.steps_of_round(mail.session, game.id, round_no, TRUTH_STEPS):
         mail.gallery(truth_of(
             step=row.kind, round_no=row.round, phase=row.phase, events=list(row.events), rolls=list(row.rolls),
             state=row.state, late=True,

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -27,7 +26,8 @@ from bot.core.errors import GameFinishedError
 from bot.core.messages import PredictionScores, PredictionsOpened
 from bot.core.outbox import Mail
 from bot.db import repositories as repo
-from bot.db.models import DeadChannel, Game, Prediction, Spectator
+from bot.db.models import Game, Prediction, Spectator
+from bot.db.repos import gallery as gallery_repo
 from bot.db.session import Database
 from bot.features.gallery.errors import (
     GalleryPracticeError,
@@ -125,16 +125,11 @@ async def predict(db: Database, game_id: int, user_id: int, faction: str, *, rou
         return Predicted(game.id, wanted, faction, replaced)
 
 
-async def _picks(s: AsyncSession, game_id: int) -> list[tuple[int, int, str]]:
-    stmt = select(Prediction.round, Prediction.user_id, Prediction.faction).where(Prediction.game_id == game_id)
-    return [(int(r), int(u), str(f)) for r, u, f in (await s.execute(stmt.order_by(Prediction.round, Prediction.user_id))).all()]
-
-
 async def predictions_of(db: Database, game_id: int) -> dict[int, dict[int, str]]:
     """Every stored prediction of a game: ``{round: {user_id: faction}}``."""
     async with db.read() as s:
         out: dict[int, dict[int, str]] = {}
-        for round_no, user_id, faction in await _picks(s, check_id(game_id, "game")):
+        for round_no, user_id, faction in await gallery_repo.picks(s, check_id(game_id, "game")):
             out.setdefault(round_no, {})[user_id] = faction
         return out
 
@@ -146,7 +141,7 @@ async def game_scores(db: Database, game_id: int) -> list[ForecastScore]:
         game = await s.get(Game, check_id(game_id, "game"))
         if game is None or game.status != "over" or game.state is None:
             return []
-        return scores_of(await _picks(s, game.id), state_of(game).winners)
+        return scores_of(await gallery_repo.picks(s, game.id), state_of(game).winners)
 
 
 async def mail_round_open(mail: Mail, game: Game) -> None:
@@ -155,7 +150,7 @@ async def mail_round_open(mail: Mail, game: Game) -> None:
     it the post could never be delivered."""
     if game.guild_id is None or game.phase != "day":
         return
-    room = await mail.session.scalar(select(DeadChannel.dead_channel_id).where(DeadChannel.game_channel_id == game.channel_id))
+    room = await gallery_repo.dead_channel_of(mail.session, game.channel_id)
     if room is not None:
         mail.gallery(PredictionsOpened(round=game.round))
 
@@ -164,7 +159,7 @@ async def mail_scores(mail: Mail, state: engine.GameState) -> None:
     """In the step that ends the game: the scores, in the gallery, if anyone predicted."""
     if mail.game.guild_id is None or not state.winners:
         return
-    scores = scores_of(await _picks(mail.session, mail.game.id), state.winners)
+    scores = scores_of(await gallery_repo.picks(mail.session, mail.game.id), state.winners)
     if scores:
         rows = [{"user": x.user_id, "rounds": x.rounds, "brier": round(x.brier, 4)} for x in scores]
         mail.gallery(PredictionScores(winners=list(state.winners), scores=rows))
@@ -175,20 +170,10 @@ async def forecasters(s: AsyncSession, guild_id: int, min_games: int) -> list[tu
     winners, at least one round predicted): ``(user_id, name, games, mean Brier)``, best
     (lowest) first, then the most games, then the user id. Hidden profiles are left out."""
 
-    games = {
-        int(gid): list((state or {}).get("winners") or [])
-        for gid, state in (
-            await s.execute(
-                select(Game.id, Game.state).where(
-                    Game.guild_id == guild_id, Game.status == "over", Game.id.in_(select(Prediction.game_id).distinct())
-                )
-            )
-        ).all()
-    }
+    games = {int(gid): list((state or {}).get("winners") or []) for gid, state in await gallery_repo.predicted_games_over(s, guild_id)}
     picks: dict[int, list[tuple[int, int, str]]] = {}
     if games:
-        stmt = select(Prediction.game_id, Prediction.round, Prediction.user_id, Prediction.faction).where(Prediction.game_id.in_(list(games)))
-        for gid, round_no, user_id, faction in (await s.execute(stmt)).all():
+        for gid, round_no, user_id, faction in await gallery_repo.picks_of_games(s, games):
             picks.setdefault(int(gid), []).append((int(round_no), int(user_id), str(faction)))
     per_user: dict[int, list[float]] = {}
     for gid, winners in games.items():

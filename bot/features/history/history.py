@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-from sqlalchemy import Select, func, select
 
 from bot.core import policy
 from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Action, Standing
-from bot.db.models import Game
+from bot.db.repos import games as games_repo
 from bot.db.session import Database
 
 PAGE_SIZE = 10
@@ -40,15 +37,6 @@ class HistoryPage:
     total: int
 
 
-def finished_games(guild_id: int) -> Select[Any]:
-    """The server's finished games, newest first (on the index ``ix_games_history``)."""
-    return (
-        select(Game.id, Game.ended_at, Game.round, Game.state, Game.end_reason)
-        .where(Game.guild_id == guild_id, Game.status == "over")
-        .order_by(Game.ended_at.desc(), Game.id.desc())
-    )
-
-
 async def game_history(db: Database, standing: Standing, guild_id: int, page: int = 1, per_page: int = PAGE_SIZE) -> HistoryPage:
     """Page ``page`` of the server's games that are over, the last ended first, for one
     the access policy lets see the server's board (``see_board``: a member, ``standing``
@@ -57,12 +45,11 @@ async def game_history(db: Database, standing: Standing, guild_id: int, page: in
     check_id(guild_id, "server")
     policy.require(Action.SEE_BOARD, standing, policy.Server(guild_id))
     async with db.read() as s:
-        count = select(func.count()).select_from(Game).where(Game.guild_id == guild_id, Game.status == "over")
-        total = int((await s.execute(count)).scalar_one())
+        total = await games_repo.finished_games_count(s, guild_id)
         pages = max(1, -(-total // per_page))
         if not 1 <= page <= pages:
             raise BadArgumentError(field="page", reason=f"1 to {pages}")
-        rows = (await s.execute(finished_games(guild_id).limit(per_page).offset((page - 1) * per_page))).all()
+        rows = await games_repo.finished_games_page(s, guild_id, (page - 1) * per_page, per_page)
     games = tuple(
         FinishedGame(
             id=gid,

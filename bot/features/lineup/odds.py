@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,6 +18,7 @@ import engine
 from bot.core.effects import mark_effects_due
 from bot.core.types import GameSettings, LineupOdds
 from bot.db.models import LineupOdds as OddsRow
+from bot.db.repos import lineup_odds as odds_repo
 from bot.db.session import Database
 from engine import lineup as lineups
 
@@ -75,4 +75,4 @@ async def store_odds(db: Database, odds: LineupOdds, result: dict[str, Any], gam
 async def stored_keys(db: Database, keys: list[str]) -> set[str]:
     """Which of ``keys`` have their odds stored."""
     async with db.read() as s:
-        return set((await s.execute(select(OddsRow.key).where(OddsRow.key.in_(keys)))).scalars())
+        return await odds_repo.stored_keys(s, keys)

@@ -15,14 +15,13 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core.common import locked_game, mail_for
 from bot.core.messages import LobbyReminder
 from bot.db import repositories as repo
-from bot.db.models import Game
+from bot.db.repos import lobbies as lobbies_repo
 from bot.db.session import Database
 from bot.features.lobby.games import start_locked
 from bot.features.lobby.start_time import NOT_FILLED
@@ -67,29 +66,14 @@ async def remind_lobby_if_due(db: Database, game_id: int) -> int:
         return mail.count
 
 
-# The lobbies whose start time has come, and those whose reminder is due: each a range of
-# its (status, time) index. Asked at every scheduler tick, so built once.
-_STARTS = select(Game.id).where(Game.status == "lobby", Game.start_at <= bindparam("now")).order_by(Game.start_at, Game.id)
-_REMINDERS = (
-    select(Game.id)
-    .where(Game.status == "lobby", Game.start_reminder_at <= bindparam("now"))
-    .order_by(Game.start_reminder_at, Game.id)
-)
-
-
-def lobby_due_work_statements(now: datetime) -> tuple[Any, Any]:
-    """The statements :func:`lobby_due_work` runs, with ``now`` bound (to explain them)."""
-    return _STARTS.params(now=now), _REMINDERS.params(now=now)
-
-
 async def lobby_due_work(s: AsyncSession, now: datetime) -> tuple[list[int], list[int]]:
-    """The lobbies whose start time has come and those whose reminder is due, earliest first."""
-    at = {"now": now}
-    return list((await s.execute(_STARTS, at)).scalars()), list((await s.execute(_REMINDERS, at)).scalars())
+    """The lobbies whose start time has come and those whose reminder is due, earliest first
+    (each a range of its (status, time) index: ``bot.db.repos.lobbies``)."""
+    return await lobbies_repo.due_lobbies(s, now)
 
 
 def next_lobby_times(held: Collection[int] = ()) -> tuple[Any, Any]:
     """The earliest lobby start time and reminder, as scalar subqueries for a scheduler's
     sleep (``deadlines.next_wakeup``); the games in ``held`` (waiting to retry a failure)
-    left out."""
-    return repo.earliest(Game.start_at, "lobby", held), repo.earliest(Game.start_reminder_at, "lobby", held)
+    left out: the repository's."""
+    return lobbies_repo.next_times(held)

@@ -8,23 +8,11 @@ marks the ones shown.
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import select, update
-
 from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.outbox import OutgoingMessage
-from bot.db.models import OutboxMessage
+from bot.db.repos import inbox as inbox_repo
 from bot.db.session import Database
-
-
-def _inbox_of(user_id: int) -> Any:
-    return select(OutboxMessage).where(
-        OutboxMessage.recipient_kind == "user",
-        OutboxMessage.recipient_id == user_id,
-        OutboxMessage.status == "inbox",
-    )
 
 
 async def read_inbox(
@@ -36,13 +24,9 @@ async def read_inbox(
     marked read; a caller that shows only some of them passes ``mark_read=False`` and
     then calls :func:`mark_inbox_read` with the keys it showed."""
     check_id(user_id, "user")
-    stmt = _inbox_of(user_id)
-    if unread_only:
-        stmt = stmt.where(OutboxMessage.read_at.is_(None))
-    stmt = stmt.order_by(OutboxMessage.read_at.is_not(None), OutboxMessage.id)
     unit = db.transaction() if mark_read else db.read()
     async with unit as s:
-        rows = list((await s.execute(stmt)).scalars())
+        rows = await inbox_repo.inbox_messages(s, user_id, unread_only=unread_only)
         messages = [OutgoingMessage.of(r) for r in rows]
         if mark_read:
             now = db.now()
@@ -61,15 +45,4 @@ async def mark_inbox_read(db: Database, user_id: int, keys: list[str]) -> int:
     if not keys:
         return 0
     async with db.transaction() as s:
-        res = await s.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.recipient_kind == "user",
-                OutboxMessage.recipient_id == user_id,
-                OutboxMessage.status == "inbox",
-                OutboxMessage.read_at.is_(None),
-                OutboxMessage.idempotency_key.in_(list(keys)),
-            )
-            .values(read_at=db.now())
-        )
-        return int(getattr(res, "rowcount", 0) or 0)
+        return await inbox_repo.mark_read(s, user_id, keys, db.now())

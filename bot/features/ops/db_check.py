@@ -18,14 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection
-from sqlalchemy.pool import NullPool
 
 import engine
 from bot.db.migrate import alembic_config, current
+from bot.db.reading import Connection, on_own_connection
 from bot.db.rules_versions import RECORDED_FROM, StoredGame, stored_games
 from bot.db.rules_versions import refusal as rules_refusal
-from bot.db.session import make_engine
 
 LIVE = ("running", "paused")
 
@@ -145,13 +143,5 @@ async def check_database(url: str, target: str | None = None) -> DatabaseCheck:
     """What upgrading (or downgrading) the database at ``url`` to ``target`` (the head
     when None; a revision or ``base``) would do, and to which games. Reads only."""
     revision = await current(url)
-    eng = make_engine(url, poolclass=NullPool)
-    try:
-        async with eng.connect() as conn:
-            result: DatabaseCheck = await conn.run_sync(_inspect, revision, target)
-            await conn.rollback()
-            return result
-    finally:
-        await eng.dispose()
-
-
+    result: DatabaseCheck = await on_own_connection(url, _inspect, revision, target)
+    return result

@@ -12,10 +12,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
-
 from bot.core.deadlines import wakeup_statement
-from bot.db.models import Game, OutboxMessage
+from bot.db.repos import ops as ops_repo
 from bot.db.session import Database
 
 LIVE_STATUSES = ("lobby", "running", "paused")
@@ -37,12 +35,8 @@ async def read_gauges(db: Database, held: Collection[int] = ()) -> Gauges:
     out), as the database has them now."""
     now = db.now()
     async with db.read() as s:
-        pending, oldest = (
-            await s.execute(select(func.count(), func.min(OutboxMessage.created_at)).where(OutboxMessage.status == "pending"))
-        ).one()
-        rows = (
-            await s.execute(select(Game.status, Game.phase, func.count()).where(Game.status.in_(LIVE_STATUSES)).group_by(Game.status, Game.phase))
-        ).all()
+        pending, oldest = await ops_repo.pending_messages(s)
+        rows = await ops_repo.live_games_by_phase(s, LIVE_STATUSES)
         due = [t for t in (await s.execute(wakeup_statement(held))).one() if t is not None]
     age = 0.0
     if oldest is not None:

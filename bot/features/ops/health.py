@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
-
-from bot.db.models import OutboxMessage, Process
+from bot.db.repos import ops as ops_repo
 from bot.db.session import Database
 
 # The check's defaults: a heartbeat older than this means "not connected"; a message
@@ -38,24 +36,15 @@ async def check(
     caller's (they mean "database unreachable")."""
     now = db.now()
     async with db.read() as s:
-        stmt = select(func.max(Process.connected_at))
-        if host is not None:
-            stmt = stmt.where(Process.host == host)
-        last = (await s.execute(stmt)).scalar_one_or_none()
-        overdue_since = now - timedelta(seconds=stuck_seconds)
-        stuck, oldest = (
-            await s.execute(
-                select(func.count(), func.min(OutboxMessage.next_attempt_at)).where(
-                    OutboxMessage.status == "pending", OutboxMessage.next_attempt_at < overdue_since
-                )
-            )
-        ).one()
+        last = await ops_repo.last_connected_beat(s, host)
+        stuck, oldest = await ops_repo.overdue_messages(s, now - timedelta(seconds=stuck_seconds))
     problems = []
     if last is None:
         problems.append("no heartbeat from the bot" + (f" on {host}" if host else "") + " (not connected to Discord since it started)")
     elif (now - _aware(last)).total_seconds() > stale_seconds:
         problems.append(f"not connected to Discord: last heartbeat {_ago(now, _aware(last))} ago")
     if stuck:
+        assert oldest is not None  # (the earliest of the messages counted)
         problems.append(f"outbox stuck: {stuck} message{'s' if stuck != 1 else ''} due for over {_ago(now, _aware(oldest))}")
     if problems:
         return Health(False, "unhealthy: " + "; ".join(problems))

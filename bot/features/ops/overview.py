@@ -7,9 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, or_, select
-
-from bot.db.models import Game, GamePlayer, OutboxMessage
+from bot.db.repos import ops as ops_repo
 from bot.db.session import Database
 
 
@@ -36,33 +34,10 @@ async def games_overview(db: Database, *, recent_days: float = 7) -> list[GameLi
     newest first."""
     since = db.now() - timedelta(days=recent_days)
     async with db.read() as s:
-        games = list(
-            (
-                await s.execute(
-                    select(Game).where(or_(Game.active_channel_id.is_not(None), Game.ended_at >= since, Game.created_at >= since)).order_by(Game.id.desc())
-                )
-            ).scalars()
-        )
+        games = await ops_repo.live_and_recent_games(s, since)
         ids = [g.id for g in games]
-        waiting = {
-            gid: (n, oldest)
-            for gid, n, oldest in (
-                await s.execute(
-                    select(OutboxMessage.game_id, func.count(), func.min(OutboxMessage.next_attempt_at))
-                    .where(OutboxMessage.status == "pending", OutboxMessage.game_id.in_(ids))
-                    .group_by(OutboxMessage.game_id)
-                )
-            ).all()
-        }
-        players = dict(
-            (
-                await s.execute(
-                    select(GamePlayer.game_id, func.count())
-                    .where(GamePlayer.game_id.in_(ids), GamePlayer.status.in_(("lobby", "playing")))
-                    .group_by(GamePlayer.game_id)
-                )
-            ).all()
-        )
+        waiting = await ops_repo.waiting_by_game(s, ids)
+        players = await ops_repo.players_by_game(s, ids)
     return [
         GameLine(
             id=g.id, guild_id=g.guild_id, channel_id=g.channel_id, status=g.status, round=g.round, phase=g.phase,

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Game, GameRecord, SeatRecord
+from bot.db.models import Game
+from bot.db.repos import records as records_repo
 from bot.db.session import Database
 from bot.features.records.ratings import rebuild_standings
 from bot.features.records.records import fill_guesses, fill_reliability, write_records
@@ -42,16 +41,7 @@ async def backfill_all(db: Database) -> Backfilled:
     """The missing records (:func:`backfill`), then the missing reliability figures (one
     transaction per game)."""
     async with db.read() as s:
-        missing = list(
-            (
-                await s.execute(
-                    select(Game.id)
-                    .outerjoin(GameRecord, GameRecord.game_id == Game.id)
-                    .where(Game.status == "over", Game.state.is_not(None), GameRecord.game_id.is_(None))
-                    .order_by(Game.ended_at, Game.id)
-                )
-            ).scalars()
-        )
+        missing = await records_repo.games_without_records(s)
     guilds: set[int] = set()
     written = 0
     for game_id in missing:
@@ -64,26 +54,18 @@ async def backfill_all(db: Database) -> Backfilled:
         # Games written here may have ended before ones already rated: replay in order.
         async with db.transaction() as s:
             await rebuild_standings(s, sorted(guilds))
-    reliability = await _fill(db, SeatRecord.phases_asked, fill_reliability)
-    guesses = await _fill(db, SeatRecord.guesses, fill_guesses)
+    reliability = await _fill(db, records_repo.games_missing_reliability, fill_reliability)
+    guesses = await _fill(db, records_repo.games_missing_guesses, fill_guesses)
     return Backfilled(written, reliability, guesses)
 
 
-async def _fill(db: Database, column: Any, fill: Callable[[AsyncSession, Game], Awaitable[int]]) -> int:
-    """``fill`` for each game still kept with a human record whose ``column`` is NULL (one
-    transaction per game); how many records it filled."""
+async def _fill(
+    db: Database, missing: Callable[[AsyncSession], Awaitable[list[int]]], fill: Callable[[AsyncSession, Game], Awaitable[int]]
+) -> int:
+    """``fill`` for each game ``missing`` finds (still kept, with a human record that lacks
+    the figures: one transaction per game); how many records it filled."""
     async with db.read() as s:
-        games = list(
-            (
-                await s.execute(
-                    select(SeatRecord.game_id)
-                    .join(Game, Game.id == SeatRecord.game_id)
-                    .where(column.is_(None), SeatRecord.user_id.is_not(None), Game.state.is_not(None))
-                    .distinct()
-                    .order_by(SeatRecord.game_id)
-                )
-            ).scalars()
-        )
+        games = await missing(s)
     filled = 0
     for game_id in games:
         async with db.transaction() as s:

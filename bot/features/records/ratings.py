@@ -22,13 +22,13 @@ import math
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import GameRecord, PlayerStanding, SeasonGame, SeasonStanding, SeatRecord
+from bot.db.models import GameRecord, PlayerStanding, SeasonStanding, SeatRecord
+from bot.db.repos import records as records_repo
 from bot.db.session import Database
 
 
@@ -143,17 +143,6 @@ def _store(session: AsyncSession, stored: PlayerStanding | SeasonStanding | None
             setattr(stored, column, getattr(new, column))
 
 
-S = TypeVar("S", PlayerStanding, SeasonStanding)
-
-
-async def _locked(session: AsyncSession, model_: type[S], user_ids: list[int], where: Any) -> dict[int, S]:
-    """The stored standings of ``user_ids`` (in a server, or a season: ``where``), locked:
-    a player removed from one game may be in another of this server that ends at the same
-    moment; the second end then reads the first's numbers."""
-    q = select(model_).where(where, model_.user_id.in_(user_ids)).with_for_update()
-    return {r.user_id: r for r in (await session.execute(q)).scalars()}
-
-
 async def rate_game(
     session: AsyncSession, game: GameRecord, seats: Sequence[SeatRecord], season_id: int | None = None
 ) -> dict[int, RatingChange]:
@@ -164,7 +153,9 @@ async def rate_game(
     if not seats:
         return {}
     ids = [s.user_id for s in seats if s.user_id is not None]
-    stored = await _locked(session, PlayerStanding, ids, PlayerStanding.guild_id == game.guild_id)
+    # Locked: a player removed from one game may be in another of this server that ends
+    # at the same moment; the second end then reads the first's numbers.
+    stored = await records_repo.locked_standings(session, game.guild_id, ids)
     standings = {uid: _standing(r) for uid, r in stored.items()}
     if season_id is not None:
         await _rate_in_season(session, game, seats, season_id, standings)
@@ -187,7 +178,7 @@ async def _rate_in_season(
     """The season's standings moved by the game; a player new to the season starts from
     ``all_time`` (their standing before this game)."""
     ids = [s.user_id for s in seats if s.user_id is not None]
-    stored = await _locked(session, SeasonStanding, ids, SeasonStanding.season_id == season_id)
+    stored = await records_repo.locked_season_standings(session, season_id, ids)
     book = {uid: _standing(r) for uid, r in stored.items()}
     for uid in ids:
         if uid not in book:
@@ -209,16 +200,10 @@ class Books:
 
 async def _games(session: AsyncSession, guild_ids: Sequence[int] | None) -> AsyncIterator[tuple[GameRecord, list[SeatRecord], int | None]]:
     """The finished games in the order they ended, each with its rated seats and season."""
-    q = select(GameRecord, SeasonGame.season_id).outerjoin(SeasonGame, SeasonGame.game_id == GameRecord.game_id)
-    q = q.order_by(GameRecord.ended_at, GameRecord.game_id)
-    s = select(SeatRecord).order_by(SeatRecord.game_id, SeatRecord.seat, SeatRecord.id)
-    if guild_ids is not None:
-        q = q.where(GameRecord.guild_id.in_(guild_ids))
-        s = s.where(SeatRecord.guild_id.in_(guild_ids))
     by_game: dict[int, list[SeatRecord]] = {}
-    for seat in (await session.execute(s)).scalars():
+    for seat in await records_repo.seat_records_in_order(session, guild_ids):
         by_game.setdefault(seat.game_id, []).append(seat)
-    for game, season_id in (await session.execute(q)).all():
+    for game, season_id in await records_repo.game_records_in_order(session, guild_ids):
         yield game, rated_seats(by_game.get(game.game_id, [])), season_id
 
 
@@ -256,11 +241,7 @@ async def rebuild_standings(session: AsyncSession, guild_ids: Sequence[int] | No
     """Replace the standings (of ``guild_ids``, or all), all-time and per season, by a
     replay of the records; returns how many all-time standings there are now."""
     replayed = await replay_books(session, guild_ids)
-    for model_ in (PlayerStanding, SeasonStanding):
-        stmt = delete(model_)
-        if guild_ids is not None:
-            stmt = stmt.where(model_.guild_id.in_(guild_ids))
-        await session.execute(stmt)
+    await records_repo.delete_standings(session, guild_ids)
     session.add_all(_row(g, u, st) for (g, u), st in replayed.all_time.items())
     session.add_all(_season_row(season, replayed.season_guild[season], u, st) for (season, u), st in replayed.seasons.items())
     await session.flush()
@@ -286,9 +267,9 @@ async def stored_matches_replay(db: Database) -> list[tuple[int, int]]:
         }
         replayed |= {(books.season_guild[n], n, u): _season_row(n, books.season_guild[n], u, st) for (n, u), st in books.seasons.items()}
         stored: dict[tuple[int, int, int], PlayerStanding | SeasonStanding] = {
-            (r.guild_id, 0, r.user_id): r for r in (await s.execute(select(PlayerStanding))).scalars()
+            (r.guild_id, 0, r.user_id): r for r in await records_repo.all_standings(s)
         }
-        stored |= {(r.guild_id, r.season_id, r.user_id): r for r in (await s.execute(select(SeasonStanding))).scalars()}
+        stored |= {(r.guild_id, r.season_id, r.user_id): r for r in await records_repo.all_season_standings(s)}
     return sorted(
         {
             (k[0], k[2])

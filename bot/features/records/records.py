@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core.rules import decode_state
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
+from bot.db.repos import records as records_repo
 from bot.features.records.ratings import RatingChange, rate_game
 from bot.features.records.reliability import asks, misses_counted, sent_seats
 from bot.features.seasons.seasons import count_in_open_season
@@ -78,9 +78,7 @@ async def write_records(session: AsyncSession, game: Game) -> Recorded | None:
     if await session.get(GameRecord, game.id) is not None:
         return None
     state = decode_state(game)
-    rows = list(
-        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
-    )
+    rows = await repo.game_players(session, game.id)
     seats = tally(state, await repo.steps(session, game.id), rows)
     record = GameRecord(
         game_id=game.id,
@@ -250,17 +248,9 @@ def _figures(game: Game, h: _Holding) -> tuple[int, int, int] | None:
     return h.sent + h.row.misses_total, h.sent, h.abandoned
 
 
-async def _without(session: AsyncSession, game: Game, column: Any) -> list[SeatRecord]:
-    """The game's human seat records whose ``column`` is NULL."""
-    q = select(SeatRecord).where(SeatRecord.game_id == game.id, column.is_(None), SeatRecord.user_id.is_not(None))
-    return list((await session.execute(q)).scalars())
-
-
 async def _holdings(session: AsyncSession, game: Game) -> dict[tuple[int, int | None], _Holding]:
     """Each (seat, user)'s holding of the game, tallied from its log as the end does."""
-    rows = list(
-        (await session.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
-    )
+    rows = await repo.game_players(session, game.id)
     seats = tally(decode_state(game), await repo.steps(session, game.id), rows)
     return {(seat, h.row.user_id): h for seat, s in seats.items() for h in s.holdings}
 
@@ -271,7 +261,7 @@ async def fill_reliability(session: AsyncSession, game: Game) -> int:
     many records got them (none for a game whose misses were not counted)."""
     if game.state is None or not misses_counted(game):
         return 0
-    records = await _without(session, game, SeatRecord.phases_asked)
+    records = await records_repo.records_without_reliability(session, game.id)
     held = await _holdings(session, game) if records else {}
     filled = 0
     for record in records:
@@ -289,7 +279,7 @@ async def fill_guesses(session: AsyncSession, game: Game) -> int:
     from its log; how many records got them."""
     if game.state is None:
         return 0
-    records = [r for r in await _without(session, game, SeatRecord.guesses) if not r.ai]
+    records = [r for r in await records_repo.records_without_guesses(session, game.id) if not r.ai]
     held = await _holdings(session, game) if records else {}
     filled = 0
     for record in records:

@@ -31,13 +31,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import false, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core.errors import ServiceError
 from bot.core.types import GameSettings
-from bot.db.models import Game, SeatRecord
+from bot.db.models import Game
+from bot.db.repos import records as records_repo
 
 # The games the figure is over: recent enough that a bad month ages out after a season of
 # play, enough phases (about 15 a game) that one miss moves it by a third of a point.
@@ -110,25 +110,11 @@ def add_up(rows: Iterable[tuple[int, int, int]]) -> Reliability:
     return Reliability(games, asked, sent)
 
 
-R = SeatRecord
-
-
 async def reliability_of(s: AsyncSession, user_id: int, guild_id: int | None) -> Reliability:
     """``user_id``'s reliability in ``guild_id`` (None: every server), from their last
     ``GAMES`` records there that asked them something."""
-    where = [
-        R.user_id == user_id, R.ai == false(), R.phases_asked.is_not(None), R.phases_sent.is_not(None),
-        R.phases_asked + R.phases_abandoned > 0,
-    ]  # fmt: skip
-    if guild_id is not None:
-        where.append(R.guild_id == guild_id)
-    q = (
-        select(R.phases_asked, R.phases_sent, R.phases_abandoned)
-        .where(*where)
-        .order_by(R.ended_at.desc(), R.game_id.desc())
-        .limit(GAMES)
-    )
-    return add_up((int(a or 0), int(x or 0), int(left or 0)) for a, x, left in (await s.execute(q)).all())
+    rows = await records_repo.reliability_figures(s, user_id, guild_id, GAMES)
+    return add_up((int(a or 0), int(x or 0), int(left or 0)) for a, x, left in rows)
 
 
 class ReliabilityTooLowError(ServiceError):

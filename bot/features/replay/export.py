@@ -9,8 +9,6 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
 from bot.core import policy
 from bot.core.common import check_id
@@ -18,7 +16,8 @@ from bot.core.errors import GameNeverPlayedError, GameNotFoundError, GameNotOver
 from bot.core.policy import Action, Standing
 from bot.core.rules import decode_state
 from bot.db import repositories as repo
-from bot.db.models import Game, GamePlayer, Prediction, User
+from bot.db.models import Game
+from bot.db.repos import gallery as gallery_repo
 from bot.db.session import Database
 from bot.features.gallery.predictions import scores_of
 
@@ -37,7 +36,7 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
         if game is None:
             raise GameNotFoundError(game_id=game_id)
         finished = game.status in ("over", "cancelled")
-        members = (await s.execute(select(GamePlayer).where(GamePlayer.game_id == game.id).order_by(GamePlayer.id))).scalars()
+        members = await repo.game_players(s, game.id)
         steps = await repo.steps(s, game.id)
         out: dict[str, Any] = {
             "format": LOG_FORMAT,
@@ -90,14 +89,7 @@ async def export_game(db: Database, game_id: int) -> dict[str, Any]:
         if finished:
             # The gallery's predictions, once the game has ended (left out when nobody
             # predicted, so a log without them reads as before).
-            picks = (
-                await s.execute(
-                    select(Prediction.round, Prediction.user_id, Prediction.faction, User.display_name)
-                    .outerjoin(User, User.id == Prediction.user_id)
-                    .where(Prediction.game_id == game.id)
-                    .order_by(Prediction.round, Prediction.user_id)
-                )
-            ).all()
+            picks = await gallery_repo.picks_with_names(s, game.id)
             if picks:
                 out["predictions"] = [{"round": r, "user_id": u, "name": n, "faction": f} for r, u, f, n in picks]
                 winners = list((game.state or {}).get("winners") or [])

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +29,8 @@ from bot.core.messages import SeasonEnded
 from bot.core.outbox import post_in_channel
 from bot.core.types import UserRef, check_id
 from bot.db import repositories as repo
-from bot.db.models import Season, SeasonGame, SeasonStanding, SeatRecord
+from bot.db.models import Season, SeasonGame
+from bot.db.repos import seasons as seasons_repo
 from bot.db.session import Database
 from bot.features.seasons.awards import Award, awards
 
@@ -104,7 +104,7 @@ def clean_name(name: Any) -> str | None:
 
 
 async def open_season(s: AsyncSession, guild_id: int) -> Season | None:
-    return (await s.execute(select(Season).where(Season.open_guild_id == guild_id))).scalar_one_or_none()
+    return await seasons_repo.open_season(s, guild_id)
 
 
 async def count_in_open_season(s: AsyncSession, game_id: int, guild_id: int, ended_at: datetime) -> int | None:
@@ -130,7 +130,7 @@ async def start_season(db: Database, guild_id: int, by: UserRef, name: Any = Non
             current = await open_season(s, guild_id)
             if current is not None:
                 raise SeasonOpenError(number=current.number)
-            last = (await s.execute(select(func.max(Season.number)).where(Season.guild_id == guild_id))).scalar_one()
+            last = await seasons_repo.last_number(s, guild_id)
             row = Season(
                 guild_id=guild_id, number=(last or 0) + 1, name=name, language=language, open_guild_id=guild_id,
                 started_at=db.now(), started_by=by.id,
@@ -176,22 +176,10 @@ async def end_season(db: Database, guild_id: int, by: UserRef, channel_id: int) 
 
 
 async def _summary(s: AsyncSession, season: Season) -> Summary:
-    seats = list(
-        (
-            await s.execute(
-                select(SeatRecord).join(SeasonGame, SeasonGame.game_id == SeatRecord.game_id).where(SeasonGame.season_id == season.id)
-            )
-        ).scalars()
-    )
-    games = int((await s.execute(select(func.count()).select_from(SeasonGame).where(SeasonGame.season_id == season.id))).scalar_one())
+    seats = await seasons_repo.season_seat_records(s, season.id)
+    games = await seasons_repo.season_games(s, season.id)
     hidden = frozenset(await repo.hidden_users(s, {seat.user_id for seat in seats if seat.user_id is not None}))
-    board = (
-        await s.execute(
-            select(SeasonStanding)
-            .where(SeasonStanding.season_id == season.id)
-            .order_by(SeasonStanding.rating.desc(), SeasonStanding.games.desc(), SeasonStanding.user_id)
-        )
-    ).scalars()
+    board = await seasons_repo.season_board(s, season.id)
     shown = [r for r in board if r.user_id not in hidden]
     top = [{"user": r.user_id, "rating": r.rating, "games": r.games, "wins": r.wins} for r in shown[:TOP]]
     players = len({seat.user_id for seat in seats if seat.user_id is not None and not seat.ai})
@@ -202,8 +190,7 @@ async def seasons_of(db: Database, guild_id: int) -> list[SeasonInfo]:
     """The server's seasons, the latest first."""
     check_id(guild_id, "guild")
     async with db.read() as s:
-        rows = (await s.execute(select(Season).where(Season.guild_id == guild_id).order_by(Season.number.desc()))).scalars()
-        return [SeasonInfo.of(r) for r in rows]
+        return [SeasonInfo.of(r) for r in await seasons_repo.seasons_latest_first(s, guild_id)]
 
 
 async def season_numbered(s: AsyncSession, guild_id: int, number: Any) -> Season:
@@ -211,9 +198,7 @@ async def season_numbered(s: AsyncSession, guild_id: int, number: Any) -> Season
     when it has none such."""
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= MAX_SEASON:
         raise BadArgumentError(field="season", reason="a season number")
-    q = select(Season).where(Season.guild_id == guild_id)
-    q = q.order_by(Season.number.desc()).limit(1) if number == 0 else q.where(Season.number == number)
-    found = (await s.execute(q)).scalar_one_or_none()
+    found = await seasons_repo.season_numbered(s, guild_id, number)
     if found is None:
         raise UnknownSeasonError(number=number)
     return found
@@ -222,7 +207,7 @@ async def season_numbered(s: AsyncSession, guild_id: int, number: Any) -> Season
 async def forget_in_summaries(s: AsyncSession, user_id: int) -> None:
     """A forgotten player leaves the kept summaries: their awards and place on the top
     are kept, without them."""
-    for season in (await s.execute(select(Season).where(Season.summary.is_not(None)))).scalars():
+    for season in await seasons_repo.summarised_seasons(s):
         summary = dict(season.summary or {})
         awards_ = [{**a, "users": [u for u in a.get("users", []) if u != user_id]} for a in summary.get("awards", [])]
         top = [r for r in summary.get("top", []) if r.get("user") != user_id]

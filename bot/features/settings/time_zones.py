@@ -24,13 +24,12 @@ from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.errors import BadArgumentError
 from bot.core.types import UserRef, check_id
 from bot.db import repositories as repo
-from bot.db.models import User
+from bot.db.repos import users as users_repo
 from bot.db.session import Database
 
 MIN_PHASE = timedelta(hours=12)  # the shortest a phase with deadline hours lasts
@@ -106,22 +105,21 @@ async def set_time_zone(db: Database, user: UserRef, zone: str | None) -> str | 
     chosen = None if zone is None else check_zone(zone)
     async with db.transaction() as s:
         await repo.upsert_user(s, user.id, user.name, user.locale, db.now())
-        await s.execute(update(User).where(User.id == user.id).values(timezone=chosen))
+        await users_repo.set_time_zone(s, user.id, chosen)
     return chosen
 
 
 async def time_zone_of(db: Database, user_id: int) -> str | None:
     check_id(user_id, "user")
     async with db.read() as s:
-        return (await s.execute(select(User.timezone).where(User.id == user_id))).scalar_one_or_none()
+        return await users_repo.time_zone(s, user_id)
 
 
 async def time_zones_of(s: AsyncSession, user_ids: list[int]) -> dict[int, str]:
     """The users' own time zones, for those who set one."""
     if not user_ids:
         return {}
-    rows = await s.execute(select(User.id, User.timezone).where(User.id.in_(user_ids), User.timezone.is_not(None)))
-    return {int(uid): str(zone) for uid, zone in rows.all()}
+    return await users_repo.time_zones(s, user_ids)
 
 
 async def table_clocks(db: Database, user_ids: list[int]) -> dict[int, str]:

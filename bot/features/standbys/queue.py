@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import Standby
+from bot.db.repos import standbys as standbys_repo
 
 
 async def standby_list(s: AsyncSession, game_id: int) -> list[str]:
@@ -15,5 +15,5 @@ async def standby_list(s: AsyncSession, game_id: int) -> list[str]:
 
 
 async def waiting(s: AsyncSession, game_id: int, statuses: tuple[str, ...]) -> list[Standby]:
-    stmt = select(Standby).where(Standby.game_id == game_id, Standby.status.in_(statuses)).order_by(Standby.joined_at, Standby.id)
-    return list((await s.execute(stmt)).scalars())
+    """The game's standbys in one of ``statuses``, in the order they joined."""
+    return await standbys_repo.standbys_in(s, game_id, statuses)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import policy
@@ -34,6 +33,7 @@ from bot.core.policy import Action, Standing
 from bot.core.types import GameInfo, StepResult, UserRef
 from bot.db import repositories as repo
 from bot.db.models import Game, SeatOffer, Standby
+from bot.db.repos import standbys as standbys_repo
 from bot.db.session import Database
 from bot.features.gallery import gallery
 from bot.features.moderation.moderation import hand_over_seat, remove_seat
@@ -75,7 +75,7 @@ async def join_standby(db: Database, game_id: int, user: UserRef, standing: Stan
         busy = await repo.live_game_place(s, user.id)
         if busy is not None:
             raise NewcomerBusyError(name=user.name, **busy)
-        standby = await _standby(s, game.id, user.id)
+        standby = await standbys_repo.standby_of(s, game.id, user.id)
         if standby is not None and standby.status in ("waiting", "asked"):
             raise AlreadyStandbyError(game_id=game.id)
         await require_reliability(s, game, settings_of(game), user.id)
@@ -96,11 +96,11 @@ async def leave_standby(db: Database, game_id: int, user_id: int) -> GameInfo:
     now = db.now()
     async with db.transaction() as s:
         game = await locked_game(s, game_id)
-        standby = await _standby(s, game.id, user_id)
+        standby = await standbys_repo.standby_of(s, game.id, user_id)
         if standby is None or standby.status not in ("waiting", "asked"):
             raise NotStandbyError(game_id=game.id)
         standby.status = "left"
-        for offer in await _open_offers(s, game.id, user_id=user_id):
+        for offer in await standbys_repo.open_offers(s, game.id, user_id=user_id):
             await _close_and_move_on(s, game, offer, "withdrawn", now)
         await s.flush()
         return await info_of(s, game)
@@ -119,7 +119,7 @@ async def offer_seat(db: Database, game_id: int, seat: int) -> str:
         if offer is None:
             raise NoStandbyError(game_id=game.id)
         await s.flush()
-        standby = await _standby(s, game.id, offer.user_id)
+        standby = await standbys_repo.standby_of(s, game.id, offer.user_id)
         return standby.display_name if standby else str(offer.user_id)
 
 
@@ -158,14 +158,10 @@ async def accept_offer(db: Database, offer_id: int, user: UserRef, standing: Sta
         if holder is None or holder.user_id != offer.holder_id:
             raise OfferClosedError(seat=offer.seat, game_id=game.id)  # the seat has gone, or changed hands
         offer.status, offer.closed_at = "accepted", now
-        standby = await _standby(s, game.id, user.id)
+        standby = await standbys_repo.standby_of(s, game.id, user.id)
         if standby is not None:
             standby.status = "seated"
         return await hand_over_seat(s, game.id, offer.seat, user, standing, now, reason=offer.reason)
-
-
-# Asked at every scheduler tick, so built once.
-_DUE_OFFERS = select(SeatOffer.id, SeatOffer.game_id).where(SeatOffer.status == "open", SeatOffer.expires_at <= bindparam("now"))
 
 
 async def expire_due_offers(db: Database) -> int:
@@ -173,7 +169,7 @@ async def expire_due_offers(db: Database) -> int:
     fallback); the number closed."""
     now = db.now()
     async with db.read() as s:
-        due = list((await s.execute(_DUE_OFFERS, {"now": now})).all())
+        due = await standbys_repo.due_offers(s, now)
     closed = 0
     for offer_id, game_id in due:
         async with db.transaction() as s:
@@ -190,12 +186,12 @@ async def expire_due_offers(db: Database) -> int:
 
 def next_offer_expiry() -> Any:
     """When the next open offer expires, as a scalar subquery for the scheduler's sleep
-    (``deadlines.next_wakeup``)."""
-    return select(SeatOffer.expires_at).where(SeatOffer.status == "open").order_by(SeatOffer.expires_at).limit(1).scalar_subquery()
+    (``deadlines.next_wakeup``): the repository's (``bot.db.repos.standbys``)."""
+    return standbys_repo.next_expiry()
 
 
 async def open_offer_for(s: AsyncSession, game_id: int, seat: int) -> SeatOffer | None:
-    offers = await _open_offers(s, game_id, seat=seat)
+    offers = await standbys_repo.open_offers(s, game_id, seat=seat)
     return offers[0] if offers else None
 
 
@@ -227,7 +223,7 @@ async def _close_and_move_on(s: AsyncSession, game: Game, offer: SeatOffer, stat
     """Close ``offer`` (expired, withdrawn) and ask the next standby; when nobody is
     left: the absence policy removes the seat, a moderator's request is reported back."""
     offer.status, offer.closed_at = status, now
-    standby = await _standby(s, game.id, offer.user_id)
+    standby = await standbys_repo.standby_of(s, game.id, offer.user_id)
     if standby is not None and standby.status == "asked":
         standby.status = "passed"  # let it go by: off the list (they may join again)
     await s.flush()
@@ -257,17 +253,3 @@ async def _eligible(s: AsyncSession, game: Game, standby: Standby) -> bool:
     if row is not None and (row.seat is not None or row.former_seat is not None):
         return False
     return await repo.live_game_place(s, standby.user_id) is None
-
-
-async def _standby(s: AsyncSession, game_id: int, user_id: int) -> Standby | None:
-    stmt = select(Standby).where(Standby.game_id == game_id, Standby.user_id == user_id)
-    return (await s.execute(stmt)).scalar_one_or_none()
-
-
-async def _open_offers(s: AsyncSession, game_id: int, *, seat: int | None = None, user_id: int | None = None) -> list[SeatOffer]:
-    stmt = select(SeatOffer).where(SeatOffer.game_id == game_id, SeatOffer.status == "open")
-    if seat is not None:
-        stmt = stmt.where(SeatOffer.seat == seat)
-    if user_id is not None:
-        stmt = stmt.where(SeatOffer.user_id == user_id)
-    return list((await s.execute(stmt.order_by(SeatOffer.id))).scalars())

@@ -9,16 +9,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql.elements import ColumnElement
 
 from bot.core import policy
 from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Standing
-from bot.db.models import PlayerProfile, PlayerStanding, SeasonStanding, User
+from bot.db.models import PlayerStanding, SeasonStanding
+from bot.db.repos import stats as stats_repo
 from bot.db.session import Database
 from bot.features.gallery import predictions
 from bot.features.seasons.seasons import SeasonInfo, season_numbered
@@ -77,66 +75,9 @@ def _check(sort: Any, page: Any, min_games: Any) -> None:
         raise BadArgumentError(field="min_games", reason=f"1 to {MAX_MIN_GAMES}")
 
 
-@dataclass(frozen=True)
-class _Table:
-    """The standings a board reads: a server's all-time ones, or one season's."""
-
-    model: Any  # PlayerStanding or SeasonStanding (or an alias of one)
-    guild_id: int
-    season_id: Any = None  # a season's id, or its column, to compare each row with its own
-
-    def aliased(self) -> _Table:
-        return _Table(aliased(self.model), self.guild_id, self.season_id)
-
-    def col(self, name: str) -> Any:
-        return getattr(self.model, name)
-
-    def order(self, sort: str) -> list[Any]:
-        return [self.col(c).desc() if desc else self.col(c).asc() for c, desc in ORDERS[sort]]
-
-    def eligible(self, sort: str, min_games: int, profile: Any = PlayerProfile) -> list[ColumnElement[bool]]:
-        shown = or_(profile.hidden.is_(None), profile.hidden == false())
-        where = [self.col("guild_id") == self.guild_id, shown]
-        if self.season_id is not None:
-            where.append(self.col("season_id") == self.season_id)
-        if sort == "win_rate":
-            where.append(self.col("games") >= min_games)
-        return where
-
-    def total(self, where: list[ColumnElement[bool]]) -> Any:
-        return (
-            select(func.count())
-            .select_from(self.model)
-            .outerjoin(PlayerProfile, PlayerProfile.user_id == self.col("user_id"))
-            .where(*where)
-        )
-
-    def base(self, where: list[ColumnElement[bool]]) -> Any:
-        return (
-            select(self.model, User.display_name)
-            .outerjoin(PlayerProfile, PlayerProfile.user_id == self.col("user_id"))
-            .outerjoin(User, User.id == self.col("user_id"))
-            .where(*where)
-        )
-
-    def ahead_of_row(self, sort: str, min_games: int) -> Any:
-        """How many eligible rows come before the row of the outer query in the order: a
-        correlated count, so that the caller's row and its place are one statement."""
-        other, profile = self.aliased(), aliased(PlayerProfile)
-        ahead = []
-        equal: list[ColumnElement[bool]] = []
-        for column, desc in ORDERS[sort]:
-            theirs, mine = other.col(column), self.col(column)
-            ahead.append(and_(*equal, theirs > mine if desc else theirs < mine))
-            equal.append(theirs == mine)
-        return (
-            select(func.count())
-            .select_from(other.model)
-            .outerjoin(profile, profile.user_id == other.col("user_id"))
-            .where(*other.eligible(sort, min_games, profile), or_(*ahead))
-            .correlate(self.model)
-            .scalar_subquery()
-        )
+def _min_games(sort: str, min_games: int) -> int | None:
+    """The games a row needs to be on the board: ``min_games`` ranking by win rate, else none."""
+    return min_games if sort == "win_rate" else None
 
 
 def _row(rank: int, standing: PlayerStanding | SeasonStanding, name: str | None) -> BoardRow:
@@ -165,37 +106,28 @@ async def leaderboard(
         return await _forecasters_board(db, guild_id, page, min_games, viewer_id)
     async with db.read() as s:
         found_season = None if season is None else SeasonInfo.of(await season_numbered(s, guild_id, season))
-        table = _Table(PlayerStanding, guild_id) if found_season is None else _Table(SeasonStanding, guild_id, found_season.id)
-        where = table.eligible(sort, min_games)
-        # The page and the board's size in one statement (the count is computed once,
-        # not per row); an empty page (beyond the last, or an empty board) counts alone.
-        q = table.base(where).add_columns(table.total(where).scalar_subquery()).order_by(*table.order(sort))
-        q = q.limit(PAGE_SIZE).offset(max(0, page - 1) * PAGE_SIZE)
-        found = (await s.execute(q)).all() if page >= 1 else []
-        total = int(found[0][2]) if found else int((await s.execute(table.total(where))).scalar_one())
+        season_id, least = None if found_season is None else found_season.id, _min_games(sort, min_games)
+        found, total = await stats_repo.board_page(
+            s, guild_id, ORDERS[sort], season_id=season_id, min_games=least, page=page, page_size=PAGE_SIZE
+        )
         pages = max(1, math.ceil(total / PAGE_SIZE))
         if not 1 <= page <= pages:
             raise PageOutOfRangeError(page=page, pages=pages)
         first = (page - 1) * PAGE_SIZE + 1
-        rows = [_row(first + i, st, name) for i, (st, name, _) in enumerate(found)]
+        rows = [_row(first + i, st, name) for i, (st, name) in enumerate(found)]
         own = None
         if viewer_id is not None and all(r.user_id != viewer_id for r in rows):
-            mine = table.base([*where, table.col("user_id") == viewer_id]).add_columns(table.ahead_of_row(sort, min_games))
-            row = (await s.execute(mine)).first()
-            if row is not None:
-                own = _row(1 + int(row[2]), row[0], row[1])
+            mine = await stats_repo.board_row_of(s, guild_id, ORDERS[sort], viewer_id, season_id=season_id, min_games=least)
+            if mine is not None:
+                own = _row(1 + mine[2], mine[0], mine[1])
     return Board(guild_id, sort, min_games, page, pages, total, rows, own, found_season)
 
 
 async def season_places(s: AsyncSession, guild_id: int, user_id: int) -> dict[int, int]:
     """The player's place on the rating board of each of the server's seasons they played
     in (season id -> rank, as the board shows it); none while their profile is hidden."""
-    # One statement: each of their season rows ranked on its own season's board (the
-    # season compared with the row's own, a correlated column rather than a number).
-    table = _Table(SeasonStanding, guild_id, SeasonStanding.season_id)
-    where = [*table.eligible("rating", 1), SeasonStanding.user_id == user_id]
-    found = await s.execute(table.base(where).add_columns(table.ahead_of_row("rating", 1)))
-    return {standing.season_id: 1 + int(ahead) for standing, _, ahead in found.all()}
+    ahead = await stats_repo.ahead_in_each_season(s, guild_id, user_id, ORDERS["rating"])
+    return {season_id: 1 + n for season_id, n in ahead.items()}
 
 
 async def _forecasters_board(db: Database, guild_id: int, page: int, min_games: int, viewer_id: int | None) -> Board:

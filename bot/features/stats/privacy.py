@@ -42,25 +42,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.common import check_id
-from bot.db.models import (
-    Game,
-    GamePlayer,
-    GameStep,
-    OutboxMessage,
-    PlayerProfile,
-    PlayerStanding,
-    Prediction,
-    SeasonStanding,
-    SeatOffer,
-    SeatRecord,
-    Spectator,
-    Standby,
-    Submission,
-)
+from bot.db import repositories as repo
+from bot.db.models import GamePlayer, PlayerProfile
+from bot.db.repos import forgetting
 from bot.db.session import Database
 from bot.features.records.ratings import rebuild_standings
 from bot.features.seasons.seasons import forget_in_summaries
@@ -120,29 +107,18 @@ async def _forget_in_game(s: AsyncSession, game_id: int, member: GamePlayer, use
     seat = member.seat if member.seat is not None else member.former_seat
     name = member.display_name
     if seat is not None:
-        for step in (await s.execute(select(GameStep).where(GameStep.game_id == game_id))).scalars():
+        for step in await repo.steps(s, game_id):
             inputs = scrub(step.inputs, seat, name)
             step.inputs = scrub_start(inputs, seat, name) if step.kind == "start" else inputs
             step.events = scrub(step.events, seat, name)
             step.state = scrub(step.state, seat, name)
         # Past the ORM: a game's row is written under its version, which counts steps.
-        state = (await s.execute(select(Game.state).where(Game.id == game_id))).scalar_one()
+        state = await forgetting.game_state(s, game_id)
         if state is not None:
-            await s.execute(update(Game).where(Game.id == game_id).values(state=scrub(state, seat, name)))
-        mail = (await s.execute(select(OutboxMessage).where(OutboxMessage.game_id == game_id))).scalars()
-        for message in mail:
+            await forgetting.set_game_state(s, game_id, scrub(state, seat, name))
+        for message in await forgetting.game_messages(s, game_id):
             message.payload = scrub(message.payload, seat, name)
-    await s.execute(
-        delete(OutboxMessage).where(
-            OutboxMessage.game_id == game_id, OutboxMessage.recipient_kind == "user",
-            OutboxMessage.recipient_id == user_id,
-        )
-    )  # fmt: skip
-    await s.execute(update(Submission).where(Submission.game_id == game_id, Submission.user_id == user_id).values(user_id=0))
-    await s.execute(update(SeatOffer).where(SeatOffer.game_id == game_id, SeatOffer.holder_id == user_id).values(holder_id=0))
-    await s.execute(
-        update(GamePlayer).where(GamePlayer.id == member.id).values(user_id=None, active_user_id=None, display_name=FORGOTTEN_NAME)
-    )
+    await forgetting.take_out_of_game(s, game_id, member.id, user_id, name=FORGOTTEN_NAME)
 
 
 async def forget(db: Database, caller_id: int, user_id: int | None = None) -> int:
@@ -159,40 +135,23 @@ async def forget(db: Database, caller_id: int, user_id: int | None = None) -> in
     if user_id != caller_id:
         raise ForgetNotYoursError()
     async with db.transaction() as s:
-        members = (
-            await s.execute(
-                select(GamePlayer, Game.status).join(Game, Game.id == GamePlayer.game_id)
-                .where(GamePlayer.user_id == user_id).order_by(GamePlayer.game_id)
-            )
-        ).all()  # fmt: skip
-        waiting = (
-            await s.execute(select(Standby.game_id, Game.status).join(Game, Game.id == Standby.game_id).where(Standby.user_id == user_id))
-        ).all()
-        watching = (
-            await s.execute(select(Spectator.game_id, Game.status).join(Game, Game.id == Spectator.game_id).where(Spectator.user_id == user_id))
-        ).all()
+        members = await forgetting.memberships(s, user_id)
+        waiting = await forgetting.standby_games(s, user_id)
+        watching = await forgetting.watched_games(s, user_id)
         live = sorted({m.game_id for m, status in members if status not in ENDED} | {g for g, status in [*waiting, *watching] if status not in ENDED})
         if live:
             raise ForgetWhilePlayingError(game=live[0])
         for member, _ in members:
             await _forget_in_game(s, member.game_id, member, user_id)
-        await s.execute(delete(Standby).where(Standby.user_id == user_id))
-        await s.execute(delete(Spectator).where(Spectator.user_id == user_id))
-        await s.execute(delete(Prediction).where(Prediction.user_id == user_id))
-        await s.execute(delete(SeatOffer).where(SeatOffer.user_id == user_id))
-        guilds = sorted(
-            set((await s.execute(select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id).distinct())).scalars())
-        )
-        changed = await s.execute(
-            update(SeatRecord).where(SeatRecord.user_id == user_id).values(user_id=None, name=None)
-        )
-        await s.execute(delete(PlayerStanding).where(PlayerStanding.user_id == user_id))
-        await s.execute(delete(SeasonStanding).where(SeasonStanding.user_id == user_id))
+        await forgetting.delete_waiting_rows(s, user_id)
+        guilds = await forgetting.recorded_guilds(s, user_id)
+        changed = await forgetting.blank_seat_records(s, user_id)
+        await forgetting.delete_standings(s, user_id)
         await forget_in_summaries(s, user_id)
-        await s.execute(delete(PlayerProfile).where(PlayerProfile.user_id == user_id))
+        await forgetting.delete_profile(s, user_id)
         if guilds:
             await rebuild_standings(s, guilds)
-        return int(getattr(changed, "rowcount", 0) or 0)
+        return changed
 
 
 async def forget_leftovers(db: Database) -> int:
@@ -206,27 +165,12 @@ async def forget_leftovers(db: Database) -> int:
     do (one query): run at every upgrade, by the bot's start and ``wolfhowl db
     upgrade``. How many games were rewritten."""
     async with db.read() as s:
-        blanked = (
-            await s.execute(
-                select(SeatRecord.game_id, SeatRecord.seat)
-                .where(SeatRecord.user_id.is_(None), SeatRecord.name.is_(None), SeatRecord.ai.is_(False))
-                .join(GamePlayer, GamePlayer.game_id == SeatRecord.game_id)
-                .where(GamePlayer.user_id.is_not(None))
-                .distinct()
-            )
-        ).all()
+        blanked = await forgetting.blanked_seats(s)
     done = 0
     for game_id, seat in blanked:
         async with db.transaction() as s:
-            kept = set((await s.execute(select(SeatRecord.user_id).where(SeatRecord.game_id == game_id, SeatRecord.seat == seat))).scalars())
-            holders = (
-                await s.execute(
-                    select(GamePlayer).where(
-                        GamePlayer.game_id == game_id, GamePlayer.user_id.is_not(None),
-                        (GamePlayer.seat == seat) | (GamePlayer.former_seat == seat),
-                    )
-                )
-            ).scalars().all()  # fmt: skip
+            kept = await forgetting.recorded_holders(s, game_id, seat)
+            holders = await forgetting.seat_members(s, game_id, seat)
             for member in holders:
                 if member.user_id is not None and member.user_id not in kept:
                     await _forget_in_game(s, game_id, member, member.user_id)

@@ -11,13 +11,12 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Integer, case, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core.common import check_id
-from bot.db.models import PlayerProfile, PlayerStanding, Season, SeasonStanding, SeatRecord
+from bot.db.models import PlayerProfile
+from bot.db.repos import stats as stats_repo
 from bot.db.session import Database
 from bot.features.records.reliability import Reliability, reliability_of
 from bot.features.seasons.seasons import SeasonInfo
@@ -132,29 +131,13 @@ class PlayerSeason:
 
 async def player_seasons(s: AsyncSession, user_id: int, guild_id: int) -> list[PlayerSeason]:
     """The seasons of the server the player played in, the latest first."""
-    rows = (
-        await s.execute(
-            select(SeasonStanding, Season)
-            .join(Season, Season.id == SeasonStanding.season_id)
-            .where(SeasonStanding.user_id == user_id, Season.guild_id == guild_id)
-            .order_by(Season.number.desc())
-        )
-    ).all()
+    rows = await stats_repo.season_standings_of(s, user_id, guild_id)
     places = await season_places(s, guild_id, user_id) if rows else {}
     out = []
     for standing, season in rows:
         won = tuple(a["key"] for a in (season.summary or {}).get("awards", []) if user_id in (a.get("users") or []))
         out.append(PlayerSeason(SeasonInfo.of(season), standing.games, standing.wins, standing.rating, places.get(season.id), won))
     return out
-
-
-R = SeatRecord
-
-
-def _counted(user_id: int, guild_id: int | None) -> list[Any]:
-    """The records that count (``ratings.counts``) of one player, in one server or all."""
-    where = [R.user_id == user_id, R.ai == false(), R.fate != "replaced"]
-    return where if guild_id is None else [*where, R.guild_id == guild_id]
 
 
 @dataclass(frozen=True)
@@ -177,36 +160,15 @@ async def _groups(s: AsyncSession, user_id: int, guild_id: int | None) -> tuple[
     rows however many games (a regular has thousands); with, in the same statement,
     whether the profile is hidden and the rating in ``guild_id`` (nothing found when the
     player has no record there)."""
-    won = func.sum(case((R.result != "loss", 1), else_=0)).cast(Integer)
-    survived = func.sum(case((R.fate == "survived", 1), else_=0)).cast(Integer)
-    hidden = select(PlayerProfile.hidden).where(PlayerProfile.user_id == user_id).scalar_subquery()
-    rating: Any = (
-        select(PlayerStanding.rating).where(PlayerStanding.guild_id == guild_id, PlayerStanding.user_id == user_id).scalar_subquery()
-        if guild_id is not None
-        else null()
-    )
-    q = (
-        select(
-            hidden, rating, R.faction, R.class_id, func.count(), won, survived,
-            func.sum(R.kills), func.sum(R.teamkills), func.sum(R.steals), func.sum(R.grails),
-        )
-        .where(*_counted(user_id, guild_id))
-        .group_by(R.faction, R.class_id)
-    )  # fmt: skip
-    rows = (await s.execute(q)).all()
+    rows = await stats_repo.records_by_faction_and_class(s, user_id, guild_id)
     groups = [Group(f, c, *(int(x or 0) for x in rest)) for _, _, f, c, *rest in rows]
     return (bool(rows[0][0]), rows[0][1], groups) if rows else (False, None, [])
 
 
 async def _recent(s: AsyncSession, user_id: int, guild_id: int | None) -> list[RecentGame]:
     """The player's last games (as many as the form chart draws), newest first."""
-    q = (
-        select(R.game_id, R.ended_at, R.class_id, R.faction, R.result, R.fate)
-        .where(*_counted(user_id, guild_id))
-        .order_by(R.ended_at.desc(), R.game_id.desc())
-        .limit(max(FORM_GAMES, RECENT_GAMES))
-    )
-    return [RecentGame(*row) for row in (await s.execute(q)).all()]
+    rows = await stats_repo.last_games(s, user_id, guild_id, max(FORM_GAMES, RECENT_GAMES))
+    return [RecentGame(*row) for row in rows]
 
 
 def from_groups(
