@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot import log_context
+from bot.core import lineup_odds as lineup_odds
 from bot.core.errors import (
     BadArgumentError,
     GameFinishedError,
@@ -31,6 +32,7 @@ from bot.core.messages import (
 )
 from bot.core.outbox import Mail
 from bot.core.rules import decode_state
+from bot.core.time_zones import rotated_deadline
 from bot.core.types import (
     GameInfo,
     GameSettings,
@@ -42,10 +44,8 @@ from bot.core.types import (
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameStep
 from bot.db.repositories import PlayerRow
-from bot.features.lineup import odds as lineup_odds
 from bot.features.records.ratings import RatingChange
 from bot.features.records.records import write_records
-from bot.features.settings.time_zones import rotated_deadline
 
 
 def check_expected(round_no: Any, phase: Any) -> None:

@@ -101,7 +101,7 @@ class GameSettings(BaseModel):
     absence_action: Literal["replace", "remove", "ai", "notify"] = "replace"
     # How long a standby has to accept a seat offered to them before the next is asked.
     offer_seconds: int = Field(default=600, ge=60, le=86400)
-    # A slow game's deadline hours (bot.features.settings.time_zones): each phase closes at the
+    # A slow game's deadline hours (bot.core.time_zones): each phase closes at the
     # round's hour of the day in ``deadline_zone`` (round 1 the first, round 2 the next…)
     # instead of after its length; empty: after its length.
     deadline_hours: tuple[int, ...] = Field(default=(), max_length=6)

@@ -50,6 +50,7 @@ from bot.core.messages import (
     encode,
 )
 from bot.core.outbox import OutgoingMessage
+from bot.core.time_zones import local
 from bot.core.types import GameInfo
 from bot.discord.embeds.replies import lobby_embed, names_of, notice_embed
 from bot.features.absence import look as absence_text
@@ -64,7 +65,6 @@ from bot.features.recap.look import fit_one, recap_embeds
 from bot.features.recap.recap import RecapEntry
 from bot.features.replay.components import replay_view
 from bot.features.seasons.look import summary_embed
-from bot.features.settings.time_zones import local
 from bot.features.standbys.components import offer_view
 from bot.features.table_view.components import TableButton
 from bot.i18n import has_key, t, terms

@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.lineup_odds import table_size
 from bot.core.types import GameInfo
 from bot.discord.context import Ctx, moderated_game
 from bot.discord.embeds.replies import INFO_COLOUR
 from bot.discord.groups import command
 from bot.discord.translator import L
 from bot.features.lineup.look import add_lineup_fields, classes_text, lineup_name, setting_line
-from bot.features.lineup.odds import table_size
 from bot.features.lobby.components import refresh_lobby
 from bot.features.moderation.commands import ChooseLineup
 from bot.i18n import normalize_locale, refusal_text, t

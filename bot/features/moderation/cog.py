@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.time_zones import table_clocks, time_zone_of
 from bot.core.types import GameInfo, GameSettings
 from bot.discord.context import Ctx, moderated_game, server_language, user_ref
 from bot.discord.embeds.replies import absence_fields, notice_embed, settings_embed, status_embed
@@ -54,7 +55,6 @@ from bot.features.moderation.commands import (
 from bot.features.moderation.components import ConfirmButton, confirm_key
 from bot.features.moderation.look import clock_line
 from bot.features.replay.export import log_bytes
-from bot.features.settings.time_zones import table_clocks, time_zone_of
 from bot.i18n import t
 from bot.render import words
 from bot.render.fields import add_lines

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.core.time_zones import NIGHT, local, next_at_hour
 from bot.core.types import GameInfo, GameSettings
 from bot.discord.durations import format_duration
 from bot.features.ai_seats.ai_seats import AI_MARK
-from bot.features.settings.time_zones import NIGHT, local, next_at_hour
 from bot.i18n import t
 from bot.render import words
 

@@ -22,10 +22,10 @@ import engine
 from bot.core.common import check_id, settings_of, state_of, wound_note
 from bot.core.messages import PhasePrompt
 from bot.core.outbox import Mail
+from bot.core.time_zones import time_zones_of
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.session import Database
-from bot.features.settings.time_zones import time_zones_of
 
 
 async def prompt_is_the_notice(s: AsyncSession, game: Game) -> bool:
