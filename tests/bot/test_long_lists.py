@@ -8,8 +8,7 @@ import pytest
 
 import engine
 import engine.view
-from bot.core.types import GameInfo, GameSettings, SeatInfo
-from bot.core.views import PlayerView
+from bot.core.types import GameInfo, GameSettings, PlayerView, SeatInfo
 from bot.discord.embeds.replies import lobby_embed, status_embed
 from bot.features.me.cog import me_embeds
 from bot.i18n import t, terms

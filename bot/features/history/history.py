@@ -13,9 +13,9 @@ from typing import Any
 from sqlalchemy import Select, func, select
 
 from bot.core import policy
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Action, Standing
+from bot.core.types import check_id
 from bot.db.models import Game
 from bot.db.session import Database
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.core.lineup_odds import table_size
 from bot.core.types import GameInfo
-from bot.discord.context import Ctx, moderated_game
+from bot.discord.context import Ctx
 from bot.discord.embeds.replies import INFO_COLOUR
 from bot.discord.groups import command
 from bot.discord.translator import L
@@ -59,8 +59,7 @@ class Lineup(commands.Cog):
     @app_commands.describe(lineup=L("cmd.param.lineup"))
     async def lineup(self, interaction: discord.Interaction, lineup: str | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        info = await ctx.moderate(ChooseLineup(info.id, lineup), info)
+        info = await ctx.moderate(ChooseLineup(lineup))
         if lineup is not None:
             channel = ctx.bot.get_channel(info.channel_id)
             if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):

@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.outbox import OutgoingMessage
+from bot.core.types import check_id
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 

@@ -20,8 +20,8 @@ import discord
 
 import engine
 from bot.core.errors import GameFinishedError
-from bot.core.types import GameInfo
-from bot.core.views import PlayerView, require_open_for
+from bot.core.types import GameInfo, PlayerView
+from bot.core.views import require_open_for
 from bot.discord import first_response, payload
 from bot.discord.context import locale_of
 from bot.discord.embeds.replies import names_of, sent_embed

@@ -15,9 +15,9 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from bot.core import policy
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Standing
+from bot.core.types import check_id
 from bot.db.models import PlayerProfile, PlayerStanding, SeasonStanding, User
 from bot.db.session import Database
 from bot.features.gallery import predictions

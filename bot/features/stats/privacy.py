@@ -45,7 +45,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.common import check_id
+from bot.core.types import check_id
 from bot.db.models import (
     Game,
     GamePlayer,

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Integer, case, false, func, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.common import check_id
+from bot.core.types import check_id
 from bot.db.models import PlayerProfile, PlayerStanding, Season, SeasonStanding, SeatRecord
 from bot.db.session import Database
 from bot.features.records.reliability import Reliability, reliability_of
