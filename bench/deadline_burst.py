@@ -199,6 +199,9 @@ async def no_games_to_reconcile(db: Database) -> bool:
 
 
 def main() -> None:
+    from bot import features
+
+    features.load()  # every feature's handlers, as the bot's start does
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=6)

@@ -77,6 +77,9 @@ async def measure(url: str, calls: int) -> dict[str, tuple[float, float]]:
 
 
 def main() -> int:
+    from bot import features
+
+    features.load()  # every feature's handlers, as the bot's start does
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("url", nargs="?", help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--calls", type=int, default=400)

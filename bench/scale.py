@@ -376,6 +376,9 @@ def row(r: dict[str, Any]) -> str:
 
 
 def main() -> int:
+    from bot import features
+
+    features.load()  # every feature's handlers, as the bot's start does
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default="1000,10000", help="comma-separated numbers of live games (default 1000,10000)")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the burst (default 60)")

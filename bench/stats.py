@@ -211,6 +211,9 @@ def show(row: dict[str, Any]) -> str:
 
 
 def main() -> int:
+    from bot import features
+
+    features.load()  # every feature's handlers, as the bot's start does
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=2_000)

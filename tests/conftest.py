@@ -24,6 +24,15 @@ from sqlalchemy import text
 
 pytest_plugins = ["tests.slow_first"]
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _features_loaded() -> None:
+    """Every feature's handlers registered, as the bot and the command line do at their
+    start (``bot.features.load``), before any test's fixtures use the service."""
+    from bot import features
+
+    features.load()
+
 if TYPE_CHECKING:
     from bot.db.session import Database
 

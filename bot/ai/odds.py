@@ -1,5 +1,5 @@
 """A line-up's odds: the share of games each faction wins when the baseline AI plays it,
-small enough to send between processes and to store (bot.features.lineup.odds).
+small enough to send between processes and to store (bot.core.lineup_odds).
 
 :func:`estimate` is a plain function of its arguments (the games are seeded from
 ``seed``), so the bot runs it in a worker process and gets the same figures each time."""

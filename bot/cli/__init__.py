@@ -9,6 +9,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bot import features
+
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("bot.cli.demo", "play a whole game on the built-in local Discord"),
     "run": ("bot.cli.run", "run the bot against Discord"),
@@ -50,5 +52,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "_missing", None):
         print(f"wolfhowl {args.command}: not available in this build ({args._missing})", file=sys.stderr)
         return 2
+    features.load()  # every feature's handlers, before a command uses the service
     return int(args._run(args) or 0)
 

@@ -1,6 +1,8 @@
 """Advancing a phase: read the phase's stored submissions, run the engine, and write the
 new state, the step of the game log (submissions, events, rolls) and every outgoing
-message in one transaction.
+message in one transaction; what the features add to a phase's close (the AI seats'
+last decisions, the absent, records at the end, the gallery, the prompts, the AI seats'
+next turns) comes with it at the step's moments (``bot.core.hooks``).
 
 Two advances of the same phase at once (two moderators, a moderator and the deadline)
 make one advance: each locks the game row first, and the second then finds that the
@@ -10,39 +12,28 @@ deadline). The version check in every UPDATE of a game is a second guard.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 import engine
-from bot.core.common import (
-    add_step,
-    apply_state,
-    arm_clock,
-    check_expected,
+from bot.core import hooks, table
+from bot.core.clock import arm_clock, check_expected
+from bot.core.errors import AlreadyAdvancedError, ConcurrentChangeError, require_running
+from bot.core.hooks import Step
+from bot.core.steps import (
     finish,
-    locked_game,
-    mail_events,
-    mail_for,
-    mail_phase_started,
+    mail_news,
     mail_seed_reveal,
-    require_running,
-    state_of,
+    open_phase,
+    step_result,
     submissions_from,
+    write_step,
 )
-from bot.core.errors import AlreadyAdvancedError, ConcurrentChangeError
+from bot.core.table import Table
 from bot.core.types import StepResult
 from bot.db import repositories as repo
-from bot.db.models import Game
 from bot.db.session import Database
-from bot.features.absence import absence
-from bot.features.ai_seats import play as ai_play
-from bot.features.ai_seats import turns as ai_turns
-from bot.features.endings.endings import mail_endings
-from bot.features.gallery import gallery, predictions
-from bot.features.prompts import prompts
 from engine.night import turns as night_turns
 
 
@@ -59,88 +50,52 @@ async def advance_phase(
     another is open (someone advanced first), AlreadyAdvancedError and nothing changes."""
     check_expected(expected_round, expected_phase)
     try:
-        async with db.transaction() as s:
-            game = await locked_game(s, game_id)
-            require_running(game, paused="error.paused_advance")
-            want = (
-                expected_round if expected_round is not None else game.round,
-                expected_phase or game.phase,
-            )
-            if want != (game.round, game.phase):
-                raise AlreadyAdvancedError(round=game.round, phase=f"phase.{game.phase}")
-            return await advance_locked(s, game, db.now())
+        async with table.of(db, game_id, writing=True) as t:
+            return await advance_now(t, expected_round=expected_round, expected_phase=expected_phase)
     except StaleDataError:
         # Only reachable if a writer skipped the row lock: the version guard caught it.
         raise ConcurrentChangeError(game_id=game_id) from None
 
 
-async def advance_locked(s: AsyncSession, game: Game, now: datetime, *, at_deadline: bool = False) -> StepResult:
-    """The advance itself, on a game row the caller has locked and checked.
-    ``at_deadline``: the phase closes at its deadline (its own, or the early close's),
-    so those who sent nothing have missed it; a moderator's advance cuts the phase short
-    and counts no misses (see ``absence.count_misses``)."""
-    await ai_play.play_before_close(s, game, now)  # an AI seat has decided by the close
-    state = state_of(game)
-    closed_round, closed_phase = game.round, str(game.phase)
-    missed = await absence.count_misses(s, game, state, closed_round, closed_phase, counted=at_deadline)
-    rows = await repo.phase_submissions(s, game.id, closed_round, closed_phase)
+async def advance_now(t: Table, *, expected_round: int | None = None, expected_phase: str | None = None) -> StepResult:
+    """A moderator's advance of the game ``t`` has locked: the phase they meant, else
+    AlreadyAdvancedError."""
+    game = t.game
+    require_running(game, paused="error.paused_advance")
+    want = (expected_round if expected_round is not None else game.round, expected_phase or game.phase)
+    if want != (game.round, game.phase):
+        raise AlreadyAdvancedError(round=game.round, phase=f"phase.{game.phase}")
+    return await advance(t)
+
+
+async def advance(t: Table, *, at_deadline: bool = False) -> StepResult:
+    """The advance itself, on a game the caller has locked and checked. ``at_deadline``:
+    the phase closes at its deadline (its own, or the early close's), so those who sent
+    nothing have missed it; a moderator's advance cuts the phase short and counts no
+    misses."""
+    game = t.game
+    step = Step(t, "advance", game.round, str(game.phase), at_deadline=at_deadline)
+    await hooks.CLOSING.publish(step)
+    before = t.state
     payloads: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
+    for row in await repo.phase_submissions(t.session, game.id, step.round_no, step.phase):
         payloads.setdefault(str(row.seat), []).append(row.payload)
     submissions = submissions_from(payloads)
-    outcome = engine.advance(state, submissions, game.secret_seed)
-    apply_state(game, outcome.state)
-    seq = add_step(
-        s,
-        game,
-        kind="advance",
-        round_no=closed_round,
-        phase=closed_phase,
-        inputs={"submissions": payloads},
-        events=outcome.events,
-        rolls=outcome.rolls,
-        state=outcome.state,
-        now=now,
-    )
-    over = outcome.state.over
-    ratings = {}
-    if over:
-        ratings = await finish(s, game, now, "over", outcome.state.end_reason)
+    outcome = engine.advance(before, submissions, game.secret_seed)
+    step.events, step.rolls = outcome.events, outcome.rolls
+    seq = write_step(t, step, inputs={"submissions": payloads}, state=outcome.state)
+    if step.over:
+        await finish(t, "over", outcome.state.end_reason, step)
     else:
-        arm_clock(game, now)
-    mail, holders = await mail_for(s, game, seq=seq, round_no=closed_round, phase=closed_phase, now=now)
+        arm_clock(t)
     news = outcome.events
-    if closed_phase == "dusk":  # each seat's own turn in the story of its night
-        news = night_turns.with_turns(news, submissions, {p.seat: p.class_id for p in state.players})
-    await mail_events(mail, holders, news, closed_round, closed_phase, step="advance", state=outcome.state)
-    await gallery.mail_truth(
-        mail, game, step="advance", round_no=closed_round, phase=closed_phase, events=outcome.events, rolls=outcome.rolls, state=outcome.state
-    )
-    if over:
-        await mail_endings(mail, holders, outcome.state, ratings)
-        mail_seed_reveal(mail, game)
-    opened = None if over else mail_phase_started(mail, game, notice=not await prompts.prompt_is_the_notice(s, game))
-    if not over:
-        await predictions.mail_round_open(mail, game)
-    told = bool(missed) and await absence.told_privately(s, game)
-    due = absence.mail_warnings(mail, game, missed, closed_round, closed_phase, moderator_told=told)
-    await s.flush()
-    await absence.apply_policy(s, game, mail, due, now, moderator_told=told)
-    await s.flush()
-    if not over:
-        await prompts.mail_prompts(mail, game, follows=opened)
-        await s.flush()
-    await ai_turns.plan_phase(s, game)  # the new phase's AI turns, seats handed over by the policy too
-    return StepResult(
-        game_id=game.id,
-        seq=seq,
-        kind="advance",
-        closed_round=closed_round,
-        closed_phase=closed_phase,
-        round=game.round,
-        phase=str(game.phase),
-        status=game.status,
-        deadline=game.phase_deadline,
-        messages=mail.count,
-        events=[e.to_dict() for e in outcome.events if e.audience is engine.Audience.PUBLIC],
-    )
+    if step.phase == "dusk":  # each seat's own turn in the story of its night
+        news = night_turns.with_turns(news, submissions, {p.seat: p.class_id for p in before.players})
+    await mail_news(step, await t.mail(seq=seq, round_no=step.round_no, phase=step.phase), news)
+    await hooks.TOLD.publish(step)
+    if step.over:
+        mail_seed_reveal(step.told(), game)
+    else:
+        await open_phase(step)
+    await t.session.flush()
+    return step_result(step, seq)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,29 +24,14 @@ from typing import Any
 from sqlalchemy import select
 
 from bot import log_context
-from bot.core.advance import advance_locked
-from bot.core.common import (
-    locked_game,
-    mail_for,
-    mail_holder,
-    seats_done,
-    state_of,
-    table_living,
-    wound_note,
-)
-from bot.core.messages import Reminder
+from bot.core import hooks, table
+from bot.core.advance import advance
+from bot.core.messages import MissRun, Reminder
+from bot.core.steps import mail_holder, table_living, wound_note
+from bot.core.table import Table
 from bot.core.types import StepResult
 from bot.db import repositories as repo
 from bot.db.session import Database
-from bot.features.absence import absence
-from bot.features.ai_seats import play as ai_play
-from bot.features.lobby.clock import (
-    lobby_due_work,
-    next_lobby_times,
-    remind_lobby_if_due,
-    start_if_due,
-)
-from bot.features.standbys.standbys import expire_due_offers, next_offer_expiry
 
 log = logging.getLogger(__name__)
 
@@ -62,26 +47,54 @@ FAILED: Any = object()
 @dataclass
 class DueReport:
     advanced: list[StepResult] = field(default_factory=list)
+    # Games reminded (a phase's reminder, a lobby's).
     reminded: list[int] = field(default_factory=list)
-    # The AI seats' turns played: (game, seat, outcome), see bot.features.ai_seats.play.
-    ai_played: list[tuple[int, int, str]] = field(default_factory=list)
-    # Games whose advance or reminder raised (logged); the others went ahead.
+    # Games whose work raised (logged); the others went ahead.
     failed: list[int] = field(default_factory=list)
-    # Lobbies started or cancelled at their start time (their lobby post is out of date).
-    lobbies: list[int] = field(default_factory=list)
-    # Seat offers to standbys whose time ran out (the next standby asked).
-    offers_closed: int = 0
+    # What each feature's due work did, by its name (see :class:`DueWork`).
+    done: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DueWork:
+    """What a feature has the scheduler do at each tick, after the core's deadlines and
+    reminders: ``run`` does what is due (``held``: the games that wait, a failure's
+    retry not due yet), noting in the report what it did under ``name``; ``next_times``:
+    the scalar subqueries of the next times it will be due (the games ``held`` left
+    out), for the scheduler's sleep."""
+
+    name: str
+    order: int
+    run: Callable[[Database, Collection[int], DueReport], Awaitable[object]]
+    next_times: Callable[[Collection[int]], Sequence[Any]]
+
+
+WORK: list[DueWork] = []
+
+# What a phase's private reminder says of a holder on a run of misses (the absence
+# policy's to say: bot.features.absence registers it); None: nothing.
+RunNote = Callable[[Table, Any], Awaitable[MissRun | None]]
+RUN_NOTES: list[RunNote] = []
+
+
+def due_work(work: DueWork) -> DueWork:
+    """Register ``work`` (a feature's, when it is loaded)."""
+    if any(w.name == work.name for w in WORK):
+        raise ValueError(f"two due works named {work.name!r}")
+    WORK.append(work)
+    WORK.sort(key=lambda w: (w.order, w.name))
+    _WAKEUP.clear()
+    return work
 
 
 async def advance_if_due(db: Database, game_id: int) -> StepResult | None:
     """Advance the game if its deadline has passed (checked under the lock); None when
     it has not, or when someone else advanced it first."""
-    now = db.now()
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
-        if game.status != "running" or game.phase_deadline is None or game.phase_deadline > now:
+    async with table.of(db, game_id, writing=True) as t:
+        game = t.game
+        if game.status != "running" or game.phase_deadline is None or game.phase_deadline > t.now:
             return None
-        return await advance_locked(s, game, now, at_deadline=True)
+        return await advance(t, at_deadline=True)
 
 
 async def remind_if_due(db: Database, game_id: int) -> int:
@@ -89,36 +102,34 @@ async def remind_if_due(db: Database, game_id: int) -> int:
     many of the seats the table takes for living have not sent yet, and a private one to
     each living player who has not yet sent the phase's main submission.
     Returns the number of messages written (0: not due)."""
-    now = db.now()
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
+    async with table.of(db, game_id, writing=True) as t:
+        game, now = t.game, t.now
         if game.status != "running" or game.reminder_due_at is None or game.reminder_due_at > now:
             return 0
         game.reminder_due_at = None
         if game.phase_deadline is not None and game.phase_deadline <= now:
             return 0  # too late to remind: the phase closes at this tick (or a failed advance's retry)
         phase = str(game.phase)
-        state = state_of(game)
-        sent = await seats_done(s, game.id, game.round, phase, state)
-        mail, holders = await mail_for(s, game, seq=None, round_no=game.round, phase=phase, now=now)
+        state = t.state
+        sent = await t.done_seats()
+        holders = await t.holders()
+        mail = await t.mail(seq=None, round_no=game.round, phase=phase)
         deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
         missing = [p.seat for p in state.players if p.alive and p.seat not in sent]
         # The table counts the seats it takes for living (a death held for the Morning
         # is still missing to it): the same count as /table's.
         publicly = [seat for seat in table_living(state) if seat not in sent]
         mail.public(Reminder(round=game.round, phase=phase, deadline=deadline, missing=len(publicly)))
-        told: bool | None = None  # (read once, for the first on a run of misses)
         for seat in missing:
             if seat in holders:
                 # A wounded player (their own HP: theirs to know) is told what still
-                # counts and the odds of tonight's roll, in every phase's reminder.
+                # counts and the odds of tonight's roll, in every phase's reminder; one
+                # on a run of misses, how many more the absence policy waits for.
                 wounded = wound_note(state, seat, tonight=phase != "morning")
-                if told is None and holders[seat].misses_in_row:
-                    told = await absence.told_privately(s, game)
-                run = absence.reminder_note(game, state, holders[seat], phase, moderator_told=told is not False)
+                run = await RUN_NOTES[0](t, holders[seat]) if RUN_NOTES else None
                 note = Reminder(round=game.round, phase=phase, deadline=deadline, seat=seat, wounded=wounded, run=run)
                 mail_holder(mail, holders[seat], note)
-        await s.flush()
+        await t.session.flush()
         return mail.count
 
 
@@ -134,35 +145,35 @@ async def run_due(
     own unit of work, whose commit signals its messages written (``bot.db.signals``): a
     deadline shared by many games is delivered while the later ones are still being
     closed."""
+    if not hooks.Moment.loaded:
+        raise hooks.NotLoadedError("the scheduler ticked before the features were loaded (bot.features.load)")
     now = db.now()
     async with db.read() as s:
         due, remind = await repo.due_work(s, now)
-        starts, lobby_reminders = await lobby_due_work(s, now)
     report = DueReport()
-
-    async def each(games: list[int], work: Callable[[int], Awaitable[Any]], what: str) -> list[tuple[int, Any]]:
-        return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what)
-
-    for game_id, result in await each(due, lambda g: advance_if_due(db, g), "advancing game %s"):
+    for game_id, result in await each_game(due, lambda g: advance_if_due(db, g), "advancing game %s", held, at_once):
         if result is FAILED:
             report.failed.append(game_id)
         elif result is not None:
             report.advanced.append(result)
-    _count(report, await each(remind, lambda g: remind_if_due(db, g), "reminding game %s"), report.reminded)
-    _count(report, await each(starts, lambda g: start_if_due(db, g), "starting game %s at its start time"), report.lobbies)
-    _count(report, await each(lobby_reminders, lambda g: remind_lobby_if_due(db, g), "reminding the lobby of game %s"), report.reminded)
-    try:
-        report.offers_closed = await expire_due_offers(db)
-    except Exception:
-        log.exception("closing expired seat offers failed")
-    try:
-        report.ai_played = await ai_play.play_due(db, set(held) | set(report.failed))
-    except Exception:
-        log.exception("playing the AI seats' turns failed")
+    count(report, await each_game(remind, lambda g: remind_if_due(db, g), "reminding game %s", held, at_once), report.reminded)
+    for work in WORK:
+        try:
+            await work.run(db, held, report)
+        except Exception:
+            log.exception("the due work %s failed", work.name)
     return report
 
 
-def _count(report: DueReport, outcomes: list[tuple[int, Any]], into: list[int]) -> None:
+async def each_game(
+    games: list[int], work: Callable[[int], Awaitable[Any]], what: str, held: Collection[int] = (), at_once: int = CLOSING_AT_ONCE
+) -> list[tuple[int, Any]]:
+    """``work`` for each of ``games`` but those ``held``, a few at a time (see
+    :func:`_a_few_at_a_time`)."""
+    return await _a_few_at_a_time([g for g in games if g not in held], work, at_once, what)
+
+
+def count(report: DueReport, outcomes: list[tuple[int, Any]], into: list[int]) -> None:
     """The games whose work did something go to ``into``; those that raised to ``failed``."""
     for game_id, result in outcomes:
         if result is FAILED:
@@ -201,23 +212,21 @@ def wakeup_statement(held: Collection[int] = ()) -> Any:
     start or reminder, a seat offer's expiry, an AI seat's turn; the games in ``held``
     left out), as one statement of scalar subqueries, each one step along its index:
     the work of a tick is due exactly when the earliest of them has come."""
-    lobby_start, lobby_reminder = next_lobby_times(held)
-    return select(
-        *repo.next_times_statement(held).selected_columns,
-        lobby_start,
-        lobby_reminder,
-        next_offer_expiry(),
-        ai_play.next_due_time(held),
-    )
+    return select(*repo.next_times_statement(held).selected_columns, *(t for work in WORK for t in work.next_times(held)))
 
 
-# Asked at every tick: built once (building a statement costs more than running it).
-_WAKEUP = wakeup_statement()
+# Asked at every tick: built once (building a statement costs more than running it),
+# again when a feature registers its due work.
+_WAKEUP: dict[str, Any] = {}
 
 
 async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When something is next due (see :func:`wakeup_statement`), in one statement."""
     async with db.read() as s:
-        row = (await s.execute(wakeup_statement(held) if held else _WAKEUP)).one()
+        if held:
+            stmt = wakeup_statement(held)
+        else:
+            stmt = _WAKEUP.get("") if "" in _WAKEUP else _WAKEUP.setdefault("", wakeup_statement())
+        row = (await s.execute(stmt)).one()
     times = [t for t in row if t is not None]
     return min(times) if times else None

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot.core.errors import GameNotRunningError
+from bot.core.types import GameSettings
 
 
 def decode_state(game: Any) -> engine.GameState:
@@ -19,3 +21,16 @@ def decode_state(game: Any) -> engine.GameState:
     if "rules_version" not in settings:
         stored = stored | {"settings": settings | {"rules_version": engine.rules.dealt_under(game.started_at)}}
     return engine.GameState.from_dict(stored)
+
+
+def state_of(game: Any) -> engine.GameState:
+    """A dealt game's state (GameNotRunningError in the lobby); a use case that holds the
+    game's table reads ``Table.state`` instead, decoded once."""
+    if game.state is None:
+        raise GameNotRunningError(game_id=game.id)
+    return decode_state(game)
+
+
+def settings_of(game: Any) -> GameSettings:
+    """A game's settings as stored (``Table.settings`` on a table)."""
+    return GameSettings.model_validate(game.settings)

@@ -6,17 +6,15 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import engine
-from bot.core.errors import BadArgumentError
+from bot.core.errors import BadArgumentError, PhaseClosedError, require_running
 from bot.i18n import refusal_text
 from engine import lineup as lineups
-
-if TYPE_CHECKING:
-    from bot.core.views import PlayerView
+from engine.view import Sheet
 
 LANGUAGES = ("en-US", "zh-CN", "zh-TW")
 MAX_PHASE_SECONDS = 7 * 86400
@@ -101,7 +99,7 @@ class GameSettings(BaseModel):
     absence_action: Literal["replace", "remove", "ai", "notify"] = "replace"
     # How long a standby has to accept a seat offered to them before the next is asked.
     offer_seconds: int = Field(default=600, ge=60, le=86400)
-    # A slow game's deadline hours (bot.features.settings.time_zones): each phase closes at the
+    # A slow game's deadline hours (bot.core.time_zones): each phase closes at the
     # round's hour of the day in ``deadline_zone`` (round 1 the first, round 2 the next…)
     # instead of after its length; empty: after its length.
     deadline_hours: tuple[int, ...] = Field(default=(), max_length=6)
@@ -314,7 +312,38 @@ class StepResult:
     deadline: datetime | None
     messages: int
     events: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False  # the step ended the game
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """``sheet`` is None in the lobby. ``sent``: this phase's submissions by kind.
+    ``unread``: the player's messages waiting unread in ``/inbox`` (their DMs failed)."""
+
+    game: GameInfo
+    seat: int | None
+    sheet: Sheet | None
+    sent: dict[str, dict[str, Any]]
+    unread: int = 0
+    # Phases this seat missed: in a row, in all (bot.features.absence.absence).
+    misses: tuple[int, int] = (0, 0)
 
     @property
-    def over(self) -> bool:
-        return self.status == "over"
+    def hp(self) -> int | None:
+        return None if self.sheet is None else int(self.sheet["hp"])
+
+    @property
+    def known_states(self) -> list[str]:
+        return [] if self.sheet is None else list(self.sheet["known_states"])
+
+    @property
+    def holds_grail(self) -> bool:
+        return bool(self.sheet and self.sheet["holds_grail"])
+
+    def require_open(self, round_no: int, phase: str) -> None:
+        """Refuse, as the submission itself would be, a menu drawn for ``phase`` of
+        ``round_no`` once that phase is no longer open (the game paused or over, or the
+        phase closed): a menu that leads to another menu says so at its first step."""
+        require_running(self.game)
+        if (self.game.round, self.game.phase) != (round_no, phase):
+            raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")

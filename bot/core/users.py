@@ -3,8 +3,8 @@ uses, for the messages it sends them (DMs are written in it when they are queued
 
 from __future__ import annotations
 
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
+from bot.core.types import check_id
 from bot.db import repositories as repo
 from bot.db.session import Database
 

@@ -89,7 +89,7 @@ class User(Base):
     # Phase prompts by DM (/settings prompts): NULL while the user has not chosen, and
     # the game's own setting decides.
     prompts: Mapped[bool | None] = mapped_column(Boolean)
-    # Their own IANA time zone (/settings timezone; bot.features.settings.time_zones), NULL: not said.
+    # Their own IANA time zone (/settings timezone; bot.core.time_zones), NULL: not said.
     timezone: Mapped[str | None] = mapped_column(String(64))
 
 
@@ -553,7 +553,7 @@ class LineupOdds(Base):
     """The estimated win rate of each faction for one line-up at one table size under
     one set of rules: ``wins`` (faction -> games won, a shared win counting for each
     sharer) out of ``games`` played by the baseline AI (bot.ai.odds). Written once per
-    ``key`` (bot.features.lineup.odds.odds_key) and read by every lobby that asks."""
+    ``key`` (bot.core.lineup_odds.odds_key) and read by every lobby that asks."""
 
     __tablename__ = "lineup_odds"
 

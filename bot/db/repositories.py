@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, cast, overload
 
-from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
+from sqlalchemy import bindparam, case, delete, func, literal, select, union, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -111,6 +111,49 @@ _PHASE_AND_PLACE = (
 _RECORDED_LOCALE = select(User.locale).where(User.id == _p("user_id"))
 
 
+# The finders of the game a request is about (``find_game``), each with the caller's
+# unread inbox count: by its id, by the server channel it is played in, by the user who
+# plays it; locked (an entity) for a writing unit, else a read-only row.
+_FIND_LOCKED = {
+    "game_id": select(Game, _UNREAD).where(Game.id == _p("key")),
+    "channel_id": select(Game, _UNREAD).where(Game.active_channel_id == _p("key")),
+    "user_id": select(Game, _UNREAD).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.active_user_id == _p("key")),
+}
+_FIND_LOCKED = {by: stmt.with_for_update(of=Game).execution_options(populate_existing=True) for by, stmt in _FIND_LOCKED.items()}
+_FIND_READ = {
+    "game_id": select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.id == _p("key")),
+    "channel_id": select(_GAMES, _UNREAD.label("unread")).where(_GAMES.c.active_channel_id == _p("key")),
+    "user_id": select(_GAMES, _UNREAD.label("unread"))
+    .join(_PLAYERS, _PLAYERS.c.game_id == _GAMES.c.id)
+    .where(_PLAYERS.c.active_user_id == _p("key")),
+}
+
+
+async def find_game(
+    session: AsyncSession,
+    *,
+    game_id: int | None = None,
+    channel_id: int | None = None,
+    user_id: int | None = None,
+    unread_of: int = 0,
+    lock: bool = False,
+) -> tuple[Any, int] | None:
+    """The game with ``game_id``, or the live game of the server channel ``channel_id``,
+    or the live game ``user_id`` holds a place in (exactly one of them), with
+    ``unread_of``'s unread inbox count, in one statement: locked for the rest of the
+    transaction and freshly read (an entity) with ``lock``, else a read-only row. None
+    when there is none (also for an id no game can have, beyond the column's 32 bits)."""
+    (by, key), = ((b, k) for b, k in (("game_id", game_id), ("channel_id", channel_id), ("user_id", user_id)) if k is not None)
+    if by == "game_id" and not 0 < key <= MAX_ROW_ID:
+        return None
+    params = {"key": key, "user_id": unread_of}
+    if lock:
+        row = (await session.execute(_FIND_LOCKED[by], params)).first()
+        return None if row is None else (row[0], int(row[1]))
+    found = (await core.execute(session, _FIND_READ[by], params)).first()
+    return None if found is None else (found, int(found.unread))
+
+
 async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     """The game row, locked for the rest of the transaction, freshly read."""
     return (await session.execute(_LOCK_GAME, {"game_id": game_id})).scalar_one_or_none()
@@ -176,6 +219,41 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
     if moderator_id is not None:
         stmt = stmt.where(Game.moderator_id == moderator_id)
     return list((await session.execute(stmt.order_by(Game.id))).scalars())
+
+
+async def live_places(session: AsyncSession, guild_ids: Collection[int]) -> list[tuple[int, int]]:
+    """(id, channel) of every live game of these servers, oldest first."""
+    if not guild_ids:
+        return []
+    stmt = select(Game.id, Game.channel_id).where(Game.active_channel_id.is_not(None), Game.guild_id.in_(list(guild_ids))).order_by(Game.id)
+    return [(int(i), int(c)) for i, c in (await session.execute(stmt)).all()]
+
+
+async def live_places_moderated_by(session: AsyncSession, user_id: int) -> list[tuple[int, int]]:
+    """(id, channel) of every live game ``user_id`` created, oldest first."""
+    stmt = select(Game.id, Game.channel_id).where(Game.active_channel_id.is_not(None), Game.moderator_id == user_id).order_by(Game.id)
+    return [(int(i), int(c)) for i, c in (await session.execute(stmt)).all()]
+
+
+async def servers_to_ask(session: AsyncSession, user_id: int, limit: int) -> list[int]:
+    """The servers (at most ``limit``) whose live games ``user_id`` might moderate from a
+    DM without having created them: the servers of live games someone else created, those
+    where the caller has played or moderated a game (now or ever) first, then the others
+    by their newest live game."""
+    known = union(
+        select(Game.guild_id).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.user_id == user_id),
+        select(Game.guild_id).where(Game.moderator_id == user_id),
+        select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id),
+    ).subquery()
+    first = case((Game.guild_id.in_(select(known.c.guild_id)), 0), else_=1)
+    stmt = (
+        select(Game.guild_id)
+        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id, Game.guild_id.is_not(None))
+        .group_by(Game.guild_id)
+        .order_by(func.min(first), func.max(Game.id).desc())
+        .limit(limit)
+    )
+    return [int(g) for g in (await session.scalars(stmt)).all() if g is not None]
 
 
 async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Any, int] | None:

@@ -22,6 +22,7 @@ listener; a wake that finds nothing costs its loop one pass.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import Callable, Iterable
@@ -114,9 +115,25 @@ class Signals:
         return stop
 
     def fire(self, signals: Iterable[Signal]) -> None:
-        for signal in signals:
-            for listener in tuple(self._listeners[signal]):
-                try:
-                    listener()
-                except Exception:
-                    log.exception("a listener of %r failed", signal.value)
+        """Call the listeners of ``signals``: soon, on the running event loop (the unit of
+        work that committed has returned by then: a loop woken runs on its own, not in
+        the committer's stack), or at once when no loop runs."""
+        listeners = [(signal, listener) for signal in signals for listener in tuple(self._listeners[signal])]
+        if not listeners:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        for signal, listener in listeners:
+            if loop is None:
+                _call(signal, listener)
+            else:
+                loop.call_soon(_call, signal, listener)
+
+
+def _call(signal: Signal, listener: Listener) -> None:
+    try:
+        listener()
+    except Exception:
+        log.exception("a listener of %r failed", signal.value)

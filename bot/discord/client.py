@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot import log_context, metrics
+from bot import features, log_context, metrics
 from bot.core import processes
 from bot.core.effects import mark_rechecks
 from bot.core.live_places import GamePlace, live_game_places
@@ -79,6 +79,7 @@ class WolfBot(commands.Bot):
         return super().__new__(cls)
 
     def __init__(self, config: DiscordConfig, *, db: Database | None = None, run_tasks: bool = True, **options: Any) -> None:
+        features.load()  # every feature's handlers, before the service is used
         options.setdefault("intents", intents())
         options.setdefault("tree_cls", WolfTree)
         options.setdefault("help_command", None)

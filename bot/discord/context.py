@@ -1,9 +1,11 @@
 """The per-interaction context: who asks, in which language, about which game, and how
 to answer.
 
-Which game: a command in a game's channel is about that game; anywhere else (a DM, or
-another channel) about the caller's one live game, which the service guarantees is
-unique; a stranger gets "you are not in any game".
+Which game: the service finds it from the interaction's place (``bot.core.table``): a
+command in a game's channel is about that game; anywhere else (a DM, or another channel)
+about the caller's one live game, or a moderator's about the one game they moderate.
+What Discord says of the caller comes with the place when the interaction carries it,
+else from :class:`DiscordCaller`, asked only when the service needs it.
 """
 
 from __future__ import annotations
@@ -11,21 +13,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.core import users
 from bot.core.errors import ServiceError
-from bot.core.live_places import live_game_places, servers_to_ask
-from bot.core.policy import Standing
-from bot.core.types import GameInfo, UserRef
-from bot.core.views import PlayerView, player_view_here
+from bot.core.policy import GameLike, Standing
+from bot.core.table import Place, standing_in
+from bot.core.types import GameInfo, PlayerView, UserRef
+from bot.core.views import game_info, view_at
 from bot.discord import first_response
 from bot.discord.errors import ReplyError
-from bot.discord.guild.checks import member_in, member_is_moderator, moderator_standing
-from bot.discord.guild.standing import standing_in
-from bot.features.lobby.games import active_game_of, game_in_channel, games_moderated_by, get_game
+from bot.discord.guild.checks import member_in, member_is_moderator, still_member
+from bot.discord.guild.standing import standing_of_member
 from bot.features.moderation.commands import ModeratorCommand, moderate
 from bot.i18n import normalize_locale
 
@@ -71,65 +73,56 @@ def user_ref(user: discord.abc.User, locale: str | None) -> UserRef:
     return UserRef(user.id, name, locale)
 
 
-async def game_for(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
-    """The game a player command is about (see the module docstring)."""
-    if interaction.guild_id is not None and interaction.channel_id is not None:
-        here = await game_in_channel(bot.db, interaction.channel_id)
-        if here is not None:
-            return here
-    return await active_game_of(bot.db, interaction.user.id)
+def place_of(interaction: discord.Interaction, user: UserRef, moderator_role: str) -> Place:
+    """Where the interaction comes from, with what it says of the caller there: in a
+    server, their membership, whether they see this channel and whether they moderate,
+    from the interaction's own member data (Discord computed its permissions for this
+    channel): no request to Discord."""
+    here = None
+    member = interaction.user
+    if interaction.guild_id is not None and isinstance(member, discord.Member) and member.guild.id == interaction.guild_id:
+        sees = (interaction.channel_id,) if interaction.channel_id is not None and interaction.permissions.view_channel else ()
+        here = Standing(user.id, interaction.guild_id, True, frozenset(sees), member_is_moderator(member, moderator_role))
+    return Place(user, interaction.guild_id, interaction.channel_id, here=here)
 
 
-async def view_for(bot: WolfBot, interaction: discord.Interaction) -> PlayerView:
-    """The caller's own view of the game a player command is about (as :func:`game_for`
-    chooses it), read at once."""
-    here = interaction.channel_id if interaction.guild_id is not None else None
-    return await player_view_here(bot.db, interaction.user.id, here)
+class DiscordCaller:
+    """What Discord says of one interaction's caller elsewhere than where they sent it
+    (``bot.core.table.Caller``): asked of Discord when the service needs it, once per
+    game or server (the member by REST, since the bot has no members intent)."""
 
+    def __init__(self, bot: WolfBot, interaction: discord.Interaction) -> None:
+        self.bot = bot
+        self.interaction = interaction
+        self._standings: dict[int, Standing] = {}
 
-async def moderated_game(bot: WolfBot, interaction: discord.Interaction) -> GameInfo:
-    """The game a moderator command is about: this channel's; in a DM, the one game the
-    caller moderates (:func:`games_moderated_from_afar`), whether or not they play in it;
-    with several, none is guessed (the reply names their channels). A caller who
-    moderates none gets the game they play in, whose moderator check then refuses them.
-    In a channel without a game none is guessed either (advancing the wrong game cannot
-    be undone): the reply names the channels of this server's live games."""
-    if interaction.guild_id is not None and interaction.channel_id is not None:
-        here = await game_in_channel(bot.db, interaction.channel_id)
-        if here is None:
-            elsewhere = await live_game_places(bot.db, interaction.guild_id)
-            if elsewhere:
-                raise ReplyError("reply.error.no_game_here_elsewhere", channels=[f"<#{g.channel_id}>" for g in elsewhere])
-            raise ReplyError("reply.error.no_game_here")
-        return here
-    mine = await games_moderated_from_afar(bot, interaction.user)
-    if len(mine) == 1:
-        return mine[0]
-    if mine:
-        raise ReplyError("reply.error.several_games", channels=[f"<#{g.channel_id}>" for g in mine])
-    return await active_game_of(bot.db, interaction.user.id)
+    async def standing(self, game: GameLike) -> Standing:
+        """The caller's standing in ``game``'s server and channel. The game's creator
+        whom Discord does not answer for (an outage) is taken for a member: it locks
+        them out of nothing."""
+        if game.id not in self._standings:
+            user = self.interaction.user
+            guild_id = game.guild_id
+            if guild_id is None:
+                found = Standing.stranger(user.id)
+            else:
+                member = await member_in(self.bot, guild_id, user)
+                if member is not None:
+                    found = await standing_of_member(self.bot, member, game.channel_id, self.interaction)
+                elif game.moderator_id == user.id and await still_member(self.bot, guild_id, user):
+                    found = Standing.member_of(user.id, guild_id)
+                else:
+                    found = Standing.stranger(user.id, guild_id)
+            self._standings[game.id] = found
+        return self._standings[game.id]
 
-
-# At most this many servers are asked about one DM moderator command (each may be a
-# request to Discord): see ``service.servers_to_ask``.
-SERVERS_ASKED_FROM_A_DM = 25
-
-
-async def games_moderated_from_afar(bot: WolfBot, user: discord.abc.User) -> list[GameInfo]:
-    """The live games a caller may run from a DM: those they created, and those in
-    servers where they are a moderator (Manage Server or the configured role), looked up
-    in the game's server since a DM carries no roles: at most
-    ``SERVERS_ASKED_FROM_A_DM`` servers, those where the caller has played or moderated
-    first (``service.servers_to_ask``). Oldest first."""
-    mine = await games_moderated_by(bot.db, user.id)
-    guild_ids = await servers_to_ask(bot.db, user.id, SERVERS_ASKED_FROM_A_DM)
-    # One lookup per server, all at once (without the members intent each may be a REST call).
-    found = await asyncio.gather(*(member_in(bot, guild_id, user) for guild_id in guild_ids))
-    moderates = [gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, bot.config.moderator_role)]
-    known = {g.id for g in mine}
-    places = await live_game_places(bot.db, guild_ids=moderates) if moderates else []
-    others = [await get_game(bot.db, p.id) for p in places if p.id not in known]
-    return sorted([*mine, *others], key=lambda g: g.id)
+    async def moderates_in(self, guild_ids: Sequence[int]) -> frozenset[int]:
+        """Those of ``guild_ids`` where the caller is a moderator: one lookup per server,
+        all at once (without the members intent each may be a REST call)."""
+        user = self.interaction.user
+        found = await asyncio.gather(*(member_in(self.bot, guild_id, user) for guild_id in guild_ids))
+        role = self.bot.config.moderator_role
+        return frozenset(gid for gid, m in zip(guild_ids, found, strict=True) if m is not None and member_is_moderator(m, role))
 
 
 class TableCache:
@@ -149,7 +142,8 @@ class TableCache:
         if hit and now - hit[0] < self.ttl:
             return hit[1]
         try:
-            info = await (moderated_game if moderating else game_for)(bot, interaction)
+            ctx = Ctx(interaction)
+            info = await game_info(bot.db, ctx.place, moderating=moderating, caller=ctx.caller)
         except (ServiceError, ReplyError):
             return None
         self._by_key[key] = (now, info)
@@ -172,7 +166,7 @@ class ViewCache:
         if hit and now - hit[0] < self.ttl:
             return hit[1]
         try:
-            view = await view_for(bot, interaction)
+            view = await view_at(bot.db, Ctx(interaction).place)
         except ServiceError:
             return None
         self._by_user[interaction.user.id] = (now, view)
@@ -189,6 +183,11 @@ class Ctx:
         self.interaction = interaction
         self.bot: WolfBot = interaction.client  # type: ignore[assignment]
         self.locale = locale_of(interaction)
+        self.user = user_ref(interaction.user, self.locale)
+        # Where it comes from and what Discord says of the caller there (no request).
+        self.place = place_of(interaction, self.user, self.bot.config.moderator_role)
+        # What Discord says of them elsewhere, asked only when the service needs it.
+        self.caller = DiscordCaller(self.bot, interaction)
 
     @classmethod
     async def begin(cls, interaction: discord.Interaction, *, ephemeral: bool = True, idempotent: bool = False) -> Ctx:
@@ -204,27 +203,23 @@ class Ctx:
     def db(self) -> Any:
         return self.bot.db
 
-    @property
-    def user(self) -> UserRef:
-        return user_ref(self.interaction.user, self.locale)
-
     async def game(self) -> GameInfo:
-        return await game_for(self.bot, self.interaction)
+        """The public view of the game a player's command is about."""
+        return await game_info(self.db, self.place)
 
     async def standing(self, game: GameInfo) -> Standing:
         """What Discord says of the caller in ``game``'s server and channel, for the
-        service's access policy (:mod:`bot.discord.guild.standing`)."""
-        return await standing_in(self.bot, self.interaction, game.guild_id, game.channel_id)
+        service's access policy (``bot.core.table.standing_in``)."""
+        return await standing_in(self.place, game, self.caller)
 
-    async def moderate(self, command: ModeratorCommand[R], game: GameInfo | None) -> R:
-        """``command`` done by the service as the caller's (``service.moderate``, which
-        checks that they moderate), with what Discord says of them in ``game``'s server
-        (no game yet: this one's)."""
-        return await moderate(self.db, command, await moderator_standing(self.bot, self.interaction, game))
+    async def moderate(self, command: ModeratorCommand[R]) -> R:
+        """``command`` done by the service as the caller's, in one call (``moderate``,
+        which finds the game and checks that they moderate)."""
+        return await moderate(self.db, self.place, command, self.caller)
 
     async def view(self) -> PlayerView:
-        """The caller's own view of the game (see :func:`view_for`)."""
-        return await view_for(self.bot, self.interaction)
+        """The caller's own view of the game their command is about."""
+        return await view_at(self.db, self.place)
 
     async def send(
         self,

@@ -3,7 +3,7 @@
 A game's line-up is one more of its settings (``games.settings.lineup``: a preset's
 name or the classes of each faction; a game without it was dealt by lot, as before), so
 it needs no column. ``lineup_odds`` holds the result of the background simulation per
-line-up, table size and rules (bot.features.lineup.odds), so a lobby shows it again after
+line-up, table size and rules (bot.core.lineup_odds), so a lobby shows it again after
 a restart and another lobby with the same line-up does not simulate it again.
 
 Revision ID: 0012

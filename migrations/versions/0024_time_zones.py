@@ -1,6 +1,6 @@
 """Time zones: a user's own (``users.timezone``, ``/settings timezone``), and a slow
 game's deadline hours (``deadline_hours``, ``deadline_zone`` in a game's settings, no
-schema change: ``bot.features.settings.time_zones``).
+schema change: ``bot.core.time_zones``).
 
 The downgrade parks the users' zones (``bot.db.parked_rows``) and the two settings keys
 (``bot.db.parked_settings``), which the earlier code, knowing no such setting, would

@@ -82,9 +82,10 @@ async def test_a_player_who_died_in_an_earlier_game_cannot_read_this_games_dead(
 async def test_at_start_up_a_death_is_not_shown_by_silencing_before_its_post(table: Table):
     """The start-up check has the dead of each live game silenced, but not while a post
     of that game still waits: the dawn post that names the night's dead must come first."""
-    from bot.core.common import apply_state, state_of
+    from bot.core.rules import state_of
     from bot.db import repositories as repo
     from discord_emulator import permissions as perm
+    from tests.service.helpers import apply_state
 
     game_id = await started_game(table)
     bob = table.players[1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.common import apply_state, state_of
+from bot.core.rules import state_of
 from bot.core.views import player_view
 from bot.db import repositories as repo
 from bot.db.session import Database
@@ -17,6 +17,7 @@ from bot.features.lobby.games import get_game
 from discord_emulator import Message, User
 from discord_emulator.state import iter_components
 from tests.bot.conftest import Table, reply_text, start_bot, started_game
+from tests.service.helpers import apply_state
 
 
 def prompts(table: Table, user: User, marker: str) -> list[Message]:

@@ -4,8 +4,9 @@ with every kind of player argument, the deadline and its reminder, skills' toggl
 
 from __future__ import annotations
 
-from bot.core.views import phase_status, player_view
+from bot.core.views import player_view
 from bot.features.lobby.games import game_in_channel
+from bot.features.moderation.status import phase_status
 from tests.bot.conftest import Table, reply_text, started_game
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.views import player_view_here
+from bot.core.views import view_at
 from bot.discord import context, first_response
 from tests.bot.conftest import Table, reply_text, started_game
 
@@ -63,13 +63,13 @@ async def test_a_slow_answer_is_acknowledged_first_then_fills_the_thinking_messa
 ) -> None:
     await started_game(table)
     released = asyncio.Event()
-    read = player_view_here
+    read = view_at
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
         await released.wait()  # held until the player has seen "thinking…"
         return await read(*args, **kwargs)
 
-    monkeypatch.setattr(context, "player_view_here", slow)
+    monkeypatch.setattr(context, "view_at", slow)
     pending = await table.emu.slash(table.players[1], "me", {}, channel=table.channel)
     await table.emu.wait_for(lambda: pending.deferred or None, 10, "the acknowledgement")
     assert pending.message is not None and pending.message.ephemeral  # "thinking…", to the caller alone

@@ -8,8 +8,7 @@ import pytest
 
 import engine
 import engine.view
-from bot.core.types import GameInfo, GameSettings, SeatInfo
-from bot.core.views import PlayerView
+from bot.core.types import GameInfo, GameSettings, PlayerView, SeatInfo
 from bot.features.lobby.look import lobby_embed
 from bot.features.me.cog import me_embeds
 from bot.features.moderation.look import status_embed

@@ -184,9 +184,10 @@ async def test_turning_quiet_dead_off_mid_game_gives_the_silenced_their_voice_ba
 async def _dusk_with_the_moderator_playing(table: Table, *, wound: bool) -> tuple[int, dict[int, Any], int]:
     """A game of six, its moderator seated, at its first Dusk with early close on; one
     other seat (returned) wounded when ``wound``."""
-    from bot.core.common import apply_state, state_of
+    from bot.core.rules import state_of
     from bot.db import repositories as repo
     from tests.bot.conftest import open_lobby
+    from tests.service.helpers import apply_state
 
     lobby, join_id = await open_lobby(table, day="2h", dusk="2h", morning="1h", early_advance=True)
     for p in [table.mod, *table.players[:5]]:
@@ -238,8 +239,9 @@ async def test_a_healthy_player_who_only_identified_is_not_counted_done(table: T
 
 async def test_a_moderator_whose_seat_is_dead_still_sees_only_the_count(table: Table):
     """Their faction can still win: the dead play on through it."""
-    from bot.core.common import apply_state, state_of
+    from bot.core.rules import state_of
     from bot.db import repositories as repo
+    from tests.service.helpers import apply_state
 
     game_id, by_seat, _ = await _dusk_with_the_moderator_playing(table, wound=False)
     mod_seat = next(s for s, u in by_seat.items() if u.id == table.mod.id)
@@ -296,8 +298,8 @@ async def test_a_dm_command_asks_discord_about_a_bounded_few_servers_the_callers
     moderates there. In a bot with live games in many servers it asks about at most
     ``SERVERS_ASKED_FROM_A_DM``, those where the caller has played first, so a referee
     who plays in the oldest game is still found and Discord is not asked about them all."""
+    from bot.core.table import SERVERS_ASKED_FROM_A_DM
     from bot.core.types import UserRef
-    from bot.discord.context import SERVERS_ASKED_FROM_A_DM
 
     role = table.emu.create_role(table.guild, "Referees")
     alice = table.players[0]

@@ -19,6 +19,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 import engine
+from bot.core.time_zones import set_time_zone
 from bot.core.types import UserRef
 from bot.db.migrate import (
     DowngradeRefused,
@@ -32,7 +33,6 @@ from bot.db.session import Database, make_engine
 from bot.features.replay.export import export_game
 from bot.features.replay.verify import verify_log
 from bot.features.seasons.seasons import end_season, start_season
-from bot.features.settings.time_zones import set_time_zone
 from tests.conftest import FakeClock
 from tests.service.helpers import GUILD, dealing_under, lobby, play_to_end, started
 

@@ -5,6 +5,8 @@ loop waits for."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy.exc import IntegrityError
 
@@ -28,7 +30,8 @@ class Heard:
         self.signals: list[Signal] = []
         self.stops = [db.signals.listen(s, lambda s=s: self.signals.append(s)) for s in (MESSAGES, DEADLINES)]
 
-    def take(self) -> set[Signal]:
+    async def take(self) -> set[Signal]:
+        await asyncio.sleep(0)  # (the listeners are called soon after the commit)
         found, self.signals = set(self.signals), []
         return found
 
@@ -45,13 +48,13 @@ async def test_a_committed_write_signals_its_messages_a_rolled_back_one_does_not
     heard = Heard(db)
     async with db.transaction() as s:
         s.add(outbox_row(game_id, "k1", db.now()))
-    assert heard.take() == {MESSAGES}
+    assert (await heard.take()) == {MESSAGES}
     with pytest.raises(RuntimeError):
         async with db.transaction() as s:
             s.add(outbox_row(game_id, "k2", db.now()))
             await s.flush()  # written, then rolled back
             raise RuntimeError("the use case refuses")
-    assert heard.take() == set()
+    assert (await heard.take()) == set()
     assert [m.key for m in await take_due(db) if m.key.startswith("k")] == ["k1"]
 
 
@@ -63,21 +66,21 @@ async def test_a_failed_commit_signals_nothing(db: Database):
     with pytest.raises(IntegrityError):
         async with db.transaction() as s:
             s.add(outbox_row(game_id, "taken", db.now()))  # the same key: refused at the commit's flush
-    assert heard.take() == set()
+    assert (await heard.take()) == set()
 
 
 async def test_use_cases_signal_what_they_wrote(db: Database):
     heard = Heard(db)
     game_id = await lobby(db)  # the lobby post
-    assert heard.take() == {MESSAGES}
+    assert (await heard.take()) == {MESSAGES}
     await start_game(db, game_id)  # the sheets, and the first deadline
-    assert heard.take() == {MESSAGES, DEADLINES}
+    assert (await heard.take()) == {MESSAGES, DEADLINES}
     await extend_deadline(db, game_id, 3600)  # the clock moves (and the table is told)
-    assert DEADLINES in heard.take()
+    assert DEADLINES in (await heard.take())
     await pause_game(db, game_id)
-    assert heard.take() == {MESSAGES, DEADLINES}
+    assert (await heard.take()) == {MESSAGES, DEADLINES}
     await player_view(db, user(1).id, game_id)  # a read
-    assert heard.take() == set()
+    assert (await heard.take()) == set()
 
 
 async def test_a_write_no_loop_waits_for_signals_nothing(db: Database):
@@ -88,28 +91,28 @@ async def test_a_write_no_loop_waits_for_signals_nothing(db: Database):
         game = await repo.get_game(s, game_id)
         game.notice_seq += 1  # seen by nobody's loop
     await note_locale(db, user(1).id, "zh-CN")
-    assert heard.take() == set()
+    assert (await heard.take()) == set()
 
 
 async def test_a_statement_past_the_flush_notes_its_own_and_a_listener_can_stop(db: Database):
     game_id = await started(db)
     heard = Heard(db)
     await mark_effects_due(db, [game_id])  # for the reconciler, after the dispatcher's pass
-    assert heard.take() == {MESSAGES}
+    assert (await heard.take()) == {MESSAGES}
     for stop in heard.stops:
         stop()
     async with db.transaction() as s:
         note(s, MESSAGES, DEADLINES)
-    assert heard.take() == set()
+    assert (await heard.take()) == set()
 
 
 async def test_an_early_close_moves_the_deadline_past_the_flush_of_a_submission(db: Database):
     game_id = await started(db, early_advance=True)
     heard = Heard(db)
     await send_all(db, game_id, but=1)
-    assert heard.take() == set()  # a submission alone: no loop waits for it
+    assert (await heard.take()) == set()  # a submission alone: no loop waits for it
     await send_all(db, game_id)  # the last one sent brings the deadline to now
-    assert heard.take() == {DEADLINES}
+    assert (await heard.take()) == {DEADLINES}
 
 
 async def send_all(db: Database, game_id: int, but: int = 0) -> None:

@@ -55,7 +55,7 @@ from bot.features.stats.stats import player_stats
 from bot.render.refusals import service_refusal
 from engine.validate import validate_identification
 from tests.conftest import FakeClock
-from tests.service.helpers import GUILD, current_state, play_to_end, send_all, started
+from tests.service.helpers import GUILD, as_moderator, current_state, play_to_end, send_all, started
 
 MOD = UserRef(77, "mod")
 HERE = Standing.member_of(MOD.id, GUILD, moderator=True)
@@ -75,11 +75,11 @@ async def _season_of(db: Database, game_id: int) -> int | None:
 
 async def test_a_game_counts_in_the_season_open_when_it_ends(db: Database, clock: FakeClock) -> None:
     before = await _play(db, clock, "season-before", 5001)  # no season yet: all-time only
-    first = await moderate(db, StartSeason(GUILD, MOD, "Spring", "en-US"), HERE)
+    first = await moderate(db, as_moderator(HERE), StartSeason(GUILD, MOD, "Spring", "en-US"))
     clock.advance(60)
     straddling = await started(db, 6, seed="season-straddles", channel=5002, first=7)  # starts in season 1...
     inside = await _play(db, clock, "season-inside", 5003)
-    summary = await moderate(db, EndSeason(GUILD, MOD, channel_id=42), HERE)
+    summary = await moderate(db, as_moderator(HERE), EndSeason(GUILD, MOD, channel_id=42))
     clock.advance(60)
     await play_to_end(db, straddling)  # ...and ends with no season open: in none
     second = await start_season(db, GUILD, MOD)
@@ -181,7 +181,7 @@ async def test_refusals_change_nothing(db: Database) -> None:
     other_server = Standing.member_of(MOD.id, GUILD + 1, moderator=True)
     for who in (player, other_server):
         with pytest.raises(NotModeratorError):
-            await moderate(db, EndSeason(GUILD, UserRef(who.user_id, "x"), channel_id=42), who)
+            await moderate(db, as_moderator(who), EndSeason(GUILD, UserRef(who.user_id, "x"), channel_id=42))
     async with db.read() as s:
         seasons = (await s.execute(select(Season))).scalars().all()
     assert [(x.number, x.name, x.ended_at) for x in seasons] == [(1, "Autumn 2027", None)]

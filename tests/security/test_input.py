@@ -447,7 +447,7 @@ def components_shown(world: World) -> dict[str, list[tuple[Message, dict[str, An
     guild_id = world.channel.guild_id
     assert guild_id is not None
     built = [
-        view_of(JoinButton(game_id), LeaveButton(game_id), ConfirmButton(CancelGame(game_id))),
+        view_of(JoinButton(game_id), LeaveButton(game_id), ConfirmButton(CancelGame(game_id=game_id))),
         replay_view(game_id, "en-US"),
         history_view(guild_id, HistoryPage(games=(), page=2, pages=3, total=25), "en-US"),
         offer_view(1, "en-US"),

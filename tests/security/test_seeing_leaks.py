@@ -11,10 +11,10 @@ from bot.core.advance import advance_phase
 from bot.core.deadlines import run_due
 from bot.core.dispatch import Dispatcher, MemorySender
 from bot.core.outbox import claim_due_messages
-from bot.core.views import phase_status
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.features.lobby.games import get_game, join_game, start_game
+from bot.features.moderation.status import phase_status
 from bot.features.play.commands import SendGrail, handle
 from engine.events import public
 from tests.bot import conftest as bot_tables

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import event, select
 
+from bot import features
 from bot.core import errors as E
 from bot.core.advance import advance_phase
 from bot.core.dispatch import Dispatcher
@@ -153,6 +154,7 @@ def main() -> None:
     p.add_argument("--kill-at-begin", type=int)
     p.add_argument("--kill-after-send", type=int)
     args = p.parse_args()
+    features.load()
     asyncio.run(play(args.url, args.received, args.restart, args))
 
 

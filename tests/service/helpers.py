@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -172,3 +173,28 @@ def dealing_under(version: int) -> Iterator[None]:
         yield
     finally:
         GameSettings.engine_settings = dealt  # type: ignore[method-assign]
+
+
+def apply_state(game: Any, state: Any) -> None:
+    """A test's own state for a stored game (as a step would write it)."""
+    game.state = state.to_dict()
+    game.round = state.round
+    game.phase = state.phase.value
+
+
+async def locked_game(s: Any, game_id: int) -> Any:
+    """The game row, locked in ``s`` (a test reaching past the use cases)."""
+    from bot.db import repositories as repo
+
+    found = await repo.find_game(s, game_id=game_id, lock=True)
+    assert found is not None
+    return found[0]
+
+
+def as_moderator(standing: Any) -> Any:
+    """The place of a moderator's request that Discord says ``standing`` of: sent in its
+    server (``moderate`` finds the game the command names)."""
+    from bot.core.table import Place
+    from bot.core.types import UserRef
+
+    return Place(UserRef(standing.user_id, f"user{standing.user_id}"), standing.guild_id, None, here=standing)

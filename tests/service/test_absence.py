@@ -13,9 +13,10 @@ from bot.core.advance import advance_phase
 from bot.core.deadlines import run_due
 from bot.core.outbox import claim_due_messages
 from bot.core.types import UserRef
-from bot.core.views import phase_status, player_view
+from bot.core.views import player_view
 from bot.db.session import Database
 from bot.features.lobby.games import get_game
+from bot.features.moderation.status import phase_status
 from bot.features.play.commands import SendSubmission, handle
 from bot.features.replay.export import export_game
 from bot.features.replay.verify import verify_log
@@ -134,7 +135,7 @@ async def test_policy_replace_offers_the_seat_and_a_standby_takes_it(db: Databas
     assert [(m.recipient_id, m.payload["seat"]) for m in offers] == [(STANDBY.id, 1)]
     # The first lets it expire: the next is asked; the first's button is refused.
     clock.advance(600)
-    assert (await run_due(db)).offers_closed == 1
+    assert (await run_due(db)).done.get("offers_closed", 0) == 1
     second = of_type(await take_due(db), "seat_offer")
     assert [m.recipient_id for m in second] == [STANDBY2.id]
     with pytest.raises(SE.OfferClosedError):

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from bot.ai.knowledge import Knowledge
-from bot.core.common import locked_game, state_of
 from bot.core.deadlines import run_due
+from bot.core.rules import state_of
 from bot.db.models import AiTurn
 from bot.db.session import Database
 from bot.features.ai_seats import play as ai_play
@@ -24,7 +24,7 @@ from bot.features.moderation.moderation import replace_player
 from bot.features.play.commands import SendSubmission, handle
 from bot.features.practice.practice import start_practice
 from tests.conftest import FakeClock
-from tests.service.helpers import choice, current_state, lobby, sees, user
+from tests.service.helpers import choice, current_state, lobby, locked_game, sees, user
 
 
 def values(k: Knowledge) -> dict[str, Any]:

@@ -242,7 +242,7 @@ async def test_the_moment_is_drawn_from_the_seed_stored_and_waits_while_paused(d
     game_id = await _ai_lobby(db, 1, 5, seed="moment-seed-01", day_seconds=3600)
     await start_game(db, game_id)
     start = clock()
-    assert (await run_due(db)).ai_played == []  # the Day's turns, planned at the start: none due yet
+    assert (await run_due(db)).done.get("ai_played", []) == []  # the Day's turns, planned at the start: none due yet
     async with db.read() as s:
         turns = (await s.scalars(select(AiTurn).where(AiTurn.game_id == game_id))).all()
     assert len(turns) == 5 and all(t.played_at is None for t in turns)
@@ -252,9 +252,9 @@ async def test_the_moment_is_drawn_from_the_seed_stored_and_waits_while_paused(d
     first = min(t.due_at for t in turns)
     await pause_game(db, game_id)
     clock.advance(7200)
-    assert (await run_due(db)).ai_played == []  # paused: it waits
+    assert (await run_due(db)).done.get("ai_played", []) == []  # paused: it waits
     await resume_game(db, game_id)
-    played = (await run_due(db)).ai_played
+    played = (await run_due(db)).done.get("ai_played", [])
     assert sorted(seat for _, seat, _ in played) == sorted(t.seat for t in turns)
     assert {outcome for *_, outcome in played} == {"sent"}
     assert clock() > first
@@ -274,7 +274,7 @@ async def test_hand_over_both_ways(db, clock):
         await seat_to_ai(db, game_id, human.seat)
     assert getattr(refused.value, "params", {}).get("field") == "seat"
     clock.advance(86400 * 0.9)
-    played = {seat for _, seat, _ in (await run_due(db)).ai_played}
+    played = {seat for _, seat, _ in (await run_due(db)).done.get("ai_played", [])}
     assert {human.seat, ai_seat} <= played
     async with db.read() as s:
         from bot.db import repositories as repo

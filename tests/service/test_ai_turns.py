@@ -10,15 +10,15 @@ from contextlib import contextmanager
 from sqlalchemy import delete, event, select
 
 from bot.core.advance import advance_phase
-from bot.core.common import apply_state, locked_game, state_of
 from bot.core.deadlines import run_due
+from bot.core.rules import state_of
 from bot.db.models import AiTurn
 from bot.db.session import Database
 from bot.features.ai_seats.ai_seats import seat_to_ai
 from bot.features.ai_seats.turns import plan_missing
 from bot.features.lobby.games import start_game
 from bot.features.moderation.moderation import pause_game, resume_game
-from tests.service.helpers import lobby
+from tests.service.helpers import apply_state, lobby, locked_game
 
 
 async def _turns(db: Database, game_id: int) -> set[tuple[int, str, int]]:
@@ -71,13 +71,13 @@ async def test_an_idle_tick_reads_the_same_with_one_live_game_or_many(db: Databa
     await run_due(db)
     with counting(db) as one:
         report = await run_due(db)
-    assert report.ai_played == [] and report.advanced == []
+    assert report.done.get("ai_played", []) == [] and report.advanced == []
     for k in range(1, 6):
         await _game(db, 4, 2, k=k)
     await run_due(db)
     with counting(db) as six:
         report = await run_due(db)
-    assert report.ai_played == [] and report.advanced == []
+    assert report.done.get("ai_played", []) == [] and report.advanced == []
     assert six == one and one
 
 

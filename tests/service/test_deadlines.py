@@ -118,14 +118,14 @@ async def test_a_broken_game_does_not_stop_the_others(db: Database, clock, monke
     a = await started(db, 6, day_seconds=DAY)
     b = await started(db, 6, day_seconds=DAY, channel=2001, first=20)
     clock.advance(DAY)
-    real = deadlines.advance_locked
+    real = deadlines.advance
 
-    async def flaky(s, game, now, **kw):
-        if game.id == a:
+    async def flaky(t, **kw):
+        if t.id == a:
             raise RuntimeError("engine bug")
-        return await real(s, game, now, **kw)
+        return await real(t, **kw)
 
-    monkeypatch.setattr(deadlines, "advance_locked", flaky)
+    monkeypatch.setattr(deadlines, "advance", flaky)
     report = await run_due(db)
     assert report.failed == [a] and [r.game_id for r in report.advanced] == [b]
     assert (await get_game(db, a)).phase == "day"  # rolled back, retried next tick
@@ -182,8 +182,9 @@ async def test_the_games_due_close_a_few_at_a_time_and_are_reported_in_order(db:
 async def at_dusk_with_seat_2_wounded(db: Database, **settings: object):
     """A game of six at its first Dusk, seat 2 at HP 0 (as if hit); (game id, state)."""
     from bot.core.advance import advance_phase
-    from bot.core.common import apply_state, state_of
+    from bot.core.rules import state_of
     from bot.db import repositories as repo
+    from tests.service.helpers import apply_state
 
     game_id = await started(db, 6, day_seconds=DAY, dusk_seconds=DAY, **settings)
     await advance_phase(db, game_id)

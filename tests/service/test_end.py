@@ -14,9 +14,11 @@ import pytest
 from bot.cli import verify
 from bot.core import errors as E
 from bot.core.advance import advance_phase
+from bot.core.table import Place
+from bot.core.views import game_info
 from bot.db.models import GameStep, OutboxMessage
 from bot.db.session import Database
-from bot.features.lobby.games import active_game_of, create_game, get_game, join_game
+from bot.features.lobby.games import create_game, get_game, join_game
 from bot.features.moderation.moderation import cancel_game, end_game, pause_game, remove_player
 from bot.features.play.commands import SendGrail, handle
 from bot.features.replay.export import export_game
@@ -61,7 +63,7 @@ async def test_an_early_end_is_scored_logged_announced_and_verified(db: Database
     assert mail[-1].payload["seed"] == "end-seed-01"
     # Everyone is free: the players may join another game, the channel may host one.
     with pytest.raises(E.NoActiveGameError):
-        await active_game_of(db, user(1).id)
+        await game_info(db, Place.of(user(1).id))
     again = await create_game(db, guild_id=GUILD, channel_id=CHANNEL, moderator=MODERATOR)
     await join_game(db, again.id, user(1), await sees(db, again.id, user(1)))
     # The log replays, the end step included; a tampered end is caught.

@@ -12,8 +12,8 @@ import pytest
 
 import engine
 from bot.core import errors as E
+from bot.core.lineup_odds import odds_for, store_odds, table_size
 from bot.db.session import Database
-from bot.features.lineup.odds import odds_for, store_odds, table_size
 from bot.features.lobby.games import get_game, start_game
 from bot.features.moderation.moderation import update_settings
 from bot.features.replay.export import export_game

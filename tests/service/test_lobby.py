@@ -9,11 +9,12 @@ import pytest
 
 from bot.core import errors as E
 from bot.core.outbox import claim_due_messages
+from bot.core.table import Place
 from bot.core.types import GameSettings, UserRef
+from bot.core.views import game_info
 from bot.db.models import Game, GamePlayer, OutboxMessage, User
 from bot.db.session import Database
 from bot.features.lobby.games import (
-    active_game_of,
     create_game,
     game_in_channel,
     join_game,
@@ -76,12 +77,12 @@ async def test_one_live_game_per_player_across_servers(db: Database) -> None:
     assert service_refusal(err.value, "zh-CN") == f"你已经在<#{CHANNEL}>的第{a}局游戏中；同一时间只能参加一局。"
     with pytest.raises(E.AlreadyJoinedError):  # a kind of AlreadyInGameError
         await join_game(db, a, user(1), await sees(db, a, user(1)))
-    assert (await active_game_of(db, user(1).id)).id == a
+    assert (await game_info(db, Place.of(user(1).id))).id == a
     await leave_game(db, a, user(1).id)
     await join_game(db, b.id, user(1), await sees(db, b.id, user(1)))
-    assert (await active_game_of(db, user(1).id)).id == b.id
+    assert (await game_info(db, Place.of(user(1).id))).id == b.id
     with pytest.raises(E.NoActiveGameError):
-        await active_game_of(db, user(2).id)
+        await game_info(db, Place.of(user(2).id))
 
 
 async def test_lobby_full_and_too_few_players(db: Database) -> None:

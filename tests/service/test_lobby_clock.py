@@ -49,7 +49,7 @@ async def test_members_are_reminded_then_the_game_starts_at_its_start_time(db: D
     assert info.start_at == db.now() + timedelta(hours=2)
     assert await next_wakeup(db) == db.now() + timedelta(minutes=90)  # the reminder
     report = await run_due(db)
-    assert report.lobbies == [] and report.reminded == []
+    assert report.done.get("lobbies", []) == [] and report.reminded == []
     clock.advance(90 * 60)
     report = await run_due(db)
     assert report.reminded == [game_id]
@@ -62,20 +62,20 @@ async def test_members_are_reminded_then_the_game_starts_at_its_start_time(db: D
     clock.advance(30 * 60)
     # Nothing in memory: a scheduler started now (after a restart) finds the start time.
     report = await Scheduler(db).tick()
-    assert report.lobbies == [game_id]
+    assert report.done.get("lobbies", []) == [game_id]
     info = await get_game(db, game_id)
     assert info.status == "running" and (info.round, info.phase) == (1, "day") and info.start_at is None
     kinds = [m.payload["type"] for m in await take_due(db)]
     assert kinds.count("sheet") == 6 and "game_started" in kinds and "phase_started" in kinds
     async with db.read() as s:
         assert [st.kind for st in await repo.steps(s, game_id)] == ["start"]
-    assert (await run_due(db)).lobbies == []
+    assert (await run_due(db)).done.get("lobbies", []) == []
 
 
 async def test_a_lobby_short_of_players_is_cancelled_at_its_start_time(db: Database, clock):
     game_id = await _lobby_starting_in(db, 3600, 4)
     clock.advance(3600)
-    assert (await run_due(db)).lobbies == [game_id]
+    assert (await run_due(db)).done.get("lobbies", []) == [game_id]
     info = await get_game(db, game_id)
     assert info.status == "cancelled"
     notices = [m.payload for m in await take_due(db) if m.recipient_kind == "channel"]
@@ -89,7 +89,7 @@ async def test_a_reminder_due_with_the_start_is_not_sent(db: Database, clock):
     game_id = await _lobby_starting_in(db, 3600, 6, reminder_lead_seconds=600)
     clock.advance(2 * 86400)  # the bot was down through both
     report = await run_due(db)
-    assert report.lobbies == [game_id]
+    assert report.done.get("lobbies", []) == [game_id]
     assert "lobby_reminder" not in [m.payload["type"] for m in await take_due(db)]
 
 
@@ -110,7 +110,7 @@ async def test_start_time_in_the_settings_and_its_refusals(db: Database, clock):
     with pytest.raises(LobbyClosedError):
         await update_settings(db, game_id, start_in=600)
     clock.advance(3600)
-    assert (await run_due(db)).lobbies == []  # the started game is left alone
+    assert (await run_due(db)).done.get("lobbies", []) == []  # the started game is left alone
     async with db.read() as s:
         cancelled = (await s.execute(select(OutboxMessage).where(OutboxMessage.payload["type"].as_string() == "game_cancelled"))).scalars().all()
     assert cancelled == []

@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.core import messages
-from bot.core.common import locked_game, mail_for
+from bot.core import messages, table
 from bot.core.messages import (
     KINDS,
     GamePaused,
@@ -206,10 +205,10 @@ class PausedTwice(GamePaused):
 
 async def test_a_message_of_no_kind_is_refused_when_written(db: Database):
     game_id = await lobby(db)
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
+    async with table.of(db, game_id, writing=True) as t:
+        s = t.session
         before = (await s.execute(select(func.count()).select_from(OutboxMessage))).scalar_one()
-        mail, _ = await mail_for(s, game, seq=None, round_no=0, phase="lobby", now=db.now())
+        mail = await t.mail(seq=None, round_no=0, phase="lobby")
         for stray in (Stray(note="hello"), PausedTwice(round=1, phase="day"), {"type": "lobby"}):
             with pytest.raises(UnknownMessageError):
                 mail.public(stray)  # type: ignore[arg-type]  # (what mypy refuses, refused when run)

@@ -7,10 +7,11 @@ import pytest
 import engine
 from bot.core import errors as E
 from bot.core.advance import advance_phase
+from bot.core.table import Place
 from bot.core.types import UserRef
-from bot.core.views import player_view
+from bot.core.views import game_info, player_view
 from bot.db.session import Database
-from bot.features.lobby.games import active_game_of, get_game, join_game
+from bot.features.lobby.games import get_game, join_game
 from bot.features.moderation.moderation import cancel_game, remove_player, replace_player
 from bot.features.play.commands import SendGrail, SendSubmission, handle
 from bot.features.replay.export import export_game
@@ -42,7 +43,7 @@ async def test_replace_hands_the_seat_and_sheet_to_the_newcomer(db: Database) ->
     assert view.sent == {"grail": {"kind": "grail", "number": 77}}
     assert (await current_state(db, game_id)).player(2).name == "Newcomer"
     with pytest.raises(E.NoActiveGameError):
-        await active_game_of(db, user(2).id)
+        await game_info(db, Place.of(user(2).id))
     with pytest.raises(E.NotInGameError):
         await player_view(db, user(2).id, game_id)
     msgs = await take_due(db, limit=100)

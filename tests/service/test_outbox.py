@@ -214,8 +214,7 @@ async def test_giving_up_sends_a_user_message_to_the_inbox_and_fails_a_channel_p
 @pytest.mark.parametrize("bad", [0, -1, 2**63, True, 1.0, "7"])
 async def test_an_id_that_is_not_a_snowflake_is_refused_everywhere(db: Database, bad: object) -> None:
     """One rule for ids (bot.core.types.is_id): a user, a game and a Discord message."""
-    from bot.core.common import check_id
-    from bot.core.types import UserRef, is_id
+    from bot.core.types import UserRef, check_id, is_id
 
     assert not is_id(bad) and is_id(1) and is_id(2**63 - 1)
     with pytest.raises(E.BadArgumentError):

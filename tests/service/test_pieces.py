@@ -18,10 +18,11 @@ import engine
 from bot.core import errors as E
 from bot.core.advance import advance_phase
 from bot.core.types import GameSettings, Receipt
-from bot.core.views import phase_status, player_view
+from bot.core.views import player_view
 from bot.db.models import GameStep, Submission
 from bot.db.session import Database
 from bot.features.lobby.games import get_game
+from bot.features.moderation.status import phase_status
 from bot.features.play.commands import (
     AddAction,
     AddGuess,

@@ -9,7 +9,6 @@ import asyncio
 from sqlalchemy import select
 
 from bot.core.advance import advance_phase
-from bot.core.common import apply_state, state_of
 from bot.core.deadlines import run_due
 from bot.core.dispatch import Dispatcher, MemorySender
 from bot.core.outbox import (
@@ -19,6 +18,7 @@ from bot.core.outbox import (
     mark_failed,
     retry_held_now,
 )
+from bot.core.rules import state_of
 from bot.db import repositories as repo
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
@@ -27,7 +27,7 @@ from bot.features.play.commands import SendGrail, handle
 from bot.features.prompts.prompts import prompts_of, set_prompts
 from bot.render.outgoing import render_outgoing
 from tests.bot.test_outbound import text_of
-from tests.service.helpers import lobby, play_to_end, sees, started, user
+from tests.service.helpers import apply_state, lobby, play_to_end, sees, started, user
 
 
 async def rows(db: Database, game_id: int, kind: str) -> list[OutboxMessage]:

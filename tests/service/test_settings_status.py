@@ -13,11 +13,11 @@ from bot.core import errors as E
 from bot.core.advance import advance_phase
 from bot.core.outbox import claim_due_messages
 from bot.core.types import UserRef
-from bot.core.views import phase_status, player_view, player_view_here
+from bot.core.views import player_view
+from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.features.lobby.games import (
     create_game,
-    games_moderated_by,
     get_game,
     latest_game_in_channel,
     live_games,
@@ -29,6 +29,7 @@ from bot.features.moderation.moderation import (
     replace_player,
     update_settings,
 )
+from bot.features.moderation.status import phase_status
 from bot.features.play.commands import SendGrail, SendSubmission, handle
 from tests.service.helpers import (
     CHANNEL,
@@ -142,12 +143,11 @@ async def test_finding_games_by_channel_moderator_and_all_live(db: Database) -> 
     a = await lobby(db, 0, channel=CHANNEL + 1)
     b = await started(db, 6, channel=CHANNEL + 2)
     other = await create_game(db, guild_id=GUILD, channel_id=CHANNEL + 3, moderator=UserRef(77, "Other"))
-    assert [g.id for g in await games_moderated_by(db, MODERATOR.id)] == [a, b]
-    assert [g.id for g in await games_moderated_by(db, 77)] == [other.id]
-    assert await games_moderated_by(db, 78) == []
+    async with db.read() as s:
+        assert [g for g, _ in await repo.live_places_moderated_by(s, MODERATOR.id)] == [a, b]
+        assert [g for g, _ in await repo.live_places_moderated_by(s, 77)] == [other.id]
+        assert await repo.live_places_moderated_by(s, 78) == []
     assert [g.id for g in await live_games(db)] == [a, b, other.id]
-    with pytest.raises(E.BadArgumentError):
-        await games_moderated_by(db, 0)
     with pytest.raises(E.BadArgumentError):
         await latest_game_in_channel(db, -5)
 
@@ -158,15 +158,15 @@ async def test_the_view_here_is_the_channel_games_else_the_callers_live_one(db: 
     expected = await player_view(db, user(2).id, game_id)
     # In the game's channel, by DM (no channel), and from a channel with no game.
     for where in (CHANNEL, None, 424242):
-        here = await player_view_here(db, user(2).id, where)
+        here = await player_view(db, user(2).id, channel_id=where)
         assert here == expected and here.sent == {"grail": {"kind": "grail", "number": 41}}
     other = await started(db, 6, channel=CHANNEL + 1, first=20, seed="other-seed")
     # In another game's channel a player of this one is not at that table.
     with pytest.raises(E.NotInGameError):
-        await player_view_here(db, user(2).id, CHANNEL + 1)
-    assert (await player_view_here(db, user(20).id, None)).game.id == other
+        await player_view(db, user(2).id, channel_id=CHANNEL + 1)
+    assert (await player_view(db, user(20).id)).game.id == other
     with pytest.raises(E.NoActiveGameError):
-        await player_view_here(db, 999_999, None)
+        await player_view(db, 999_999)
 
 
 async def test_the_status_knows_who_holds_or_held_a_seat(db: Database) -> None:

@@ -12,13 +12,8 @@ import pytest
 
 from bot.core.advance import advance_phase
 from bot.core.errors import BadArgumentError
-from bot.core.types import GameSettings, UserRef
-from bot.db.session import Database
-from bot.discord.errors import ReplyError
-from bot.features.lineup.odds import odds_for
-from bot.features.lobby.games import get_game
-from bot.features.moderation import cog_settings as game_settings
-from bot.features.settings.time_zones import (
+from bot.core.lineup_odds import odds_for
+from bot.core.time_zones import (
     MIN_PHASE,
     UnknownTimeZoneError,
     check_zone,
@@ -28,6 +23,11 @@ from bot.features.settings.time_zones import (
     time_zone_of,
     zones_matching,
 )
+from bot.core.types import GameSettings, UserRef
+from bot.db.session import Database
+from bot.discord.errors import ReplyError
+from bot.features.lobby.games import get_game
+from bot.features.moderation import cog_settings as game_settings
 from bot.render.refusals import service_refusal
 from tests.conftest import FakeClock
 from tests.service.helpers import send_all, started

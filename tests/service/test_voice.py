@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import engine
 from bot.core.advance import advance_phase
-from bot.core.common import apply_state, state_of
 from bot.core.deadlines import run_due
 from bot.core.dispatch import Dispatcher, MemorySender
 from bot.core.outbox import claim_due_messages
+from bot.core.rules import state_of
 from bot.db import repositories as repo
 from bot.db.session import Database
 from bot.features.lobby.games import get_game
 from bot.features.play.commands import SendSubmission, handle
 from bot.render.outgoing import render_outgoing
 from tests.bot.test_outbound import text_of
-from tests.service.helpers import started, take_due, user
+from tests.service.helpers import apply_state, started, take_due, user
 
 DAY = 600
 LEAD = 120

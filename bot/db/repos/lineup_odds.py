@@ -1,5 +1,5 @@
 """The line-ups' simulated odds, stored once per line-up, size and rules (``lineup_odds``,
-keyed by ``bot.features.lineup.odds.odds_for``)."""
+keyed by ``bot.core.lineup_odds.odds_for``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What the bot keeps of a user beside their name and language (``bot.db.repositories``):
-their own time zone (``users.timezone``: ``bot.features.settings.time_zones``) and their
+their own time zone (``users.timezone``: ``bot.core.time_zones``) and their
 DM channel with the bot, remembered once opened (``dm_channels``: ``bot.core.dm_channels``)."""
 
 from __future__ import annotations

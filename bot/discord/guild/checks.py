@@ -10,9 +10,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.core.policy import Standing
-from bot.core.types import GameInfo
-
 if TYPE_CHECKING:
     from bot.discord.client import WolfBot
 
@@ -77,23 +74,3 @@ async def still_member(bot: WolfBot, guild_id: int, user: discord.abc.Snowflake)
     except discord.HTTPException:
         return True
     return True
-
-
-async def moderator_standing(bot: WolfBot, interaction: discord.Interaction, game: GameInfo | None) -> Standing:
-    """What Discord says of the caller for the access policy's ``moderate``, asked by
-    ``service.moderate``, in ``game``'s server (or, with no game yet, this one). Two
-    facts only Discord has are settled here: the game's creator is asked only whether
-    they are still a member (an outage locks them out of nothing: a member), anyone
-    else whether they are a member with Manage Server, Administrator or the configured
-    moderator role."""
-    user = interaction.user
-    guild_id = game.guild_id if game is not None else interaction.guild_id
-    if guild_id is None:
-        return Standing.stranger(user.id)
-    if game is not None and game.moderator_id == user.id:
-        member = await still_member(bot, guild_id, user)
-        return Standing.member_of(user.id, guild_id) if member else Standing.stranger(user.id, guild_id)
-    found = await member_in(bot, guild_id, user)
-    if found is None:
-        return Standing.stranger(user.id, guild_id)
-    return Standing.member_of(user.id, guild_id, moderator=member_is_moderator(found, bot.config.moderator_role))

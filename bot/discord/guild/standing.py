@@ -22,11 +22,6 @@ if TYPE_CHECKING:
     from bot.discord.client import WolfBot
 
 
-async def standing_in(bot: WolfBot, interaction: discord.Interaction, guild_id: int | None, channel_id: int) -> Standing:
-    """The caller's standing in ``guild_id``, with whether they can see ``channel_id``."""
-    return await standing_of(bot, interaction.user, guild_id, channel_id, interaction)
-
-
 async def standing_of(
     bot: WolfBot, user: discord.abc.User, guild_id: int | None, channel_id: int, interaction: discord.Interaction | None = None
 ) -> Standing:
@@ -38,9 +33,14 @@ async def standing_of(
     member = await member_in(bot, guild_id, user)
     if member is None:
         return Standing.stranger(user.id, guild_id)
+    return await standing_of_member(bot, member, channel_id, interaction)
+
+
+async def standing_of_member(bot: WolfBot, member: discord.Member, channel_id: int, interaction: discord.Interaction | None = None) -> Standing:
+    """A member's standing in their server, with whether they can see ``channel_id``."""
     moderator = member_is_moderator(member, bot.config.moderator_role)
     sees = await _sees(member, channel_id, interaction)
-    return Standing.member_of(user.id, guild_id, (channel_id,) if sees else (), moderator=moderator)
+    return Standing.member_of(member.id, member.guild.id, (channel_id,) if sees else (), moderator=moderator)
 
 
 async def standing_in_server(bot: WolfBot, interaction: discord.Interaction, guild_id: int) -> Standing:

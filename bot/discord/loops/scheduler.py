@@ -105,9 +105,10 @@ class Scheduler(BackgroundLoop):
             )
         # Messages wake the dispatcher as they commit; these may change Discord's side
         # alone, which the reconciler after the dispatcher's pass brings in line.
-        if report.lobbies or report.offers_closed or report.ai_played:
+        lobbies = report.done.get("lobbies", [])
+        if lobbies or report.done.get("offers_closed") or report.done.get("ai_played"):
             self.on_work()
-        for game_id in report.lobbies:
+        for game_id in lobbies:
             log.info("game %s: its lobby's start time came", game_id, extra={"game": game_id})
             if self.on_lobby is not None:
                 with log_context.about(game=game_id):

@@ -21,20 +21,22 @@ over) is public as a moderator's own would be, but nobody is told privately of t
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 import engine
-from bot.core.common import has_played, seats_done, settings_of, state_of
+from bot.core import hooks
+from bot.core.deadlines import RUN_NOTES
+from bot.core.hooks import Step
 from bot.core.messages import AbsenceModerator, AbsenceWarning, MissRun
 from bot.core.outbox import Mail
+from bot.core.table import Table
 from bot.db import repositories as repo
-from bot.db.models import Game, GamePlayer
 from bot.features.ai_seats.ai_seats import hand_to_ai
 from bot.features.moderation.moderation import remove_seat
 from bot.features.records.reliability import asks
 from bot.features.standbys.standbys import open_offer_for, start_offers
+
+NOTE = "absence"  # this feature's note on a step (the holders who missed its phase)
 
 
 def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
@@ -42,16 +44,34 @@ def asked_of(state: engine.GameState, seat: int, phase: str) -> bool:
     return asks(state.player(seat), phase)
 
 
-async def count_misses(
-    s: AsyncSession, game: Game, state: engine.GameState, round_no: int, phase: str, *, counted: bool = True
-) -> list[GamePlayer]:
-    """At the close of ``phase`` (``state`` as it stood, before the engine resolves it):
+@hooks.CLOSING.listen(20)
+async def phase_closing(step: Step) -> None:
+    """(A phase is closing.) Who missed it: kept on the step for :func:`phase_opened`."""
+    step.notes[NOTE] = await count_misses(step.table, step.phase, counted=step.at_deadline)
+
+
+@hooks.OPENED.listen(20)
+async def phase_opened(step: Step) -> None:
+    """(The next phase has opened.) Each one who missed the last is warned, and the
+    absence policy applied to those whose run has reached its limit."""
+    missed = step.notes.get(NOTE) or []
+    t = step.table
+    told = bool(missed) and await told_privately(t)
+    due = mail_warnings(step.told(), t, missed, step.round_no, step.phase, moderator_told=told)
+    await t.session.flush()
+    await apply_policy(t, step.told(), due, moderator_told=told)
+    await t.session.flush()
+
+
+async def count_misses(t: Table, phase: str, *, counted: bool = True) -> list[Any]:
+    """At the close of ``phase`` (the state as it stood, before the engine resolves it):
     add a miss to each seat asked that sent nothing, start a fresh run for each that
     sent; the holders who missed. Not ``counted`` (a moderator closed the phase before
     its deadline: nobody had the time they were promised), only the fresh runs."""
-    done = await seats_done(s, game.id, round_no, phase, state)
+    state = t.state
+    done = await t.done_seats()
     missed = []
-    for seat, holder in sorted((await repo.seat_holders(s, game.id)).items()):
+    for seat, holder in sorted((await t.holders()).items()):
         if holder.user_id is None or not asked_of(state, seat, phase):
             continue  # (an AI seat plays every phase: nobody is absent there)
         if seat in done:
@@ -63,44 +83,46 @@ async def count_misses(
     return missed
 
 
-async def told_privately(s: AsyncSession, game: Game) -> bool:
+async def told_privately(t: Table) -> bool:
     """Whether the game's moderator may be told of the others' misses: not when they play."""
-    return not await has_played(s, game.id, game.moderator_id)
+    return not await t.has_played(t.game.moderator_id)
 
 
-def policy_limit(game: Game, moderator_told: bool) -> int:
+def policy_limit(t: Table, moderator_told: bool) -> int:
     """The misses in a row after which the policy acts (0: never). "Only the moderator is
     told", with a moderator who plays, is nothing to do (see the module docstring)."""
-    settings = settings_of(game)
+    settings = t.settings
     if settings.absence_action == "notify" and not moderator_told:
         return 0
     return settings.absence_misses
 
 
-def reminder_note(game: Game, state: engine.GameState, holder: GamePlayer, phase: str, *, moderator_told: bool = True) -> MissRun | None:
+async def reminder_note(t: Table, holder: Any) -> MissRun | None:
     """What a phase's private reminder adds for a holder already on a run of misses:
     the run, and how many more misses the policy waits for (None: it never acts)."""
-    if not holder.misses_in_row or holder.seat is None or not asked_of(state, holder.seat, phase):
+    phase = str(t.game.phase)
+    if not holder.misses_in_row or holder.seat is None or not asked_of(t.state, holder.seat, phase):
         return None
-    limit = policy_limit(game, moderator_told)
+    limit = policy_limit(t, await told_privately(t))
     left = max(0, limit - holder.misses_in_row) if limit else None
-    return MissRun(in_row=holder.misses_in_row, left=left, action=settings_of(game).absence_action)
+    return MissRun(in_row=holder.misses_in_row, left=left, action=t.settings.absence_action)
 
 
-def mail_warnings(
-    mail: Mail, game: Game, missed: list[GamePlayer], round_no: int, phase: str, *, moderator_told: bool = True
-) -> list[GamePlayer]:
+RUN_NOTES.append(reminder_note)
+
+
+def mail_warnings(mail: Mail, t: Table, missed: list[Any], round_no: int, phase: str, *, moderator_told: bool = True) -> list[Any]:
     """Tell each one who missed (and is still playing after the close) what they missed
     and what follows; the holders whose run has reached the policy's limit.
     ``moderator_told``: see :func:`told_privately`."""
-    settings = settings_of(game)
-    state = state_of(game)
+    settings = t.settings
+    state = t.state
     due = []
     for holder in missed:
         seat = holder.seat
         if seat is None or holder.user_id is None or not state.player(seat).alive or state.over:
             continue  # (count_misses counts no AI seat)
-        limit = policy_limit(game, moderator_told)
+        limit = policy_limit(t, moderator_told)
         left = max(0, limit - holder.misses_in_row) if limit else None
         mail.private(
             holder.user_id,
@@ -114,15 +136,14 @@ def mail_warnings(
     return due
 
 
-async def apply_policy(
-    s: AsyncSession, game: Game, mail: Mail, due: list[GamePlayer], now: datetime, *, moderator_told: bool = True
-) -> None:
+async def apply_policy(t: Table, mail: Mail, due: list[Any], *, moderator_told: bool = True) -> None:
     """The game's absence policy for each holder whose run of misses reached its limit:
     the moderator is told (unless they play: ``moderator_told``); the seat offered to the
     standbys (removed when none can be asked), removed, or handed to the AI."""
     if not due:
         return
-    action = settings_of(game).absence_action
+    game, s = t.game, t.session
+    action = t.settings.absence_action
     mail.locales.update(await repo.user_locales(s, [game.moderator_id]))
     for holder in due:
         seat = holder.seat
@@ -131,7 +152,7 @@ async def apply_policy(
         if action == "replace" and await open_offer_for(s, game.id, seat) is not None:
             continue  # already offered: the offer runs its course
         taken = action
-        if action == "replace" and not await start_offers(s, game, seat, "absence", now):
+        if action == "replace" and not await start_offers(t, seat, "absence"):
             taken = "remove"
         if moderator_told:
             report = AbsenceModerator(
@@ -140,6 +161,6 @@ async def apply_policy(
             )  # fmt: skip
             mail.private(game.moderator_id, report)
         if taken == "remove":
-            await remove_seat(s, game, state_of(game), seat, now, reason="absence", close_early=False)
+            await remove_seat(t, seat, reason="absence", close_early=False)
         elif taken == "ai":
-            await hand_to_ai(s, game.id, seat, now, reason="absence")
+            await hand_to_ai(t, seat, reason="absence")

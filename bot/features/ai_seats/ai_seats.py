@@ -14,22 +14,21 @@ How an AI seat plays (what it reads, when it submits) is :mod:`bot.features.ai_s
 from __future__ import annotations
 
 import random
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 import engine
-from bot.core.common import add_step, apply_state, mail_for, settings_of
+from bot.core import table
 from bot.core.errors import BadArgumentError, ServiceError
+from bot.core.hooks import Step
 from bot.core.messages import PlayerReplaced, SeatHandedOver, Sheet
+from bot.core.steps import step_result, write_step
+from bot.core.table import Table
 from bot.core.types import GameSettings, StepResult
 from bot.db import repositories as repo
-from bot.db.models import Game, GamePlayer
-from bot.db.repos import ai as ai_repo
+from bot.db.models import GamePlayer
 from bot.db.session import Database
 from bot.features.ai_seats.turns import plan_phase
-from bot.features.moderation.seats import check_seat_argument, locked_seat, step_result, vacate
+from bot.features.moderation.seats import check_seat_argument, held_seat, vacate
 from bot.i18n import t
 
 AI_MARK = "🤖"
@@ -100,32 +99,31 @@ def check(settings: GameSettings) -> None:
         raise FillToRangeError(field="fill_to", min=engine.MIN_PLAYERS, max=settings.max_players)
 
 
-async def sync_lobby(s: AsyncSession, game: Game, settings: GameSettings, now: datetime) -> None:
-    """Make the lobby's AI rows match the settings (``wanted``, in the settings'
+async def sync_lobby(t: Table, settings: GameSettings) -> None:
+    """Make the lobby's AI rows match ``settings`` (``wanted``, in the settings'
     language), after a change of settings or a human's coming or going. Refused when the
     AI seats and the humans who joined would not fit the table, or when no seat would be
     left for a human. The seats that stay keep their names and places: filling the
     table, the last AI seat named is the one that gives way to a human."""
     check(settings)
-    members = await repo.lobby(s, game.id)
+    members = await t.lobby()
     humans = sum(1 for m in members if not is_ai(m))
     count = wanted(settings, humans)
     if count + max(humans, 1) > settings.max_players:
         raise AiSeatsTooManyError(field="ai_seats", max=settings.max_players - max(humans, 1))
     current = [m for m in members if is_ai(m)]
-    names = ai_names(game.id, count, settings.language)
+    names = ai_names(t.id, count, settings.language)
     have = [m.display_name for m in current]
     if have == names:
         return
     keep = min(len(have), len(names))
     if have[:keep] != names[:keep]:  # another language: all anew
         keep = 0
-    gone = [m.id for m in current[keep:]]
-    if gone:
-        await ai_repo.delete_players(s, gone)
+    for gone in current[keep:]:
+        await t.left(gone)
     for name in names[keep:]:
-        s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, status="lobby", joined_at=now))
-    await s.flush()
+        t.joined(GamePlayer(game_id=t.id, user_id=None, active_user_id=None, display_name=name, status="lobby", joined_at=t.now))
+    await t.session.flush()
 
 
 def require_human(members: list[GamePlayer]) -> None:
@@ -145,38 +143,34 @@ async def seat_to_ai(db: Database, game_id: int, seat: int) -> StepResult:
     and goes on playing from what the seat knows. A seat the AI already holds is
     refused (SeatGoneError is not right: BadArgumentError naming the seat)."""
     check_seat_argument(seat)
-    now = db.now()
-    async with db.transaction() as s:
-        return await hand_to_ai(s, game_id, seat, now)
+    async with table.of(db, game_id, writing=True) as t:
+        return await hand_to_ai(t, seat)
 
 
-async def hand_to_ai(s: AsyncSession, game_id: int, seat: int, now: datetime, *, reason: str | None = None) -> StepResult:
-    """``seat_to_ai`` in the caller's transaction (also the absence policy's "ai");
-    ``reason`` (absence) is kept in the step's inputs, as a moderator's hand-over's."""
-    game, state, holders = await locked_seat(s, game_id, seat)
+async def hand_to_ai(t: Table, seat: int, *, reason: str | None = None) -> StepResult:
+    """``seat_to_ai`` on the caller's table (also the absence policy's "ai"); ``reason``
+    (absence) is kept in the step's inputs, as a moderator's hand-over's."""
+    holders = await held_seat(t, seat)
+    game, state, s = t.game, t.state, t.session
     old = holders[seat]
     if is_ai(old):
         raise BadArgumentError(field="seat", reason="the AI holds it already")
     taken = {h.display_name for h in holders.values()}
-    name = next(n for n in ai_names(game.id, NAMES, settings_of(game).language) if n not in taken)
-    vacate(old, "replaced", now)
+    name = next(n for n in ai_names(game.id, NAMES, t.settings.language) if n not in taken)
+    vacate(old, "replaced", t.now)
     await s.flush()
-    s.add(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=now))
+    t.joined(GamePlayer(game_id=game.id, user_id=None, active_user_id=None, display_name=name, seat=seat, status="playing", joined_at=t.now))
     old_name = state.player(seat).name
     state.player(seat).name = name
-    apply_state(game, state)
-    seq = add_step(
-        s, game, kind="replace", round_no=game.round, phase=str(game.phase),
-        inputs={"seat": seat, "name": name} | ({"reason": reason} if reason else {}),
-        events=[], rolls=[], state=state, now=now,
-    )  # fmt: skip
+    step = Step(t, "replace", game.round, str(game.phase))
+    seq = write_step(t, step, inputs={"seat": seat, "name": name} | ({"reason": reason} if reason else {}), state=state)
     await s.flush()
-    mail, _ = await mail_for(s, game, seq=seq, round_no=game.round, phase=str(game.phase), now=now)
+    mail = step.mail = await t.mail(seq=seq, round_no=game.round, phase=str(game.phase))
     mail.public(PlayerReplaced(seat=seat, old_name=old_name, new_name=name))
     mail.to_seat(seat, Sheet(sheet=engine.view.sheet(state, seat)))
     assert old.user_id is not None
     mail.locales.update(await repo.user_locales(s, [old.user_id]))
     mail.private(old.user_id, SeatHandedOver(seat=seat, new_name=name))
     await s.flush()
-    await plan_phase(s, game)  # its turn in the open phase (a paused game's: at the resume)
-    return step_result(game, seq, "replace", mail.count)
+    await plan_phase(t)  # its turn in the open phase (a paused game's: at the resume)
+    return step_result(step, seq)

@@ -50,9 +50,13 @@ from bot import log_context
 from bot.ai.knowledge import Knowledge
 from bot.ai.player import BaselineAI
 from bot.ai.runner import ai_rng
-from bot.core.common import locked_game, state_of
+from bot.core import hooks, table
+from bot.core.deadlines import DueReport, DueWork, due_work
 from bot.core.errors import ServiceError
+from bot.core.hooks import Step
 from bot.core.messages import GameStarted, StepEvents, decode
+from bot.core.rules import state_of
+from bot.core.table import Table
 from bot.db import kept as kept_
 from bot.db.models import AiTurn, Game
 from bot.db.repos import ai as ai_repo
@@ -269,28 +273,36 @@ async def play_turn(db: Database, turn_id: int) -> str:
     async with db.transaction() as s:
         turn = await s.get(AiTurn, turn_id)
         assert turn is not None
-        game = await locked_game(s, turn.game_id)
+        t = await table.locked(s, turn.game_id, now)
         if turn.played_at is not None:
             return str(turn.outcome)
-        if game.status != "running":
+        if t.game.status != "running":
             return "waiting"
-        return await _play(s, game, turn, now)
+        return await _play(t, turn)
 
 
-async def play_before_close(s: AsyncSession, game: Game, now: datetime) -> int:
-    """Play, before ``game``'s open phase closes (the game locked by the caller), every AI
+@hooks.CLOSING.listen(10)
+async def decide_before_close(step: Step) -> None:
+    """(A phase is closing.) The AI seats that have not played it decide now."""
+    await play_before_close(step.table)
+
+
+async def play_before_close(t: Table) -> int:
+    """Play, before the game's open phase closes (the game locked by the caller), every AI
     turn of that phase whose moment has not come: a moderator's advance cuts the phase
     short, and an AI seat, like a player who has made up their mind, has decided by
     then. The number played."""
+    game, s = t.game, t.session
     turns = await ai_repo.unplayed_turns(s, game.id, game.round, game.phase)
     for turn in turns:
-        await _play(s, game, turn, now)
+        await _play(t, turn)
     return len(turns)
 
 
-async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str:
-    turn.played_at = now
-    state = state_of(game)
+async def _play(t: Table, turn: AiTurn) -> str:
+    game, s = t.game, t.session
+    turn.played_at = t.now
+    state = t.state
     ai = await ai_seats(s, game.id)
     if (game.round, game.phase) != (turn.round, turn.phase) or turn.seat not in ai or not state.player(turn.seat).alive:
         turn.outcome = "stale"
@@ -301,7 +313,8 @@ async def _play(s: AsyncSession, game: Game, turn: AiTurn, now: datetime) -> str
     turn.outcome = "sent" if subs else "nothing"
     for sub in subs:
         try:
-            await store(s, game, turn.seat, 0, validated(state, game, turn.seat, sub), now, state)
+            await store(t, turn.seat, 0, validated(state, game, turn.seat, sub))
+            t.phase_rows_changed()
         except ServiceError as exc:  # refused like anyone's; the rest still go
             log.warning("game %s: the AI of seat %s was refused: %s", game.id, turn.seat, exc.key, extra={"game": game.id})
             turn.outcome = f"refused:{exc.key}"[:64]
@@ -320,6 +333,13 @@ async def play_due(db: Database, held: Collection[int] = ()) -> list[tuple[int, 
         with log_context.about(game=game_id):
             played.append((game_id, seat, await play_turn(db, turn_id)))
     return played
+
+
+async def _play_due(db: Database, held: Collection[int], report: DueReport) -> None:
+    report.done["ai_played"] = await play_due(db, set(held) | set(report.failed))
+
+
+due_work(DueWork("ai_played", 40, _play_due, lambda held: [next_due_time(held)]))
 
 
 async def next_due(db: Database, held: Collection[int] = ()) -> datetime | None:

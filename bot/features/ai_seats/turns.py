@@ -23,7 +23,9 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.common import locked_game, state_of
+from bot.core import hooks, table
+from bot.core.hooks import Step
+from bot.core.table import Table
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, GamePlayer
 from bot.db.repos import ai as ai_repo
@@ -53,17 +55,25 @@ async def ai_seats(s: AsyncSession, game_id: int) -> dict[int, GamePlayer]:
     return {seat: h for seat, h in (await repo.seat_holders(s, game_id)).items() if h.user_id is None}
 
 
-async def plan_phase(s: AsyncSession, game: Game) -> int:
-    """Give each living AI seat of ``game`` (locked by the caller, its changes flushed)
-    without a turn in the open phase its turn, due at its moment between the phase's
-    start and its deadline; the number planned. Nothing for a game that is not running
-    (a paused game's seats are planned at its resume)."""
+@hooks.OPENED.listen(40)
+async def plan_opened(step: Step) -> None:
+    """(A phase opened.) The AI seats' turns in it, seats the absence policy handed over
+    included."""
+    await plan_phase(step.table)
+
+
+async def plan_phase(t: Table) -> int:
+    """Give each living AI seat of the game (locked, its changes flushed) without a
+    turn in the open phase its turn, due at its moment between the phase's start and
+    its deadline; the number planned. Nothing for a game that is not running (a paused
+    game's seats are planned at its resume)."""
+    game, s = t.game, t.session
     if game.status != "running" or game.phase is None or game.phase_deadline is None:
         return 0
-    seats = await ai_seats(s, game.id)
+    seats = {seat: h for seat, h in (await t.holders()).items() if h.user_id is None}
     if not seats:
         return 0
-    state = state_of(game)
+    state = t.state
     have = await ai_repo.planned_seats(s, game.id, game.round, game.phase)
     started = game.phase_started_at or game.phase_deadline
     span = max(timedelta(0), game.phase_deadline - started)
@@ -85,5 +95,5 @@ async def plan_missing(db: Database) -> int:
     planned = 0
     for game_id in games:
         async with db.transaction() as s:
-            planned += await plan_phase(s, await locked_game(s, game_id))
+            planned += await plan_phase(await table.locked(s, game_id, db.now()))
     return planned

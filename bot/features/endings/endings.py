@@ -16,13 +16,15 @@ dealt (house rule uneven_tables) are the start step's, shown beside the scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import engine
+from bot.core import hooks
+from bot.core.hooks import Step
 from bot.core.messages import Ending
 from bot.core.outbox import Mail
 from bot.db import repositories as repo
-from bot.db.models import GamePlayer, GameStep
-from bot.features.gallery import predictions
+from bot.db.models import GameStep
 from bot.features.records.ratings import RatingChange
 from bot.features.records.records import result_of
 from engine.scoring import SURVIVOR_POINTS
@@ -65,11 +67,16 @@ def seat_points(state: engine.GameState, steps: Sequence[GameStep]) -> dict[int,
     return out
 
 
-async def mail_endings(
-    mail: Mail, holders: dict[int, GamePlayer], state: engine.GameState, ratings: dict[int, RatingChange]
-) -> None:
+@hooks.TOLD.listen(20)
+async def game_told(step: Step) -> None:
+    """(The step that ends the game is told.) Each player's ending."""
+    if step.over:
+        await mail_endings(step.told(), await step.table.holders(), step.table.state, step.ratings)
+
+
+async def mail_endings(mail: Mail, holders: dict[int, Any], state: engine.GameState, ratings: dict[int, RatingChange]) -> None:
     """One ending to each person holding a seat of the game that has just ended (see the
-    module's docstring); ``ratings``: what ``common.finish`` returned."""
+    module's docstring); ``ratings``: each rated player's rating before and after."""
     steps = await repo.steps(mail.session, mail.game.id)
     points = seat_points(state, steps)
     head_starts = {
@@ -92,5 +99,3 @@ async def mail_endings(
             points=points.get(seat, {}), rating=rating, head_starts=head_starts or None,
         )  # fmt: skip
         mail.private(holder.user_id, ending)
-    # The gallery's forecasters, scored against the same winners (bot.features.gallery.predictions).
-    await predictions.mail_scores(mail, state)

@@ -24,13 +24,15 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from bot.core import policy
-from bot.core.common import check_id, info_of, locked_game, settings_of, state_of
+from bot.core import hooks, policy, table
 from bot.core.errors import GameFinishedError
+from bot.core.hooks import Step
 from bot.core.messages import GalleryTruth
 from bot.core.outbox import Mail
 from bot.core.policy import Action, Standing
-from bot.core.types import GameInfo, UserRef
+from bot.core.rules import settings_of
+from bot.core.table import Place
+from bot.core.types import GameInfo, UserRef, check_id
 from bot.db import repositories as repo
 from bot.db.models import Game, Spectator
 from bot.db.repos import gallery as gallery_repo
@@ -82,24 +84,23 @@ async def watch_game(db: Database, game_id: int, user: UserRef, standing: Standi
     player of it, a lobby member, one on its standby list and one whose seat another now
     holds; a departed player is told the gallery is theirs already."""
     u = user.checked()
-    now = db.now()
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
+    async with table.at(db, Place(u, game_id=game_id, here=standing.of_user(u.id)), writing=True) as t:
+        game, s, now = t.game, t.session, t.now
         if game.guild_id is None:
             raise GalleryPracticeError()
-        policy.require(Action.WATCH, standing.of_user(u.id), game)
+        policy.require(Action.WATCH, await t.standing(), game)
         if game.status not in LIVE:
             raise GameFinishedError(game_id=game.id)
-        row = await repo.member(s, game.id, u.id)
+        row = await t.member(u.id)
         if row is not None:
             if row.status == "lobby":
                 raise WatchLobbyError(game_id=game.id)
             if row.seat is not None:
-                if state_of(game).player(row.seat).alive:
+                if t.state.player(row.seat).alive:
                     raise WatchAliveError(game_id=game.id)
-                return Watching(await info_of(s, game), "departed")
+                return Watching(await t.info(), "departed")
             if row.status == "removed":
-                return Watching(await info_of(s, game), "departed")
+                return Watching(await t.info(), "departed")
             if row.former_seat is not None:
                 raise WatchFormerSeatError(game_id=game.id, seat=row.former_seat)
         standby = await standbys_repo.standby_of(s, game.id, u.id)
@@ -107,7 +108,7 @@ async def watch_game(db: Database, game_id: int, user: UserRef, standing: Standi
             raise WatchStandbyError(game_id=game.id)
         spectator = await _spectator(s, game.id, u.id)
         if spectator is not None and spectator.left_at is None:
-            return Watching(await info_of(s, game), "again")
+            return Watching(await t.info(), "again")
         # their name, for the replay's predictions and the gallery's scores
         await repo.upsert_user(s, u.id, u.name, u.locale, now)
         if spectator is None:
@@ -115,7 +116,7 @@ async def watch_game(db: Database, game_id: int, user: UserRef, standing: Standi
         else:
             spectator.left_at = None
         await s.flush()
-        return Watching(await info_of(s, game), "new")
+        return Watching(await t.info(), "new")
 
 
 async def unwatch_game(db: Database, game_id: int, user_id: int) -> GameInfo:
@@ -123,17 +124,17 @@ async def unwatch_game(db: Database, game_id: int, user_id: int) -> GameInfo:
     the game); after it, it stays, marked left: they stay muted in the game channel and
     may take no seat of it until the end."""
     check_id(user_id, "user")
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
+    async with table.of(db, game_id, writing=True) as t:
+        game, s = t.game, t.session
         spectator = await _spectator(s, game.id, user_id)
         if spectator is None or spectator.left_at is not None:
             raise NotWatchingError(game_id=game.id)
         if game.status == "lobby":
             await s.delete(spectator)
         else:
-            spectator.left_at = db.now()
+            spectator.left_at = t.now
         await s.flush()
-        return await info_of(s, game)
+        return await t.info()
 
 
 async def gallery_of(db: Database, game_id: int) -> Gallery:
@@ -188,6 +189,13 @@ def truth_of(
 
 def has_gallery(game: Game) -> bool:
     return game.guild_id is not None
+
+
+@hooks.TOLD.listen(10)
+async def step_told(step: Step) -> None:
+    """(A step's news is written.) Its truth in the gallery (see :func:`mail_truth`)."""
+    t = step.table
+    await mail_truth(step.told(), t.game, step=step.kind, round_no=step.round_no, phase=step.phase, events=step.events, rolls=step.rolls, state=t.state)
 
 
 async def mail_truth(

@@ -21,10 +21,13 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from bot.core.common import check_id, locked_game, state_of
+from bot.core import hooks, table
 from bot.core.errors import GameFinishedError
+from bot.core.hooks import Step
 from bot.core.messages import PredictionScores, PredictionsOpened
 from bot.core.outbox import Mail
+from bot.core.rules import state_of
+from bot.core.types import check_id
 from bot.db import repositories as repo
 from bot.db.models import Game, Prediction, Spectator
 from bot.db.repos import gallery as gallery_repo
@@ -104,8 +107,8 @@ async def predict(db: Database, game_id: int, user_id: int, faction: str, *, rou
     check_id(user_id, "user")
     if faction not in FACTION_NAMES:
         raise PredictFactionError(faction=str(faction))
-    async with db.transaction() as s:
-        game = await locked_game(s, game_id)
+    async with table.of(db, game_id, writing=True) as t:
+        game, s = t.game, t.session
         if game.guild_id is None:
             raise GalleryPracticeError()
         if game.status in ("over", "cancelled"):
@@ -142,6 +145,19 @@ async def game_scores(db: Database, game_id: int) -> list[ForecastScore]:
         if game is None or game.status != "over" or game.state is None:
             return []
         return scores_of(await gallery_repo.picks(s, game.id), state_of(game).winners)
+
+
+@hooks.OPENED.listen(10)
+async def round_opened(step: Step) -> None:
+    """(A phase opened.) A Day's menu of predictions (see :func:`mail_round_open`)."""
+    await mail_round_open(step.told(), step.table.game)
+
+
+@hooks.TOLD.listen(30)
+async def game_told(step: Step) -> None:
+    """(The step that ends the game is told.) The forecasters' scores."""
+    if step.over:
+        await mail_scores(step.told(), step.table.state)
 
 
 async def mail_round_open(mail: Mail, game: Game) -> None:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core import policy
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Action, Standing
+from bot.core.types import check_id
 from bot.db.repos import games as games_repo
 from bot.db.session import Database
 

@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.lineup_odds import table_size
 from bot.core.types import GameInfo
-from bot.discord.context import Ctx, moderated_game
+from bot.discord.context import Ctx
 from bot.discord.groups import command
 from bot.discord.translator import L
 from bot.features.lineup.look import add_lineup_fields, classes_text, lineup_name, setting_line
-from bot.features.lineup.odds import table_size
 from bot.features.lobby.components import refresh_lobby
 from bot.features.moderation.commands import ChooseLineup
 from bot.i18n import normalize_locale, refusal_text, t
@@ -61,8 +61,7 @@ class Lineup(commands.Cog):
     @app_commands.describe(lineup=L("cmd.param.lineup"))
     async def lineup(self, interaction: discord.Interaction, lineup: str | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        info = await ctx.moderate(ChooseLineup(info.id, lineup), info)
+        info = await ctx.moderate(ChooseLineup(lineup))
         if lineup is not None:
             channel = ctx.bot.get_channel(info.channel_id)
             if info.status == "lobby" and isinstance(channel, discord.abc.Messageable):

@@ -1,7 +1,7 @@
 """The background simulation of a lobby's line-up: started when a lobby's line-up or
 size changes (and, after a restart, when the reconciler finds a lobby without its
 odds), run in a worker process so that the event loop, and every interaction's
-acknowledgement, goes on meanwhile. The result is stored (bot.features.lineup.odds) and
+acknowledgement, goes on meanwhile. The result is stored (bot.core.lineup_odds) and
 the lobbies waiting for it are marked for the reconciler, which edits their posts.
 
 One simulation per key at a time in this process; a key already stored is never
@@ -18,10 +18,10 @@ from typing import Any, Protocol
 
 from bot.ai.odds import estimate
 from bot.core.effects import mark_effects_due
+from bot.core.lineup_odds import store_odds
+from bot.core.lineup_odds import stored_keys as stored_odds_keys
 from bot.core.types import GameInfo, LineupOdds
 from bot.db.session import Database
-from bot.features.lineup.odds import store_odds
-from bot.features.lineup.odds import stored_keys as stored_odds_keys
 
 log = logging.getLogger("wolfhowl.discord.lineup_odds")
 

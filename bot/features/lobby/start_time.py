@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.core.common import settings_of
 from bot.core.errors import BadArgumentError, LobbyClosedError
+from bot.core.rules import settings_of
 from bot.db.models import Game
 
 MIN_START_SECONDS = 60

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 import engine
 from bot.core.errors import ServiceError
-from bot.core.views import PlayerView
+from bot.core.types import PlayerView
 from bot.discord.context import Ctx
 from bot.discord.groups import top_level
 from bot.features.lobby.games import get_game

@@ -8,9 +8,9 @@ marks the ones shown.
 
 from __future__ import annotations
 
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.outbox import OutgoingMessage
+from bot.core.types import check_id
 from bot.db.repos import inbox as inbox_repo
 from bot.db.session import Database
 

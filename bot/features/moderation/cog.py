@@ -18,8 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.time_zones import table_clocks, time_zone_of
 from bot.core.types import GameInfo, GameSettings
-from bot.discord.context import Ctx, moderated_game, server_language, user_ref
+from bot.core.views import game_info
+from bot.discord.context import Ctx, server_language, user_ref
 from bot.discord.errors import ReplyError
 from bot.discord.groups import command
 from bot.discord.guild import permissions
@@ -29,7 +31,7 @@ from bot.discord.guild.standing import standing_of
 from bot.discord.players import player_choices
 from bot.discord.translator import L
 from bot.features.lobby.components import close_lobby, refresh_lobby
-from bot.features.lobby.games import get_game, latest_game_in_channel
+from bot.features.lobby.games import latest_game_in_channel
 from bot.features.moderation.cog_settings import (
     CREATE,
     HOUSE_RULES,
@@ -42,9 +44,8 @@ from bot.features.moderation.commands import (
     ChangeSettings,
     CreateGame,
     ExportLog,
-    KickFromLobby,
+    KickPlayer,
     OfferSeat,
-    RemovePlayer,
     ReplacePlayer,
     SeatChanged,
     ShowStatus,
@@ -54,7 +55,6 @@ from bot.features.moderation.components import ConfirmButton, confirm_key
 from bot.features.moderation.look import absence_fields, clock_line, status_embed
 from bot.features.moderation.look_settings import settings_embed
 from bot.features.replay.export import log_bytes
-from bot.features.settings.time_zones import table_clocks, time_zone_of
 from bot.i18n import t
 from bot.render import words
 from bot.render.fields import add_lines
@@ -91,7 +91,7 @@ class GameAdmin(commands.Cog):
             fields["language"] = server_language(interaction, ctx.bot.config.language)
         settings = GameSettings.from_config(ctx.bot.config, **fields)
         starts = option_value("start_in", given.get("start_in")) or 0
-        info = await ctx.moderate(CreateGame(interaction.guild.id, channel.id, ctx.user, settings, starts), None)
+        info = await ctx.moderate(CreateGame(interaction.guild.id, channel.id, ctx.user, settings, starts))
         quiet_dead = given.get("quiet_dead")
         want_quiet = ctx.bot.config.quiet_dead if quiet_dead is None else quiet_dead
         note, quiet = await switch_quiet_dead(ctx.bot, info, channel, want_quiet, ctx.locale)
@@ -107,8 +107,7 @@ class GameAdmin(commands.Cog):
     @command("mod", "start")
     async def start(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        info = await ctx.moderate(StartGame(info.id), info)
+        info = await ctx.moderate(StartGame())
         await close_lobby(ctx.bot, info)
         await ctx.send(embed=notice_embed(t("reply.started", ctx.locale, game=info.id, count=len(info.players))))
 
@@ -129,16 +128,17 @@ class GameAdmin(commands.Cog):
     @app_commands.describe(player=L("cmd.param.player_replace"), newcomer=L("cmd.param.newcomer"))
     async def replace(self, interaction: discord.Interaction, player: str, newcomer: discord.User | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
         if newcomer is None:  # the seat goes to the standby list
-            offered = await ctx.moderate(OfferSeat(info.id, player), info)
+            offered = await ctx.moderate(OfferSeat(player))
             text = t("absence.offered", ctx.locale, seat=offered.player.seat, name=words.player_name(offered.asked))
             await ctx.send(embed=notice_embed(text))
             return
         if newcomer.bot:
             raise ReplyError("reply.error.newcomer_bot")
+        # What Discord says of the newcomer in the game's server (the game looked up first).
+        info = await game_info(ctx.db, ctx.place, moderating=True, caller=ctx.caller)
         standing = await standing_of(ctx.bot, newcomer, info.guild_id, info.channel_id)
-        replaced = await ctx.moderate(ReplacePlayer(info.id, player, user_ref(newcomer, None), standing), info)
+        replaced = await ctx.moderate(ReplacePlayer(player, user_ref(newcomer, None), standing, game_id=info.id))
         await ctx.send(embed=notice_embed(t("reply.replaced", ctx.locale, seat=replaced.seat, user=newcomer.mention)))
 
     @command("mod", "kick")
@@ -146,11 +146,10 @@ class GameAdmin(commands.Cog):
     @app_commands.describe(player=L("cmd.param.player_kick"))
     async def kick(self, interaction: discord.Interaction, player: str) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        if info.status == "lobby":
-            await _kick_from_lobby(ctx, await ctx.moderate(KickFromLobby(info.id, player), info))
+        removed = await ctx.moderate(KickPlayer(player))
+        if removed.game.status == "lobby":
+            await _kick_from_lobby(ctx, removed)
             return
-        removed = await ctx.moderate(RemovePlayer(info.id, player), info)
         note = report_note(await sync_quiet_dead(ctx.bot, removed.game), ctx.locale)  # the one removed, muted
         target = removed.player
         text = t("reply.kicked", ctx.locale, player=words.seat_name(target.seat or 0, words.player_name(target.name)))
@@ -167,18 +166,16 @@ class GameAdmin(commands.Cog):
         # A running or paused game ends scored; a lobby is cancelled. The button carries
         # which of the two was confirmed, and does only that.
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        confirmed = await ctx.moderate(AskToEnd(info.id), info)
+        confirmed = await ctx.moderate(AskToEnd())
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmButton(confirmed, ctx.locale))
-        text = t(confirm_key(confirmed), ctx.locale, game=info.id)
+        text = t(confirm_key(confirmed), ctx.locale, game=confirmed.game_id)
         await ctx.send(embed=notice_embed(text, colour=0xB45309), view=view)
 
     @command("mod", "status")
     async def status(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        st = await ctx.moderate(ShowStatus(info.id, interaction.user.id), info)
+        st = await ctx.moderate(ShowStatus(interaction.user.id))
         # A moderator who holds or held a seat, even a dead, replaced or removed one (they
         # know its class and faction, which can still win), sees only the count.
         embed = status_embed(st.game, st.sent, st.done, ctx.locale, per_seat=not st.viewer_played)
@@ -189,29 +186,26 @@ class GameAdmin(commands.Cog):
     @app_commands.describe(game_id=L("cmd.param.game_id"))
     async def log(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1] | None = None) -> None:
         ctx = await Ctx.begin(interaction)
-        if game_id is not None:
-            info = await get_game(ctx.db, game_id)
-        elif interaction.guild_id is not None and interaction.channel_id is not None:
+        if game_id is None and interaction.guild_id is not None and interaction.channel_id is not None:
             found = await latest_game_in_channel(ctx.db, interaction.channel_id, finished_first=True)
             if found is None:
                 raise ReplyError("reply.error.no_game_here")
-            info = found
-        else:
+            game_id = found.id
+        elif game_id is None:
             raise ReplyError("reply.error.log_which")
-        data = await ctx.moderate(ExportLog(info.id), info)
-        file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{info.id}.json")
-        await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=info.id)), file=file)
+        data = await ctx.moderate(ExportLog(game_id=game_id))
+        file = discord.File(io.BytesIO(log_bytes(data)), filename=f"wolfhowl-game-{game_id}.json")
+        await ctx.send(embed=notice_embed(t("reply.log", ctx.locale, game=game_id)), file=file)
 
 
 async def _change_settings(interaction: discord.Interaction, given: dict[str, Any]) -> None:
     """``/mod settings`` and ``/mod house_rules``: the lobby's settings changed, its post
     refreshed, the settings shown."""
     ctx = await Ctx.begin(interaction)
-    info = await moderated_game(ctx.bot, interaction)
     fields = await _with_zone(ctx, overrides(**given))
     starts = option_value("start_in", given.get("start_in"))
     quiet_dead = given.get("quiet_dead")
-    info = await ctx.moderate(ChangeSettings(info.id, fields, starts), info)
+    info = await ctx.moderate(ChangeSettings(fields, starts))
     note = None
     guild = ctx.bot.get_guild(info.guild_id) if info.guild_id is not None else None
     channel = guild.get_channel(info.channel_id) if guild else None

@@ -6,14 +6,12 @@ moderator at run time as for ``/mod``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.types import MAX_PHASE_SECONDS, GameInfo
-from bot.discord.context import Ctx, moderated_game
+from bot.core.types import MAX_PHASE_SECONDS
+from bot.discord.context import Ctx
 from bot.discord.durations import parse_duration
 from bot.discord.groups import command
 from bot.discord.translator import L
@@ -23,19 +21,9 @@ from bot.render.durations import format_duration
 from bot.render.replies import closing_line, deadline_line, notice_embed, phase_name
 
 
-def seen_phase(info: GameInfo) -> dict[str, Any]:
-    """The phase the moderator saw, to pin an advance or an extension to: if the deadline
-    closed it a moment ago, the command is refused instead of acting on the next phase.
-    A lobby has no phase to pin; the service then says the game has not started."""
-    if info.round < 1:
-        return {}
-    return {"expected_round": info.round, "expected_phase": info.phase}
-
-
 async def pause_or_resume(interaction: discord.Interaction, change: type[PauseGame | ResumeGame], said: str) -> None:
     ctx = await Ctx.begin(interaction)
-    info = await moderated_game(ctx.bot, interaction)
-    info = await ctx.moderate(change(info.id), info)
+    info = await ctx.moderate(change())
     await ctx.send(embed=notice_embed(t(said, ctx.locale, game=info.id)))
 
 
@@ -47,10 +35,9 @@ class Phase(commands.Cog):
     @command("phase", "advance")
     async def advance(self, interaction: discord.Interaction) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
-        result = await ctx.moderate(AdvancePhase(info.id, **seen_phase(info)), info)
+        result = await ctx.moderate(AdvancePhase())
         if result.over:
-            text = t("reply.advanced_over", ctx.locale, game=info.id)
+            text = t("reply.advanced_over", ctx.locale, game=result.game_id)
         else:
             text = t("reply.advanced", ctx.locale, closed=phase_name(result.closed_phase, ctx.locale), phase=phase_name(result.phase, ctx.locale), round=result.round, closes=closing_line(result.deadline, ctx.locale))
         await ctx.send(embed=notice_embed(text))
@@ -60,9 +47,8 @@ class Phase(commands.Cog):
     @app_commands.describe(duration=L("cmd.param.duration"))
     async def extend(self, interaction: discord.Interaction, duration: str) -> None:
         ctx = await Ctx.begin(interaction)
-        info = await moderated_game(ctx.bot, interaction)
         seconds = parse_duration(duration, low=60, high=MAX_PHASE_SECONDS)
-        info = await ctx.moderate(ExtendDeadline(info.id, seconds, **seen_phase(info)), info)
+        info = await ctx.moderate(ExtendDeadline(seconds))
         if info.status == "paused":
             text = t("reply.extended_paused", ctx.locale, duration=format_duration(info.paused_remaining or 0, ctx.locale))
         else:

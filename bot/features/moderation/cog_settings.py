@@ -34,6 +34,7 @@ from typing import Any, Literal, get_args, get_origin
 import annotated_types
 from discord import app_commands
 
+from bot.core.time_zones import MAX_HOURS
 from bot.core.types import GameSettings
 from bot.discord.durations import parse_duration
 from bot.discord.errors import ReplyError
@@ -47,7 +48,6 @@ from bot.features.moderation.look import (
     policy_text,
     reminder_line,
 )
-from bot.features.settings.time_zones import MAX_HOURS
 from bot.i18n import t
 from bot.render.durations import format_duration
 

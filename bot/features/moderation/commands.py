@@ -1,51 +1,59 @@
 """What a moderator does, as commands, and the one road that does it (:func:`moderate`).
 
-Each command is a frozen dataclass carrying the game it is about (``game_id``; a new
-game: the server and channel it opens in) and what the moderator typed or picked: a
+Each command is a frozen dataclass carrying what the moderator typed or picked (the
+game it is about when it names one, ``game_id``; a new game: the server and channel it
+opens in): a
 player as typed (a seat, a name, a mention: resolved here from the game's table with
 ``bot.core.resolve``), a length in seconds, the settings to change. :func:`moderate`
 asks the access policy's ``moderate`` of the caller's :class:`~bot.core.policy.Standing`
 (what Discord says of them in the game's server), then hands the command to the handler
 registered for its class: every road (a slash command, a confirmation button) is checked
-here, once. What a handler changes is one use case of the service, in one unit of work
-(a player typed is resolved just before, from a read of the game's table as the
-moderator saw it; the change checks the seat again under the game's lock).
+here, once, in the one unit of work that finds and locks the game and does what the
+command asks (a player typed is resolved from the game's table).
 
 A new moderator command: a dataclass here (``ModeratorCommand[Result]``), a handler
-taking ``(db, command)``, and one ``HANDLERS.add`` line; the Discord layer makes the
-command from what was typed and renders the result.
+taking ``(table, command)`` (a new game's or a server's: ``(db, command)``), and one
+``HANDLERS.on_table`` (or ``HANDLERS.add``) line; the Discord layer makes the command
+from what was typed and renders the result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar, cast
 
-from bot.core import policy
-from bot.core.advance import advance_phase
-from bot.core.common import check_id
-from bot.core.errors import GameNotFoundError, ModerationRefusedError
+from bot.core import policy, table
+from bot.core.advance import advance_now
+from bot.core.errors import ModerationRefusedError
 from bot.core.policy import Action, Standing
 from bot.core.resolve import parse_player
-from bot.core.types import GameInfo, GameSettings, PhaseStatus, SeatInfo, StepResult, UserRef
-from bot.core.views import phase_status
-from bot.db import repositories as repo
-from bot.db.session import Database
-from bot.features.lobby.games import create_game, get_game, kick_from_lobby, start_game
-from bot.features.moderation.moderation import (
-    cancel_game,
-    end_game,
-    extend_deadline,
-    pause_game,
-    remove_player,
-    replace_player,
-    resume_game,
-    update_settings,
+from bot.core.table import Caller, Place, Table
+from bot.core.types import (
+    GameInfo,
+    GameSettings,
+    PhaseStatus,
+    SeatInfo,
+    StepResult,
+    UserRef,
 )
-from bot.features.replay.export import export_game
+from bot.db.session import Database
+from bot.features.lobby.games import create_game, kick, start
+from bot.features.moderation.moderation import (
+    cancel,
+    change_settings,
+    end,
+    extend,
+    hand_over_seat,
+    pause,
+    remove_seat,
+    resume,
+)
+from bot.features.moderation.seats import check_seat_argument, held_seat
+from bot.features.moderation.status import status_of
+from bot.features.replay.export import log_of
 from bot.features.seasons.seasons import SeasonInfo, Summary, end_season, start_season
-from bot.features.standbys.standbys import offer_seat
+from bot.features.standbys.standbys import offer
 
 R = TypeVar("R", covariant=True)
 
@@ -56,9 +64,12 @@ class ModeratorCommand(Generic[R]):
 
 @dataclass(frozen=True, slots=True)
 class GameCommand(ModeratorCommand[R]):
-    """A command about an existing game."""
+    """A command about an existing game: the one ``game_id`` names (a button's,
+    ``/mod log 12``), else the one the request's place is about (``bot.core.table``).
+    ``writes``: whether its handler changes the game (else it reads it)."""
 
-    game_id: int
+    game_id: int | None = field(default=None, kw_only=True)
+    writes = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +206,14 @@ class RemovePlayer(GameCommand[SeatChanged]):
 
 
 @dataclass(frozen=True, slots=True)
+class KickPlayer(GameCommand[SeatChanged]):
+    """``/mod kick``: ``player`` (as typed) leaves the lobby for good, or, once dealt,
+    their seat leaves the game (``KickFromLobby``, ``RemovePlayer``)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndGame(GameCommand[StepResult]):
     """``/mod end``'s confirmation for a running or paused game: it ends now, scored."""
 
@@ -209,10 +228,14 @@ class AskToEnd(GameCommand[EndGame | CancelGame]):
     """``/mod end`` before its confirmation: nothing changes; the command the
     confirmation will run (a lobby is cancelled, a running or paused game ends scored)."""
 
+    writes = False
+
 
 @dataclass(frozen=True, slots=True)
 class ShowStatus(GameCommand[PhaseStatus]):
     """``/mod status``: who has sent what this phase, as ``viewer_id`` may see it."""
+
+    writes = False
 
     viewer_id: int
 
@@ -221,21 +244,30 @@ class ShowStatus(GameCommand[PhaseStatus]):
 class ExportLog(GameCommand[dict[str, Any]]):
     """``/mod log``: the whole log of a game that has ended."""
 
+    writes = False
+
 
 C = TypeVar("C", bound=ModeratorCommand[Any])
+G = TypeVar("G", bound=GameCommand[Any])
 Handler = Callable[[Database, C], Awaitable[Any]]
+GameHandler = Callable[[Table, G], Awaitable[Any]]
 
 
 class Handlers:
-    """The handler of each command class (``add`` ties a handler to its class for mypy)."""
+    """The handler of each command class (``add`` ties a handler to its class for mypy):
+    a command about a game is handled on its table, one about a server or a new game
+    with the database handle."""
 
     def __init__(self) -> None:
-        self._by_class: dict[type[Any], Handler[Any]] = {}
+        self._by_class: dict[type[Any], Any] = {}
 
     def add(self, cls: type[C], handler: Handler[C]) -> None:
         self._by_class[cls] = handler
 
-    def of(self, command: ModeratorCommand[Any]) -> Handler[Any]:
+    def on_table(self, cls: type[G], handler: GameHandler[G]) -> None:
+        self._by_class[cls] = handler
+
+    def of(self, command: ModeratorCommand[Any]) -> Any:
         return self._by_class[type(command)]
 
     def __contains__(self, cls: type[Any]) -> bool:
@@ -245,93 +277,102 @@ class Handlers:
 HANDLERS = Handlers()
 
 
-async def moderate(db: Database, command: ModeratorCommand[R], standing: Standing) -> R:
-    """Do what a moderator asks with ``command``, once the access policy's ``moderate``
-    allows the caller (``standing``: what Discord says of them in the game's server; a
-    game's creator moderates it while still a member there), and return its result.
-    A new game, or a command about a server (its seasons), asks that the caller
-    moderate that server.
-
-    The check reads only what never changes once a game exists (its server, channel and
-    creator), so it is asked before the handler's own unit of work. Raises
-    NotModeratorError, GameNotFoundError, or whatever the handler refuses."""
+async def moderate(db: Database, place: Place, command: ModeratorCommand[R], caller: Caller | None = None) -> R:
+    """Do what a moderator asks with ``command`` from ``place``, once the access
+    policy's ``moderate`` allows the caller, and return its result: in one unit of work
+    on the game the command names or the place is about (``table.at``, a moderator's:
+    from a DM, the one game they moderate), the caller's standing there asked once (the
+    place's own when the request was sent in the game's server, else ``caller``'s; a
+    game's creator moderates it while still a member there). A new game, or a command
+    about a server (its seasons), asks that the caller moderate that server (the
+    place's standing). Raises NotModeratorError, GameNotFoundError, or whatever the
+    handler refuses."""
     if isinstance(command, CreateGame | ServerCommand):
-        policy.require(Action.CREATE, standing, policy.Server(command.guild_id))
-    else:
-        assert isinstance(command, GameCommand)
-        async with db.read() as s:
-            game = await repo.get_game(s, check_id(command.game_id, "game"))
-            if game is None:
-                raise GameNotFoundError(game_id=command.game_id)
-            policy.require(Action.MODERATE, standing, game)
-    return cast(R, await HANDLERS.of(command)(db, command))
+        here = place.here or Standing.stranger(place.user.id)
+        policy.require(Action.CREATE, here, policy.Server(command.guild_id))
+        return cast(R, await HANDLERS.of(command)(db, command))
+    assert isinstance(command, GameCommand)
+    at = place if command.game_id is None else replace(place, game_id=command.game_id)
+    if isinstance(command, AdvancePhase | ExtendDeadline) and command.expected_round is None:
+        # The phase open when the command came in is the one it means: if the deadline
+        # closes it meanwhile, the command is refused rather than acting on the next.
+        async with table.at(db, at, writing=False, moderating=True, caller=caller) as seen:
+            if seen.game.round >= 1:
+                command = cast(ModeratorCommand[R], replace(command, expected_round=seen.game.round, expected_phase=seen.game.phase))
+            at = replace(at, game_id=seen.id)
+    assert isinstance(command, GameCommand)
+    async with table.at(db, at, writing=command.writes, moderating=True, caller=caller) as t:
+        await t.require(Action.MODERATE)
+        return cast(R, await HANDLERS.of(command)(t, command))
 
 
 async def _create(db: Database, c: CreateGame) -> GameInfo:
     return await create_game(db, guild_id=c.guild_id, channel_id=c.channel_id, moderator=c.moderator, settings=c.settings, start_in=c.start_in)
 
 
-async def _settings(db: Database, c: ChangeSettings) -> GameInfo:
+async def _settings(t: Table, c: ChangeSettings) -> GameInfo:
     if not c.changes and c.start_in is None:
-        return await get_game(db, c.game_id)
-    return await update_settings(db, c.game_id, start_in=c.start_in, **c.changes)
+        return await t.info()
+    return await change_settings(t, start_in=c.start_in, **c.changes)
 
 
-async def _lineup(db: Database, c: ChooseLineup) -> GameInfo:
+async def _lineup(t: Table, c: ChooseLineup) -> GameInfo:
     if c.lineup is None:
-        return await get_game(db, c.game_id)
-    return await update_settings(db, c.game_id, lineup=c.lineup)
+        return await t.info()
+    return await change_settings(t, lineup=c.lineup)
 
 
-async def _player(db: Database, game_id: int, typed: str, *, lobby: bool = False) -> SeatInfo:
+async def _player(t: Table, typed: str, *, lobby: bool = False) -> SeatInfo:
     """The player ``typed`` names at the game's table (a ResolveError when none)."""
-    return parse_player(typed, (await get_game(db, game_id)).players, lobby=lobby)
+    return parse_player(typed, (await t.info()).players, lobby=lobby)
 
 
-async def _offer(db: Database, c: OfferSeat) -> Offered:
-    target = await _player(db, c.game_id, c.player)
+async def _offer(t: Table, c: OfferSeat) -> Offered:
+    target = await _player(t, c.player)
     assert target.seat is not None
-    return Offered(target, await offer_seat(db, c.game_id, target.seat))
+    return Offered(target, await offer(t, target.seat))
 
 
-async def _replace(db: Database, c: ReplacePlayer) -> SeatInfo:
-    target = await _player(db, c.game_id, c.player)
+async def _replace(t: Table, c: ReplacePlayer) -> SeatInfo:
+    target = await _player(t, c.player)
     assert target.seat is not None
-    await replace_player(db, c.game_id, target.seat, c.newcomer, c.standing)
+    check_seat_argument(target.seat)
+    await hand_over_seat(t, target.seat, c.newcomer.checked(), c.standing, named=True)
     return target
 
 
-async def _kick(db: Database, c: KickFromLobby) -> SeatChanged:
+async def _kick(t: Table, c: KickFromLobby) -> SeatChanged:
     """Before the start the player leaves the lobby and may not join it again; an AI
     seat is not kicked (the lobby's settings say how many there are)."""
-    target = await _player(db, c.game_id, c.player, lobby=True)
+    target = await _player(t, c.player, lobby=True)
     if not target.user_id:
         raise ModerationRefusedError("reply.error.ai_seat_kick", name=target.name)
-    return SeatChanged(target, await kick_from_lobby(db, c.game_id, target.user_id))
+    return SeatChanged(target, await kick(t, target.user_id))
 
 
-async def _remove(db: Database, c: RemovePlayer) -> SeatChanged:
-    target = await _player(db, c.game_id, c.player)
+async def _remove(t: Table, c: RemovePlayer) -> SeatChanged:
+    target = await _player(t, c.player)
     assert target.seat is not None
-    await remove_player(db, c.game_id, target.seat)
-    return SeatChanged(target, await get_game(db, c.game_id))
+    check_seat_argument(target.seat)
+    await held_seat(t, target.seat)
+    await remove_seat(t, target.seat)
+    return SeatChanged(target, await t.info())
 
 
-async def _cancel(db: Database, c: CancelGame) -> GameInfo:
+async def _cancel(t: Table, c: CancelGame) -> GameInfo:
     """Once started, the lobby's confirmation no longer stands: ``/mod end`` must be
     confirmed again, as a scored end."""
-    if (await get_game(db, c.game_id)).status in ("running", "paused"):
-        raise ModerationRefusedError("reply.error.end_started", game=c.game_id)
-    return await cancel_game(db, c.game_id, "cancelled")
+    if t.game.status in ("running", "paused"):
+        raise ModerationRefusedError("reply.error.end_started", game=t.id)
+    return await cancel(t, "cancelled")
 
 
-async def _ask_to_end(db: Database, c: AskToEnd) -> EndGame | CancelGame:
-    lobby = (await get_game(db, c.game_id)).status == "lobby"
-    return CancelGame(c.game_id) if lobby else EndGame(c.game_id)
+async def _ask_to_end(t: Table, c: AskToEnd) -> EndGame | CancelGame:
+    return CancelGame(game_id=t.id) if t.game.status == "lobby" else EndGame(game_id=t.id)
 
 
-async def _log(db: Database, c: ExportLog) -> dict[str, Any]:
-    log = await export_game(db, c.game_id)
+async def _log(t: Table, c: ExportLog) -> dict[str, Any]:
+    log = await log_of(t)
     if not log["complete"]:
         raise ModerationRefusedError("reply.error.log_not_ready")
     return log
@@ -340,19 +381,20 @@ async def _log(db: Database, c: ExportLog) -> dict[str, Any]:
 HANDLERS.add(CreateGame, _create)
 HANDLERS.add(StartSeason, lambda db, c: start_season(db, c.guild_id, c.moderator, c.name, c.language))
 HANDLERS.add(EndSeason, lambda db, c: end_season(db, c.guild_id, c.moderator, c.channel_id))
-HANDLERS.add(StartGame, lambda db, c: start_game(db, c.game_id))
-HANDLERS.add(ChangeSettings, _settings)
-HANDLERS.add(ChooseLineup, _lineup)
-HANDLERS.add(AdvancePhase, lambda db, c: advance_phase(db, c.game_id, expected_round=c.expected_round, expected_phase=c.expected_phase))
-HANDLERS.add(ExtendDeadline, lambda db, c: extend_deadline(db, c.game_id, c.seconds, expected_round=c.expected_round, expected_phase=c.expected_phase))
-HANDLERS.add(PauseGame, lambda db, c: pause_game(db, c.game_id))
-HANDLERS.add(ResumeGame, lambda db, c: resume_game(db, c.game_id))
-HANDLERS.add(OfferSeat, _offer)
-HANDLERS.add(ReplacePlayer, _replace)
-HANDLERS.add(KickFromLobby, _kick)
-HANDLERS.add(RemovePlayer, _remove)
-HANDLERS.add(EndGame, lambda db, c: end_game(db, c.game_id))
-HANDLERS.add(CancelGame, _cancel)
-HANDLERS.add(AskToEnd, _ask_to_end)
-HANDLERS.add(ShowStatus, lambda db, c: phase_status(db, c.game_id, c.viewer_id))
-HANDLERS.add(ExportLog, _log)
+HANDLERS.on_table(StartGame, lambda t, c: start(t))
+HANDLERS.on_table(ChangeSettings, _settings)
+HANDLERS.on_table(ChooseLineup, _lineup)
+HANDLERS.on_table(AdvancePhase, lambda t, c: advance_now(t, expected_round=c.expected_round, expected_phase=c.expected_phase))
+HANDLERS.on_table(ExtendDeadline, lambda t, c: extend(t, c.seconds, expected_round=c.expected_round, expected_phase=c.expected_phase))
+HANDLERS.on_table(PauseGame, lambda t, c: pause(t))
+HANDLERS.on_table(ResumeGame, lambda t, c: resume(t))
+HANDLERS.on_table(OfferSeat, _offer)
+HANDLERS.on_table(ReplacePlayer, _replace)
+HANDLERS.on_table(KickFromLobby, _kick)
+HANDLERS.on_table(RemovePlayer, _remove)
+HANDLERS.on_table(KickPlayer, lambda t, c: _kick(t, KickFromLobby(c.player)) if t.game.status == "lobby" else _remove(t, RemovePlayer(c.player)))
+HANDLERS.on_table(EndGame, lambda t, c: end(t))
+HANDLERS.on_table(CancelGame, _cancel)
+HANDLERS.on_table(AskToEnd, _ask_to_end)
+HANDLERS.on_table(ShowStatus, lambda t, c: status_of(t, c.viewer_id))
+HANDLERS.on_table(ExportLog, _log)

@@ -61,13 +61,14 @@ class ConfirmButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ConfirmButton:
-        return cls(BY_WORD[match["word"]](int(match["game"])))
+        return cls(BY_WORD[match["word"]](game_id=int(match["game"])))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             ctx = await Ctx.begin(interaction)
             game_id = self.command.game_id
-            await ctx.moderate(self.command, await get_game(ctx.db, game_id))
+            assert game_id is not None  # (a confirmation names its game)
+            await ctx.moderate(self.command)
             await _after_end(ctx, game_id, t(CONFIRMATIONS[type(self.command)].done, ctx.locale, game=game_id))
 
         await guarded(interaction, run)

@@ -15,9 +15,9 @@ import discord
 import engine
 from bot.core.messages import PlayerReplaced, SeatHandedOver, TargetRemoved
 from bot.core.outbox import OutgoingMessage
+from bot.core.time_zones import NIGHT, local, next_at_hour
 from bot.core.types import GameInfo, GameSettings, PhaseStatus
 from bot.features.ai_seats.ai_seats import AI_MARK
-from bot.features.settings.time_zones import NIGHT, local, next_at_hour
 from bot.i18n import t
 from bot.render import words
 from bot.render.durations import format_duration

@@ -15,8 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from bot.core.types import Receipt
-from bot.core.views import PlayerView
+from bot.core.types import PlayerView, Receipt
 from bot.discord.context import Ctx, locale_of
 from bot.discord.groups import command, top_level
 from bot.discord.players import player_choices

@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.errors import GameNotStartedError, GuessRefusedError, SwitchNotToggleError
-from bot.core.types import Receipt
-from bot.core.views import PlayerView, player_view
+from bot.core.types import PlayerView, Receipt
+from bot.core.views import player_view
 from bot.discord.errors import ReplyError
 from bot.features.play.commands import Sending, Withdraw, handle
 from bot.features.play.look import skill_label

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 import engine
-from bot.core.common import check_expected, check_id, state_of
+from bot.core import table
+from bot.core.clock import check_expected
 from bot.core.errors import (
     BadArgumentError,
     GuessRefusedError,
@@ -29,12 +30,12 @@ from bot.core.errors import (
     SwitchNotToggleError,
 )
 from bot.core.resolve import seat_of, seats_of
-from bot.core.types import Receipt
-from bot.core.views import PlayerView
+from bot.core.table import Place
+from bot.core.types import PlayerView, Receipt, check_id
 from bot.db import repositories as repo
 from bot.db.models import Submission
 from bot.db.session import Database
-from bot.features.play.submissions import SUBMISSION_TYPES, Turn, locked_seat, refusal, validated
+from bot.features.play.submissions import SUBMISSION_TYPES, refusal, seated, store_mine, validated
 from bot.i18n import terms
 from engine.errors import WrongPhaseError
 
@@ -283,36 +284,35 @@ async def handle(
     kind = kind_of(command)
     phase = engine.PHASE_OF_KIND[kind] if round_no is not None else None
     check_expected(round_no, phase)
-    now = db.now()
-    async with db.transaction() as s:
-        turn = await locked_seat(s, user_id, game_id, round_no, phase, channel_id=channel_id)
+    place = Place.of(user_id, channel_id=channel_id, game_id=game_id)
+    async with table.at(db, place, writing=True, player_rows=True) as t:
+        seat = (await seated(t, round_no, phase)).seat
         if isinstance(command, Withdraw):
-            return await _withdraw(s, turn, command.kind)
-        rows = await turn.phase_rows(s)
-        state = state_of(turn.game)
-        view = await turn.view(s, state, rows) if needs_view(command) else None
+            return await _withdraw(t, seat, command.kind)
+        rows = await t.phase_rows()
+        view = await t.view() if needs_view(command) else None
         what = asked(command, view)
-        whole = what.added_to(_sent(rows, turn.seat, what.kind)) if isinstance(what, engine.Piece) else what
+        whole = what.added_to(_sent(rows, seat, what.kind)) if isinstance(what, engine.Piece) else what
         try:
-            normal = validated(state, turn.game, turn.seat, whole)
+            normal = validated(t.state, t.game, seat, whole)
         except RuleRefusedError as exc:
             if not isinstance(command, AddGuess) or exc.params.get("reason") != "reason.identify_rule":
                 raise
-            view = view or await turn.view(s, state, rows)  # the sheet, for the rule, only when it is needed
+            view = view or await t.view()  # the sheet, for the rule, only when it is needed
             raise GuessRefusedError(exc.violation, view.sheet) from None
-        return await turn.store(s, normal, now, state, rows)
+        return await store_mine(t, seat, normal)
 
 
-async def _withdraw(s: Any, turn: Turn, kind: str) -> bool:
+async def _withdraw(t: table.Table, seat: int, kind: str) -> bool:
     """Delete what the caller sent of ``kind`` in the open phase, so that it is not
     resolved and no longer counts as sent for the early advance (an early close already
     set stays: see ``close_early_if_all_sent``). Outside the kind's phase: "phase
     closed" if that phase has just closed, else the engine's "wrong phase". Once the
     deadline has passed the phase still closes at the next tick, with whatever is left:
     like any late change, the withdrawal counts if it came first."""
-    game = turn.game
+    game = t.game
     assert game.phase is not None
     if engine.PHASE_OF_KIND[kind] != game.phase:
         wrong = WrongPhaseError(expected=f"phase.{engine.PHASE_OF_KIND[kind]}", phase=f"phase.{game.phase}")
         raise refusal(wrong, game, kind)
-    return await repo.delete_submission(s, game.id, game.round, game.phase, turn.seat, kind)
+    return await repo.delete_submission(t.session, game.id, game.round, game.phase, seat, kind)

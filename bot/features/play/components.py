@@ -23,8 +23,8 @@ from bot.core.errors import GameFinishedError
 from bot.core.messages import PhasePrompt, PhaseStarted, Reminder
 from bot.core.messages import Sheet as SheetPost
 from bot.core.outbox import OutgoingMessage
-from bot.core.types import GameInfo
-from bot.core.views import PlayerView, require_open_for
+from bot.core.types import GameInfo, PlayerView
+from bot.core.views import require_open_for
 from bot.discord import first_response, payload
 from bot.discord.context import locale_of
 from bot.discord.errors import ReplyError, guarded

@@ -18,109 +18,39 @@ does not read the game again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, insert, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from bot.core import policy
-from bot.core.common import check_id, require_running, seats_done, settings_of, state_of
 from bot.core.errors import (
-    GameNotFoundError,
-    NoActiveGameError,
     NotInGameError,
     PhaseClosedError,
     RuleRefusedError,
     ServiceError,
+    require_running,
 )
 from bot.core.policy import Action, Standing
+from bot.core.table import Table
 from bot.core.types import Receipt
-from bot.core.views import PlayerView, seat_view
 from bot.db import core
-from bot.db import repositories as repo
 from bot.db.models import Game, Submission, table_of
-from bot.db.repositories import PlayerRow
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
 
-@dataclass(slots=True)
-class Turn:
-    """A player's writing unit of work as read at its start: the locked game, the
-    player's unread inbox count, every player row of the game and the caller's own
-    (read-only rows: the unit changes the game and the submissions, not the players)."""
-
-    game: Game
-    unread: int
-    players: list[PlayerRow]
-    holder: PlayerRow
-
-    @property
-    def seat(self) -> int:
-        seat: int | None = self.holder.seat
-        assert seat is not None
-        return seat
-
-    async def phase_rows(self, s: AsyncSession) -> list[Any]:
-        """Every submission stored in the open phase (read-only rows), in one statement."""
-        assert self.game.phase is not None
-        return await repo.phase_submissions(s, self.game.id, self.game.round, self.game.phase, rows=True)
-
-    async def view(
-        self, s: AsyncSession, state: engine.GameState, rows: list[Any], stored: dict[str, dict[str, Any]] | None = None
-    ) -> PlayerView:
-        """The caller's own view from the phase's ``rows`` (:meth:`phase_rows`, as read at
-        the start of the unit) and what this unit has ``stored`` since, by kind."""
-        mine = {r.kind: r.payload for r in rows if r.seat == self.seat} | (stored or {})
-        sent = dict(sorted(mine.items()))  # in kind order, as a fresh read gives them
-        return await seat_view(s, self.game, self.unread, self.holder.user_id or 0, players=self.players, state=state, sent=sent)
-
-    async def store(
-        self,
-        s: AsyncSession,
-        normal: engine.Submission,
-        now: datetime,
-        state: engine.GameState,
-        rows: list[Any] | None = None,
-    ) -> Receipt:
-        """:func:`store` the caller's validated submission; the receipt carries their view
-        just after it. ``rows``: :meth:`phase_rows`, when the caller has read them."""
-        if rows is None:
-            rows = await self.phase_rows(s)
-        receipt = await store(s, self.game, self.seat, self.holder.user_id or 0, normal, now, state, rows=rows)
-        return replace(receipt, view=await self.view(s, state, rows, {receipt.kind: receipt.submission}))
-
-
-async def locked_seat(
-    s: AsyncSession,
-    user_id: int,
-    game_id: int | None,
-    expected_round: int | None,
-    expected_phase: str | None,
-    *,
-    channel_id: int | None = None,
-) -> Turn:
-    """Lock the caller's game, check it is running, that they hold a seat and that the
-    open phase is the one they expect. Without ``game_id``: the live game of
-    ``channel_id`` (a server channel) when it has one, else the caller's one live game."""
-    if game_id is None:
-        found = await repo.lock_game_here_with_unread(s, user_id, channel_id)
-        if found is None:
-            raise NoActiveGameError()
-    else:
-        found = await repo.lock_game_with_unread(s, check_id(game_id, "game"), user_id)
-        if found is None:
-            raise GameNotFoundError(game_id=game_id)
-    game, unread = found
+async def seated(table: Table, expected_round: int | None, expected_phase: str | None) -> Any:
+    """The caller's seat row, once the game is running, they hold a seat and the open
+    phase is the one they expect."""
+    game = table.game
     require_running(game)
-    players = await repo.game_players(s, game.id, rows=True)
-    holder = next((p for p in players if p.user_id == user_id), None)
+    holder = await table.caller_row()
     # The access policy's act: asked of the seat the database says the caller holds, and
     # of no fact of Discord's (see bot.core.policy).
-    policy.require(Action.ACT, Standing.stranger(user_id), game, holder)
+    policy.require(Action.ACT, Standing.stranger(table.place.user.id if table.place else 0), game, holder)
     if holder is None or holder.seat is None:  # a lobby's row, in a game dealt since
         raise NotInGameError(game_id=game.id)
     assert game.phase is not None
@@ -130,7 +60,15 @@ async def locked_seat(
     )
     if expected != (game.round, game.phase):
         raise PhaseClosedError(round=expected[0], phase=f"phase.{expected[1]}")
-    return Turn(game, unread, players, holder)
+    return holder
+
+
+async def store_mine(table: Table, seat: int, normal: engine.Submission) -> Receipt:
+    """:func:`store` the caller's validated submission; the receipt carries their view
+    just after it."""
+    user_id = table.place.user.id if table.place else 0
+    receipt = await store(table, seat, user_id, normal)
+    return replace(receipt, view=await table.view({receipt.kind: receipt.submission}))
 
 
 def refusal(exc: engine.RuleViolation, game: Game, kind: str) -> ServiceError:
@@ -168,26 +106,16 @@ _REPLACE = (
 )
 
 
-async def store(
-    s: AsyncSession,
-    game: Game,
-    seat: int,
-    user_id: int,
-    normal: engine.Submission,
-    now: datetime,
-    state: engine.GameState | None = None,
-    *,
-    rows: list[Any] | None = None,
-) -> Receipt:
+async def store(t: Table, seat: int, user_id: int, normal: engine.Submission) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
-    move the deadline to now when everyone has sent and early advance is on. ``state``:
-    the game's state when the caller has already decoded it; ``rows``: every submission
-    of the open phase when the caller has already read them (one statement serves to
-    find the row replaced and who has sent; rows or entities, only read)."""
+    move the deadline to now when everyone has sent and early advance is on. The
+    table's phase rows are as read before it (one statement serves to find the row
+    replaced and who has sent): a unit that stores again reads them anew
+    (``Table.phase_rows_changed``)."""
+    game, s, now = t.game, t.session, t.now
     assert game.phase is not None
     payload = normal.to_dict()
-    if rows is None:
-        rows = await repo.phase_submissions(s, game.id, game.round, game.phase, rows=True)
+    rows = await t.phase_rows()
     old = next((r for r in rows if r.seat == seat and r.kind == normal.kind), None)
     replaced = old is not None
     revision = 1 if old is None else old.revision + 1
@@ -214,7 +142,7 @@ async def store(
         )
     deadline = game.phase_deadline
     sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
-    all_sent = await close_early_if_all_sent(s, game, now, state or state_of(game), sent)
+    all_sent = await close_early_if_all_sent(t, sent)
     return Receipt(
         game_id=game.id,
         round=game.round,
@@ -231,22 +159,18 @@ async def store(
     )
 
 
-async def close_early_if_all_sent(
-    s: Any, game: Game, now: datetime, state: engine.GameState, sent: set[tuple[int, str]] | None = None
-) -> bool:
+async def close_early_if_all_sent(t: Table, sent: set[tuple[int, str]] | None = None) -> bool:
     """With early advance on, once every living player has sent (a submission came in, or
     the last who had not was removed), the deadline moves to now; at Dusk to now plus a
     short grace, so the last player's further pieces still count. Durable: the scheduler
     advances at the new deadline, even after a restart. True if everyone has sent.
     (A withdrawal later in the grace does not move the deadline back.) ``sent``: the
     (seat, kind) of every submission of the phase, when the caller knows them."""
+    game, now, state = t.game, t.now, t.state
     assert game.phase is not None
-    if sent is None:
-        done = await seats_done(s, game.id, game.round, game.phase, state)
-    else:
-        done = engine.done_seats(state, game.phase, sent)
+    done = await t.done_seats() if sent is None else engine.done_seats(state, game.phase, sent)
     all_sent = {p.seat for p in state.players if p.alive} <= done
-    settings = settings_of(game)
+    settings = t.settings
     if all_sent and settings.early_advance and game.phase_deadline:
         grace = settings.dusk_grace_seconds if game.phase == "dusk" else 0
         early = now + timedelta(seconds=grace)

@@ -23,15 +23,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from bot.core.common import check_id, seed_digest
 from bot.core.errors import AlreadyInGameError, BadArgumentError, ServiceError
-from bot.core.types import GameInfo, GameSettings, UserRef
+from bot.core.table import Place, Table
+from bot.core.types import GameInfo, GameSettings, UserRef, check_id
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer
 from bot.db.session import Database
 from bot.features.ai_seats import ai_seats
-from bot.features.lobby.games import start_locked
-from bot.features.moderation.moderation import cancel_locked
+from bot.features.lobby.games import seed_digest, start
+from bot.features.moderation.moderation import cancel
 
 # Each phase's length: long enough that the person may take their time (a phase closes as
 # soon as they have sent anyway).
@@ -98,10 +98,11 @@ async def start_practice(db: Database, user: UserRef, dm_channel_id: int, *, pla
             )  # fmt: skip
             s.add(game)
             await s.flush()
-            s.add(GamePlayer(game_id=game.id, user_id=u.id, active_user_id=u.id, display_name=u.name, status="lobby", joined_at=now))
+            t = Table(s, game, now, Place(u), writing=True)
+            t.joined(GamePlayer(game_id=game.id, user_id=u.id, active_user_id=u.id, display_name=u.name, status="lobby", joined_at=now))
             await s.flush()
-            await ai_seats.sync_lobby(s, game, settings, now)
-            return await start_locked(s, game, now)
+            await ai_seats.sync_lobby(t, settings)
+            return await start(t)
     except IntegrityError:
         # The same person started another game at the same moment: the unique
         # active_user_id (or the DM's active_channel_id) let only one through.
@@ -116,8 +117,8 @@ async def refuse_if_playing(s: AsyncSession, user_id: int) -> None:
     place = await repo.live_game_place(s, user_id)
     if place is None:
         return
-    game = await repo.game_row(s, place["game_id"])
-    if game is not None and game.guild_id is None:
+    found = await repo.find_game(s, game_id=place["game_id"])
+    if found is not None and found[0].guild_id is None:
         raise PracticeRunningError(**place)
     raise AlreadyInGameError(**place)
 
@@ -126,10 +127,8 @@ async def stop_practice(db: Database, user_id: int) -> GameInfo:
     """Cancel ``user_id``'s live practice game (no winner, nothing recorded; the seed is
     shown in the DM as for any cancelled game)."""
     check_id(user_id, "user")
-    now = db.now()
     async with db.transaction() as s:
-        place = await repo.live_game_place(s, user_id)
-        game = await repo.lock_game(s, place["game_id"]) if place is not None else None
-        if game is None or game.guild_id is not None or game.moderator_id != user_id:
+        found = await repo.find_game(s, user_id=user_id, lock=True)
+        if found is None or found[0].guild_id is not None or found[0].moderator_id != user_id:
             raise NoPracticeError()
-        return await cancel_locked(s, game, now, STOPPED)
+        return await cancel(Table(s, found[0], db.now(), writing=True), STOPPED)

@@ -8,8 +8,8 @@ from datetime import datetime
 
 from bot.core.messages import PhasePrompt
 from bot.core.outbox import OutgoingMessage
+from bot.core.time_zones import local
 from bot.core.types import GameInfo
-from bot.features.settings.time_zones import local
 from bot.i18n import t
 from bot.render.outgoing import NEUTRAL, RENDERERS, Rendered, iso_ts
 from bot.render.posts import PHASE_COLOUR, wounded_lines

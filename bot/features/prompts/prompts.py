@@ -16,47 +16,42 @@ their own choice for the games of a server.
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 import engine
-from bot.core.common import check_id, settings_of, state_of, wound_note
+from bot.core import hooks
+from bot.core.hooks import Step
 from bot.core.messages import PhasePrompt
 from bot.core.outbox import Mail
+from bot.core.steps import wound_note
+from bot.core.table import Table
+from bot.core.time_zones import time_zones_of
+from bot.core.types import check_id
 from bot.db import repositories as repo
-from bot.db.models import Game
 from bot.db.session import Database
-from bot.features.settings.time_zones import time_zones_of
 
 
-async def prompt_is_the_notice(s: AsyncSession, game: Game) -> bool:
-    """Whether the phase ``game`` has just opened is announced by its person's prompt
-    alone: a practice game whose person is alive at the table."""
-    if game.guild_id is not None or game.status != "running" or game.phase not in engine.PHASE_ORDER:
-        return False
-    state = state_of(game)
-    return any(h.user_id == game.moderator_id and state.player(seat).alive for seat, h in (await repo.seat_holders(s, game.id)).items())
+@hooks.OPENED.listen(30)
+async def phase_opened(step: Step) -> None:
+    """(A phase opened.) Each prompted seat's prompt, after the phase's post."""
+    await mail_prompts(step.told(), step.table, follows=step.opened)
+    await step.table.session.flush()
 
 
-async def mail_prompts(mail: Mail, game: Game, *, follows: str | None) -> int:
-    """Each prompted seat's prompt for the phase ``game`` has just opened, after the post
+async def mail_prompts(mail: Mail, t: Table, *, follows: str | None) -> int:
+    """Each prompted seat's prompt for the phase the game has just opened, after the post
     ``follows``; the number written. Read as the step leaves the game (after the absence
     policy: a seat it handed to the AI or removed gets none)."""
-    s = mail.session
+    s, game = t.session, t.game
     if game.status != "running" or game.phase not in engine.PHASE_ORDER:
         return 0
-    state = state_of(game)
-    humans = {
-        seat: h.user_id
-        for seat, h in (await repo.seat_holders(s, game.id)).items()
-        if h.user_id is not None
-    }
+    state = t.state
+    humans = {seat: h.user_id for seat, h in (await t.holders()).items() if h.user_id is not None}
     # (A practice game prompts its person whatever they chose for a server's games.)
     chosen = await repo.user_prompts(s, list(humans.values())) if game.guild_id is not None else {}
     zones = await time_zones_of(s, list(humans.values()))
     # Each phase's first time in a newcomer's first game: a tip with it (a practice game
-    # explains its first phases in posts of their own: bot.core.common.mail_phase_started).
+    # explains its first phases in posts of their own: bot.core.steps.mail_phase_notice).
     new = await repo.newcomers(s, list(humans.values())) if game.round == 1 and game.guild_id is not None else set()
-    default = settings_of(game).prompts or game.guild_id is None
+    default = t.settings.prompts or game.guild_id is None
     deadline = game.phase_deadline.isoformat() if game.phase_deadline else None
     written = 0
     for p in state.players:

@@ -23,12 +23,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from bot.core.common import check_id, info_of
+from bot.core import table
 from bot.core.errors import BadArgumentError, GameNotStartedError, NotInGameError, ServiceError
 from bot.core.messages import RecapPart
 from bot.core.outbox import Mail
-from bot.core.types import GameInfo
-from bot.core.views import game_here
+from bot.core.table import Place
+from bot.core.types import GameInfo, check_id
 from bot.db import repositories as repo
 from bot.db.models import Game, GameStep, Submission
 from bot.db.session import Database
@@ -129,8 +129,9 @@ async def seat_recap(db: Database, user_id: int, channel_id: int | None = None, 
     check_id(user_id, "user")
     if since_round is not None and (not isinstance(since_round, int) or isinstance(since_round, bool)):
         raise BadArgumentError(field="since_round", reason="a round number")
-    async with db.read() as s:
-        game, member = await game_here(s, user_id, channel_id)
+    async with table.at(db, Place.of(user_id, channel_id=channel_id), writing=False) as t:
+        game, s = t.game, t.session
+        member = await t.caller_row()
         if member is None or (member.seat is None and game.status != "lobby"):
             raise NotInGameError(game_id=game.id)
         if game.state is None or member.seat is None:
@@ -141,7 +142,7 @@ async def seat_recap(db: Database, user_id: int, channel_id: int | None = None, 
         if not 1 <= since_round <= game.round:
             raise RecapRoundError(round=since_round, last=game.round)
         entries = seat_history(await repo.steps(s, game.id), member.seat, since_round)
-        return Recap(await info_of(s, game), member.seat, since_round, tuple(entries), default)
+        return Recap(await t.info(), member.seat, since_round, tuple(entries), default)
 
 
 async def mail_catch_up(s: AsyncSession, mail: Mail, game: Game, seat: int, user_id: int) -> int:

@@ -1,7 +1,7 @@
 """Records written once, at a game's end: one per finished game and one per user who
 held a seat, from the engine's final state and the game log's events.
 
-``write_records`` runs inside the transaction that ends the game (``common.finish``),
+``write_records`` runs inside the transaction that ends the game (the moment ``OVER``),
 so the records appear exactly when the end commits and never before: stats, ratings and
 leaderboards read these tables only, and nothing they show can move while a game is
 live. A lobby cancelled before the start, or a game cancelled without a winner, has no
@@ -19,6 +19,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
+from bot.core import hooks
+from bot.core.hooks import Step
 from bot.core.rules import decode_state
 from bot.db import repositories as repo
 from bot.db.models import Game, GamePlayer, GameRecord, GameStep, SeatRecord
@@ -65,6 +67,15 @@ class Recorded:
 
     record: GameRecord
     ratings: dict[int, RatingChange]
+
+
+@hooks.OVER.listen(10)
+async def game_over(step: Step) -> None:
+    """(The game is over.) Its records and ratings, in the step that ended it; each rated
+    player's rating before and after goes on the step (for their ending)."""
+    recorded = await write_records(step.table.session, step.table.game)
+    if recorded is not None:
+        step.ratings = recorded.ratings
 
 
 async def write_records(session: AsyncSession, game: Game) -> Recorded | None:

@@ -10,11 +10,12 @@ from datetime import datetime
 from typing import Any
 
 import engine
-from bot.core import policy
-from bot.core.common import check_id
+from bot.core import policy, table
 from bot.core.errors import GameNeverPlayedError, GameNotFoundError, GameNotOverError
 from bot.core.policy import Action, Standing
 from bot.core.rules import decode_state
+from bot.core.table import Table
+from bot.core.types import check_id
 from bot.db import repositories as repo
 from bot.db.models import Game
 from bot.db.repos import gallery as gallery_repo
@@ -31,71 +32,74 @@ def stamp(t: datetime | None) -> str | None:
 
 async def export_game(db: Database, game_id: int) -> dict[str, Any]:
     """The game's log as a JSON-safe dict (see the module docstring)."""
-    async with db.read() as s:
-        game = await repo.get_game(s, check_id(game_id, "game"))
-        if game is None:
-            raise GameNotFoundError(game_id=game_id)
-        finished = game.status in ("over", "cancelled")
-        members = await repo.game_players(s, game.id)
-        steps = await repo.steps(s, game.id)
-        out: dict[str, Any] = {
-            "format": LOG_FORMAT,
-            "version": LOG_VERSION,
-            "complete": finished,
-            "game": {
-                "id": game.id,
-                "guild_id": game.guild_id,
-                "channel_id": game.channel_id,
-                "moderator_id": game.moderator_id,
-                "status": game.status,
-                "language": game.language,
-                "settings": game.settings,
-                # The rules version it is played by (engine.rules), as its state says or,
-                # stored before versions were recorded, as of the day it was dealt.
-                "rules_version": decode_state(game).settings.rules_version if game.state is not None else None,
-                "round": game.round,
-                "phase": game.phase,
-                "end_reason": game.end_reason,
-                "created_at": stamp(game.created_at),
-                "started_at": stamp(game.started_at),
-                "ended_at": stamp(game.ended_at),
-                "seed_sha256": game.seed_sha256,
-                "seed": game.secret_seed if finished and game.state is not None else None,
-            },
-            "players": [
-                {
-                    "user_id": m.user_id,
-                    "name": m.display_name,
-                    "seat": m.seat if m.seat is not None else m.former_seat,
-                    "status": m.status,
-                }
-                for m in members
-            ],
-            "steps": [],
-        }
-        for st in steps:
-            entry: dict[str, Any] = {
-                "seq": st.seq,
-                "kind": st.kind,
-                "round": st.round,
-                "phase": st.phase,
-                "at": stamp(st.created_at),
+    async with table.of(db, game_id, writing=False) as t:
+        return await log_of(t)
+
+
+async def log_of(t: Table) -> dict[str, Any]:
+    """The log of the game of ``t`` (see :func:`export_game`)."""
+    game, s = t.game, t.session
+    finished = game.status in ("over", "cancelled")
+    members = await t.players()
+    steps = await repo.steps(s, game.id)
+    out: dict[str, Any] = {
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "complete": finished,
+        "game": {
+            "id": game.id,
+            "guild_id": game.guild_id,
+            "channel_id": game.channel_id,
+            "moderator_id": game.moderator_id,
+            "status": game.status,
+            "language": game.language,
+            "settings": game.settings,
+            # The rules version it is played by (engine.rules), as its state says or,
+            # stored before versions were recorded, as of the day it was dealt.
+            "rules_version": decode_state(game).settings.rules_version if game.state is not None else None,
+            "round": game.round,
+            "phase": game.phase,
+            "end_reason": game.end_reason,
+            "created_at": stamp(game.created_at),
+            "started_at": stamp(game.started_at),
+            "ended_at": stamp(game.ended_at),
+            "seed_sha256": game.seed_sha256,
+            "seed": game.secret_seed if finished and game.state is not None else None,
+        },
+        "players": [
+            {
+                "user_id": m.user_id,
+                "name": m.display_name,
+                "seat": m.seat if m.seat is not None else m.former_seat,
+                "status": m.status,
             }
-            if finished:
-                entry |= {"inputs": st.inputs, "events": st.events, "rolls": st.rolls, "state": st.state}
-            else:
-                entry["events"] = [e for e in st.events if e["audience"] == engine.Audience.PUBLIC.value]
-            out["steps"].append(entry)
+            for m in members
+        ],
+        "steps": [],
+    }
+    for st in steps:
+        entry: dict[str, Any] = {
+            "seq": st.seq,
+            "kind": st.kind,
+            "round": st.round,
+            "phase": st.phase,
+            "at": stamp(st.created_at),
+        }
         if finished:
-            # The gallery's predictions, once the game has ended (left out when nobody
-            # predicted, so a log without them reads as before).
-            picks = await gallery_repo.picks_with_names(s, game.id)
-            if picks:
-                out["predictions"] = [{"round": r, "user_id": u, "name": n, "faction": f} for r, u, f, n in picks]
-                winners = list((game.state or {}).get("winners") or [])
-                scores = scores_of(((int(r), int(u), str(f)) for r, u, f, _ in picks), winners)
-                out["prediction_scores"] = [{"user_id": x.user_id, "rounds": x.rounds, "brier": x.brier} for x in scores]
-        return out
+            entry |= {"inputs": st.inputs, "events": st.events, "rolls": st.rolls, "state": st.state}
+        else:
+            entry["events"] = [e for e in st.events if e["audience"] == engine.Audience.PUBLIC.value]
+        out["steps"].append(entry)
+    if finished:
+        # The gallery's predictions, once the game has ended (left out when nobody
+        # predicted, so a log without them reads as before).
+        picks = await gallery_repo.picks_with_names(s, game.id)
+        if picks:
+            out["predictions"] = [{"round": r, "user_id": u, "name": n, "faction": f} for r, u, f, n in picks]
+            winners = list((game.state or {}).get("winners") or [])
+            scores = scores_of(((int(r), int(u), str(f)) for r, u, f, _ in picks), winners)
+            out["prediction_scores"] = [{"user_id": x.user_id, "rounds": x.rounds, "brier": x.brier} for x in scores]
+    return out
 
 
 def log_bytes(log: dict[str, Any]) -> bytes:

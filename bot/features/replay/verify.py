@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
-from bot.core.common import submissions_from
+from bot.core.steps import submissions_from
 from bot.features.replay.export import LOG_FORMAT
 from engine import lineup as lineups
 

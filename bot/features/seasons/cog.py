@@ -37,7 +37,7 @@ class Seasons(commands.Cog):
         if interaction.guild_id is None:
             raise ReplyError("reply.error.guild_only")
         language = server_language(interaction, ctx.bot.config.language)
-        opened = await ctx.moderate(StartSeason(interaction.guild_id, ctx.user, name, language), None)
+        opened = await ctx.moderate(StartSeason(interaction.guild_id, ctx.user, name, language))
         await ctx.send(embed=started_embed(opened, ctx.locale))
 
     @season.command(name=L("cmd.name.end"), description=L("cmd.desc.mod_season_end"))
@@ -45,6 +45,6 @@ class Seasons(commands.Cog):
         ctx = await Ctx.begin(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             raise ReplyError("reply.error.guild_only")
-        summary = await ctx.moderate(EndSeason(interaction.guild_id, ctx.user, interaction.channel_id), None)
+        summary = await ctx.moderate(EndSeason(interaction.guild_id, ctx.user, interaction.channel_id))
         text = t("season.ended_reply", ctx.locale, season=info_name(summary.season, ctx.locale), games=summary.games, count=summary.games)
         await ctx.send(embed=notice_embed(text))

@@ -1,7 +1,7 @@
 """``/settings``: a user's own preferences, for every game. ``/settings prompts`` turns
 the private prompt that comes with each phase on or off (``bot.features.prompts.prompts``), or
 says what it is now; ``/settings timezone`` sets, clears or shows the user's time zone
-(``bot.features.settings.time_zones``), suggested as they type."""
+(``bot.core.time_zones``), suggested as they type."""
 
 from __future__ import annotations
 
@@ -11,17 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.time_zones import local, set_time_zone, time_zone_of, utc_offset, zones_matching
 from bot.discord.context import Ctx
 from bot.discord.groups import group
 from bot.discord.translator import L
 from bot.features.prompts.prompts import prompts_of, set_prompts
-from bot.features.settings.time_zones import (
-    local,
-    set_time_zone,
-    time_zone_of,
-    utc_offset,
-    zones_matching,
-)
 from bot.i18n import t
 from bot.render.replies import notice_embed
 

@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.core import policy
-from bot.core.common import check_id
 from bot.core.errors import BadArgumentError
 from bot.core.policy import Standing
+from bot.core.types import check_id
 from bot.db.models import PlayerStanding, SeasonStanding
 from bot.db.repos import stats as stats_repo
 from bot.db.session import Database

@@ -44,9 +44,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.common import check_id
+from bot.core.types import check_id
 from bot.db import repositories as repo
-from bot.db.models import GamePlayer, PlayerProfile
+from bot.db.models import (
+    GamePlayer,
+    PlayerProfile,
+)
 from bot.db.repos import forgetting
 from bot.db.session import Database
 from bot.features.records.ratings import rebuild_standings

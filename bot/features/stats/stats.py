@@ -14,7 +14,7 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.core.common import check_id
+from bot.core.types import check_id
 from bot.db.models import PlayerProfile
 from bot.db.repos import stats as stats_repo
 from bot.db.session import Database

@@ -1,19 +1,17 @@
 """The table as everyone at it knows it (``/table``): the seats and their names, who is
 alive or has departed as announced, the phase and its deadline, and how many have sent
 the phase's main submission (the count the public reminder posts). Read from the public
-view of the game (``info_of``) and the same count as the reminder's: never a class, a
+view of the game (``Table.info``) and the same count as the reminder's: never a class, a
 faction, an HP, nor a departure held for the Morning."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core import policy
-from bot.core.common import check_id, info_of, seats_done, state_of, table_living
-from bot.core.errors import GameNotFoundError
+from bot.core import policy, table
 from bot.core.policy import Action, Standing
+from bot.core.steps import table_living
 from bot.core.types import GameInfo
-from bot.db import repositories as repo
 from bot.db.session import Database
 
 
@@ -30,15 +28,12 @@ class TableView:
 async def table_view(db: Database, game_id: int, standing: Standing) -> TableView:
     """The public table of ``game_id``, for one who can see its channel or sits at it
     (the access policy's ``see_table``), whatever game id the request carried."""
-    async with db.read() as s:
-        game = await repo.get_game(s, check_id(game_id, "game"))
-        if game is None:
-            raise GameNotFoundError(game_id=game_id)
-        policy.require(Action.SEE_TABLE, standing, game, await repo.member(s, game.id, standing.user_id))
-        info = await info_of(s, game)
+    async with table.of(db, game_id, writing=False) as t:
+        game = t.game
+        policy.require(Action.SEE_TABLE, standing, game, await t.member(standing.user_id))
+        info = await t.info()
         if game.status not in ("running", "paused") or not game.phase:
             return TableView(info)
-        state = state_of(game)
-        living = table_living(state)
-        done = await seats_done(s, game.id, game.round, game.phase, state)
+        living = table_living(t.state)
+        done = await t.done_seats()
         return TableView(info, sum(1 for seat in living if seat in done), len(living))
