@@ -232,6 +232,7 @@ class Walk:
     roots: set[asyncio.Task[Any]] = field(default_factory=set)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # filename -> layer
+    first: dict[str, str] = field(default_factory=dict)  # filename -> what was first called there, and from where
     calls: int = 0
     across: int = 0
     back: int = 0
@@ -277,6 +278,9 @@ class Walk:
         if code is self.mark_code and self.mark is None:
             self.mark = {"files": len(self.files), "switches": self.switches, "calls": self.calls}
         self.calls += 1
+        if code.co_filename not in self.files:
+            back = frame.f_back
+            self.first[code.co_filename] = f"{code.co_qualname} (from {relative(back.f_code.co_filename)}:{back.f_code.co_qualname})" if back else code.co_qualname
         self.files.setdefault(code.co_filename, layer)
         if caller is not None:
             self.across += 1
@@ -298,7 +302,7 @@ class Walk:
             "tasks": len(self.tasks),
             # entered, no final return seen in the walk
             "open_frames": [where(entry[0].f_code) for entry in self.live.values()],
-            "entered": [[relative(f), layer] for f, layer in self.files.items()],
+            "entered": [[relative(f), layer, self.first.get(f, "")] for f, layer in self.files.items()],
             "crossings": [[where(a), where(b), n] for (a, b), n in self.crossings.items()],
         }
 
@@ -510,7 +514,7 @@ def dispatcher_task(bot: Any) -> asyncio.Task[Any]:
 def at_rest(bot: Any) -> bool:
     """The dispatcher is suspended in its pause between passes, and not woken meanwhile
     (a wake while it pauses ends the pause at its next turn)."""
-    if bot.dispatcher._wake.is_set():  # (bot.discord.loops.background)
+    if bot.dispatcher._wake.is_set():  # (bot.core.background)
         return False
     pause = type(bot.dispatcher).pause.__code__
     coro: Any = dispatcher_task(bot).get_coro()
@@ -721,8 +725,8 @@ def report(walks: dict[str, dict[str, Any]], listing: bool) -> Iterator[str]:
             yield f"  entered, not returned from when the walk ended: {', '.join(w['open_frames'])}"
         if listing:
             yield "  files, in first-entry order:"
-            for i, (path, layer) in enumerate(w["entered"], 1):
-                yield f"    {i:3} {path:56} {layer}"
+            for i, (path, layer, first) in enumerate(w["entered"], 1):
+                yield f"    {i:3} {path:56} {layer:8} {first}"
             yield "  switches across (each one back too, once returned):"
             for caller, callee, n in w["crossings"]:
                 yield f"    {n:3} x {caller} -> {callee}"

@@ -18,8 +18,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 import engine
 from bot.core import hooks, table
-from bot.core.clock import arm_clock, check_expected
-from bot.core.errors import AlreadyAdvancedError, ConcurrentChangeError, require_running
+from bot.core.clock import arm_clock
+from bot.core.errors import AlreadyAdvancedError, ConcurrentChangeError
 from bot.core.hooks import Step
 from bot.core.steps import (
     finish,
@@ -31,7 +31,7 @@ from bot.core.steps import (
     write_step,
 )
 from bot.core.table import Table
-from bot.core.types import StepResult
+from bot.core.types import StepResult, check_expected, require_running
 from bot.db import repositories as repo
 from bot.db.session import Database
 from engine.night import turns as night_turns

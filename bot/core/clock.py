@@ -4,20 +4,9 @@ extended phase goes on), and the phase a caller says it is answering checked."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-import engine
-from bot.core.errors import BadArgumentError
 from bot.core.table import Table
 from bot.core.time_zones import rotated_deadline
-
-
-def check_expected(round_no: Any, phase: Any) -> None:
-    """The (round, phase) a caller says it is answering, when it says one."""
-    if round_no is not None and (not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1):
-        raise BadArgumentError(field="round", reason="a round number")
-    if phase is not None and phase not in engine.PHASE_ORDER:
-        raise BadArgumentError(field="phase", reason="day, dusk or morning")
 
 
 def arm_clock(table: Table, seconds: float | None = None) -> None:

@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot import log_context, metrics
+from bot.core import table
+from bot.core.background import BackgroundLoop
+from bot.core.errors import ServiceError
+from bot.core.messages import Message, UnknownMessageError, decode
 from bot.core.outbox import (
     OutgoingMessage,
     claim_due_messages,
@@ -20,6 +24,8 @@ from bot.core.outbox import (
     mark_undeliverable,
     release,
 )
+from bot.db.repos import gallery as gallery_repo
+from bot.db.repos import users as users_repo
 from bot.db.session import Database
 
 log = logging.getLogger("wolfhowl.outbox")
@@ -28,6 +34,34 @@ log = logging.getLogger("wolfhowl.outbox")
 class Undeliverable(Exception):
     """Raised by a Sender when the recipient cannot be reached at all (a user who does
     not accept DMs, a deleted channel). The message goes to the user's inbox."""
+
+
+async def with_context(db: Database, messages: list[OutgoingMessage]) -> list[OutgoingMessage]:
+    """``messages`` with what their rendering and sending need, read in one unit for the
+    batch: each decoded (a kind this release does not know stays None, shown as such),
+    its game's public view (read once a game), the recipients' remembered DM channels and
+    the gallery posts' rooms."""
+    if not messages:
+        return messages
+    async with db.read() as s:
+        games = {}
+        for game_id in sorted({m.game_id for m in messages if m.game_id is not None}):
+            with contextlib.suppress(ServiceError):
+                games[game_id] = await (await table.read(s, game_id, db.now())).info()
+        dms = await users_repo.dm_channels(s, {m.recipient_id for m in messages if m.recipient_kind == "user"})
+        rooms = await gallery_repo.dead_channels(s, {m.recipient_id for m in messages if m.recipient_kind == "gallery"})
+    out = []
+    for m in messages:
+        try:
+            decoded: Message | None = decode(m.payload)
+        except UnknownMessageError:
+            decoded = None
+        out.append(replace(
+            m, message=decoded, game=games.get(m.game_id) if m.game_id is not None else None,
+            dm_channel=dms.get(m.recipient_id) if m.recipient_kind == "user" else None,
+            room=rooms.get(m.recipient_id) if m.recipient_kind == "gallery" else None,
+        ))  # fmt: skip
+    return out
 
 
 class Sender(Protocol):
@@ -52,7 +86,7 @@ class DispatchReport:
         return self.sent + self.inbox + self.retry
 
 
-class Dispatcher:
+class Dispatcher(BackgroundLoop):
     """Claims due messages and delivers them, each destination's in creation order.
 
     * Concurrency: up to ``concurrency`` destinations (channels, users) are sent to at
@@ -63,13 +97,17 @@ class Dispatcher:
     * Never twice: a message sent whose "delivered" mark fails (the database was
       unavailable) is kept in ``journal`` with its Discord message id and marked on the
       next pass, not sent again.
-    * A sender may have a ``new_pass()`` method, called before each batch (to forget
-      what it read for the last one).
+    * One pass: what the batch's rendering needs is read with it, once
+      (:func:`with_context`), so a sender renders and sends without reading anything.
+    * As a background loop (:meth:`run_forever`), each pass is followed by
+      ``after_pass`` (the reconciler woken: Discord's side brought in line).
     """
 
     def __init__(
-        self, db: Database, sender: Sender, *, batch: int = 50, holder: int | None = None, concurrency: int = 1
-    ) -> None:
+        self, db: Database, sender: Sender, *, batch: int = 50, holder: int | None = None, concurrency: int = 1,
+        after_pass: Callable[[], object] | None = None,
+    ) -> None:  # fmt: skip
+        BackgroundLoop.__init__(self)
         self.db = db
         self.sender = sender
         self.batch = batch
@@ -78,9 +116,34 @@ class Dispatcher:
         self.holder = holder
         # Sent, not yet marked delivered: key -> Discord message id.
         self.journal: dict[str, int | None] = {}
+        # Called after every pass, whatever it delivered and however.
+        self.after_pass = after_pass
 
     def failed(self, message: OutgoingMessage, exc: Exception) -> None:
-        """A send failed with a passing error (the message will be retried); for logging."""
+        """A send failed with a passing error (the message will be retried): logged, with
+        the traceback when the sender does not know the failure (``Sender.expected``)."""
+        expected = getattr(self.sender, "expected", None)
+        if expected is not None and expected(exc):
+            log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
+        else:  # a bug (rendering, a payload we do not know): keep the traceback
+            log.error("outbox %s could not be delivered", message.key, exc_info=exc)
+
+    async def run_forever(self, interval: float) -> None:
+        """Deliver what is due, then pause until woken or ``interval`` passes; ends after
+        ``stop()``, once the batch in hand is delivered and marked."""
+        while self.running:
+            try:
+                report = await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox dispatcher pass failed")
+                report = DispatchReport()
+            if self.after_pass is not None:
+                self.after_pass()
+            if report.total:
+                continue  # there may be more due right now
+            await self.pause(interval)
 
     async def _mark_delivered(self, key: str) -> None:
         try:
@@ -98,21 +161,17 @@ class Dispatcher:
         """Deliver what is due now (one batch)."""
         report = DispatchReport()
         await self.flush_journal()
-        new_pass = getattr(self.sender, "new_pass", None)
-        if new_pass is not None:
-            new_pass()
-        messages = await claim_due_messages(self.db, limit=self.batch, holder=self.holder)
+        messages = await with_context(self.db, await claim_due_messages(self.db, limit=self.batch, holder=self.holder))
         pass_ = _Pass(report)
         if self.concurrency == 1:
             for message in messages:
                 await self._deliver(message, pass_)
         else:
-            # A sender that knows two destinations to be one place (a user's DM, where a
-            # practice game's channel posts go too) puts them in one lane: in order.
-            lane_of = getattr(self.sender, "lane_of", None)
+            # Two destinations that are one place (a user's DM, where a practice game's
+            # channel posts go too) are one lane: in order.
             lanes: dict[tuple[str, int], list[OutgoingMessage]] = {}
             for message in messages:
-                where = await lane_of(message) if lane_of is not None else (message.recipient_kind, message.recipient_id)
+                where = ("channel", message.dm_channel) if message.dm_channel is not None else (message.recipient_kind, message.recipient_id)
                 lanes.setdefault(where, []).append(message)
             gate = asyncio.Semaphore(self.concurrency)
 

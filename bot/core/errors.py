@@ -14,7 +14,7 @@ that rolls back on the error.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from bot.i18n import has_key, refusal_text, t
 from engine import RuleViolation
@@ -229,28 +229,3 @@ class GuessRefusedError(RuleRefusedError):
     def __init__(self, violation: RuleViolation, sheet: Sheet | None) -> None:
         super().__init__(violation)
         self.sheet = sheet
-
-
-class HasStatus(Protocol):
-    """What :func:`require_running` reads of a game (an entity, a ``GameInfo``, or the
-    two columns of a row)."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def status(self) -> str: ...
-
-
-def require_running(game: HasStatus, *, paused: str | None = None) -> None:
-    """Refuse unless the game is running; ``paused``: the message key for a paused game
-    (a moderator's action words it for them, a player's submission uses the default)."""
-    if game.status == "running":
-        return
-    if game.status == "paused":
-        raise GamePausedError(paused, game_id=game.id)
-    if game.status in ("over", "cancelled"):
-        raise GameFinishedError(game_id=game.id)
-    if game.status == "lobby":
-        raise GameNotStartedError(game_id=game.id)
-    raise GameNotRunningError(game_id=game.id)

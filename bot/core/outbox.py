@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,7 +35,7 @@ from sqlalchemy.orm import aliased
 from bot.core.errors import BadArgumentError
 from bot.core.messages import Message, encode
 from bot.core.processes import gone
-from bot.core.types import is_id
+from bot.core.types import GameInfo, is_id
 from bot.db import core
 from bot.db.models import Game, OutboxMessage, table_of
 from bot.db.session import Database
@@ -65,10 +65,19 @@ class OutgoingMessage:
     created_at: datetime
     # When the recipient was shown it in /inbox (None: unread, or not an inbox message).
     read_at: datetime | None = None
+    # What a delivery needs beside the row, read once per pass by the dispatcher
+    # (``dispatch.with_context``): the message decoded (None: a kind this release does
+    # not know), its game's public view, the recipient's remembered DM channel, a
+    # gallery post's room (the dead's channel recorded for the game channel).
+    message: Message | None = field(default=None, compare=False)
+    game: GameInfo | None = field(default=None, compare=False)
+    dm_channel: int | None = None
+    room: int | None = None
+    # Discord's message nonce for it (see :func:`nonce_for`).
+    nonce: str = field(default="", compare=False)
 
-    @property
-    def nonce(self) -> str:
-        return nonce_for(self.key)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "nonce", nonce_for(self.key))
 
     @classmethod
     def of(cls, row: OutboxMessage) -> OutgoingMessage:

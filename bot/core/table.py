@@ -51,10 +51,11 @@ from bot.core.types import (
 )
 from bot.db import repositories as repo
 from bot.db.models import GamePlayer
+from bot.db.repos import games as games_repo
 from bot.db.session import Database
 
 # At most this many servers are asked about one moderator's command sent from a DM (each
-# may be a request to Discord): see ``repositories.servers_to_ask``.
+# may be a request to Discord): see ``repos.games.servers_with_others_live_games``.
 SERVERS_ASKED_FROM_A_DM = 25
 
 
@@ -191,13 +192,6 @@ class Table:
     async def caller_row(self) -> Any | None:
         """The caller's row in the game, if any."""
         return None if self.place is None else await self.member(self.place.user.id)
-
-    async def seat_of_caller(self) -> Any:
-        """The caller's seat (NotInGameError when they hold none)."""
-        row = await self.caller_row()
-        if row is None or row.seat is None:
-            raise NotInGameError(game_id=self.game.id)
-        return row
 
     async def has_played(self, user_id: int) -> bool:
         """Whether ``user_id`` holds or has held a seat of the game (replaced or removed
@@ -386,7 +380,7 @@ async def _no_game_here(session: AsyncSession, guild_id: int) -> None:
     """A moderator's command in a server channel without a game: none is guessed
     (advancing the wrong game cannot be undone); the refusal names the channels of the
     server's live games."""
-    elsewhere = await repo.live_places(session, [guild_id])
+    elsewhere = [(i, c) for i, _, c in await games_repo.live_game_places(session, guild_id)]
     if elsewhere:
         raise WordedError("reply.error.no_game_here_elsewhere", channels=_channels(elsewhere))
     raise WordedError("reply.error.no_game_here")
@@ -400,9 +394,9 @@ async def _moderated_from_afar(session: AsyncSession, user_id: int, caller: Call
     channels). None when they moderate none: the game they play in is taken, whose
     moderator check then refuses them."""
     mine = await repo.live_places_moderated_by(session, user_id)
-    guild_ids = await repo.servers_to_ask(session, user_id, SERVERS_ASKED_FROM_A_DM) if caller is not None else []
+    guild_ids = await games_repo.servers_with_others_live_games(session, user_id, SERVERS_ASKED_FROM_A_DM) if caller is not None else []
     moderates = await caller.moderates_in(guild_ids) if caller is not None and guild_ids else frozenset()
-    found = dict(mine) | dict(await repo.live_places(session, sorted(moderates)))
+    found = dict(mine) | {i: c for i, _, c in await games_repo.live_game_places(session, guild_ids=sorted(moderates))} if moderates else dict(mine)
     if len(found) > 1:
         raise WordedError("reply.error.several_games", channels=_channels(sorted(found.items())))
     return next(iter(found), None)

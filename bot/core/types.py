@@ -6,12 +6,19 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypeGuard
+from typing import Any, Literal, Protocol, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import engine
-from bot.core.errors import BadArgumentError, PhaseClosedError, require_running
+from bot.core.errors import (
+    BadArgumentError,
+    GameFinishedError,
+    GameNotRunningError,
+    GameNotStartedError,
+    GamePausedError,
+    PhaseClosedError,
+)
 from bot.i18n import refusal_text
 from engine import lineup as lineups
 from engine.view import Sheet
@@ -347,3 +354,36 @@ class PlayerView:
         require_running(self.game)
         if (self.game.round, self.game.phase) != (round_no, phase):
             raise PhaseClosedError(round=round_no, phase=f"phase.{phase}")
+
+
+def check_expected(round_no: Any, phase: Any) -> None:
+    """The (round, phase) a caller says it is answering, when it says one."""
+    if round_no is not None and (not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1):
+        raise BadArgumentError(field="round", reason="a round number")
+    if phase is not None and phase not in engine.PHASE_ORDER:
+        raise BadArgumentError(field="phase", reason="day, dusk or morning")
+
+
+class HasStatus(Protocol):
+    """What :func:`require_running` reads of a game (an entity, a ``GameInfo``, or the
+    two columns of a row)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def require_running(game: HasStatus, *, paused: str | None = None) -> None:
+    """Refuse unless the game is running; ``paused``: the message key for a paused game
+    (a moderator's action words it for them, a player's submission uses the default)."""
+    if game.status == "running":
+        return
+    if game.status == "paused":
+        raise GamePausedError(paused, game_id=game.id)
+    if game.status in ("over", "cancelled"):
+        raise GameFinishedError(game_id=game.id)
+    if game.status == "lobby":
+        raise GameNotStartedError(game_id=game.id)
+    raise GameNotRunningError(game_id=game.id)

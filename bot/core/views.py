@@ -5,9 +5,9 @@ other seat beyond the public table."""
 from __future__ import annotations
 
 from bot.core import table
-from bot.core.errors import GameNotFoundError, NotInGameError, PhaseClosedError, require_running
+from bot.core.errors import GameNotFoundError, NotInGameError, PhaseClosedError
 from bot.core.table import Caller, Place
-from bot.core.types import GameInfo, PlayerView, check_id
+from bot.core.types import GameInfo, PlayerView, check_id, require_running
 from bot.db import repositories as repo
 from bot.db.session import Database
 

@@ -7,8 +7,7 @@ committed. A unit rolled back may have read its own writes, which never were.
   reading and writing units share) and name: a new one in a new process, or for a new
   handle on the same database.
 * :func:`once_committed`: an action the unit of work runs after its commit, never after
-  a rollback or a failed commit (SQLAlchemy's ``after_commit`` and ``after_rollback`` of
-  every session).
+  a rollback or a failed commit (the database handle's units run them: :func:`committed`).
 """
 
 from __future__ import annotations
@@ -17,9 +16,7 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 from sqlalchemy.pool import Pool
 
 T = TypeVar("T")
@@ -50,13 +47,9 @@ def once_committed(session: AsyncSession, key: Hashable, action: Callable[[], No
     session.info.setdefault(PENDING, {})[key] = action
 
 
-@event.listens_for(Session, "after_commit")
-def _committed(session: Session) -> None:
-    actions: dict[Hashable, Callable[[], None]] | None = session.info.pop(PENDING, None)
-    for action in (actions or {}).values():
+def committed(session: AsyncSession) -> None:
+    """``session``'s unit of work has committed: its actions run (the database handle
+    calls this, ``bot.db.session``, only for a unit that has some)."""
+    actions: dict[Hashable, Callable[[], None]] = session.info.pop(PENDING, {})
+    for action in actions.values():
         action()
-
-
-@event.listens_for(Session, "after_rollback")
-def _rolled_back(session: Session) -> None:
-    session.info.pop(PENDING, None)

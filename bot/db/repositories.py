@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, cast, overload
 
-from sqlalchemy import bindparam, case, delete, func, literal, select, union, union_all, update
+from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -159,43 +159,12 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     return (await session.execute(_LOCK_GAME, {"game_id": game_id})).scalar_one_or_none()
 
 
-async def lock_game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Game, int] | None:
-    """:func:`lock_game` and ``user_id``'s unread inbox count, in one statement."""
-    row = (await session.execute(_LOCK_GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
-    return None if row is None else (row[0], int(row[1]))
-
-
-async def lock_game_here_with_unread(session: AsyncSession, user_id: int, channel_id: int | None) -> tuple[Game, int] | None:
-    """The game a player's command is about, locked as :func:`lock_game`, with
-    ``user_id``'s unread inbox count: the live game of ``channel_id`` (a server channel)
-    when it has one, else the user's one live game; one statement each."""
-    params = {"user_id": user_id}
-    row = None
-    if channel_id is not None:
-        row = (await session.execute(_LOCK_GAME_IN_CHANNEL_WITH_UNREAD, params | {"channel_id": channel_id})).first()
-    if row is None:
-        row = (await session.execute(_LOCK_GAME_OF_USER_WITH_UNREAD, params)).first()
-    return None if row is None else (row[0], int(row[1]))
-
-
 async def get_game(session: AsyncSession, game_id: int) -> Game | None:
     """None also for an id no game can have: beyond the column's 32 bits (PostgreSQL
     refuses to compare those; a moderator can type any number)."""
     if not 0 < game_id <= MAX_ROW_ID:
         return None
     return await session.get(Game, game_id)
-
-
-async def game_row(session: AsyncSession, game_id: int) -> Any | None:
-    """A game as a read-only row (see ``_GAMES`` above); None as for :func:`get_game`."""
-    if not 0 < game_id <= MAX_ROW_ID:
-        return None
-    return (await core.execute(session, _GAME_ROW, {"game_id": game_id})).first()
-
-
-async def live_game_row_in_channel(session: AsyncSession, channel_id: int) -> Any | None:
-    """The channel's live game as a read-only row, if any."""
-    return (await core.execute(session, _GAME_ROW_IN_CHANNEL, {"channel_id": channel_id})).first()
 
 
 async def live_game_in_channel(session: AsyncSession, channel_id: int) -> Game | None:
@@ -221,62 +190,10 @@ async def live_games(session: AsyncSession, moderator_id: int | None = None) -> 
     return list((await session.execute(stmt.order_by(Game.id))).scalars())
 
 
-async def live_places(session: AsyncSession, guild_ids: Collection[int]) -> list[tuple[int, int]]:
-    """(id, channel) of every live game of these servers, oldest first."""
-    if not guild_ids:
-        return []
-    stmt = select(Game.id, Game.channel_id).where(Game.active_channel_id.is_not(None), Game.guild_id.in_(list(guild_ids))).order_by(Game.id)
-    return [(int(i), int(c)) for i, c in (await session.execute(stmt)).all()]
-
-
 async def live_places_moderated_by(session: AsyncSession, user_id: int) -> list[tuple[int, int]]:
     """(id, channel) of every live game ``user_id`` created, oldest first."""
     stmt = select(Game.id, Game.channel_id).where(Game.active_channel_id.is_not(None), Game.moderator_id == user_id).order_by(Game.id)
     return [(int(i), int(c)) for i, c in (await session.execute(stmt)).all()]
-
-
-async def servers_to_ask(session: AsyncSession, user_id: int, limit: int) -> list[int]:
-    """The servers (at most ``limit``) whose live games ``user_id`` might moderate from a
-    DM without having created them: the servers of live games someone else created, those
-    where the caller has played or moderated a game (now or ever) first, then the others
-    by their newest live game."""
-    known = union(
-        select(Game.guild_id).join(GamePlayer, GamePlayer.game_id == Game.id).where(GamePlayer.user_id == user_id),
-        select(Game.guild_id).where(Game.moderator_id == user_id),
-        select(SeatRecord.guild_id).where(SeatRecord.user_id == user_id),
-    ).subquery()
-    first = case((Game.guild_id.in_(select(known.c.guild_id)), 0), else_=1)
-    stmt = (
-        select(Game.guild_id)
-        .where(Game.active_channel_id.is_not(None), Game.moderator_id != user_id, Game.guild_id.is_not(None))
-        .group_by(Game.guild_id)
-        .order_by(func.min(first), func.max(Game.id).desc())
-        .limit(limit)
-    )
-    return [int(g) for g in (await session.scalars(stmt)).all() if g is not None]
-
-
-async def live_game_in_channel_with_unread(session: AsyncSession, channel_id: int, user_id: int) -> tuple[Any, int] | None:
-    """The channel's live game (a read-only row) and ``user_id``'s unread inbox count,
-    in one statement."""
-    row = (await core.execute(session, _GAME_IN_CHANNEL_WITH_UNREAD, {"channel_id": channel_id, "user_id": user_id})).first()
-    return None if row is None else (row, int(row.unread))
-
-
-async def game_with_unread(session: AsyncSession, game_id: int, user_id: int) -> tuple[Any, int] | None:
-    """A game as a read-only row (None also for an id no game can have, as
-    :func:`get_game`) and ``user_id``'s unread inbox count, in one statement."""
-    if not 0 < game_id <= MAX_ROW_ID:
-        return None
-    row = (await core.execute(session, _GAME_WITH_UNREAD, {"game_id": game_id, "user_id": user_id})).first()
-    return None if row is None else (row, int(row.unread))
-
-
-async def live_game_of_user_with_unread(session: AsyncSession, user_id: int) -> tuple[Any, int] | None:
-    """The live game where the user holds a lobby place or seat (a read-only row), and
-    their unread inbox count, in one statement."""
-    row = (await core.execute(session, _GAME_OF_USER_WITH_UNREAD, {"user_id": user_id})).first()
-    return None if row is None else (row, int(row.unread))
 
 
 async def phase_and_place(session: AsyncSession, game_id: int, user_id: int) -> Any:
@@ -454,13 +371,6 @@ async def phase_submissions(
     return list((await session.execute(stmt, params)).scalars())
 
 
-async def find_submission(
-    session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int, kind: str
-) -> Submission | None:
-    params = {"game_id": game_id, "round": round_no, "phase": phase, "seat": seat, "kind": kind}
-    return (await session.execute(_SUBMISSION, params)).scalar_one_or_none()
-
-
 async def delete_submission(
     session: AsyncSession, game_id: int, round_no: int, phase: str, seat: int, kind: str
 ) -> bool:
@@ -477,32 +387,8 @@ async def delete_submission(
     return bool(getattr(res, "rowcount", 0))
 
 
-async def seats_and_kinds(session: AsyncSession, game_id: int, round_no: int, phase: str) -> set[tuple[int, str]]:
-    """(seat, kind) of every submission stored in one phase."""
-    params = {"game_id": game_id, "round": round_no, "phase": phase}
-    return {(seat, kind) for seat, kind in (await core.execute(session, _SEATS_AND_KINDS, params)).all()}
-
-
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:
     stmt = select(GameStep).where(GameStep.game_id == game_id).order_by(GameStep.seq)
-    return list((await session.execute(stmt)).scalars())
-
-
-async def due_game_ids(session: AsyncSession, now: datetime) -> list[int]:
-    stmt = (
-        select(Game.id)
-        .where(Game.status == "running", Game.phase_deadline <= now)
-        .order_by(Game.phase_deadline, Game.id)
-    )
-    return list((await session.execute(stmt)).scalars())
-
-
-async def reminder_game_ids(session: AsyncSession, now: datetime) -> list[int]:
-    stmt = (
-        select(Game.id)
-        .where(Game.status == "running", Game.reminder_due_at <= now)
-        .order_by(Game.reminder_due_at, Game.id)
-    )
     return list((await session.execute(stmt)).scalars())
 
 

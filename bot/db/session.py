@@ -54,6 +54,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 
 from bot import metrics
+from bot.db import kept
 from bot.db.effects import EffectsSession
 from bot.db.signals import Signals, heard
 from bot.db.where import SUPPORTED, DatabaseProblem, parse, sqlite_folder
@@ -156,8 +157,11 @@ async def _unit(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncS
         yield session
     except BaseException:
         await _to_completion(session.run_sync(_end, False))
+        session.info.pop(kept.PENDING, None)
         raise
     await _to_completion(session.run_sync(_end, True))
+    if session.info.get(kept.PENDING):
+        kept.committed(session)
 
 
 async def _to_completion(end: Coroutine[Any, Any, None]) -> None:

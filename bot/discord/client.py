@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot import features, log_context, metrics
 from bot.core import processes
+from bot.core.dispatch import Dispatcher
 from bot.core.effects import mark_rechecks
 from bot.core.live_places import GamePlace, live_game_places
 from bot.core.types import GameInfo
@@ -35,7 +36,7 @@ from bot.discord.features import discover
 from bot.discord.guild import channel_access
 from bot.discord.guild.quiet_dead import QuietReport, dead_channel_deleted
 from bot.discord.guild.quiet_return import ReturnWatch
-from bot.discord.loops.dispatcher import DiscordSender, Dispatcher
+from bot.discord.loops.dispatcher import DiscordSender
 from bot.discord.loops.heartbeat import Heartbeat
 from bot.discord.loops.orphans import cancel_orphaned
 from bot.discord.loops.reconciler import Reconciler
@@ -104,8 +105,7 @@ class WolfBot(commands.Bot):
         self.pacer = GlobalPacer(config.rest_rate_limit)
         pace(self.http, self.pacer)
         self.dispatcher = Dispatcher(
-            self.db, DiscordSender(self), after_pass=self.reconciler.run_once, concurrency=config.dispatch_concurrency,
-            busy=lambda: self.reconciler.more,
+            self.db, DiscordSender(self), batch=200, after_pass=self.reconciler.wake, concurrency=config.dispatch_concurrency,
         )  # fmt: skip
         self.scheduler = Scheduler(
             self.db, on_work=self.wake_dispatcher, on_lobby=self.lobby_closed, max_sleep=config.scheduler_max_sleep
@@ -224,6 +224,7 @@ class WolfBot(commands.Bot):
         self._tasks = [
             asyncio.create_task(self.scheduler.run_forever(), name="wolfhowl-scheduler"),
             asyncio.create_task(self.dispatcher.run_forever(self.config.dispatch_interval), name="wolfhowl-dispatcher"),
+            asyncio.create_task(self.reconciler.run_forever(self.config.dispatch_interval), name="wolfhowl-reconciler"),
             asyncio.create_task(self.heartbeat.run_forever(), name="wolfhowl-heartbeat"),
         ]
 
@@ -319,6 +320,7 @@ class WolfBot(commands.Bot):
         self._unlisten = []
         self.scheduler.stop()
         self.dispatcher.stop()
+        self.reconciler.stop()
         self.heartbeat.stop()
         if self._tasks:
             _, busy = await asyncio.wait(self._tasks, timeout=self.stop_grace)

@@ -177,19 +177,22 @@ def _is_int(value: Any) -> bool:
 
 def _check_value(param: app_commands.Parameter, value: Any, resolved: dict[str, Any]) -> None:
     shown, kind = param.display_name, param.type
-    wrong = PayloadError("input.option_type", f"{shown}: {value!r:.100}", kind=_kind(kind), **_named(param))
+
+    def wrong() -> PayloadError:  # (built only when refused: its words are looked up)
+        return PayloadError("input.option_type", f"{shown}: {value!r:.100}", kind=_kind(kind), **_named(param))
+
     if kind is Opt.string:
         if not isinstance(value, str) or len(value) > MAX_STRING:
-            raise wrong
+            raise wrong()
     elif kind is Opt.integer:
         if not _is_int(value):
-            raise wrong
+            raise wrong()
     elif kind is Opt.number:
         if not (_is_int(value) or isinstance(value, float)) or not math.isfinite(value):
-            raise wrong
+            raise wrong()
     elif kind is Opt.boolean:
         if not isinstance(value, bool):
-            raise wrong
+            raise wrong()
     else:
         _check_entity(param, value, resolved)
         return

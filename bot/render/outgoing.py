@@ -312,12 +312,14 @@ RENDERERS.add(DeadlineExtended, simple("post.extended"))
 RENDERERS.add(GameCancelled, _cancelled)
 
 
-def render_outgoing(msg: OutgoingMessage, info: GameInfo | None, *, locale: str | None = None) -> Rendered:
-    """The message for ``msg`` in ``locale`` (default: the one the service chose). A row of
-    a kind this release does not know (written by a newer one) is shown as such."""
+def render_outgoing(msg: OutgoingMessage, info: GameInfo | None = None, *, locale: str | None = None) -> Rendered:
+    """The message for ``msg`` in ``locale`` (default: the one the service chose), of the
+    game ``info`` (default: the one the dispatcher read with it). A row of a kind this
+    release does not know (written by a newer one) is shown as such."""
     loc = locale or msg.locale
+    info = info if info is not None else msg.game
     try:
-        message = decode(msg.payload)
+        message = msg.message if msg.message is not None else decode(msg.payload)
     except UnknownMessageError:
         kind = str(msg.payload.get("type", ""))
         log.warning("no renderer for outbox payload type %r (%s)", kind, msg.key)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The loops themselves and the bot that wires them to the signals.
-LOOPS = {"bot/discord/loops/background.py", "bot/discord/client.py", "bot/discord/loops/dispatcher.py", "bot/discord/loops/scheduler.py"}
+LOOPS = {"bot/core/background.py", "bot/discord/client.py", "bot/discord/loops/dispatcher.py", "bot/discord/loops/scheduler.py"}
 WAKE = re.compile(r"\bwake_(?:dispatcher|scheduler)\(|\b(?:dispatcher|scheduler)\.wake\(")
 
 

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.core import dispatch as service_dispatch
+from bot.core.dispatch import Dispatcher
 from bot.core.errors import ServiceError
 from bot.core.outbox import (
     claim_due_messages,
@@ -25,7 +26,7 @@ from bot.core.outbox import (
 from bot.db.models import OutboxMessage
 from bot.db.session import Database
 from bot.discord.guild.channel_access import AccessWatch
-from bot.discord.loops.dispatcher import DiscordSender, Dispatcher, backoff
+from bot.discord.loops.dispatcher import DiscordSender, backoff
 from bot.features.lobby.games import get_game
 from bot.features.me.inbox import read_inbox
 from bot.features.moderation.moderation import pause_game, resume_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.discord.loops.background import BackgroundLoop
+from bot.core.background import BackgroundLoop
 from discord_emulator import User
 from tests.bot.conftest import Table, reply_text, started_game
 

@@ -3,7 +3,8 @@ and which servers a moderator's DM command asks Discord about."""
 
 from __future__ import annotations
 
-from bot.core.live_places import live_game_places, servers_to_ask
+from bot.core.live_places import live_game_places
+from bot.db.repos.games import servers_with_others_live_games
 from bot.db.session import Database
 from bot.features.lobby.games import create_game, join_game
 from tests.service.helpers import MODERATOR, sees, user
@@ -26,6 +27,12 @@ async def test_servers_asked_are_the_callers_first_then_the_newest_and_bounded(d
         await _game_in(db, guild)
     await join_game(db, 1, caller, await sees(db, 1, caller))  # the oldest game: the caller plays there
     await _game_in(db, 6, moderator=caller)  # the caller's own game: not asked about
-    assert await servers_to_ask(db, caller.id, 3) == [1, 5, 4]
-    assert await servers_to_ask(db, caller.id, 10) == [1, 5, 4, 3, 2]
-    assert await servers_to_ask(db, user(2).id, 2) == [6, 5]  # no history: the newest
+    assert await asked(db, caller.id, 3) == [1, 5, 4]
+    assert await asked(db, caller.id, 10) == [1, 5, 4, 3, 2]
+    assert await asked(db, user(2).id, 2) == [6, 5]  # no history: the newest
+
+
+async def asked(db, user_id: int, limit: int) -> list[int]:
+    """The servers a moderator's DM command asks Discord about (``bot.core.table``)."""
+    async with db.read() as s:
+        return await servers_with_others_live_games(s, user_id, limit)

@@ -71,6 +71,14 @@ async def dead_channel_of(session: AsyncSession, game_channel_id: int) -> int | 
     return None if found is None else int(found)
 
 
+async def dead_channels(session: AsyncSession, game_channel_ids: Collection[int]) -> dict[int, int]:
+    """The rooms recorded for the dead of these game channels, by game channel."""
+    if not game_channel_ids:
+        return {}
+    stmt = select(DeadChannel.game_channel_id, DeadChannel.dead_channel_id).where(DeadChannel.game_channel_id.in_(list(game_channel_ids)))
+    return {int(g): int(d) for g, d in (await session.execute(stmt)).all()}
+
+
 async def game_channel_of_dead(session: AsyncSession, dead_channel_id: int) -> int | None:
     """The game channel whose dead's room ``dead_channel_id`` is, if it is one."""
     found = await session.scalar(select(DeadChannel.game_channel_id).where(DeadChannel.dead_channel_id == dead_channel_id))

@@ -4,6 +4,7 @@ DM channel with the bot, remembered once opened (``dm_channels``: ``bot.core.dm_
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
@@ -33,6 +34,14 @@ async def dm_channel(session: AsyncSession, user_id: int) -> int | None:
     """The user's DM channel with the bot, if it has been remembered."""
     found = await session.scalar(select(DmChannel.channel_id).where(DmChannel.user_id == user_id))
     return None if found is None else int(found)
+
+
+async def dm_channels(session: AsyncSession, user_ids: Collection[int]) -> dict[int, int]:
+    """The remembered DM channels of those of ``user_ids`` who have one."""
+    if not user_ids:
+        return {}
+    rows = await session.execute(select(DmChannel.user_id, DmChannel.channel_id).where(DmChannel.user_id.in_(list(user_ids))))
+    return {int(u): int(c) for u, c in rows.all()}
 
 
 async def remember_dm_channel(session: AsyncSession, user_id: int, channel_id: int, now: datetime) -> None:

@@ -22,7 +22,7 @@ read); a role change, rare, looks at each text channel of the server in the same
 
 A right given back while the refused post is still in flight (its failure not yet
 marked) would find nothing held: the dispatcher therefore looks again, after each pass,
-at the channels that refused a post in it (``DiscordSender.given_back``) and that the
+at the channels that refused a post in it (``Reconciler.given_back``) and that the
 bot's cache has seen change since, or that it knew it could not post in when refused;
 never at one whose cache let the bot post when Discord refused (it would be refused
 again at once, pass after pass).

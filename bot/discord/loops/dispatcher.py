@@ -33,28 +33,23 @@ import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
-from bot.core import dispatch as service_dispatch
-from bot.core.dispatch import DispatchReport, Undeliverable
-from bot.core.dm_channels import dm_channel_of, forget_dm_channel, remember_dm_channel
-from bot.core.errors import ServiceError
+from bot.core.dispatch import Undeliverable
+from bot.core.dm_channels import forget_dm_channel, remember_dm_channel
 from bot.core.messages import GameCancelled, Sheet
 from bot.core.outbox import OutgoingMessage, delivered_message_id, nonce_for, recorded_message_ids
-from bot.core.types import GameInfo
 from bot.discord.bounded import BoundedSet
 from bot.discord.features import discover
 from bot.discord.guild import channel_access
 from bot.discord.guild.checks import still_member
 from bot.discord.guild.quiet_dead import find_dead_channel
-from bot.discord.loops.background import BackgroundLoop
 from bot.discord.outbound.moderator_dm import dm_moderator, moderator_locale
-from bot.features.gallery.dead_channels import dead_channel_of
-from bot.features.lobby.games import get_game
 from bot.i18n import t
 from bot.render import words
 from bot.render.outgoing import Rendered, render_outgoing
@@ -148,28 +143,17 @@ class DiscordSender:
         # Seated players whose DMs failed: still members this phase; told as gone.
         self._still_member: BoundedSet[tuple[int, int, str]] = BoundedSet()
         self._told_left: BoundedSet[tuple[int, int]] = BoundedSet()
-        # The games' public views, read once per dispatcher pass (see ``new_pass``).
-        self._infos: dict[int, GameInfo | None] = {}
-        # The users' DM channel ids most recently used (the database remembers them all).
+        # The DM channels this process opened (the dispatcher reads those it remembers
+        # with each batch: ``OutgoingMessage.dm_channel``).
         self._dm_ids: OrderedDict[int, int] = OrderedDict()
-    async def given_back(self) -> int:
-        """After a pass: the channels that refused a post in it where the bot may post
-        again now (the right came back while the post was in flight) have their held
-        posts made due at once (``channel_access``); the number made due. Not one whose
-        cache let the bot post when Discord refused it: nothing says the right is back."""
-        ids = self.bot.access.take()
-        channels = [c for c in map(self.bot.get_channel, ids) if isinstance(c, discord.abc.GuildChannel)]
-        return await channel_access.retry_channels(self.bot, channels) if channels else 0
 
-    def new_pass(self) -> None:
-        """A new batch was claimed: forget the games read for the last one (a batch of a
-        phase's announcements and DMs of one game then reads the game once, not once a
-        message)."""
-        self._infos.clear()
+    def expected(self, exc: BaseException) -> bool:
+        """Whether a failed send's ``exc`` is one of Discord's or the network's (logged
+        without its traceback), not a bug."""
+        return isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc)
 
     async def send(self, message: OutgoingMessage) -> int:
-        info = await self._info(message.game_id)
-        rendered = render_outgoing(message, info)
+        rendered = render_outgoing(message)
         target = await self._destination(message)
         if message.attempts > 1:
             earlier = await self._recorded(message)
@@ -183,44 +167,17 @@ class DiscordSender:
         except StaleDm:
             # The remembered DM channel is unknown to Discord: open it again, once.
             await self._forget_dm(message.recipient_id)
-            sent = await self._send_with_retries(await self._destination(message), rendered, message)
+            sent = await self._send_with_retries(await self._destination(replace(message, dm_channel=None)), rendered, message)
         if message.recipient_kind == "channel" and message.game_id:
             self._warned.discard(message.game_id)
         return sent
 
-    async def lane_of(self, message: OutgoingMessage) -> tuple[str, int]:
-        """Where ``message`` goes, as one place: a user's DM channel when it is known
-        (remembered, or in the database; no request). A practice game posts in its
-        person's DM: its channel posts and the person's own news then go out in the
-        order they were written."""
-        if message.recipient_kind == "user":
-            dm = self._dm_ids.get(message.recipient_id)
-            if dm is None:
-                dm = await dm_channel_of(self.bot.db, message.recipient_id)
-                if dm is not None:
-                    self._dm_ids[message.recipient_id] = dm
-            if dm is not None:
-                return ("channel", dm)
-        return (message.recipient_kind, message.recipient_id)
-
-    async def _info(self, game_id: int | None) -> GameInfo | None:
-        if game_id is None:
-            return None
-        if game_id in self._infos:
-            return self._infos[game_id]
-        try:
-            info: GameInfo | None = await get_game(self.bot.db, game_id)
-        except ServiceError:
-            info = None
-        self._infos[game_id] = info
-        return info
-
     async def _destination(self, message: OutgoingMessage) -> discord.abc.Messageable:
         if message.recipient_kind == "gallery":
-            return await self._gallery(message.recipient_id)
+            return self._gallery(message.recipient_id, message.room)
         try:
             if message.recipient_kind == "user":
-                return await self._dm(message.recipient_id)
+                return await self._dm(message.recipient_id, message.dm_channel)
             channel = self.bot.get_channel(message.recipient_id) or await self.bot.fetch_channel(message.recipient_id)
         except discord.NotFound as exc:
             raise Undeliverable(f"{message.recipient_kind} {message.recipient_id} not found ({exc.code})") from exc
@@ -228,27 +185,26 @@ class DiscordSender:
             raise Undeliverable(f"channel {message.recipient_id} cannot receive messages")
         return channel
 
-    async def _gallery(self, game_channel_id: int) -> discord.abc.Messageable:
-        """The gallery of ``game_channel_id``: the dead's channel the bot recorded for it,
-        while it exists with quiet dead on, and no other room (one the living might read).
-        Without it the post cannot be delivered (quiet dead off, the room deleted)."""
+    def _gallery(self, game_channel_id: int, recorded: int | None) -> discord.abc.Messageable:
+        """The gallery of ``game_channel_id``: the dead's channel the bot ``recorded`` for
+        it, while it exists with quiet dead on, and no other room (one the living might
+        read). Without it the post cannot be delivered (quiet dead off, the room deleted)."""
         game_channel = self.bot.get_channel(game_channel_id)
         if not isinstance(game_channel, discord.TextChannel):
             raise Undeliverable(f"game channel {game_channel_id} not found")
-        room = find_dead_channel(game_channel.guild, game_channel_id, await dead_channel_of(self.bot.db, game_channel_id))
+        room = find_dead_channel(game_channel.guild, game_channel_id, recorded)
         if room is None:
             raise Undeliverable(f"no gallery for channel {game_channel_id}")
         return room
 
-    async def _dm(self, user_id: int) -> discord.abc.Messageable:
+    async def _dm(self, user_id: int, remembered: int | None) -> discord.abc.Messageable:
         """The DM channel of ``user_id``: from discord.py's cache, else the one remembered
-        (no request), else opened now (one request) and remembered for next time."""
+        (read with the batch, or opened by this process), else opened now (one request)
+        and remembered for next time."""
         user = self.bot.get_user(user_id)
         if user is not None and user.dm_channel is not None:
             return user.dm_channel
-        channel_id = self._dm_ids.get(user_id)
-        if channel_id is None:
-            channel_id = await dm_channel_of(self.bot.db, user_id)
+        channel_id = remembered or self._dm_ids.get(user_id)
         if channel_id is None:
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
@@ -351,7 +307,7 @@ class DiscordSender:
         the messages everyone gets (``PING_TYPES``), so a ping tells nothing of the game.
         Not again after a crash between the ping and the inbox mark (found in the channel's
         history, as a message is in ``_already_sent``)."""
-        info = await self._info(message.game_id)
+        info = message.game
         if info is None:
             return
         tag = (message.recipient_id, info.id, f"{info.round}:{info.phase}")
@@ -381,7 +337,7 @@ class DiscordSender:
         When they have, there is no point pinging them in the channel (True then), and if
         they still play, the moderator is told once, in their language, to replace or
         remove them (not for one who has died or been removed: nothing to do there)."""
-        info = await self._info(message.game_id)
+        info = message.game
         uid = message.recipient_id
         holder = next((p for p in info.players if p.user_id == uid and p.seat is not None), None) if info else None
         if info is None or holder is None:
@@ -408,7 +364,7 @@ class DiscordSender:
         channel = self.bot.get_channel(message.recipient_id)
         cache_let_post = isinstance(channel, discord.abc.GuildChannel) and channel_access.may_post(channel)
         self.bot.access.refused(message.recipient_id, cache_let_post)
-        info = await self._info(message.game_id)
+        info = message.game
         if info is None or info.id in self._warned:
             return
         self._warned.add(info.id)
@@ -423,54 +379,3 @@ def _fingerprint(m: discord.Message) -> tuple[str, ...]:
     for e in m.embeds:
         out += [e.title or "", e.description or ""]
     return tuple(out)
-
-
-class Dispatcher(service_dispatch.Dispatcher, BackgroundLoop):
-    """The service's dispatcher (claims, order, journal), run as the bot's background
-    loop, with Discord's failures logged (see the module docstring)."""
-
-    def __init__(
-        self, db: Any, sender: Any, *, batch: int = 200, concurrency: int = 1,
-        after_pass: Callable[[], Awaitable[object]] | None = None, busy: Callable[[], bool] = lambda: False,
-    ) -> None:  # fmt: skip
-        service_dispatch.Dispatcher.__init__(self, db, sender, batch=batch, concurrency=concurrency)
-        BackgroundLoop.__init__(self)
-        # Run after every pass, whatever it delivered and however (the reconciler).
-        self.after_pass = after_pass
-        # True while ``after_pass`` has more waiting (a start-up's games to check): the
-        # next pass comes after ``BUSY_GAP`` seconds rather than the full interval.
-        self.busy = busy
-
-    def failed(self, message: OutgoingMessage, exc: Exception) -> None:
-        if isinstance(exc, discord.HTTPException | ChannelRefuses) or passing(exc):
-            log.warning("outbox %s failed (%s): %s", message.key, type(exc).__name__, exc)
-        else:  # a bug (rendering, a payload we do not know): keep the traceback
-            log.error("outbox %s could not be delivered", message.key, exc_info=exc)
-
-    async def _given_back(self) -> int:
-        given_back = getattr(self.sender, "given_back", None)  # (a DiscordSender's)
-        return int(await given_back()) if given_back is not None else 0
-
-    async def run_forever(self, interval: float) -> None:
-        """Deliver what is due, then pause until woken or ``interval`` passes; ends after
-        ``stop()``, once the batch in hand is delivered and marked."""
-        while self.running:
-            try:
-                report = await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("outbox dispatcher pass failed")
-                report = DispatchReport()
-            # Posts held for a right given back while they were in flight: due now.
-            again = await self._given_back()
-            if self.after_pass is not None:
-                try:
-                    await self.after_pass()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("reconciling Discord after a dispatcher pass failed")
-            if report.total or again:
-                continue  # there may be more due right now
-            await self.pause(min(interval, BUSY_GAP) if self.busy() else interval)

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.core import processes
+from bot.core.background import BackgroundLoop
 from bot.db.session import Database
-from bot.discord.loops.background import BackgroundLoop
 
 log = logging.getLogger("wolfhowl.discord.heartbeat")
 

@@ -4,7 +4,7 @@ Whatever a crash interrupted and however a message turned out to be delivered (s
 now, found already sent in the channel's history, routed to ``/inbox``), the Discord
 side of a game is derived from the database alone, here: the departed muted and let into
 the dead channel (and so the gallery's spectators: ``bot.features.gallery.gallery``), the living
-able to write, a finished game's channel given back, the lobby post's player list. It runs after each delivery pass of the dispatcher, for the
+able to write, a finished game's channel given back, the lobby post's player list. It runs after each delivery pass of the dispatcher (a loop of its own, woken), for the
 games whose state changed since it last ran (``games.effects_due``, set by every change
 of a game; one indexed read when nothing changed), a batch at a time, and after a start
 for every live game (Discord may have changed while the bot was down), in the
@@ -19,6 +19,7 @@ in two processes at once, does no harm."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -26,10 +27,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import log_context
+from bot.core.background import BackgroundLoop
 from bot.core.effects import games_to_reconcile, mark_all_reconciled
 from bot.core.errors import ServiceError
 from bot.core.types import GameInfo
 from bot.discord.bounded import BoundedDict
+from bot.discord.guild import channel_access
 from bot.discord.guild.quiet_dead import sync_quiet_dead
 from bot.discord.guild.quiet_notes import tell_moderator
 from bot.features.lobby.components import refresh_lobby
@@ -45,12 +48,17 @@ RETRY_AFTER = 30.0
 # Games reconciled per pass: a start-up's check of thousands of live games goes a batch at
 # a time between deliveries, never all at once.
 BATCH = 25
+# The pause between two passes while games wait: short, so a start-up's check of every
+# live game is spread over seconds, not over minutes of polls.
+BUSY_GAP = 0.05
 
 
-class Reconciler:
-    """Per bot: brings the games due in line; remembers the ones that just failed."""
+class Reconciler(BackgroundLoop):
+    """Per bot: brings the games due in line; remembers the ones that just failed. Runs
+    as a loop of its own, woken after each of the dispatcher's passes."""
 
     def __init__(self, bot: WolfBot, *, batch: int = BATCH) -> None:
+        BackgroundLoop.__init__(self)
         self.bot = bot
         self.batch = batch
         self.failed: BoundedDict[int, float] = BoundedDict()  # game id -> when to try again (monotonic)
@@ -60,6 +68,30 @@ class Reconciler:
         # ``service.mark_rechecks``): checked for what others may have changed on Discord,
         # not for the bot's own lobby post. Each leaves once it is reconciled.
         self.rechecks: set[int] = set()
+
+    async def run_forever(self, interval: float) -> None:
+        """After each delivery pass (or every ``interval`` seconds): the posts held for a
+        right given back are made due (:meth:`given_back`), then the games due are
+        reconciled, a batch at a time (the next batch after ``BUSY_GAP`` while more wait);
+        ends after ``stop()``, once the batch in hand is done."""
+        while self.running:
+            try:
+                await self.given_back()
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reconciling Discord after a dispatcher pass failed")
+            await self.pause(min(interval, BUSY_GAP) if self.more else interval)
+
+    async def given_back(self) -> int:
+        """The channels that refused a post where the bot may post again now (the right
+        came back while the post was in flight) have their held posts made due at once
+        (``channel_access``); the number made due. Not one whose cache let the bot post
+        when Discord refused it: nothing says the right is back."""
+        ids = self.bot.access.take()
+        channels = [c for c in map(self.bot.get_channel, ids) if isinstance(c, discord.abc.GuildChannel)]
+        return await channel_access.retry_channels(self.bot, channels) if channels else 0
 
     async def run_once(self) -> int:
         """Reconcile up to ``batch`` games due whose server this process holds; how many

@@ -29,8 +29,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import log_context, metrics
+from bot.core.background import BackgroundLoop
 from bot.core.deadlines import next_wakeup, run_due
-from bot.discord.loops.background import BackgroundLoop
 from bot.features.ai_seats.turns import plan_missing as plan_missing_ai_turns
 
 log = logging.getLogger("wolfhowl.discord.scheduler")

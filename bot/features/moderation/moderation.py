@@ -13,7 +13,7 @@ from typing import Any
 import engine
 import engine.view
 from bot.core import hooks, policy, table
-from bot.core.clock import arm_clock, check_expected
+from bot.core.clock import arm_clock
 from bot.core.errors import (
     BadArgumentError,
     ExtendAtLimitError,
@@ -25,7 +25,6 @@ from bot.core.errors import (
     NotPausedError,
     PhaseClosedError,
     SettingFixedError,
-    require_running,
 )
 from bot.core.hooks import Step
 from bot.core.messages import (
@@ -54,6 +53,8 @@ from bot.core.types import (
     GameSettings,
     StepResult,
     UserRef,
+    check_expected,
+    require_running,
 )
 from bot.db import repositories as repo
 from bot.db.models import GamePlayer

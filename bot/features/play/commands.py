@@ -21,7 +21,6 @@ from typing import Any, overload
 
 import engine
 from bot.core import table
-from bot.core.clock import check_expected
 from bot.core.errors import (
     BadArgumentError,
     GuessRefusedError,
@@ -31,7 +30,7 @@ from bot.core.errors import (
 )
 from bot.core.resolve import seat_of, seats_of
 from bot.core.table import Place
-from bot.core.types import PlayerView, Receipt, check_id
+from bot.core.types import PlayerView, Receipt, check_expected, check_id
 from bot.db import repositories as repo
 from bot.db.models import Submission
 from bot.db.session import Database

@@ -26,16 +26,10 @@ from sqlalchemy import bindparam, insert, update
 
 import engine
 from bot.core import policy
-from bot.core.errors import (
-    NotInGameError,
-    PhaseClosedError,
-    RuleRefusedError,
-    ServiceError,
-    require_running,
-)
+from bot.core.errors import NotInGameError, PhaseClosedError, RuleRefusedError, ServiceError
 from bot.core.policy import Action, Standing
 from bot.core.table import Table
-from bot.core.types import Receipt
+from bot.core.types import Receipt, require_running
 from bot.db import core
 from bot.db.models import Game, Submission, table_of
 

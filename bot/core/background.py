@@ -1,4 +1,4 @@
-"""What the bot's background loops (the scheduler and the outbox dispatcher) share: a
+"""What the bot's background loops (the outbox dispatcher, the scheduler, the reconciler, the heartbeat) share: a
 pause between passes that a ``wake()`` cuts short, and a ``stop()`` that ends the loop
 between two passes, so a pass in flight (one database transaction, one delivery) always
 finishes and no connection is abandoned half-way when the bot shuts down.
