@@ -6,7 +6,8 @@ URL: a database (default: a temporary SQLite file). One six-player game is start
 each call below is made ``--calls`` times after a warm-up; printed per call: CPU time
 (the process's, so aiosqlite's thread too) and wall time, in ms.
 
-- ``view_here``: ``player_view_here``, what a command reads first;
+- ``view_here``: ``player_view`` of the channel's game, what a command reads first (the
+  request's table: the game found, its state and the caller's seat read once);
 - ``grail``: ``handle`` of a whole grail number (``SendSubmission``);
 - ``grail+view``: a panel's grail form: the submission and the player's view the panel is
   redrawn from (the receipt's);
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.policy import Standing
 from bot.core.types import GameSettings, UserRef
-from bot.core.views import player_view_here, require_open_for
+from bot.core.views import player_view, require_open_for
 from bot.db.migrate import upgrade
 from bot.db.session import Database
 from bot.features.lobby.games import create_game, join_game, start_game
@@ -58,7 +59,7 @@ async def measure(url: str, calls: int) -> dict[str, tuple[float, float]]:
             assert receipt.view is not None and receipt.view.sent["grail"]["number"] == 1 + i % 100
 
         runs: dict[str, Callable[[int], Awaitable[Any]]] = {
-            "view_here": lambda i: player_view_here(db, 100 + i % PLAYERS, 2),
+            "view_here": lambda i: player_view(db, 100 + i % PLAYERS, channel_id=info.channel_id),
             "grail": grail,
             "grail+view": grail_and_view,
             "require_open": lambda i: require_open_for(db, 100 + i % PLAYERS, info.id, 1, "day"),

@@ -51,7 +51,7 @@ act                                     ✓
   ``/game history`` and their page buttons), asked of the :class:`Server`;
 * see_table: the table's public facts (``/table``, the Table button on a phase post);
 * moderate: every ``/mod`` and ``/phase`` command on a game and their confirmation
-  buttons (``/mod log`` included), asked by ``moderator_commands.moderate``;
+  buttons (``/mod log`` included), asked by ``bot.features.moderation.commands.moderate``;
 * create: ``/mod create``, asked of the :class:`Server` the game is to open in (it has
   no creator yet), and the server's seasons (``/mod season start|end``), asked of it;
 * act: grail numbers, identifications, orders, votes and the order panel (a

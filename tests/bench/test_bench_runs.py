@@ -275,3 +275,11 @@ async def test_walks_counts_first_entries_and_final_returns_not_suspensions(tmp_
     # work, plain and numbers across and back; forever is its task's root, deeper its own layer's
     assert (walk.across, walk.back) == (3, 3)
     assert [Path(f).name for f in walk.files] == ["toy_discord.py", "toy_service.py"]
+
+
+def test_player_calls_bench_prints_each_service_call():
+    out = bench("bench/player_calls.py", "--calls", "5")
+    rows = {line.split()[0]: line for line in out.strip().splitlines()}
+    assert set(rows) == {"view_here", "grail", "grail+view", "require_open"}
+    for line in rows.values():
+        assert float(line.split("cpu ")[1].split()[0]) > 0

@@ -1,7 +1,7 @@
 """What a moderator does besides advancing: change the settings, pause, resume, extend
 the deadline, replace or remove a player, end the game early (scored) or cancel it.
 (Whether the caller is a moderator is the access policy's ``moderate``, asked by
-``moderator_commands.moderate``, the one road to these, before they run.) Every change and its
+``bot.features.moderation.commands.moderate``, the one road to these, before they run.) Every change and its
 announcement are written in one transaction; a refusal writes nothing."""
 
 from __future__ import annotations
