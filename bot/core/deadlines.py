@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import log_context
 from bot.core import hooks, table
@@ -31,6 +31,7 @@ from bot.core.steps import mail_holder, table_living, wound_note
 from bot.core.table import Table
 from bot.core.types import StepResult
 from bot.db import repositories as repo
+from bot.db.repos import scheduler as scheduler_repo
 from bot.db.session import Database
 
 log = logging.getLogger(__name__)
@@ -211,8 +212,10 @@ def wakeup_statement(held: Collection[int] = ()) -> Any:
     """Every time the scheduler may have to wake at (a deadline, a reminder, a lobby's
     start or reminder, a seat offer's expiry, an AI seat's turn; the games in ``held``
     left out), as one statement of scalar subqueries, each one step along its index:
-    the work of a tick is due exactly when the earliest of them has come."""
-    return select(*repo.next_times_statement(held).selected_columns, *(t for work in WORK for t in work.next_times(held)))
+    the work of a tick is due exactly when the earliest of them has come. The
+    repository's (``bot.db.repos.scheduler``), from the next times of the due works
+    registered."""
+    return scheduler_repo.wakeup_statement([work.next_times for work in WORK], held)
 
 
 # Asked at every tick: built once (building a statement costs more than running it),
@@ -220,13 +223,17 @@ def wakeup_statement(held: Collection[int] = ()) -> Any:
 _WAKEUP: dict[str, Any] = {}
 
 
+async def due_times(s: AsyncSession, held: Collection[int] = ()) -> list[datetime]:
+    """The times of :func:`wakeup_statement` that are set, read in the unit of work ``s``."""
+    if held:
+        stmt = wakeup_statement(held)
+    else:
+        stmt = _WAKEUP.get("") if "" in _WAKEUP else _WAKEUP.setdefault("", wakeup_statement())
+    return await scheduler_repo.next_times(s, stmt)
+
+
 async def next_wakeup(db: Database, held: Collection[int] = ()) -> datetime | None:
     """When something is next due (see :func:`wakeup_statement`), in one statement."""
     async with db.read() as s:
-        if held:
-            stmt = wakeup_statement(held)
-        else:
-            stmt = _WAKEUP.get("") if "" in _WAKEUP else _WAKEUP.setdefault("", wakeup_statement())
-        row = (await s.execute(stmt)).one()
-    times = [t for t in row if t is not None]
+        times = await due_times(s, held)
     return min(times) if times else None

@@ -28,21 +28,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from bot.core.errors import BadArgumentError
 from bot.core.messages import Message, encode
-from bot.core.processes import gone
+from bot.core.processes import STALE
 from bot.core.types import GameInfo, is_id
-from bot.db import core
-from bot.db.models import Game, OutboxMessage, table_of
+from bot.db.models import Game, OutboxMessage
+from bot.db.repos import outbox as outbox_repo
 from bot.db.session import Database
 from bot.db.signals import MESSAGES, note
 
 MAX_ATTEMPTS = 8
 LEASE_SECONDS = 60
+# A lease's holder silent for longer than this is gone (bot.core.processes): its leases are free.
+_STALE = timedelta(seconds=STALE)
 
 
 def nonce_for(key: str) -> str:
@@ -192,23 +192,6 @@ def post_in_channel(session: AsyncSession, key: str, channel_id: int, locale: st
     session.add(row)
 
 
-# The PostgreSQL advisory lock that serializes outbox claims ("wolfhowl" in ASCII).
-CLAIM_LOCK = 0x776F6C66686F776C
-
-
-def _due(now: datetime) -> tuple[Any, Any]:
-    """A pending message whose time has come or whose lease's holder is gone."""
-    return (
-        OutboxMessage.status == "pending",
-        or_(OutboxMessage.next_attempt_at <= now, OutboxMessage.leased_by.in_(gone(now))),
-    )
-
-
-def due_peek(now: datetime) -> Any:
-    """Whether anything is due: a range of the due index (the pending messages)."""
-    return select(OutboxMessage.id).where(*_due(now)).limit(1)
-
-
 async def claim_due_messages(
     db: Database, *, limit: int = 50, lease_seconds: int = LEASE_SECONDS, holder: int | None = None
 ) -> list[OutgoingMessage]:
@@ -225,37 +208,16 @@ async def claim_due_messages(
     if not 1 <= limit <= 1000 or lease_seconds < 1:
         raise BadArgumentError(field="limit", reason="1 to 1000, lease at least 1 s")
     now = db.now()
-    dead = gone(now)
-    due = _due(now)
     # Most polls find nothing: look first without the write lock (SQLite) or a
     # transaction that locks rows (PostgreSQL); the claim below checks again.
     async with db.read() as s:
-        if (await s.execute(due_peek(now))).first() is None:
+        if not await outbox_repo.any_due(s, now, _STALE):
             return []
     async with db.transaction() as s:
-        if db.dialect == "postgresql":
-            # One claim at a time, so that each sees the leases the others committed (the
-            # order rule below needs them; SQLite's write lock gives the same).
-            await s.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
-        earlier = aliased(OutboxMessage)
-        blocked = exists().where(
-            earlier.recipient_kind == OutboxMessage.recipient_kind,
-            earlier.recipient_id == OutboxMessage.recipient_id,
-            earlier.status == "pending",
-            earlier.id < OutboxMessage.id,
-            earlier.next_attempt_at > now,
-            or_(earlier.leased_by.is_(None), earlier.leased_by.not_in(dead)),
-        )
-        leader = aliased(OutboxMessage)
-        behind = exists().where(leader.idempotency_key == OutboxMessage.follows, leader.status == "pending")
-        stmt = (
-            select(OutboxMessage)
-            .where(*due, ~blocked, ~behind)
-            .order_by(OutboxMessage.id)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
-        rows = list((await s.execute(stmt)).scalars())
+        # One claim at a time, so that each sees the leases the others committed (the
+        # order rule needs them).
+        await outbox_repo.serialize_claims(s)
+        rows = await outbox_repo.claimable(s, now, _STALE, limit)
         for row in rows:
             row.attempts += 1
             row.next_attempt_at = now + timedelta(seconds=lease_seconds)
@@ -270,28 +232,7 @@ async def release(db: Database, keys: list[str]) -> int:
     if not keys:
         return 0
     async with db.transaction() as s:
-        res = await s.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.idempotency_key.in_(keys), OutboxMessage.status == "pending")
-            .values(next_attempt_at=db.now(), attempts=OutboxMessage.attempts - 1, leased_by=None)
-        )
-        return int(getattr(res, "rowcount", 0) or 0)
-
-
-_OUTBOX = table_of(OutboxMessage)
-# A delivered message marked, on the table (built once: building a statement costs more
-# than running it, and an ORM-enabled UPDATE more again).
-_MARK_DELIVERED = (
-    update(_OUTBOX)
-    .where(_OUTBOX.c.idempotency_key == bindparam("delivered_key"), _OUTBOX.c.status == "pending")
-    .values(
-        status="sent",
-        sent_at=bindparam("delivered_at"),
-        last_error=None,
-        discord_message_id=bindparam("delivered_as"),
-        leased_by=None,
-    )
-)
+        return await outbox_repo.release(s, keys, db.now())
 
 
 async def mark_delivered(db: Database, key: str, message_id: int | None = None) -> bool:
@@ -300,8 +241,7 @@ async def mark_delivered(db: Database, key: str, message_id: int | None = None) 
     if message_id is not None and not is_id(message_id):
         raise BadArgumentError(field="message_id", reason="not a Discord message id")
     async with db.transaction() as s:
-        res = await core.execute(s, _MARK_DELIVERED, {"delivered_key": key, "delivered_at": db.now(), "delivered_as": message_id})
-        return res.rowcount == 1
+        return await outbox_repo.mark_delivered(s, key, db.now(), message_id)
 
 
 async def delivered_message_id(db: Database, key: str) -> int | None:
@@ -309,11 +249,7 @@ async def delivered_message_id(db: Database, key: str) -> int | None:
     any dispatcher); None otherwise. A sender about to send a message again (its lease
     expired) asks this first: another dispatcher may have delivered it meanwhile."""
     async with db.read() as s:
-        stmt = select(OutboxMessage.discord_message_id).where(
-            OutboxMessage.idempotency_key == key, OutboxMessage.status == "sent"
-        )
-        found = (await s.execute(stmt)).scalar_one_or_none()
-        return None if found is None else int(found)
+        return await outbox_repo.delivered_message_id(s, key)
 
 
 async def recorded_message_ids(db: Database, recipient_kind: str, recipient_id: int, message_ids: list[int]) -> set[int]:
@@ -323,13 +259,7 @@ async def recorded_message_ids(db: Database, recipient_kind: str, recipient_id: 
     if not message_ids:
         return set()
     async with db.read() as s:
-        stmt = select(OutboxMessage.discord_message_id).where(
-            OutboxMessage.recipient_kind == recipient_kind,
-            OutboxMessage.recipient_id == recipient_id,
-            OutboxMessage.status == "sent",
-            OutboxMessage.discord_message_id.in_(message_ids),
-        )
-        return {int(x) for x in (await s.execute(stmt)).scalars() if x is not None}
+        return await outbox_repo.recorded_message_ids(s, recipient_kind, recipient_id, message_ids)
 
 
 async def mark_undeliverable(db: Database, key: str, reason: str = "") -> bool:
@@ -371,26 +301,19 @@ async def retry_held_now(db: Database, recipient_kind: str, recipient_ids: Colle
     ids = list(dict.fromkeys(recipient_ids))
     made = 0
     for start in range(0, len(ids), 500):  # (a statement's parameters are limited)
-        held = (
-            OutboxMessage.recipient_kind == recipient_kind,
-            OutboxMessage.recipient_id.in_(ids[start : start + 500]),
-            OutboxMessage.status == "pending",
-            OutboxMessage.leased_by.is_(None),
-            OutboxMessage.next_attempt_at > now,
-        )
+        some = ids[start : start + 500]
         async with db.read() as s:
-            if (await s.execute(select(OutboxMessage.id).where(*held).limit(1))).first() is None:
+            if not await outbox_repo.any_held(s, recipient_kind, some, now):
                 continue
         async with db.transaction() as s:
-            res = await s.execute(update(OutboxMessage).where(*held).values(next_attempt_at=now))
+            made += await outbox_repo.make_held_due(s, recipient_kind, some, now)
             note(s, MESSAGES)  # (a statement the flush does not see)
-            made += int(getattr(res, "rowcount", 0) or 0)
     return made
 
 
 async def _pending(s: AsyncSession, key: str) -> OutboxMessage | None:
     """The row of ``key`` while it still waits for delivery (None once marked, or unknown)."""
-    row = (await s.execute(select(OutboxMessage).where(OutboxMessage.idempotency_key == key))).scalar_one_or_none()
+    row = await outbox_repo.message(s, key)
     return row if row is not None and row.status == "pending" else None
 
 
@@ -403,5 +326,4 @@ def _give_up(row: OutboxMessage) -> None:
 async def pending_count(db: Database) -> int:
     """How many messages wait for delivery (for health checks and tests)."""
     async with db.read() as s:
-        stmt = select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status == "pending")
-        return int((await s.execute(stmt)).scalar_one())
+        return await outbox_repo.pending_count(s)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import socket
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.db.models import Process
 from bot.db.repos import processes as processes_repo
@@ -41,12 +40,6 @@ def this_host() -> str:
 def default_name(shards: str = "") -> str:
     """The name a process gets unless configured: its host, and the shards it serves."""
     return f"{this_host()}{':' + shards if shards else ''}"[:200]
-
-
-def gone(now: datetime) -> Any:
-    """The ids of the processes whose leases are free: stopped, or silent too long (a
-    statement, for the outbox's claims: the repository's)."""
-    return processes_repo.gone(now, timedelta(seconds=STALE))
 
 
 async def register(db: Database, name: str, *, shards: str = "", host: str | None = None) -> int:

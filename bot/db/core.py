@@ -9,9 +9,10 @@ mapped attribute is its column's name) for about two thirds of the Python. The s
 autoflush is kept: pending changes of the unit's entities are flushed first, as the ORM
 would, so a read still sees what the unit has changed.
 
-For the hot reads and writes of a player's interaction (``bot.db.repositories``, a
-submission stored, a message marked delivered); what a unit of work changes as an entity
-still goes through the session.
+For the hot reads and writes of a player's interaction (``bot.db.repositories``: a
+submission stored too) and of a delivery (a message marked delivered:
+``bot.db.repos.outbox``); what a unit of work changes as an entity still goes through
+the session.
 """
 
 from __future__ import annotations

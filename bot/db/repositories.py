@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol, cast, overload
 
-from sqlalchemy import bindparam, case, delete, func, literal, select, union_all, update
+from sqlalchemy import bindparam, case, delete, func, insert, literal, select, union_all, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -385,6 +385,71 @@ async def delete_submission(
         )
     )
     return bool(getattr(res, "rowcount", 0))
+
+
+# A submission's first and later versions, on the table (built once: building a
+# statement costs more than running it; nothing in a unit of work holds a submission as
+# an entity, so the ORM's unit of work has nothing to track).
+_INSERT_SUBMISSION = insert(_SUBMISSIONS)
+_REPLACE_SUBMISSION = (
+    update(_SUBMISSIONS)
+    .where(_SUBMISSIONS.c.id == _p("row_id"))
+    .values(
+        payload=_p("new_payload"),
+        user_id=_p("new_user_id"),
+        revision=_p("new_revision"),
+        updated_at=_p("new_updated_at"),
+    )
+)
+
+
+async def insert_submission(
+    session: AsyncSession,
+    game_id: int,
+    round_no: int,
+    phase: str,
+    seat: int,
+    kind: str,
+    user_id: int,
+    payload: dict[str, Any],
+    revision: int,
+    now: datetime,
+) -> None:
+    """Store a seat's first submission of ``kind`` in a phase, sent by ``user_id`` at ``now``."""
+    await core.execute(
+        session,
+        _INSERT_SUBMISSION,
+        {
+            "game_id": game_id,
+            "round": round_no,
+            "phase": phase,
+            "seat": seat,
+            "kind": kind,
+            "user_id": user_id,
+            "payload": payload,
+            "revision": revision,
+            "created_at": now,
+            "updated_at": now,
+        },
+    )
+
+
+async def replace_submission(
+    session: AsyncSession, row_id: int, user_id: int, payload: dict[str, Any], revision: int, now: datetime
+) -> None:
+    """The stored submission ``row_id`` replaced by a later version, sent by ``user_id`` at ``now``."""
+    await core.execute(
+        session,
+        _REPLACE_SUBMISSION,
+        {"row_id": row_id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now},
+    )
+
+
+async def last_sent_round(session: AsyncSession, game_id: int, user_id: int) -> int | None:
+    """The latest round in which ``user_id`` sent something of the game (None: nothing)."""
+    stmt = select(func.max(Submission.round)).where(Submission.game_id == game_id, Submission.user_id == user_id)
+    found = (await session.execute(stmt)).scalar_one_or_none()
+    return None if found is None else int(found)
 
 
 async def steps(session: AsyncSession, game_id: int) -> list[GameStep]:

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from sqlalchemy import String, event, insert, select, text, type_coerce
 
-from bot.core.outbox import due_peek
+from bot.core.processes import STALE
 from bot.db import repositories as repo
 from bot.db.models import AiTurn, Game, OutboxMessage
 from bot.db.repos import ai as ai_repo
 from bot.db.repos import lobbies as lobbies_repo
+from bot.db.repos import outbox as outbox_repo
 from bot.db.session import Database
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -109,7 +110,7 @@ async def test_the_lobbies_due_and_their_next_times_are_read_from_the_indexes(ga
 
 async def test_the_due_outbox_is_read_from_its_index(games: Database) -> None:
     db = games
-    found = await plan(db, due_peek(NOW))
+    found = await plan(db, outbox_repo.due_peek(NOW, timedelta(seconds=STALE)))
     assert "ix_outbox_due" in found, found
     assert "SCAN outbox" not in found and "Seq Scan on outbox" not in found, found
 

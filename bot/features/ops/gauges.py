@@ -12,7 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.core.deadlines import wakeup_statement
+from bot.core.deadlines import due_times
 from bot.db.repos import ops as ops_repo
 from bot.db.session import Database
 
@@ -37,7 +37,7 @@ async def read_gauges(db: Database, held: Collection[int] = ()) -> Gauges:
     async with db.read() as s:
         pending, oldest = await ops_repo.pending_messages(s)
         rows = await ops_repo.live_games_by_phase(s, LIVE_STATUSES)
-        due = [t for t in (await s.execute(wakeup_statement(held))).one() if t is not None]
+        due = await due_times(s, held)
     age = 0.0
     if oldest is not None:
         age = max(0.0, (_aware(now) - _aware(oldest)).total_seconds())

@@ -22,16 +22,14 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
-
 import engine
 from bot.core import policy
 from bot.core.errors import NotInGameError, PhaseClosedError, RuleRefusedError, ServiceError
 from bot.core.policy import Action, Standing
 from bot.core.table import Table
 from bot.core.types import Receipt, require_running
-from bot.db import core
-from bot.db.models import Game, Submission, table_of
+from bot.db import repositories as repo
+from bot.db.models import Game
 
 SUBMISSION_TYPES = (engine.GrailNumber, engine.Identification, engine.Orders, engine.Vote)
 
@@ -83,23 +81,6 @@ def validated(state: engine.GameState, game: Game, seat: int, submission: engine
         raise refusal(exc, game, submission.kind) from None
 
 
-_SUBMISSIONS = table_of(Submission)
-# A submission's first and later versions, on the table (built once: building a
-# statement costs more than running it; nothing in a unit of work holds a submission as
-# an entity, so the ORM's unit of work has nothing to track).
-_INSERT = insert(_SUBMISSIONS)
-_REPLACE = (
-    update(_SUBMISSIONS)
-    .where(_SUBMISSIONS.c.id == bindparam("row_id"))
-    .values(
-        payload=bindparam("new_payload"),
-        user_id=bindparam("new_user_id"),
-        revision=bindparam("new_revision"),
-        updated_at=bindparam("new_updated_at"),
-    )
-)
-
-
 async def store(t: Table, seat: int, user_id: int, normal: engine.Submission) -> Receipt:
     """Store a validated submission (replacing this phase's one of the same kind) and
     move the deadline to now when everyone has sent and early advance is on. The
@@ -114,26 +95,9 @@ async def store(t: Table, seat: int, user_id: int, normal: engine.Submission) ->
     replaced = old is not None
     revision = 1 if old is None else old.revision + 1
     if old is None:
-        await core.execute(
-            s,
-            _INSERT,
-            {
-                "game_id": game.id,
-                "round": game.round,
-                "phase": game.phase,
-                "seat": seat,
-                "kind": normal.kind,
-                "user_id": user_id,
-                "payload": payload,
-                "revision": revision,
-                "created_at": now,
-                "updated_at": now,
-            },
-        )
+        await repo.insert_submission(s, game.id, game.round, game.phase, seat, normal.kind, user_id, payload, revision, now)
     else:
-        await core.execute(
-            s, _REPLACE, {"row_id": old.id, "new_payload": payload, "new_user_id": user_id, "new_revision": revision, "new_updated_at": now}
-        )
+        await repo.replace_submission(s, old.id, user_id, payload, revision, now)
     deadline = game.phase_deadline
     sent = {(r.seat, r.kind) for r in rows} | {(seat, normal.kind)}
     all_sent = await close_early_if_all_sent(t, sent)

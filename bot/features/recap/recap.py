@@ -19,7 +19,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -30,7 +29,7 @@ from bot.core.outbox import Mail
 from bot.core.table import Place
 from bot.core.types import GameInfo, check_id
 from bot.db import repositories as repo
-from bot.db.models import Game, GameStep, Submission
+from bot.db.models import Game, GameStep
 from bot.db.session import Database
 from engine.night import turns as night_turns
 
@@ -113,12 +112,6 @@ def parts(entries: list[RecapEntry]) -> list[list[RecapEntry]]:
     return out
 
 
-async def _last_sent_round(s: AsyncSession, game_id: int, user_id: int) -> int | None:
-    stmt = select(func.max(Submission.round)).where(Submission.game_id == game_id, Submission.user_id == user_id)
-    found = (await s.execute(stmt)).scalar_one_or_none()
-    return None if found is None else int(found)
-
-
 async def seat_recap(db: Database, user_id: int, channel_id: int | None = None, since_round: int | None = None) -> Recap:
     """The caller's recap of the game they play in (the live game of ``channel_id``
     when given and it has one, else their one live game): the public events and their
@@ -138,7 +131,7 @@ async def seat_recap(db: Database, user_id: int, channel_id: int | None = None, 
             raise GameNotStartedError(game_id=game.id)
         default = since_round is None
         if since_round is None:
-            since_round = await _last_sent_round(s, game.id, user_id) or 1
+            since_round = await repo.last_sent_round(s, game.id, user_id) or 1
         if not 1 <= since_round <= game.round:
             raise RecapRoundError(round=since_round, last=game.round)
         entries = seat_history(await repo.steps(s, game.id), member.seat, since_round)
